@@ -1,0 +1,43 @@
+//! [`HttpConfigError`]: mistakes in setup (spec, "Configuration errors").
+
+/// A mistake in setting up the application: not an HTTP error. Returned when
+/// the application is built or when the server starts listening, never while
+/// a request is served (spec, "Configuration errors").
+///
+/// ```
+/// use problem_core::HttpConfigError;
+/// let err = HttpConfigError::DuplicateRoute { method: "GET".into(), path: "/books".into() };
+/// assert_eq!(err.to_string(), "duplicate route: GET /books is registered twice");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HttpConfigError {
+    /// The same method and path were registered twice.
+    #[error("duplicate route: {method} {path} is registered twice")]
+    DuplicateRoute {
+        /// The HTTP method.
+        method: String,
+        /// The route path.
+        path: String,
+    },
+    /// A route path or method is malformed.
+    #[error("invalid route: {0}")]
+    InvalidRoute(String),
+    /// A guard cannot be used as given.
+    #[error("invalid guard: {0}")]
+    InvalidGuard(String),
+    /// An option of `listen()` (bind address, workers, body size, allowed
+    /// hosts) is invalid.
+    #[error("invalid listen option: {0}")]
+    InvalidListenOption(String),
+    /// A versioning configuration is inconsistent (e.g. `require_version`
+    /// together with `default_version`, or overlapping versioned handlers).
+    #[error("invalid version configuration: {0}")]
+    InvalidVersionConfig(String),
+    /// A collection query configuration is inconsistent.
+    #[error("invalid query configuration: {0}")]
+    InvalidQueryConfig(String),
+    /// The server could not bind or start.
+    #[error("cannot start the server: {0}")]
+    Io(String),
+}

@@ -1,0 +1,207 @@
+//! The spec's built-in exception classes, each its own type
+//! (spec, "Errors", "Built-in exception classes").
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+use std::fmt;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
+use serde::Serialize;
+
+use super::details::Extensions;
+use super::exception::{BoxError, HttpException, ProblemBuildError, ProblemOptions};
+use super::traits::Problem;
+
+macro_rules! builtin {
+    ($(#[$doc:meta])* $name:ident, $status:ident, $code:literal, $title:literal) => {
+        $(#[$doc])*
+        ///
+        /// Constructible with an optional detail and options, like the spec's
+        /// `(detail?, options?)`: [`new`](Self::new) then the `with_*`
+        /// builder methods, or [`with_options`](Self::with_options).
+        #[doc = concat!("Status ", stringify!($code), ", title `", $title, "`.")]
+        ///
+        /// ```
+        #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+        #[doc = concat!("let err = ", stringify!($name), "::new().with_detail(\"why\");")]
+        #[doc = concat!("assert_eq!(err.status().as_u16(), ", stringify!($code), ");")]
+        #[doc = concat!("assert_eq!(err.title(), \"", $title, "\");")]
+        #[doc = concat!("assert_eq!(err.name(), \"", stringify!($name), "\");")]
+        /// assert_eq!(err.to_string(), "why");
+        /// ```
+        pub struct $name(HttpException);
+
+        impl $name {
+            /// The fixed status of this exception.
+            pub const STATUS: StatusCode = StatusCode::$status;
+
+            /// The exception with no detail and default options.
+            pub fn new() -> Self {
+                Self(HttpException::from_status(Self::STATUS))
+            }
+
+            /// The spec's `(detail?, options?)` constructor.
+            pub fn with_options(detail: Option<impl Into<String>>, options: ProblemOptions) -> Self {
+                let mut exc = HttpException::from_status(Self::STATUS);
+                if let Some(d) = detail {
+                    exc = exc.with_detail(d);
+                }
+                exc.apply(options);
+                Self(exc)
+            }
+
+            /// Sets the detail.
+            pub fn with_detail(self, detail: impl Into<String>) -> Self {
+                Self(self.0.with_detail(detail))
+            }
+
+            /// Sets the problem type URI.
+            pub fn with_type(self, problem_type: impl Into<String>) -> Self {
+                Self(self.0.with_type(problem_type))
+            }
+
+            /// Overrides the title.
+            pub fn with_title(self, title: impl Into<String>) -> Self {
+                Self(self.0.with_title(title))
+            }
+
+            /// Adds an extension member (see [`HttpException::with_extension`]).
+            pub fn with_extension(self, key: impl Into<String>, value: impl Serialize) -> Self {
+                Self(self.0.with_extension(key, value))
+            }
+
+            /// Adds every member of a JSON object as an extension member.
+            pub fn with_extensions(self, extensions: Extensions) -> Self {
+                Self(self.0.with_extensions(extensions))
+            }
+
+            /// Adds a response header (see [`HttpException::with_header`]).
+            pub fn with_header(self, header: impl TryIntoHeaderPair) -> Self {
+                Self(self.0.with_header(header))
+            }
+
+            /// Sets the underlying error.
+            pub fn with_cause(self, cause: impl Into<BoxError>) -> Self {
+                Self(self.0.with_cause(cause))
+            }
+
+            /// The exception as a plain [`HttpException`].
+            pub fn into_inner(self) -> HttpException {
+                self.0
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_tuple(stringify!($name)).field(&self.0).finish()
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl StdError for $name {
+            fn source(&self) -> Option<&(dyn StdError + 'static)> {
+                self.0.source()
+            }
+        }
+
+        impl From<$name> for HttpException {
+            fn from(value: $name) -> Self {
+                value.0
+            }
+        }
+
+        impl Problem for $name {
+            fn status(&self) -> StatusCode {
+                Self::STATUS
+            }
+            fn problem_type(&self) -> &str {
+                self.0.problem_type()
+            }
+            fn title(&self) -> Cow<'_, str> {
+                self.0.title()
+            }
+            fn detail(&self) -> Option<Cow<'_, str>> {
+                self.0.detail()
+            }
+            fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
+                self.0.extensions()
+            }
+            fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
+                self.0.headers()
+            }
+            fn name(&self) -> &'static str {
+                stringify!($name)
+            }
+            builtin!(@catch $name);
+        }
+
+        crate::impl_response_error!($name);
+    };
+    (@catch BadRequestException) => {
+        fn catch(err: &actix_web::Error) -> Option<&Self> {
+            err.as_error::<Self>()
+                .or_else(|| err.as_error::<super::custom::Customized<Self>>().map(|c| c.inner()))
+                .or_else(|| err.as_error::<super::validation::ValidationException>().map(|v| v.as_bad_request()))
+        }
+    };
+    (@catch $name:ident) => {};
+}
+
+builtin!(
+    /// 400 Bad Request: the request is malformed.
+    BadRequestException, BAD_REQUEST, 400, "Bad Request"
+);
+builtin!(
+    /// 401 Unauthorized: credentials are missing or wrong; pass a
+    /// `WWW-Authenticate` header with [`with_header`](Self::with_header).
+    UnauthorizedException, UNAUTHORIZED, 401, "Unauthorized"
+);
+builtin!(
+    /// 403 Forbidden: the caller may not do this.
+    ForbiddenException, FORBIDDEN, 403, "Forbidden"
+);
+builtin!(
+    /// 404 Not Found: no such resource.
+    NotFoundException, NOT_FOUND, 404, "Not Found"
+);
+builtin!(
+    /// 405 Method Not Allowed: pass the `Allow` header.
+    MethodNotAllowedException, METHOD_NOT_ALLOWED, 405, "Method Not Allowed"
+);
+builtin!(
+    /// 409 Conflict: the request conflicts with the resource's state.
+    ConflictException, CONFLICT, 409, "Conflict"
+);
+builtin!(
+    /// 415 Unsupported Media Type: the body's content type is not accepted.
+    UnsupportedMediaTypeException, UNSUPPORTED_MEDIA_TYPE, 415, "Unsupported Media Type"
+);
+builtin!(
+    /// 422 Unprocessable Content: well-formed but semantically wrong.
+    UnprocessableEntityException, UNPROCESSABLE_ENTITY, 422, "Unprocessable Content"
+);
+builtin!(
+    /// 429 Too Many Requests: pass `Retry-After` when known.
+    TooManyRequestsException, TOO_MANY_REQUESTS, 429, "Too Many Requests"
+);
+builtin!(
+    /// 500 Internal Server Error: masked outside development.
+    InternalServerErrorException, INTERNAL_SERVER_ERROR, 500, "Internal Server Error"
+);
+builtin!(
+    /// 503 Service Unavailable: masked outside development, its headers
+    /// (e.g. `Retry-After`) kept.
+    ServiceUnavailableException, SERVICE_UNAVAILABLE, 503, "Service Unavailable"
+);

@@ -1,0 +1,184 @@
+//! Caller overrides on any problem value: [`ProblemExt`] and [`Customized`]
+//! (spec: a subclass "lets the caller override options").
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+use std::fmt;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
+use serde::Serialize;
+
+use super::details::Extensions;
+use super::exception::ProblemBuildError;
+use super::traits::Problem;
+
+/// Overrides options (detail, extensions, headers) of any problem value,
+/// typically a `#[derive(Problem)]` type.
+///
+/// The result is a [`Customized`] problem that keeps the inner type's
+/// status, type, title, name and cause; an exception filter for the inner
+/// type still catches it.
+///
+/// ```
+/// use problem_core::{NotFoundException, Problem, ProblemExt};
+///
+/// #[derive(Debug)]
+/// struct Gone;
+/// # impl std::fmt::Display for Gone { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str("gone") } }
+/// # impl std::error::Error for Gone {}
+/// let err = NotFoundException::new().customize().with_detail("Book 7 not found").with_header(("X-Trace", "1"));
+/// assert_eq!(err.detail().as_deref(), Some("Book 7 not found"));
+/// assert_eq!(err.name(), "NotFoundException");
+/// ```
+pub trait ProblemExt: Problem + Sized {
+    /// Wraps the problem so its options can be overridden.
+    fn customize(self) -> Customized<Self> {
+        Customized {
+            inner: self,
+            detail: None,
+            extensions: Extensions::new(),
+            headers: HeaderMap::new(),
+            build_error: None,
+        }
+    }
+}
+
+impl<P: Problem> ProblemExt for P {}
+
+/// A problem with caller overrides; see [`ProblemExt::customize`].
+pub struct Customized<P> {
+    inner: P,
+    detail: Option<String>,
+    extensions: Extensions,
+    headers: HeaderMap,
+    build_error: Option<ProblemBuildError>,
+}
+
+impl<P: Problem> Customized<P> {
+    /// Replaces the detail.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// Adds or replaces an extension member.
+    pub fn with_extension(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
+        let key = key.into();
+        match serde_json::to_value(value) {
+            Ok(v) => {
+                self.extensions.insert(key, v);
+            }
+            Err(e) => {
+                self.build_error
+                    .get_or_insert(ProblemBuildError::Extension {
+                        key,
+                        message: e.to_string(),
+                    });
+            }
+        }
+        self
+    }
+
+    /// Adds a response header; replaces the inner problem's headers of that name.
+    pub fn with_header(mut self, header: impl TryIntoHeaderPair) -> Self {
+        match header.try_into_pair() {
+            Ok((name, value)) => self.headers.append(name, value),
+            Err(e) => {
+                let message = actix_web::http::Error::from(e.into()).to_string();
+                self.build_error
+                    .get_or_insert(ProblemBuildError::Header { message });
+            }
+        }
+        self
+    }
+
+    /// The wrapped problem.
+    pub fn inner(&self) -> &P {
+        &self.inner
+    }
+
+    /// Unwraps the problem, dropping the overrides.
+    pub fn into_inner(self) -> P {
+        self.inner
+    }
+}
+
+impl<P: Problem> fmt::Debug for Customized<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Customized")
+            .field("inner", &self.inner)
+            .field("detail", &self.detail)
+            .field("extensions", &self.extensions)
+            .field("headers", &self.headers)
+            .finish()
+    }
+}
+
+impl<P: Problem> fmt::Display for Customized<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.detail {
+            Some(d) => f.write_str(d),
+            None => fmt::Display::fmt(&self.inner, f),
+        }
+    }
+}
+
+impl<P: Problem> StdError for Customized<P> {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        Problem::cause(&self.inner)
+    }
+}
+
+impl<P: Problem> Problem for Customized<P> {
+    fn status(&self) -> StatusCode {
+        self.inner.status()
+    }
+    fn problem_type(&self) -> &str {
+        self.inner.problem_type()
+    }
+    fn title(&self) -> Cow<'_, str> {
+        self.inner.title()
+    }
+    fn detail(&self) -> Option<Cow<'_, str>> {
+        match &self.detail {
+            Some(d) => Some(Cow::Borrowed(d)),
+            None => self.inner.detail(),
+        }
+    }
+    fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
+        if let Some(e @ ProblemBuildError::Extension { .. }) = &self.build_error {
+            return Err(e.clone());
+        }
+        let mut ext = self.inner.extensions()?;
+        for (k, v) in &self.extensions {
+            ext.insert(k.clone(), v.clone());
+        }
+        Ok(ext)
+    }
+    fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
+        if let Some(e @ ProblemBuildError::Header { .. }) = &self.build_error {
+            return Err(e.clone());
+        }
+        let mut headers = self.inner.headers()?;
+        for name in self.headers.keys() {
+            headers.remove(name);
+        }
+        for (name, value) in self.headers.iter() {
+            headers.append(name.clone(), value.clone());
+        }
+        Ok(headers)
+    }
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+}
+
+impl<P: Problem> actix_web::ResponseError for Customized<P> {
+    fn status_code(&self) -> StatusCode {
+        Problem::status(self)
+    }
+    fn error_response(&self) -> actix_web::HttpResponse {
+        super::response::standalone_response(self)
+    }
+}

@@ -1,0 +1,296 @@
+//! [`ProblemDetails`]: the RFC 9457 problem document as a value.
+
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use super::titles::status_title;
+
+/// Extension members of a problem document: a JSON object whose members are
+/// written at the top level of the body, in insertion order (RFC 9457 §3.2).
+pub type Extensions = serde_json::Map<String, Value>;
+
+/// The problem type used when none is given (RFC 9457 §4.2.1).
+pub const ABOUT_BLANK: &str = "about:blank";
+
+/// The body of a problem response (spec, "Problem body"; RFC 9457).
+///
+/// Members are written in this order: `type`, `title`, `status`, `detail`,
+/// `instance`, `correlationId`, the extension members, `stack`
+/// (`DECISIONS.md`). Optional members are omitted when `None`, never `null`.
+///
+/// Extension members follow the spec's two rules: one named `type`, `title`,
+/// `status` or `instance` is overwritten by the real member (it is never
+/// written), and one named `detail` is overwritten only when the problem has
+/// a detail. Likewise an extension named `correlationId` or `stack` gives way
+/// to the real member when that is present, so a body never has a duplicate
+/// member.
+///
+/// Deserializing reads any problem document: unknown members become
+/// extensions, a missing `type` is `about:blank` and a missing `title` is the
+/// status's default title; `status` is required.
+///
+/// ```
+/// use problem_core::ProblemDetails;
+///
+/// let mut p = ProblemDetails::new(404);
+/// p.detail = Some("Book 7 not found".into());
+/// p.instance = Some("/books/7".into());
+/// p.extensions.insert("type".into(), "ignored".into());
+/// p.extensions.insert("bookId".into(), 7.into());
+/// assert_eq!(
+///     serde_json::to_string(&p).unwrap(),
+///     r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"Book 7 not found","instance":"/books/7","bookId":7}"#
+/// );
+/// let back: ProblemDetails = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+/// assert_eq!(back.extensions.get("bookId"), Some(&serde_json::json!(7)));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProblemDetails {
+    /// `type`: URI reference identifying the problem type. Default `about:blank`.
+    pub problem_type: String,
+    /// `title`: short summary of the problem type.
+    pub title: String,
+    /// `status`: the HTTP status code.
+    pub status: u16,
+    /// `detail`: explanation of this occurrence, when the problem has one.
+    pub detail: Option<String>,
+    /// `instance`: the request path without the query string.
+    pub instance: Option<String>,
+    /// `correlationId`: the id of the log line of a 5xx (a random UUID).
+    pub correlation_id: Option<String>,
+    /// Extension members, written at the top level.
+    pub extensions: Extensions,
+    /// `stack`: the redacted error chain of an unknown error, development only.
+    pub stack: Option<String>,
+}
+
+impl ProblemDetails {
+    /// A problem with the given status, type `about:blank`, the status's
+    /// default title ([`status_title`](crate::status_title)) and nothing else.
+    ///
+    /// ```
+    /// let p = problem_core::ProblemDetails::new(503);
+    /// assert_eq!(p.title, "Service Unavailable");
+    /// assert_eq!(p.problem_type, "about:blank");
+    /// ```
+    pub fn new(status: u16) -> Self {
+        Self {
+            problem_type: ABOUT_BLANK.to_owned(),
+            title: status_title(status).to_owned(),
+            status,
+            detail: None,
+            instance: None,
+            correlation_id: None,
+            extensions: Extensions::new(),
+            stack: None,
+        }
+    }
+
+    fn is_shadowed(&self, key: &str) -> bool {
+        match key {
+            "type" | "title" | "status" | "instance" => true,
+            "detail" => self.detail.is_some(),
+            "correlationId" => self.correlation_id.is_some(),
+            "stack" => self.stack.is_some(),
+            _ => false,
+        }
+    }
+}
+
+impl Serialize for ProblemDetails {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", &self.problem_type)?;
+        map.serialize_entry("title", &self.title)?;
+        map.serialize_entry("status", &self.status)?;
+        if let Some(detail) = &self.detail {
+            map.serialize_entry("detail", detail)?;
+        }
+        if let Some(instance) = &self.instance {
+            map.serialize_entry("instance", instance)?;
+        }
+        if let Some(id) = &self.correlation_id {
+            map.serialize_entry("correlationId", id)?;
+        }
+        for (key, value) in &self.extensions {
+            if !self.is_shadowed(key) {
+                map.serialize_entry(key, value)?;
+            }
+        }
+        if let Some(stack) = &self.stack {
+            map.serialize_entry("stack", stack)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ProblemDetails {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ProblemVisitor)
+    }
+}
+
+struct ProblemVisitor;
+
+impl<'de> Visitor<'de> for ProblemVisitor {
+    type Value = ProblemDetails;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an RFC 9457 problem document (a JSON object)")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut problem_type = None;
+        let mut title = None;
+        let mut status: Option<u16> = None;
+        let mut detail = None;
+        let mut instance = None;
+        let mut correlation_id = None;
+        let mut stack = None;
+        let mut extensions = Extensions::new();
+        while let Some(key) = access.next_key::<String>()? {
+            match key.as_str() {
+                "type" => set_once(&mut problem_type, &key, access.next_value()?)?,
+                "title" => set_once(&mut title, &key, access.next_value()?)?,
+                "status" => set_once(&mut status, &key, access.next_value()?)?,
+                "detail" => set_once(&mut detail, &key, access.next_value()?)?,
+                "instance" => set_once(&mut instance, &key, access.next_value()?)?,
+                "correlationId" => set_once(&mut correlation_id, &key, access.next_value()?)?,
+                "stack" => set_once(&mut stack, &key, access.next_value()?)?,
+                _ => {
+                    let value: Value = access.next_value()?;
+                    if extensions.insert(key.clone(), value).is_some() {
+                        return Err(de::Error::custom(format_args!("duplicate member `{key}`")));
+                    }
+                }
+            }
+        }
+        let status = status.ok_or_else(|| de::Error::missing_field("status"))?;
+        Ok(ProblemDetails {
+            problem_type: problem_type.unwrap_or_else(|| ABOUT_BLANK.to_owned()),
+            title: title.unwrap_or_else(|| status_title(status).to_owned()),
+            status,
+            detail,
+            instance,
+            correlation_id,
+            extensions,
+            stack,
+        })
+    }
+}
+
+fn set_once<T, E: de::Error>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), E> {
+    if slot.replace(value).is_some() {
+        return Err(E::custom(format_args!("duplicate member `{key}`")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn to_json(p: &ProblemDetails) -> String {
+        serde_json::to_string(p).unwrap()
+    }
+
+    #[test]
+    fn minimal_body_has_only_the_required_members() {
+        let mut p = ProblemDetails::new(400);
+        p.instance = Some("/x".into());
+        assert_eq!(
+            to_json(&p),
+            r#"{"type":"about:blank","title":"Bad Request","status":400,"instance":"/x"}"#
+        );
+    }
+
+    #[test]
+    fn member_order_is_fixed() {
+        let mut p = ProblemDetails::new(500);
+        p.stack = Some("Error: boom".into());
+        p.extensions.insert("zeta".into(), json!(1));
+        p.extensions.insert("alpha".into(), json!(2));
+        p.correlation_id = Some("id".into());
+        p.instance = Some("/i".into());
+        p.detail = Some("d".into());
+        assert_eq!(
+            to_json(&p),
+            r#"{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"d","instance":"/i","correlationId":"id","zeta":1,"alpha":2,"stack":"Error: boom"}"#
+        );
+    }
+
+    #[test]
+    fn reserved_extensions_are_overwritten() {
+        let mut p = ProblemDetails::new(409);
+        for key in ["type", "title", "status", "instance"] {
+            p.extensions.insert(key.into(), json!("fake"));
+        }
+        p.instance = Some("/books".into());
+        assert_eq!(
+            to_json(&p),
+            r#"{"type":"about:blank","title":"Conflict","status":409,"instance":"/books"}"#
+        );
+    }
+
+    #[test]
+    fn detail_extension_stands_only_without_a_detail() {
+        let mut p = ProblemDetails::new(409);
+        p.extensions
+            .insert("detail".into(), json!("from extension"));
+        assert_eq!(
+            to_json(&p),
+            r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"from extension"}"#
+        );
+        p.detail = Some("real".into());
+        assert_eq!(
+            to_json(&p),
+            r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"real"}"#
+        );
+    }
+
+    #[test]
+    fn correlation_id_and_stack_extensions_never_duplicate() {
+        let mut p = ProblemDetails::new(500);
+        p.extensions.insert("correlationId".into(), json!("fake"));
+        p.extensions.insert("stack".into(), json!("fake"));
+        p.correlation_id = Some("real".into());
+        p.stack = Some("real stack".into());
+        assert_eq!(
+            to_json(&p),
+            r#"{"type":"about:blank","title":"Internal Server Error","status":500,"correlationId":"real","stack":"real stack"}"#
+        );
+    }
+
+    #[test]
+    fn deserialize_round_trip_and_defaults() {
+        let p: ProblemDetails = serde_json::from_str(r#"{"status":418,"x":[1]}"#).unwrap();
+        assert_eq!(p.problem_type, "about:blank");
+        assert_eq!(p.title, "I'm a teapot");
+        assert_eq!(p.extensions.get("x"), Some(&json!([1])));
+        let text = r#"{"type":"/p/x","title":"T","status":503,"detail":"d","instance":"/i","correlationId":"c","window":"1h","stack":"s"}"#;
+        let p: ProblemDetails = serde_json::from_str(text).unwrap();
+        assert_eq!(to_json(&p), text);
+    }
+
+    #[test]
+    fn deserialize_rejects_bad_documents() {
+        for bad in [
+            r#"{"type":"x"}"#,
+            r#"{"status":"404"}"#,
+            r#"{"status":404,"status":404}"#,
+            r#"{"status":404,"x":1,"x":2}"#,
+            r#"[]"#,
+            r#"{"status":70000}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<ProblemDetails>(bad).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}

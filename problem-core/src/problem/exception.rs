@@ -1,0 +1,324 @@
+//! [`HttpException`]: a problem built at run time.
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+use std::fmt;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
+use serde::Serialize;
+
+use super::details::{ABOUT_BLANK, Extensions};
+use super::titles::status_title;
+use super::traits::Problem;
+
+/// A boxed error usable as a problem's cause.
+pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// The status given to [`HttpException::new`] is outside `400..=599`
+/// (the spec's `RangeError`; spec "Limits": HTTP exception status range).
+///
+/// ```
+/// let err = problem_core::HttpException::new(302).unwrap_err();
+/// assert_eq!(err.to_string(), "HTTP exception status must be 400 to 599, got 302");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("HTTP exception status must be 400 to 599, got {status}")]
+pub struct StatusRangeError {
+    /// The rejected status.
+    pub status: u16,
+}
+
+/// A problem could not be turned into a body or headers: an extension value
+/// failed to serialize, or a header was invalid. The pipeline answers such a
+/// problem as an unknown error (masked 500).
+///
+/// ```
+/// use std::collections::HashMap;
+/// use problem_core::{HttpException, Problem, ProblemBuildError};
+///
+/// let bad: HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
+/// let err = HttpException::new(400).unwrap().with_extension("bad", bad);
+/// assert!(matches!(err.extensions(), Err(ProblemBuildError::Extension { .. })));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProblemBuildError {
+    /// An extension value could not be serialized to JSON.
+    #[error("extension member `{key}` cannot be serialized: {message}")]
+    Extension {
+        /// The extension's name.
+        key: String,
+        /// The serializer's message.
+        message: String,
+    },
+    /// A header name or value was invalid.
+    #[error("invalid problem header: {message}")]
+    Header {
+        /// Why the header was rejected.
+        message: String,
+    },
+}
+
+/// Options of an exception, as the spec's `options` argument
+/// (spec, "HTTP exception": `type`, `title`, `extensions`, `headers`, `cause`).
+///
+/// ```
+/// use problem_core::{HttpException, Problem, ProblemOptions};
+///
+/// let options = ProblemOptions { problem_type: Some("/problems/quota".into()), ..Default::default() };
+/// let err = HttpException::with_options(429, Some("Slow down"), options).unwrap();
+/// assert_eq!(err.problem_type(), "/problems/quota");
+/// ```
+#[derive(Debug, Default)]
+pub struct ProblemOptions {
+    /// `type`; default `about:blank`.
+    pub problem_type: Option<String>,
+    /// `title`; default [`status_title`](crate::status_title).
+    pub title: Option<String>,
+    /// Extension members.
+    pub extensions: Extensions,
+    /// Headers of the problem response.
+    pub headers: HeaderMap,
+    /// The underlying error.
+    pub cause: Option<BoxError>,
+}
+
+/// An HTTP exception: a status in `400..=599` with optional detail, type,
+/// title, extensions, headers and cause (spec, "HTTP exception").
+///
+/// Build it with [`HttpException::new`] (fails with [`StatusRangeError`]
+/// outside `400..=599`, never panics) and the `with_*` builder methods. Its
+/// `Display` is its message (detail, else title), [`Problem::name`] is
+/// `"HttpException"`, [`std::error::Error::source`] its cause, and
+/// [`Problem::to_problem`] its body.
+///
+/// ```
+/// use problem_core::{HttpException, Problem};
+///
+/// let err = HttpException::new(503)?
+///     .with_detail("Maintenance window")
+///     .with_extension("window", "02:00-03:00")
+///     .with_header(("Retry-After", "120"));
+/// assert_eq!(err.to_string(), "Maintenance window");
+/// assert_eq!(
+///     serde_json::to_string(&err.to_problem("/books")?)?,
+///     r#"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"Maintenance window","instance":"/books","window":"02:00-03:00"}"#
+/// );
+/// assert_eq!(err.headers()?.get("retry-after").unwrap(), "120");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct HttpException {
+    status: StatusCode,
+    detail: Option<String>,
+    problem_type: Cow<'static, str>,
+    title: Option<String>,
+    extensions: Extensions,
+    headers: HeaderMap,
+    cause: Option<BoxError>,
+    build_error: Option<ProblemBuildError>,
+}
+
+impl HttpException {
+    /// A new exception with the given status.
+    ///
+    /// # Errors
+    /// [`StatusRangeError`] when `status` is not in `400..=599`.
+    ///
+    /// ```
+    /// assert!(problem_core::HttpException::new(599).is_ok());
+    /// assert!(problem_core::HttpException::new(600).is_err());
+    /// ```
+    pub fn new(status: u16) -> Result<Self, StatusRangeError> {
+        if !(400..=599).contains(&status) {
+            return Err(StatusRangeError { status });
+        }
+        match StatusCode::from_u16(status) {
+            Ok(code) => Ok(Self::from_status(code)),
+            Err(_) => Err(StatusRangeError { status }),
+        }
+    }
+
+    /// The spec's full constructor `HttpException(status, detail?, options?)`.
+    ///
+    /// # Errors
+    /// [`StatusRangeError`] when `status` is not in `400..=599`.
+    ///
+    /// ```
+    /// use problem_core::{HttpException, ProblemOptions};
+    /// let err = HttpException::with_options(404, None::<&str>, ProblemOptions::default()).unwrap();
+    /// assert_eq!(err.to_string(), "Not Found");
+    /// ```
+    pub fn with_options(
+        status: u16,
+        detail: Option<impl Into<String>>,
+        options: ProblemOptions,
+    ) -> Result<Self, StatusRangeError> {
+        let mut exc = Self::new(status)?;
+        exc.detail = detail.map(Into::into);
+        exc.apply(options);
+        Ok(exc)
+    }
+
+    /// An exception for a status already known to be in range
+    /// (used by the built-ins and derived types).
+    pub(crate) fn from_status(status: StatusCode) -> Self {
+        Self {
+            status,
+            detail: None,
+            problem_type: Cow::Borrowed(ABOUT_BLANK),
+            title: None,
+            extensions: Extensions::new(),
+            headers: HeaderMap::new(),
+            cause: None,
+            build_error: None,
+        }
+    }
+
+    pub(crate) fn apply(&mut self, options: ProblemOptions) {
+        if let Some(t) = options.problem_type {
+            self.problem_type = Cow::Owned(t);
+        }
+        if options.title.is_some() {
+            self.title = options.title;
+        }
+        self.extensions.extend(options.extensions);
+        for (name, value) in options.headers {
+            self.headers.append(name, value);
+        }
+        if options.cause.is_some() {
+            self.cause = options.cause;
+        }
+    }
+
+    /// Sets the detail, a message for the client.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// Sets the problem type URI (default `about:blank`).
+    pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
+        self.problem_type = Cow::Owned(problem_type.into());
+        self
+    }
+
+    /// Sets the title (default from [`status_title`](crate::status_title)).
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Adds an extension member; any `Serialize` value. A value that fails
+    /// to serialize makes [`Problem::extensions`] return
+    /// [`ProblemBuildError::Extension`] (never a panic).
+    pub fn with_extension(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
+        let key = key.into();
+        match serde_json::to_value(value) {
+            Ok(v) => {
+                self.extensions.insert(key, v);
+            }
+            Err(e) => {
+                self.build_error
+                    .get_or_insert(ProblemBuildError::Extension {
+                        key,
+                        message: e.to_string(),
+                    });
+            }
+        }
+        self
+    }
+
+    /// Adds every member of a JSON object as an extension member.
+    pub fn with_extensions(mut self, extensions: Extensions) -> Self {
+        self.extensions.extend(extensions);
+        self
+    }
+
+    /// Adds a response header, e.g. `("Retry-After", "120")`. An invalid
+    /// name or value makes [`Problem::headers`] return
+    /// [`ProblemBuildError::Header`].
+    pub fn with_header(mut self, header: impl TryIntoHeaderPair) -> Self {
+        match header.try_into_pair() {
+            Ok((name, value)) => self.headers.append(name, value),
+            Err(e) => {
+                let message = actix_web::http::Error::from(e.into()).to_string();
+                self.build_error
+                    .get_or_insert(ProblemBuildError::Header { message });
+            }
+        }
+        self
+    }
+
+    /// Sets the underlying error; kept as [`std::error::Error::source`],
+    /// never sent to the client.
+    pub fn with_cause(mut self, cause: impl Into<BoxError>) -> Self {
+        self.cause = Some(cause.into());
+        self
+    }
+}
+
+impl fmt::Debug for HttpException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpException")
+            .field("status", &self.status.as_u16())
+            .field("type", &self.problem_type)
+            .field("title", &self.title())
+            .field("detail", &self.detail)
+            .field("extensions", &self.extensions)
+            .field("headers", &self.headers)
+            .field("cause", &self.cause)
+            .finish()
+    }
+}
+
+impl fmt::Display for HttpException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.detail {
+            Some(d) => f.write_str(d),
+            None => f.write_str(&self.title()),
+        }
+    }
+}
+
+impl StdError for HttpException {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.cause
+            .as_deref()
+            .map(|c| c as &(dyn StdError + 'static))
+    }
+}
+
+impl Problem for HttpException {
+    fn status(&self) -> StatusCode {
+        self.status
+    }
+    fn problem_type(&self) -> &str {
+        &self.problem_type
+    }
+    fn title(&self) -> Cow<'_, str> {
+        match &self.title {
+            Some(t) => Cow::Borrowed(t),
+            None => Cow::Borrowed(status_title(self.status.as_u16())),
+        }
+    }
+    fn detail(&self) -> Option<Cow<'_, str>> {
+        self.detail.as_deref().map(Cow::Borrowed)
+    }
+    fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
+        match &self.build_error {
+            Some(e @ ProblemBuildError::Extension { .. }) => Err(e.clone()),
+            _ => Ok(self.extensions.clone()),
+        }
+    }
+    fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
+        match &self.build_error {
+            Some(e @ ProblemBuildError::Header { .. }) => Err(e.clone()),
+            _ => Ok(self.headers.clone()),
+        }
+    }
+    fn name(&self) -> &'static str {
+        "HttpException"
+    }
+}
+
+crate::impl_response_error!(HttpException);

@@ -1,0 +1,33 @@
+//! Problem documents (RFC 9457) and HTTP exceptions
+//! (spec, "Resources and fields" and "Errors").
+//!
+//! - [`ProblemDetails`]: the body, as a value (serialize and deserialize).
+//! - [`Problem`]: the trait every problem type implements.
+//! - [`HttpException`] and the built-ins ([`NotFoundException`], ...),
+//!   [`ValidationException`] with its [`Issue`] list.
+//! - [`problem_response`]: the actix-web response of a body.
+
+mod builtin;
+mod custom;
+mod details;
+mod exception;
+mod response;
+mod titles;
+mod traits;
+mod validation;
+
+pub use builtin::{
+    BadRequestException, ConflictException, ForbiddenException, InternalServerErrorException,
+    MethodNotAllowedException, NotFoundException, ServiceUnavailableException,
+    TooManyRequestsException, UnauthorizedException, UnprocessableEntityException,
+    UnsupportedMediaTypeException,
+};
+pub use custom::{Customized, ProblemExt};
+pub use details::{ABOUT_BLANK, Extensions, ProblemDetails};
+pub use exception::{BoxError, HttpException, ProblemBuildError, ProblemOptions, StatusRangeError};
+pub use response::{PROBLEM_JSON, ProblemSource, problem_response, standalone_response};
+#[allow(unused_imports)]
+pub(crate) use response::{fallback_response, mask};
+pub use titles::{STATUS_TITLES, status_title};
+pub use traits::Problem;
+pub use validation::{Issue, IssueLocation, VALIDATION_DETAIL, ValidationException};

@@ -1,0 +1,137 @@
+//! Problem responses: [`problem_response`] and the `ResponseError` glue.
+
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
+
+use super::details::ProblemDetails;
+use super::traits::Problem;
+
+/// The content type of every problem response (`DECISIONS.md`).
+pub const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
+
+/// The body sent when a problem cannot be serialized: a fixed, valid 500.
+pub(crate) const FALLBACK_BODY: &str =
+    r#"{"type":"about:blank","title":"Internal Server Error","status":500}"#;
+
+/// Builds a problem response from a problem body (spec, `problemResponse`).
+///
+/// The status is `problem.status` (500 if that is not a valid status), the
+/// body its JSON, `Content-Type: application/problem+json; charset=utf-8`,
+/// `X-Content-Type-Options: nosniff`, plus `headers` (appended; a
+/// `Content-Type` among them is replaced). Serialization failure never
+/// panics: the response is then a fixed 500 problem.
+///
+/// ```
+/// use actix_web::http::header::HeaderMap;
+/// use problem_core::{problem_response, ProblemDetails};
+///
+/// let res = problem_response(&ProblemDetails::new(404), &HeaderMap::new());
+/// assert_eq!(res.status(), 404);
+/// assert_eq!(res.headers().get("content-type").unwrap(), "application/problem+json; charset=utf-8");
+/// assert_eq!(res.headers().get("x-content-type-options").unwrap(), "nosniff");
+/// ```
+pub fn problem_response(problem: &ProblemDetails, headers: &HeaderMap) -> HttpResponse {
+    let (status, body) = match (
+        StatusCode::from_u16(problem.status),
+        serde_json::to_vec(problem),
+    ) {
+        (Ok(status), Ok(body)) => (status, body),
+        _ => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            FALLBACK_BODY.as_bytes().to_vec(),
+        ),
+    };
+    let mut res = HttpResponse::with_body(status, body);
+    let out = res.headers_mut();
+    for (name, value) in headers.iter() {
+        out.append(name.clone(), value.clone());
+    }
+    out.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+    out.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    res.map_into_boxed_body()
+}
+
+/// The fixed 500 problem response used when a problem cannot be rendered.
+pub(crate) fn fallback_response() -> HttpResponse {
+    let mut res = HttpResponse::with_body(StatusCode::INTERNAL_SERVER_ERROR, FALLBACK_BODY);
+    res.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+    res.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    res.map_into_boxed_body()
+}
+
+/// Drops what a 5xx body may not show outside development: detail,
+/// extensions and stack (spec, "Masking rules").
+pub(crate) fn mask(problem: &mut ProblemDetails) {
+    problem.detail = None;
+    problem.extensions.clear();
+    problem.stack = None;
+}
+
+/// Marker left in the extensions of a response built by
+/// `ResponseError::error_response` of a problem type: it finds the problem
+/// again in the response's `actix_web::Error`, so the error pipeline can
+/// fill `instance`, mask and log it.
+#[derive(Clone, Copy)]
+pub struct ProblemSource(pub(crate) fn(&actix_web::Error) -> Option<&dyn Problem>);
+
+impl ProblemSource {
+    /// Finds the problem this marker was left for in `err`.
+    pub fn find<'e>(&self, err: &'e actix_web::Error) -> Option<&'e dyn Problem> {
+        (self.0)(err)
+    }
+}
+
+impl std::fmt::Debug for ProblemSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProblemSource")
+    }
+}
+
+fn find_problem<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
+    err.as_error::<P>().map(|p| p as &dyn Problem)
+}
+
+/// The response of a problem type's `ResponseError::error_response`, used
+/// when the error pipeline is not installed: the production-mode problem
+/// document (a 5xx keeps only `type`, `title`, `status` and its headers),
+/// with `instance` empty because `ResponseError` cannot see the request.
+/// The pipeline replaces it with the full response.
+#[doc(hidden)]
+pub fn standalone_response<P: Problem>(problem: &P) -> HttpResponse {
+    let mut res = match (problem.to_problem(""), problem.headers()) {
+        (Ok(mut body), Ok(headers)) => {
+            if body.status >= 500 {
+                mask(&mut body);
+            }
+            problem_response(&body, &headers)
+        }
+        _ => fallback_response(),
+    };
+    res.extensions_mut()
+        .insert(ProblemSource(find_problem::<P>));
+    res
+}
+
+/// Implements `actix_web::ResponseError` for a concrete problem type.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! impl_response_error {
+    ($ty:ty) => {
+        impl $crate::__private::actix_web::ResponseError for $ty {
+            fn status_code(&self) -> $crate::__private::actix_web::http::StatusCode {
+                $crate::Problem::status(self)
+            }
+            fn error_response(&self) -> $crate::__private::actix_web::HttpResponse {
+                $crate::__private::standalone_response(self)
+            }
+        }
+    };
+}

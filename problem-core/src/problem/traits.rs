@@ -1,0 +1,118 @@
+//! The [`Problem`] trait: how the pipeline reads any problem type.
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::HeaderMap;
+
+use super::details::{ABOUT_BLANK, Extensions, ProblemDetails};
+use super::exception::ProblemBuildError;
+use super::titles::status_title;
+
+/// A type that answers as an RFC 9457 problem document.
+///
+/// This is the one trait the error pipeline uses to read any problem:
+/// [`HttpException`](crate::HttpException), the built-in exceptions,
+/// [`ValidationException`](crate::ValidationException) and every
+/// `#[derive(Problem)]` type implement it. It is the Rust form of the spec's
+/// exception class ("HTTP exception"): [`status`](Problem::status),
+/// [`problem_type`](Problem::problem_type), [`title`](Problem::title),
+/// [`detail`](Problem::detail), [`extensions`](Problem::extensions),
+/// [`headers`](Problem::headers), [`name`](Problem::name) and
+/// [`cause`](Problem::cause).
+///
+/// Every problem type is also an [`actix_web::ResponseError`], so a handler
+/// returning `Result<T, E>` (or `actix_web::Error` built from `E`) answers
+/// with the problem. The `Display` of a problem is its message: the detail,
+/// else the title.
+///
+/// ```
+/// use problem_core::{NotFoundException, Problem};
+///
+/// let err = NotFoundException::new().with_detail("Book 7 not found");
+/// assert_eq!(err.status().as_u16(), 404);
+/// assert_eq!(err.name(), "NotFoundException");
+/// assert_eq!(err.to_string(), "Book 7 not found");
+/// let body = err.to_problem("/books/7").unwrap();
+/// assert_eq!(body.instance.as_deref(), Some("/books/7"));
+/// ```
+pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
+    /// The HTTP status, always in `400..=599`.
+    fn status(&self) -> StatusCode;
+
+    /// The problem type URI (`type`). Default `about:blank`.
+    fn problem_type(&self) -> &str {
+        ABOUT_BLANK
+    }
+
+    /// The title (`title`). Default: [`status_title`] of the status.
+    fn title(&self) -> Cow<'_, str> {
+        Cow::Borrowed(status_title(self.status().as_u16()))
+    }
+
+    /// The detail (`detail`), when the problem has one.
+    fn detail(&self) -> Option<Cow<'_, str>> {
+        None
+    }
+
+    /// The extension members.
+    ///
+    /// # Errors
+    /// [`ProblemBuildError`] when a member could not be serialized to JSON;
+    /// the pipeline then answers as for an unknown error (masked 500).
+    fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
+        Ok(Extensions::new())
+    }
+
+    /// Headers sent with the problem response, for 4xx and 5xx alike
+    /// (e.g. `Retry-After`, `WWW-Authenticate`).
+    ///
+    /// # Errors
+    /// [`ProblemBuildError`] when a header name or value was invalid.
+    fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
+        Ok(HeaderMap::new())
+    }
+
+    /// The type's name without its path: `HttpException`,
+    /// `NotFoundException`, or a derived type's own name.
+    fn name(&self) -> &'static str;
+
+    /// The underlying error, never sent to the client. Defaults to
+    /// [`std::error::Error::source`].
+    fn cause(&self) -> Option<&(dyn StdError + 'static)> {
+        self.source()
+    }
+
+    /// The problem body for a request path (`instance`), unmasked:
+    /// `type`, `title`, `status`, `detail` and the extensions.
+    ///
+    /// # Errors
+    /// [`ProblemBuildError`] from [`extensions`](Problem::extensions).
+    fn to_problem(&self, instance: &str) -> Result<ProblemDetails, ProblemBuildError> {
+        Ok(ProblemDetails {
+            problem_type: self.problem_type().to_owned(),
+            title: self.title().into_owned(),
+            status: self.status().as_u16(),
+            detail: self.detail().map(Cow::into_owned),
+            instance: Some(instance.to_owned()),
+            correlation_id: None,
+            extensions: self.extensions()?,
+            stack: None,
+        })
+    }
+
+    /// Finds a value of this type in an `actix_web::Error`, for exception
+    /// filters: the type itself, the type wrapped by
+    /// [`ProblemExt`](crate::ProblemExt) overrides, and for
+    /// `BadRequestException` also `ValidationException` (spec: "a kind of").
+    fn catch(err: &actix_web::Error) -> Option<&Self>
+    where
+        Self: Sized,
+    {
+        err.as_error::<Self>().or_else(|| {
+            err.as_error::<super::custom::Customized<Self>>()
+                .map(|c| c.inner())
+        })
+    }
+}

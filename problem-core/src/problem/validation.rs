@@ -1,0 +1,197 @@
+//! [`ValidationException`] and its [`Issue`] list (`DECISIONS.md`, "Collection queries", `issues`).
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+use std::fmt;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::HeaderMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::builtin::BadRequestException;
+use super::details::Extensions;
+use super::exception::ProblemBuildError;
+use super::traits::Problem;
+
+/// The default detail of a [`ValidationException`] (spec, "Errors raised by
+/// the service itself": schema validation failed).
+pub const VALIDATION_DETAIL: &str = "Request validation failed";
+
+/// Where the value an [`Issue`] is about was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IssueLocation {
+    /// A query parameter; `name` is the parameter name.
+    Query,
+    /// The request body; `name` is a JSON pointer (`/isbn`).
+    Body,
+    /// A path parameter; `name` is its name.
+    Path,
+    /// A request header; `name` is its name.
+    Header,
+}
+
+/// One entry of the `issues` extension member:
+/// `{"location", "name", "code", "message"}` plus code-specific members such
+/// as `allowed` or `expected` (`DECISIONS.md`).
+///
+/// ```
+/// use problem_core::{Issue, IssueLocation};
+/// let issue = Issue::new(IssueLocation::Query, "sort", "not_sortable", "`isbn` is not sortable")
+///     .with("allowed", ["id", "title"]);
+/// assert_eq!(
+///     serde_json::to_string(&issue).unwrap(),
+///     r#"{"location":"query","name":"sort","code":"not_sortable","message":"`isbn` is not sortable","allowed":["id","title"]}"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Issue {
+    /// Where the offending value is.
+    pub location: IssueLocation,
+    /// The parameter name, or a JSON pointer into the body.
+    pub name: String,
+    /// A stable snake_case code, e.g. `invalid_value`.
+    pub code: Cow<'static, str>,
+    /// A human-readable message.
+    pub message: String,
+    /// Code-specific members (`allowed`, `expected`, ...), written inline.
+    #[serde(flatten)]
+    pub extra: Extensions,
+}
+
+impl Issue {
+    /// An issue with no code-specific members.
+    pub fn new(
+        location: IssueLocation,
+        name: impl Into<String>,
+        code: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            location,
+            name: name.into(),
+            code: code.into(),
+            message: message.into(),
+            extra: Extensions::new(),
+        }
+    }
+
+    /// Adds a code-specific member; a value that does not serialize is
+    /// stored as `null`.
+    pub fn with(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
+        self.extra.insert(
+            key.into(),
+            serde_json::to_value(value).unwrap_or(Value::Null),
+        );
+        self
+    }
+}
+
+/// 400 Bad Request with an `issues` extension member: the request failed
+/// validation. A kind of [`BadRequestException`]: an exception filter for
+/// `BadRequestException` also catches it (spec, "Built-in exception
+/// classes"). Default detail: `Request validation failed`.
+///
+/// ```
+/// use problem_core::{Issue, IssueLocation, Problem, ValidationException};
+/// let err = ValidationException::new(vec![
+///     Issue::new(IssueLocation::Body, "/title", "length", "must not be empty"),
+/// ]);
+/// assert_eq!(
+///     serde_json::to_string(&err.to_problem("/books").unwrap()).unwrap(),
+///     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/books","issues":[{"location":"body","name":"/title","code":"length","message":"must not be empty"}]}"#
+/// );
+/// assert_eq!(err.name(), "ValidationException");
+/// ```
+pub struct ValidationException {
+    base: BadRequestException,
+    issues: Vec<Issue>,
+}
+
+impl ValidationException {
+    /// A validation error with the given issues and the default detail.
+    pub fn new(issues: Vec<Issue>) -> Self {
+        Self {
+            base: BadRequestException::new().with_detail(VALIDATION_DETAIL),
+            issues,
+        }
+    }
+
+    /// Replaces the detail.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.base = self.base.with_detail(detail);
+        self
+    }
+
+    /// Replaces the problem type URI.
+    pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
+        self.base = self.base.with_type(problem_type);
+        self
+    }
+
+    /// The issues.
+    pub fn issues(&self) -> &[Issue] {
+        &self.issues
+    }
+
+    /// The exception seen as the [`BadRequestException`] it is a kind of
+    /// (its issues are not part of that view).
+    pub fn as_bad_request(&self) -> &BadRequestException {
+        &self.base
+    }
+}
+
+impl fmt::Debug for ValidationException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ValidationException")
+            .field("base", &self.base)
+            .field("issues", &self.issues)
+            .finish()
+    }
+}
+
+impl fmt::Display for ValidationException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.base, f)
+    }
+}
+
+impl StdError for ValidationException {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.base.source()
+    }
+}
+
+impl Problem for ValidationException {
+    fn status(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+    fn problem_type(&self) -> &str {
+        self.base.problem_type()
+    }
+    fn title(&self) -> Cow<'_, str> {
+        self.base.title()
+    }
+    fn detail(&self) -> Option<Cow<'_, str>> {
+        self.base.detail()
+    }
+    fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
+        let mut ext = self.base.extensions()?;
+        let issues =
+            serde_json::to_value(&self.issues).map_err(|e| ProblemBuildError::Extension {
+                key: "issues".into(),
+                message: e.to_string(),
+            })?;
+        ext.insert("issues".into(), issues);
+        Ok(ext)
+    }
+    fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
+        self.base.headers()
+    }
+    fn name(&self) -> &'static str {
+        "ValidationException"
+    }
+}
+
+crate::impl_response_error!(ValidationException);

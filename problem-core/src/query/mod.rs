@@ -1,0 +1,1 @@
+//! Collection query conventions (spec, "Collection request"; `DECISIONS.md`, "Collection queries").

@@ -1,0 +1,1 @@
+//! API versioning (spec, "Versioning"; `DECISIONS.md`, "Versioning").
