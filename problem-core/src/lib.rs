@@ -7,6 +7,7 @@
 //! - [`pipeline`]: the error pipeline (masking, logging, framework errors).
 //! - [`query`]: collection query conventions.
 //! - [`version`]: API versioning.
+//! - [`routing`], [`server`]: the route table and [`ProblemApp`](server::ProblemApp).
 //!
 //! ```
 //! use problem_core::{HttpException, Problem};
@@ -19,6 +20,8 @@ pub mod config;
 pub mod pipeline;
 pub mod problem;
 pub mod query;
+pub mod routing;
+pub mod server;
 pub mod version;
 
 pub use config::HttpConfigError;

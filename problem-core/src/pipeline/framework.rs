@@ -1,0 +1,131 @@
+//! Errors raised by actix-web itself, mapped to the spec's table
+//! (spec, "Errors raised by the service itself").
+
+use actix_web::HttpRequest;
+use actix_web::error::{
+    JsonPayloadError, PathError, PayloadError, QueryPayloadError, UrlencodedError,
+};
+use actix_web::http::header;
+
+use crate::problem::{
+    BadRequestException, HttpException, Issue, IssueLocation, Problem,
+    UnsupportedMediaTypeException, ValidationException,
+};
+
+/// Detail of a malformed JSON body.
+pub const MALFORMED_JSON: &str = "Malformed JSON body";
+/// Detail of a malformed multipart body.
+pub const MALFORMED_MULTIPART: &str = "Malformed multipart body";
+/// Detail of a body that cannot be read.
+pub const UNREADABLE_BODY: &str = "Failed to read request body";
+/// Detail of a query string with more than 1000 parameters.
+pub const TOO_MANY_QUERY_PARAMETERS: &str = "The query string has more than 1000 parameters.";
+/// Detail of a form body with more than 1000 fields.
+pub const TOO_MANY_FORM_FIELDS: &str = "The request body has more than 1000 fields.";
+/// Detail of a request whose `Host` is not allowed.
+pub const HOST_NOT_ALLOWED: &str = "This server does not serve the requested host.";
+/// The limit on query parameters and form fields (spec, "Limits").
+pub const MAX_PARAMETERS: usize = 1000;
+
+/// How a framework error is answered.
+pub(crate) enum Mapped {
+    /// A problem.
+    Problem(Box<dyn Problem>),
+    /// The spec's empty 413.
+    TooLarge,
+    /// Not a framework error we know: an unknown error.
+    Unknown,
+}
+
+/// `Unsupported content type: <content-type>` (415); `(none)` when the
+/// request has no `Content-Type`.
+pub fn unsupported_media_type(req: &HttpRequest) -> UnsupportedMediaTypeException {
+    let ct = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("(none)");
+    UnsupportedMediaTypeException::new().with_detail(format!("Unsupported content type: {ct}"))
+}
+
+fn bad_request(detail: &str) -> Mapped {
+    Mapped::Problem(Box::new(BadRequestException::new().with_detail(detail)))
+}
+
+fn payload(err: &PayloadError) -> Mapped {
+    match err {
+        PayloadError::Overflow => Mapped::TooLarge,
+        _ => bad_request(UNREADABLE_BODY),
+    }
+}
+
+fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
+    Mapped::Problem(Box::new(ValidationException::new(vec![Issue::new(
+        location,
+        name,
+        "invalid_value",
+        message,
+    )])))
+}
+
+/// Maps a framework error found in `err` to the spec's answer.
+pub(crate) fn map(err: &actix_web::Error, req: &HttpRequest) -> Mapped {
+    if let Some(e) = err.as_error::<JsonPayloadError>() {
+        return match e {
+            JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+                Mapped::TooLarge
+            }
+            JsonPayloadError::ContentType => Mapped::Problem(Box::new(unsupported_media_type(req))),
+            JsonPayloadError::Deserialize(de) if de.is_data() => {
+                validation(IssueLocation::Body, "", de.to_string())
+            }
+            JsonPayloadError::Deserialize(_) => bad_request(MALFORMED_JSON),
+            JsonPayloadError::Payload(p) => payload(p),
+            _ => Mapped::Unknown,
+        };
+    }
+    if let Some(e) = err.as_error::<UrlencodedError>() {
+        return match e {
+            UrlencodedError::Overflow { .. } => Mapped::TooLarge,
+            UrlencodedError::ContentType => Mapped::Problem(Box::new(unsupported_media_type(req))),
+            UrlencodedError::Parse(p) => validation(IssueLocation::Body, "", p.to_string()),
+            UrlencodedError::Payload(p) => payload(p),
+            UrlencodedError::Serialize(_) => Mapped::Unknown,
+            _ => bad_request(UNREADABLE_BODY),
+        };
+    }
+    if let Some(e) = err.as_error::<PayloadError>() {
+        return payload(e);
+    }
+    if let Some(e) = err.as_error::<actix_multipart::MultipartError>() {
+        use actix_multipart::MultipartError as M;
+        return match e {
+            M::ContentTypeMissing | M::ContentTypeIncompatible => {
+                Mapped::Problem(Box::new(unsupported_media_type(req)))
+            }
+            M::Payload(p) => payload(p),
+            _ => bad_request(MALFORMED_MULTIPART),
+        };
+    }
+    if let Some(PathError::Deserialize(e)) = err.as_error::<PathError>() {
+        let message = e.to_string();
+        let name = req
+            .match_info()
+            .iter()
+            .find(|(_, value)| message.contains(&format!("\"{value}\"")))
+            .map(|(name, _)| name.to_owned())
+            .unwrap_or_default();
+        return validation(IssueLocation::Path, &name, message);
+    }
+    if let Some(QueryPayloadError::Deserialize(e)) = err.as_error::<QueryPayloadError>() {
+        return validation(IssueLocation::Query, "", e.to_string());
+    }
+    Mapped::Unknown
+}
+
+/// A problem for a bare error response (an error status with no body and
+/// no error attached, e.g. from `HttpResponse::NotFound().finish()`): the
+/// status with its default title.
+pub(crate) fn bare(status: u16) -> Option<HttpException> {
+    HttpException::new(status).ok()
+}

@@ -1,0 +1,122 @@
+//! The `Host` check: a request for a host not in `allowed_hosts` gets 421
+//! (spec, "Errors raised by the service itself").
+
+use actix_web::dev::ServiceRequest;
+use actix_web::http::header;
+
+use crate::HttpConfigError;
+
+/// The hosts a server answers for. An entry without a port (`localhost`)
+/// matches that host on any port; an entry with a port (`localhost:8080`)
+/// matches only that port. Comparison ignores ASCII case. IPv6 literals are
+/// written in brackets (`[::1]`).
+///
+/// ```
+/// use problem_core::pipeline::AllowedHosts;
+/// let hosts = AllowedHosts::new(["localhost", "127.0.0.1:8080"]).unwrap();
+/// assert!(hosts.allows("LOCALHOST:3000"));
+/// assert!(hosts.allows("127.0.0.1:8080"));
+/// assert!(!hosts.allows("127.0.0.1:9090"));
+/// assert!(!hosts.allows("evil.example"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedHosts {
+    entries: Vec<(String, Option<String>)>,
+}
+
+fn split_host_port(text: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = text.strip_prefix('[') {
+        return match rest.find(']') {
+            Some(end) => {
+                let host = text.get(..end + 2).unwrap_or(text);
+                let port = rest.get(end + 1..).and_then(|p| p.strip_prefix(':'));
+                (host, port)
+            }
+            None => (text, None),
+        };
+    }
+    match text.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') => (h, Some(p)),
+        _ => (text, None),
+    }
+}
+
+impl AllowedHosts {
+    /// Parses the entries.
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidListenOption`] for an empty entry, one with
+    /// a scheme, path, whitespace or a non-numeric port.
+    pub fn new<I, S>(hosts: I) -> Result<Self, HttpConfigError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut entries = Vec::new();
+        for raw in hosts {
+            let raw = raw.as_ref().trim();
+            let invalid = || {
+                HttpConfigError::InvalidListenOption(format!(
+                    "allowed host `{raw}` must be a host name or address, optionally with `:port`"
+                ))
+            };
+            if raw.is_empty() || raw.contains(['/', '@', ' ', '\t', ',']) {
+                return Err(invalid());
+            }
+            let (host, port) = split_host_port(raw);
+            if host.is_empty() {
+                return Err(invalid());
+            }
+            if let Some(p) = port {
+                if p.parse::<u16>().is_err() {
+                    return Err(invalid());
+                }
+            }
+            entries.push((host.to_ascii_lowercase(), port.map(str::to_owned)));
+        }
+        Ok(Self { entries })
+    }
+
+    /// Whether a `Host` value (`name[:port]`) is allowed.
+    pub fn allows(&self, host: &str) -> bool {
+        let (name, port) = split_host_port(host.trim());
+        self.entries.iter().any(|(h, p)| {
+            h.eq_ignore_ascii_case(name)
+                && match p {
+                    None => true,
+                    Some(p) => port == Some(p.as_str()),
+                }
+        })
+    }
+
+    /// Whether the request's `Host` header (or, for HTTP/2, the URI
+    /// authority) is allowed; a request with neither is not.
+    pub(crate) fn allows_request(&self, req: &ServiceRequest) -> bool {
+        if let Some(h) = req.headers().get(header::HOST) {
+            return h.to_str().is_ok_and(|h| self.allows(h));
+        }
+        req.uri()
+            .authority()
+            .is_some_and(|a| self.allows(a.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_entries() {
+        for bad in ["", "http://x", "a b", "x:port", "x/y", "u@x"] {
+            assert!(AllowedHosts::new([bad]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ipv6() {
+        let h = AllowedHosts::new(["[::1]"]).unwrap();
+        assert!(h.allows("[::1]:8080"));
+        assert!(h.allows("[::1]"));
+        assert!(!h.allows("[::2]"));
+    }
+}

@@ -1,0 +1,444 @@
+//! Logging of errors under correlation ids (spec, "Logging and correlation ids").
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::redact::{redact, redact_value};
+use crate::problem::{Extensions, Problem};
+
+/// The cap on the error message in a log line outside development, in
+/// characters (spec, `LOGGED_MESSAGE_LENGTH`).
+pub const LOGGED_MESSAGE_LENGTH: usize = 500;
+
+/// The level of a log entry: `error` (every 5xx) or `warn`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LogLevel {
+    /// `error`, the default.
+    #[default]
+    Error,
+    /// `warn`.
+    Warn,
+}
+
+/// One log entry, already redacted.
+#[derive(Debug, Clone, Copy)]
+pub struct LogRecord<'a> {
+    /// The level.
+    pub level: LogLevel,
+    /// The log line, e.g.
+    /// `[catalog] 503 on GET /books (correlation id <uuid>): ServiceUnavailableException: Maintenance window`.
+    pub message: &'a str,
+    /// In development, the whole error as a redacted JSON value (`name`,
+    /// `message`, `stack`, `cause`, `properties`); outside development `None`.
+    pub error: Option<&'a Value>,
+    /// The correlation id in the line.
+    pub correlation_id: Uuid,
+}
+
+/// Where the pipeline's log entries go. Redaction happens before `log` is
+/// called, so any logger receives redacted data.
+///
+/// ```
+/// use problem_core::pipeline::{LogRecord, Logger};
+/// struct Stderr;
+/// impl Logger for Stderr {
+///     fn log(&self, record: &LogRecord<'_>) { eprintln!("{}", record.message); }
+/// }
+/// ```
+pub trait Logger: Send + Sync + 'static {
+    /// Writes one entry.
+    fn log(&self, record: &LogRecord<'_>);
+}
+
+/// The default logger: `tracing` events at `error` or `warn`, target
+/// `problem_core`, with the line as the message and, in development, the
+/// error as the field `error`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TracingLogger;
+
+impl Logger for TracingLogger {
+    fn log(&self, record: &LogRecord<'_>) {
+        match (record.level, record.error) {
+            (LogLevel::Error, Some(e)) => {
+                tracing::error!(target: "problem_core", error = %e, "{}", record.message)
+            }
+            (LogLevel::Error, None) => {
+                tracing::error!(target: "problem_core", "{}", record.message)
+            }
+            (LogLevel::Warn, Some(e)) => {
+                tracing::warn!(target: "problem_core", error = %e, "{}", record.message)
+            }
+            (LogLevel::Warn, None) => tracing::warn!(target: "problem_core", "{}", record.message),
+        }
+    }
+}
+
+/// A logger that keeps every entry in memory, for tests.
+///
+/// ```
+/// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger};
+/// use std::sync::Arc;
+/// let logger = Arc::new(MemoryLogger::default());
+/// let log = ErrorLog::new(logger.clone(), false);
+/// let id = log.log("[app] Job failed", &ErrorInfo::new("Error", "disk full"), LogLevel::Warn);
+/// let entries = logger.entries();
+/// assert_eq!(entries[0].message, format!("[app] Job failed (correlation id {id}): Error: disk full"));
+/// assert_eq!(entries[0].level, LogLevel::Warn);
+/// ```
+#[derive(Debug, Default)]
+pub struct MemoryLogger {
+    entries: Mutex<Vec<LoggedEntry>>,
+}
+
+/// An entry kept by [`MemoryLogger`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoggedEntry {
+    /// The level.
+    pub level: LogLevel,
+    /// The line.
+    pub message: String,
+    /// The redacted error argument (development only).
+    pub error: Option<Value>,
+    /// The correlation id.
+    pub correlation_id: Uuid,
+}
+
+impl MemoryLogger {
+    /// A copy of every entry so far, oldest first.
+    pub fn entries(&self) -> Vec<LoggedEntry> {
+        self.entries.lock().map(|e| e.clone()).unwrap_or_default()
+    }
+
+    /// Removes every entry.
+    pub fn clear(&self) {
+        if let Ok(mut e) = self.entries.lock() {
+            e.clear();
+        }
+    }
+}
+
+impl Logger for MemoryLogger {
+    fn log(&self, record: &LogRecord<'_>) {
+        if let Ok(mut e) = self.entries.lock() {
+            e.push(LoggedEntry {
+                level: record.level,
+                message: record.message.to_owned(),
+                error: record.error.cloned(),
+                correlation_id: record.correlation_id,
+            });
+        }
+    }
+}
+
+/// What is logged of an error: its name, message, and, for unknown errors,
+/// its stack (the error chain) and properties.
+///
+/// ```
+/// use problem_core::pipeline::ErrorInfo;
+/// let io = std::io::Error::other("disk full");
+/// let info = ErrorInfo::from_error(&io);
+/// assert_eq!(info.name(), "Error");
+/// assert_eq!(info.message(), "disk full");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorInfo {
+    name: Cow<'static, str>,
+    message: String,
+    stack: Option<String>,
+    properties: Option<Extensions>,
+}
+
+impl ErrorInfo {
+    /// An error with a name and message only.
+    pub fn new(name: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            message: message.into(),
+            stack: None,
+            properties: None,
+        }
+    }
+
+    /// Any error: its type name without the path (e.g. `Error` for
+    /// `std::io::Error`), its `Display`, and its `source()` chain as the stack.
+    pub fn from_error<E: StdError + ?Sized>(error: &E) -> Self {
+        let name = short_type_name(std::any::type_name::<E>());
+        let mut info = Self::new(name, error.to_string());
+        info.stack = Some(error_chain(&info.name, error));
+        info
+    }
+
+    /// A problem: its [`Problem::name`], its message (`Display`) and its
+    /// extensions as properties. Its cause is not included (spec, logging
+    /// rule 8: a 5xx HTTP exception's cause is not logged).
+    pub fn from_problem(problem: &dyn Problem) -> Self {
+        Self {
+            name: Cow::Borrowed(problem.name()),
+            message: problem.to_string(),
+            stack: None,
+            properties: problem.extensions().ok().filter(|e| !e.is_empty()),
+        }
+    }
+
+    /// Sets the stack.
+    pub fn with_stack(mut self, stack: impl Into<String>) -> Self {
+        self.stack = Some(stack.into());
+        self
+    }
+
+    /// The name, e.g. `NotFoundException`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The stack, if any.
+    pub fn stack(&self) -> Option<&str> {
+        self.stack.as_deref()
+    }
+
+    /// The whole error as a JSON value, redacted: the development log
+    /// entry's argument.
+    pub fn to_redacted_value(&self) -> Value {
+        let mut v = json!({ "name": self.name, "message": self.message });
+        if let (Some(stack), Value::Object(map)) = (&self.stack, &mut v) {
+            map.insert("stack".into(), Value::String(stack.clone()));
+        }
+        if let (Some(props), Value::Object(map)) = (&self.properties, &mut v) {
+            map.insert("properties".into(), Value::Object(props.clone()));
+        }
+        redact_value(&mut v);
+        v
+    }
+}
+
+/// `Name: message` followed by one `caused by: ...` line per source.
+pub(crate) fn error_chain<E: StdError + ?Sized>(name: &str, error: &E) -> String {
+    let mut out = format!("{name}: {error}");
+    let mut source = error.source();
+    let mut depth = 0;
+    while let Some(s) = source {
+        let _ = write!(out, "\n    caused by: {s}");
+        source = s.source();
+        depth += 1;
+        if depth >= 32 {
+            break;
+        }
+    }
+    out
+}
+
+/// `a::b::Name<T>` → `Name`.
+pub(crate) fn short_type_name(full: &'static str) -> &'static str {
+    let base = full.split('<').next().unwrap_or(full);
+    base.rsplit("::").next().unwrap_or(base)
+}
+
+/// Caps a message at [`LOGGED_MESSAGE_LENGTH`] characters, on a char boundary.
+pub(crate) fn cap_message(message: &str) -> &str {
+    match message.char_indices().nth(LOGGED_MESSAGE_LENGTH) {
+        Some((i, _)) => message.get(..i).unwrap_or(message),
+        None => message,
+    }
+}
+
+/// The logger and mode of [`log_error`] (the spec's `{ logger, development }`).
+#[derive(Clone, Copy)]
+pub struct LogOptions<'a> {
+    /// Where entries go.
+    pub logger: &'a dyn Logger,
+    /// Development mode: the line drops the `: <Name>: <message>` suffix and
+    /// the redacted error is the entry's argument.
+    pub development: bool,
+}
+
+/// Logs an error the way the pipeline does and returns its new correlation
+/// id (a random UUID v4) (spec, `logError(options, message, error, level?)`).
+///
+/// Outside development the line is
+/// `<message> (correlation id <uuid>): <Name>: <error message>`, the error
+/// message redacted and capped at [`LOGGED_MESSAGE_LENGTH`] characters, with
+/// no stack, cause or properties. In development the line is
+/// `<message> (correlation id <uuid>)` and the whole error, redacted, is the
+/// entry's argument.
+///
+/// ```
+/// use problem_core::pipeline::{log_error, ErrorInfo, LogLevel, LogOptions, MemoryLogger};
+/// let logger = MemoryLogger::default();
+/// let info = ErrorInfo::new("DbError", "postgres://u:pw@db:5432 refused");
+/// let id = log_error(LogOptions { logger: &logger, development: false }, "[app] Boot", &info, LogLevel::Error);
+/// assert_eq!(
+///     logger.entries()[0].message,
+///     format!("[app] Boot (correlation id {id}): DbError: postgres://***@db:5432 refused")
+/// );
+/// ```
+pub fn log_error(
+    options: LogOptions<'_>,
+    message: &str,
+    error: &ErrorInfo,
+    level: LogLevel,
+) -> Uuid {
+    let id = Uuid::new_v4();
+    write_log(options, message, error, level, id);
+    id
+}
+
+pub(crate) fn write_log(
+    options: LogOptions<'_>,
+    message: &str,
+    error: &ErrorInfo,
+    level: LogLevel,
+    id: Uuid,
+) {
+    if options.development {
+        let line = format!("{message} (correlation id {id})");
+        let value = error.to_redacted_value();
+        options.logger.log(&LogRecord {
+            level,
+            message: &line,
+            error: Some(&value),
+            correlation_id: id,
+        });
+    } else {
+        let text = redact(&error.message);
+        let line = format!(
+            "{message} (correlation id {id}): {}: {}",
+            redact(&error.name),
+            cap_message(&text)
+        );
+        options.logger.log(&LogRecord {
+            level,
+            message: &line,
+            error: None,
+            correlation_id: id,
+        });
+    }
+}
+
+/// An error logger bound to a logger and mode (spec, `ErrorLog.log(message,
+/// error, level?)`): see [`log_error`] for the line shapes.
+#[derive(Clone)]
+pub struct ErrorLog {
+    logger: Arc<dyn Logger>,
+    development: bool,
+}
+
+impl ErrorLog {
+    /// A logger for the given mode.
+    pub fn new(logger: Arc<dyn Logger>, development: bool) -> Self {
+        Self {
+            logger,
+            development,
+        }
+    }
+
+    /// Logs `error` under a new correlation id and returns the id.
+    pub fn log(&self, message: &str, error: &ErrorInfo, level: LogLevel) -> Uuid {
+        log_error(self.options(), message, error, level)
+    }
+
+    /// The logger and mode as [`LogOptions`].
+    pub fn options(&self) -> LogOptions<'_> {
+        LogOptions {
+            logger: &*self.logger,
+            development: self.development,
+        }
+    }
+
+    /// Whether development mode is on.
+    pub fn development(&self) -> bool {
+        self.development
+    }
+
+    /// The logger.
+    pub fn logger(&self) -> &Arc<dyn Logger> {
+        &self.logger
+    }
+}
+
+impl std::fmt::Debug for ErrorLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ErrorLog")
+            .field("development", &self.development)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cap_is_500_chars_on_a_char_boundary() {
+        let long = "é".repeat(600);
+        assert_eq!(cap_message(&long).chars().count(), 500);
+        assert_eq!(cap_message("short"), "short");
+    }
+
+    #[test]
+    fn production_line_is_capped_and_redacted() {
+        let logger = MemoryLogger::default();
+        let msg = format!("mysql://root:toor@h {}", "x".repeat(600));
+        let info = ErrorInfo::new("E", msg);
+        let id = log_error(
+            LogOptions {
+                logger: &logger,
+                development: false,
+            },
+            "[t] Unhandled error on GET /",
+            &info,
+            LogLevel::Error,
+        );
+        let line = &logger.entries()[0].message;
+        let prefix = format!("[t] Unhandled error on GET / (correlation id {id}): E: ");
+        assert!(line.starts_with(&prefix));
+        let rest = &line[prefix.len()..];
+        assert_eq!(rest.chars().count(), 500);
+        assert!(rest.starts_with("mysql://***@h xxx"));
+        assert!(!line.contains("toor"));
+    }
+
+    #[test]
+    fn development_entry_carries_the_redacted_error() {
+        let logger = MemoryLogger::default();
+        let io = std::io::Error::other("redis://a:b@c down");
+        let id = log_error(
+            LogOptions {
+                logger: &logger,
+                development: true,
+            },
+            "[t] Unhandled error on GET /x",
+            &ErrorInfo::from_error(&io),
+            LogLevel::Error,
+        );
+        let e = &logger.entries()[0];
+        assert_eq!(
+            e.message,
+            format!("[t] Unhandled error on GET /x (correlation id {id})")
+        );
+        assert_eq!(
+            e.error,
+            Some(
+                json!({"name": "Error", "message": "redis://***@c down", "stack": "Error: redis://***@c down"})
+            )
+        );
+        assert_eq!(e.correlation_id, id);
+        assert_eq!(id.get_version_num(), 4);
+    }
+
+    #[test]
+    fn short_names() {
+        assert_eq!(short_type_name("std::io::error::Error"), "Error");
+        assert_eq!(short_type_name("a::B<c::D>"), "B");
+        assert_eq!(short_type_name("dyn core::error::Error"), "Error");
+    }
+}

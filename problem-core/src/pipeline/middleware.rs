@@ -1,0 +1,539 @@
+//! [`Pipeline`]: the error pipeline as actix-web middleware
+//! (`Transform` + `Service`).
+
+use std::future::{Future, Ready, ready};
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use actix_web::body::{BodySize, EitherBody, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
+use actix_web::http::header;
+use actix_web::web::{Bytes, BytesMut};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse};
+use futures_util::{FutureExt, StreamExt};
+
+use super::context::apply_draft;
+use super::framework::{HOST_NOT_ALLOWED, MAX_PARAMETERS, TOO_MANY_QUERY_PARAMETERS, bare};
+use super::hosts::AllowedHosts;
+use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
+use super::render::{EmptyTooLarge, ErrorContext, Failure, empty_413, render};
+use crate::HttpConfigError;
+use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
+
+/// An exception filter: answers the errors it catches.
+type FilterFn =
+    Box<dyn Fn(&actix_web::Error, &ErrorContext<'_>) -> Option<HttpResponse> + Send + Sync>;
+
+pub(crate) struct PipelineInner {
+    pub(crate) tag: Arc<str>,
+    pub(crate) development: bool,
+    pub(crate) logger: Arc<dyn Logger>,
+    filters: Vec<FilterFn>,
+    allowed_hosts: Option<AllowedHosts>,
+    max_request_body_size: Option<usize>,
+}
+
+/// The error pipeline: install it as the outermost middleware of an
+/// actix-web `App` (or let [`ProblemApp`](crate::server::ProblemApp) do it).
+///
+/// After it, every error response is a problem document (spec, "Errors"),
+/// except the spec's empty 413:
+/// - errors returned by handlers, extractors, guards, middleware and
+///   services: problem types answer as themselves, actix-web's own errors as
+///   the spec's table ([`framework`](super::framework)), anything else as an
+///   unknown error (masked 500);
+/// - a panic in a handler: an unknown error, and the worker goes on serving;
+/// - every 5xx is logged once at `error` under a fresh correlation id equal
+///   to the body's `correlationId`; outside development a 5xx keeps only
+///   `type`, `title`, `status`, `instance`, `correlationId` (and its headers);
+/// - `allowed_hosts`: another `Host` gets 421; more than 1000 query
+///   parameters get 400; a body over `max_request_body_size` (by
+///   `Content-Length`, or while buffering a chunked body) gets an empty 413
+///   before any extractor or handler runs;
+/// - exception filters, most recently registered first.
+///
+/// ```
+/// use actix_web::{App, web, HttpResponse};
+/// use problem_core::{NotFoundException, pipeline::Pipeline};
+///
+/// let pipeline = Pipeline::builder().tag("catalog").development(false).build().unwrap();
+/// let app = App::new()
+///     .wrap(pipeline)
+///     .route("/books/{id}", web::get().to(|| async {
+///         Err::<HttpResponse, _>(NotFoundException::new().with_detail("Book 7 not found"))
+///     }));
+/// ```
+#[derive(Clone)]
+pub struct Pipeline {
+    pub(crate) inner: Arc<PipelineInner>,
+}
+
+impl std::fmt::Debug for Pipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pipeline")
+            .field("tag", &self.inner.tag)
+            .field("development", &self.inner.development)
+            .field("filters", &self.inner.filters.len())
+            .field("allowed_hosts", &self.inner.allowed_hosts)
+            .field("max_request_body_size", &self.inner.max_request_body_size)
+            .finish()
+    }
+}
+
+/// Builds a [`Pipeline`].
+pub struct PipelineBuilder {
+    tag: String,
+    development: Option<bool>,
+    logger: Arc<dyn Logger>,
+    filters: Vec<FilterFn>,
+    allowed_hosts: Option<Vec<String>>,
+    max_request_body_size: Option<usize>,
+}
+
+/// Whether `NODE_ENV` equals `development` (the spec's default for the
+/// development flag).
+pub fn development_from_env() -> bool {
+    std::env::var("NODE_ENV").is_ok_and(|v| v == "development")
+}
+
+impl Pipeline {
+    /// A builder with tag `app`, development from `NODE_ENV`, the
+    /// [`TracingLogger`], no filters, every host allowed and no body limit.
+    pub fn builder() -> PipelineBuilder {
+        PipelineBuilder {
+            tag: "app".into(),
+            development: None,
+            logger: Arc::new(TracingLogger),
+            filters: Vec::new(),
+            allowed_hosts: None,
+            max_request_body_size: None,
+        }
+    }
+
+    /// Whether development mode is on.
+    pub fn development(&self) -> bool {
+        self.inner.development
+    }
+
+    /// The logger.
+    pub fn logger(&self) -> &Arc<dyn Logger> {
+        &self.inner.logger
+    }
+
+    /// The log tag.
+    pub fn tag(&self) -> &str {
+        &self.inner.tag
+    }
+
+    /// Logs `message` at `warn` through the pipeline's logger (used by
+    /// `listen()` for its non-loopback warning).
+    pub(crate) fn warn(&self, message: &str) {
+        let info = ErrorInfo::new("Warning", message);
+        write_log(
+            LogOptions {
+                logger: &*self.inner.logger,
+                development: false,
+            },
+            &format!("[{}] {message}", self.inner.tag),
+            &info,
+            LogLevel::Warn,
+            uuid::Uuid::new_v4(),
+        );
+    }
+}
+
+impl PipelineBuilder {
+    /// The tag in square brackets that starts every log line, e.g. `catalog`.
+    pub fn tag(mut self, tag: impl Into<String>) -> Self {
+        self.tag = tag.into();
+        self
+    }
+
+    /// Sets development mode; default: `NODE_ENV == "development"`, read at build.
+    pub fn development(mut self, on: bool) -> Self {
+        self.development = Some(on);
+        self
+    }
+
+    /// Installs a logger (default [`TracingLogger`]).
+    pub fn logger(mut self, logger: impl Logger) -> Self {
+        self.logger = Arc::new(logger);
+        self
+    }
+
+    /// Installs a shared logger.
+    pub fn shared_logger(mut self, logger: Arc<dyn Logger>) -> Self {
+        self.logger = logger;
+        self
+    }
+
+    /// Only these hosts are served; others get 421 (see [`AllowedHosts`]).
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.allowed_hosts = Some(hosts.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Bodies over `bytes` get an empty 413 before any extractor runs.
+    pub fn max_request_body_size(mut self, bytes: usize) -> Self {
+        self.max_request_body_size = Some(bytes);
+        self
+    }
+
+    /// Registers an exception filter for problem type `E` (and its kinds:
+    /// a filter for `BadRequestException` also catches
+    /// `ValidationException`). The filter returns the response; it may start
+    /// from [`ErrorContext::default_response`]. Filters registered later are
+    /// tried first.
+    pub fn filter<E, F>(mut self, filter: F) -> Self
+    where
+        E: Problem,
+        F: Fn(&E, &ErrorContext<'_>) -> HttpResponse + Send + Sync + 'static,
+    {
+        self.filters.push(Box::new(move |err, ctx| {
+            E::catch(err).map(|e| filter(e, ctx))
+        }));
+        self
+    }
+
+    /// Registers an exception filter for a foreign error type `E` (one that
+    /// is not a problem type, e.g. `std::io::Error`).
+    pub fn filter_error<E, F>(mut self, filter: F) -> Self
+    where
+        E: actix_web::ResponseError + 'static,
+        F: Fn(&E, &ErrorContext<'_>) -> HttpResponse + Send + Sync + 'static,
+    {
+        self.filters.push(Box::new(move |err, ctx| {
+            err.as_error::<E>().map(|e| filter(e, ctx))
+        }));
+        self
+    }
+
+    /// Builds the pipeline.
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidListenOption`] for an invalid allowed host
+    /// or a zero body limit.
+    pub fn build(self) -> Result<Pipeline, HttpConfigError> {
+        let allowed_hosts = match self.allowed_hosts {
+            Some(h) => Some(AllowedHosts::new(h)?),
+            None => None,
+        };
+        if self.max_request_body_size == Some(0) {
+            return Err(HttpConfigError::InvalidListenOption(
+                "max_request_body_size must be at least 1 byte".into(),
+            ));
+        }
+        Ok(Pipeline {
+            inner: Arc::new(PipelineInner {
+                tag: self.tag.into(),
+                development: self.development.unwrap_or_else(development_from_env),
+                logger: self.logger,
+                filters: self.filters,
+                allowed_hosts,
+                max_request_body_size: self.max_request_body_size,
+            }),
+        })
+    }
+}
+
+impl<S, B> Transform<S, ServiceRequest> for Pipeline
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = actix_web::Error;
+    type Transform = PipelineService<S>;
+    type InitError = ();
+    type Future = Ready<Result<Self::Transform, Self::InitError>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(PipelineService {
+            service: Rc::new(service),
+            inner: self.inner.clone(),
+        }))
+    }
+}
+
+/// The service of [`Pipeline`].
+pub struct PipelineService<S> {
+    service: Rc<S>,
+    inner: Arc<PipelineInner>,
+}
+
+/// Whether a query string has more than [`MAX_PARAMETERS`] non-empty pairs.
+fn too_many_query_params(query: &str) -> bool {
+    // 1001 non-empty pairs need at least 2001 bytes.
+    if query.len() <= MAX_PARAMETERS * 2 {
+        return false;
+    }
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .nth(MAX_PARAMETERS)
+        .is_some()
+}
+
+fn is_chunked(req: &ServiceRequest) -> bool {
+    req.headers()
+        .get(header::TRANSFER_ENCODING)
+        .is_some_and(|v| {
+            v.as_bytes()
+                .windows(7)
+                .any(|w| w.eq_ignore_ascii_case(b"chunked"))
+        })
+}
+
+fn declared_length(req: &ServiceRequest) -> Option<u64> {
+    req.headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+}
+
+type BoxFut<T> = Pin<Box<dyn Future<Output = T>>>;
+
+impl<S, B> Service<ServiceRequest> for PipelineService<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = actix_web::Error;
+    type Future = BoxFut<Result<Self::Response, Self::Error>>;
+
+    forward_ready!(service);
+
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
+        let inner = self.inner.clone();
+        let instance = req.path().to_owned();
+
+        let early: Option<HttpException> = if inner
+            .allowed_hosts
+            .as_ref()
+            .is_some_and(|h| !h.allows_request(&req))
+        {
+            HttpException::new(421)
+                .ok()
+                .map(|e| e.with_detail(HOST_NOT_ALLOWED))
+        } else if too_many_query_params(req.query_string()) {
+            Some(
+                BadRequestException::new()
+                    .with_detail(TOO_MANY_QUERY_PARAMETERS)
+                    .into_inner(),
+            )
+        } else {
+            None
+        };
+        if let Some(problem) = early {
+            let ctx = ErrorContext::new(
+                req.request().clone(),
+                instance,
+                inner.tag.clone(),
+                None,
+                inner.logger.clone(),
+                inner.development,
+            );
+            let res = render(
+                &Failure::Problem(&problem),
+                &ctx,
+                &*inner.logger,
+                inner.development,
+            );
+            return Box::pin(ready(Ok(req.into_response(res).map_into_right_body())));
+        }
+
+        let mut buffer_limit = None;
+        if let Some(max) = inner.max_request_body_size {
+            match declared_length(&req) {
+                Some(len) if len > max as u64 => {
+                    return Box::pin(ready(Ok(req
+                        .into_response(empty_413())
+                        .map_into_right_body())));
+                }
+                Some(_) => {}
+                None if is_chunked(&req) => buffer_limit = Some(max),
+                None => {}
+            }
+        }
+
+        let service = self.service.clone();
+        Box::pin(async move {
+            if let Some(max) = buffer_limit {
+                let mut payload = req.take_payload();
+                let mut buf = BytesMut::new();
+                while let Some(chunk) = payload.next().await {
+                    match chunk {
+                        Ok(bytes) if buf.len() + bytes.len() <= max => {
+                            buf.extend_from_slice(&bytes)
+                        }
+                        Ok(_) => return Ok(req.into_response(empty_413()).map_into_right_body()),
+                        Err(e) => {
+                            let http_req = req.request().clone();
+                            let res = finish_err(e.into(), &http_req, instance, &inner);
+                            return Ok(req.into_response(res).map_into_right_body());
+                        }
+                    }
+                }
+                req.set_payload(actix_web::dev::Payload::from(Bytes::from(buf)));
+            }
+            let http_req = req.request().clone();
+            let outcome = AssertUnwindSafe(async move { service.call(req).await })
+                .catch_unwind()
+                .await;
+            match outcome {
+                Ok(Ok(res)) => Ok(finish(res, instance, &inner)),
+                Ok(Err(e)) => {
+                    let res = finish_err(e, &http_req, instance, &inner);
+                    Ok(ServiceResponse::new(http_req, res).map_into_right_body())
+                }
+                Err(panic) => {
+                    let message = panic_message(&*panic);
+                    let info = ErrorInfo::new("Panic", message.clone())
+                        .with_stack(format!("Panic: {message}"));
+                    let ctx = ErrorContext::new(
+                        http_req.clone(),
+                        instance,
+                        inner.tag.clone(),
+                        None,
+                        inner.logger.clone(),
+                        inner.development,
+                    );
+                    let res = render(
+                        &Failure::Unknown(info),
+                        &ctx,
+                        &*inner.logger,
+                        inner.development,
+                    );
+                    Ok(ServiceResponse::new(http_req, res).map_into_right_body())
+                }
+            }
+        })
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_owned()
+    }
+}
+
+/// Runs the filters, else the default rendering, for an error.
+fn respond_to_error(
+    err: &actix_web::Error,
+    source: Option<ProblemSource>,
+    http_req: &HttpRequest,
+    instance: String,
+    inner: &PipelineInner,
+) -> HttpResponse {
+    let ctx = ErrorContext::new(
+        http_req.clone(),
+        instance,
+        inner.tag.clone(),
+        source,
+        inner.logger.clone(),
+        inner.development,
+    )
+    .with_error(err);
+    for filter in inner.filters.iter().rev() {
+        if let Some(res) = filter(err, &ctx) {
+            if res.status().is_server_error() && !ctx.was_logged() {
+                let info = ErrorInfo::new("Error", err.to_string());
+                write_log(
+                    LogOptions {
+                        logger: &*inner.logger,
+                        development: inner.development,
+                    },
+                    &format!(
+                        "[{}] {} on {} {}",
+                        ctx.tag(),
+                        res.status().as_u16(),
+                        ctx.method(),
+                        ctx.instance()
+                    ),
+                    &info,
+                    LogLevel::Error,
+                    uuid::Uuid::new_v4(),
+                );
+            }
+            return res;
+        }
+    }
+    let failure = Failure::of(err, source, http_req);
+    render(&failure, &ctx, &*inner.logger, inner.development)
+}
+
+fn finish_err(
+    err: actix_web::Error,
+    http_req: &HttpRequest,
+    instance: String,
+    inner: &PipelineInner,
+) -> HttpResponse {
+    // An error returned as `Err` has no response yet: render it once to find
+    // the problem it carries.
+    let source = err
+        .error_response()
+        .extensions()
+        .get::<ProblemSource>()
+        .copied();
+    respond_to_error(&err, source, http_req, instance, inner)
+}
+
+fn finish<B: MessageBody>(
+    mut res: ServiceResponse<B>,
+    instance: String,
+    inner: &PipelineInner,
+) -> ServiceResponse<EitherBody<B>> {
+    let status = res.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        let req = res.request().clone();
+        apply_draft(&req, res.headers_mut());
+        return res.map_into_left_body();
+    }
+    if let Some(err) = res.response().error() {
+        let source = res.response().extensions().get::<ProblemSource>().copied();
+        let new = respond_to_error(err, source, res.request(), instance, inner);
+        let req = res.request().clone();
+        return ServiceResponse::new(req, new).map_into_right_body();
+    }
+    let bare_body = matches!(
+        res.response().body().size(),
+        BodySize::None | BodySize::Sized(0)
+    ) && !res.headers().contains_key(header::CONTENT_TYPE);
+    if bare_body && res.response().extensions().get::<EmptyTooLarge>().is_none() {
+        if let Some(problem) = bare(status.as_u16()) {
+            let ctx = ErrorContext::new(
+                res.request().clone(),
+                instance,
+                inner.tag.clone(),
+                None,
+                inner.logger.clone(),
+                inner.development,
+            );
+            let mut new = render(
+                &Failure::Problem(&problem),
+                &ctx,
+                &*inner.logger,
+                inner.development,
+            );
+            for (name, value) in res.headers().iter() {
+                if !new.headers().contains_key(name) {
+                    new.headers_mut().append(name.clone(), value.clone());
+                }
+            }
+            let req = res.request().clone();
+            return ServiceResponse::new(req, new).map_into_right_body();
+        }
+    }
+    res.map_into_left_body()
+}

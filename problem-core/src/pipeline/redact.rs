@@ -1,0 +1,183 @@
+//! Credential redaction (spec, "Masking rules" and "Logging and correlation ids").
+//!
+//! A URL of the form `scheme://<user>:<password>@<host>:<port>` becomes
+//! `scheme://***@<host>:<port>`; any user information in a URL is replaced,
+//! with or without a password. In JSON values, string values are redacted
+//! and the values of members whose name looks like a credential (`password`,
+//! `secret`, `token`, `authorization`, `cookie`, `api_key`, `credential`) are
+//! replaced by `***` whole.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+/// What a credential is replaced with.
+pub const REDACTED: &str = "***";
+
+/// Replaces the user information of every URL in `text` with `***`.
+///
+/// ```
+/// use problem_core::pipeline::redact;
+/// assert_eq!(
+///     redact("connect postgres://catalog:s3cret@db.internal:5432/catalog failed"),
+///     "connect postgres://***@db.internal:5432/catalog failed"
+/// );
+/// assert_eq!(redact("no url here"), "no url here");
+/// ```
+pub fn redact(text: &str) -> Cow<'_, str> {
+    if !text.contains("://") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut changed = false;
+    while let Some(pos) = rest.find("://") {
+        let after = pos + 3;
+        let (head, tail) = rest.split_at(after);
+        out.push_str(head);
+        // The authority ends at the first '/', '?', '#', whitespace or quote.
+        let end = tail
+            .find(|c: char| {
+                matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>' | '`') || c.is_whitespace()
+            })
+            .unwrap_or(tail.len());
+        let (authority, remainder) = tail.split_at(end);
+        match authority.rfind('@') {
+            Some(at) if has_scheme(head) => {
+                out.push_str(REDACTED);
+                out.push_str(&authority[at..]);
+                changed = true;
+            }
+            _ => out.push_str(authority),
+        }
+        rest = remainder;
+    }
+    out.push_str(rest);
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Whether `head` (text up to and including `://`) ends with a URL scheme.
+fn has_scheme(head: &str) -> bool {
+    let scheme = head.trim_end_matches("://");
+    scheme
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// Whether a member name denotes a credential whose value is hidden whole.
+pub fn is_sensitive_key(key: &str) -> bool {
+    const NEEDLES: [&str; 9] = [
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "authorization",
+        "cookie",
+        "api_key",
+        "apikey",
+        "credential",
+    ];
+    let lower = key.to_ascii_lowercase();
+    NEEDLES.iter().any(|n| lower.contains(n))
+}
+
+/// Redacts a JSON value in place: every string through [`redact`], and the
+/// value of every member named like a credential ([`is_sensitive_key`])
+/// replaced by `"***"` (spec, `redactValue()`).
+///
+/// ```
+/// use problem_core::pipeline::redact_value;
+/// use serde_json::json;
+/// let mut v = json!({"url": "redis://:pw@cache:6379", "password": "hunter2", "n": [1, "x"]});
+/// redact_value(&mut v);
+/// assert_eq!(v, json!({"url": "redis://***@cache:6379", "password": "***", "n": [1, "x"]}));
+/// ```
+pub fn redact_value(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let Cow::Owned(r) = redact(s) {
+                *s = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_value),
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if is_sensitive_key(key) && !v.is_null() {
+                    *v = Value::String(REDACTED.to_owned());
+                } else {
+                    redact_value(v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn spec_example() {
+        assert_eq!(
+            redact("scheme://user:password@host:1234/path"),
+            "scheme://***@host:1234/path"
+        );
+    }
+
+    #[test]
+    fn several_urls_and_odd_shapes() {
+        assert_eq!(
+            redact("a=postgres://u:p@h/db b=mysql://x:y@z:1 c=http://plain/"),
+            "a=postgres://***@h/db b=mysql://***@z:1 c=http://plain/"
+        );
+        assert_eq!(
+            redact("postgres://u:p@ss@host/db"),
+            "postgres://***@host/db"
+        );
+        assert_eq!(redact("https://user@host"), "https://***@host");
+        assert_eq!(redact("\"amqp://g:g@q\""), "\"amqp://***@q\"");
+        assert_eq!(redact("://u:p@h"), "://u:p@h");
+        assert_eq!(redact("x://"), "x://");
+        assert_eq!(redact("é://ü:ö@ä"), "é://ü:ö@ä");
+    }
+
+    #[test]
+    fn sensitive_keys() {
+        let mut v = serde_json::json!({"Authorization": "Bearer x", "api_key": 5, "nested": {"dbPassword": null, "ok": "s"}});
+        redact_value(&mut v);
+        assert_eq!(
+            v,
+            serde_json::json!({"Authorization": "***", "api_key": "***", "nested": {"dbPassword": null, "ok": "s"}})
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(s in ".*") {
+            let _ = redact(&s);
+        }
+
+        #[test]
+        fn password_never_survives(
+            prefix in "[ -~]{0,20}",
+            scheme in "[a-z][a-z0-9+.-]{0,8}",
+            user in "[a-zA-Z0-9_.-]{0,12}",
+            password in "[a-zA-Z0-9!$%^&*()_=+-]{6,20}",
+            host in "[a-z0-9.-]{1,20}",
+            suffix in "(/[ -~]{0,20})?",
+        ) {
+            let text = format!("{prefix} {scheme}://{user}:{password}@{host}:5432{suffix}");
+            let out = redact(&text);
+            let needle = format!(":{password}@");
+            prop_assert!(!out.contains(&needle), "{out}");
+            prop_assert!(out.contains(&format!("{scheme}://***@{host}:5432")), "{out}");
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! Turning any failure into the response the service sends
+//! (spec, "Masking rules", "Logging and correlation ids").
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse};
+use uuid::Uuid;
+
+use super::framework::{self, Mapped};
+use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, write_log};
+use super::redact::{redact, redact_value};
+use super::sticky::StickyHeaders;
+use crate::problem::{
+    Problem, ProblemDetails, ProblemSource, fallback_response, mask, problem_response,
+};
+
+/// Marker on the spec's empty 413 response, so no later step turns it into a
+/// problem document.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EmptyTooLarge;
+
+/// The empty 413 answered to a body over `max_request_body_size`.
+pub(crate) fn empty_413() -> HttpResponse {
+    let mut res = HttpResponse::PayloadTooLarge().finish();
+    res.extensions_mut().insert(EmptyTooLarge);
+    res
+}
+
+/// What the pipeline knows about the request an error belongs to, handed to
+/// exception filters and [`default_error_response`].
+pub struct ErrorContext<'a> {
+    request: HttpRequest,
+    method: Method,
+    instance: String,
+    tag: Arc<str>,
+    source: Option<ProblemSource>,
+    logged: Cell<bool>,
+    error: Option<&'a actix_web::Error>,
+    logger: Arc<dyn Logger>,
+    development: bool,
+}
+
+impl<'a> ErrorContext<'a> {
+    pub(crate) fn new(
+        request: HttpRequest,
+        instance: String,
+        tag: Arc<str>,
+        source: Option<ProblemSource>,
+        logger: Arc<dyn Logger>,
+        development: bool,
+    ) -> Self {
+        let method = request.method().clone();
+        Self {
+            request,
+            method,
+            instance,
+            tag,
+            source,
+            logged: Cell::new(false),
+            error: None,
+            logger,
+            development,
+        }
+    }
+
+    pub(crate) fn with_error(mut self, error: &'a actix_web::Error) -> Self {
+        self.error = Some(error);
+        self
+    }
+
+    /// The response the service would send for this error, with masking
+    /// and logging (the spec's `defaultErrorResponse`), for an exception
+    /// filter to adjust.
+    pub fn default_response(&self) -> HttpResponse {
+        match self.error {
+            Some(error) => default_error_response(error, self, &*self.logger, self.development),
+            None => fallback_response(),
+        }
+    }
+
+    /// Whether development mode is on.
+    pub fn development(&self) -> bool {
+        self.development
+    }
+
+    /// The pipeline's logger.
+    pub fn logger(&self) -> &dyn Logger {
+        &*self.logger
+    }
+
+    /// The request.
+    pub fn request(&self) -> &HttpRequest {
+        &self.request
+    }
+
+    /// The request method.
+    pub fn method(&self) -> &Method {
+        &self.method
+    }
+
+    /// The `instance`: the request path as received, without the query.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// The log tag, e.g. `catalog`.
+    pub fn tag(&self) -> &str {
+        &self.tag
+    }
+
+    pub(crate) fn was_logged(&self) -> bool {
+        self.logged.get()
+    }
+}
+
+impl std::fmt::Debug for ErrorContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ErrorContext")
+            .field("method", &self.method)
+            .field("instance", &self.instance)
+            .field("tag", &self.tag)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A failure, classified.
+pub(crate) enum Failure<'e> {
+    /// A problem found in the error.
+    Problem(&'e dyn Problem),
+    /// A problem the pipeline made (a mapped framework error).
+    Mapped(Box<dyn Problem>),
+    /// Any other error or a panic.
+    Unknown(ErrorInfo),
+    /// The spec's empty 413.
+    TooLarge,
+}
+
+impl<'e> Failure<'e> {
+    /// Classifies an `actix_web::Error`.
+    pub(crate) fn of(
+        err: &'e actix_web::Error,
+        source: Option<ProblemSource>,
+        req: &HttpRequest,
+    ) -> Self {
+        if let Some(p) = source.and_then(|s| s.find(err)) {
+            return Failure::Problem(p);
+        }
+        match framework::map(err, req) {
+            Mapped::Problem(p) => Failure::Mapped(p),
+            Mapped::TooLarge => Failure::TooLarge,
+            Mapped::Unknown => Failure::Unknown(ErrorInfo::new("Error", err.to_string())),
+        }
+    }
+}
+
+/// Renders a failure: masking by mode, logging every 5xx under a fresh
+/// correlation id through `logger`, and adding the request's sticky headers.
+pub(crate) fn render(
+    failure: &Failure<'_>,
+    ctx: &ErrorContext,
+    logger: &dyn Logger,
+    development: bool,
+) -> HttpResponse {
+    let mut res = match failure {
+        Failure::TooLarge => return empty_413(),
+        Failure::Problem(p) => render_problem(*p, ctx, logger, development),
+        Failure::Mapped(p) => render_problem(&**p, ctx, logger, development),
+        Failure::Unknown(info) => render_unknown(info, ctx, logger, development),
+    };
+    if let Some(sticky) = ctx.request.extensions().get::<StickyHeaders>() {
+        add_headers(res.headers_mut(), &sticky.0);
+    }
+    res
+}
+
+fn add_headers(out: &mut HeaderMap, headers: &HeaderMap) {
+    for name in headers.keys() {
+        out.remove(name);
+    }
+    for (name, value) in headers.iter() {
+        out.append(name.clone(), value.clone());
+    }
+}
+
+fn log_line(ctx: &ErrorContext, what: &str) -> String {
+    format!("[{}] {what} on {} {}", ctx.tag, ctx.method, ctx.instance)
+}
+
+fn log_failure(
+    ctx: &ErrorContext,
+    logger: &dyn Logger,
+    development: bool,
+    what: &str,
+    info: &ErrorInfo,
+) -> Uuid {
+    let id = Uuid::new_v4();
+    write_log(
+        LogOptions {
+            logger,
+            development,
+        },
+        &log_line(ctx, what),
+        info,
+        LogLevel::Error,
+        id,
+    );
+    ctx.logged.set(true);
+    id
+}
+
+fn render_problem(
+    problem: &dyn Problem,
+    ctx: &ErrorContext,
+    logger: &dyn Logger,
+    development: bool,
+) -> HttpResponse {
+    let (mut body, headers) = match (problem.to_problem(&ctx.instance), problem.headers()) {
+        (Ok(body), Ok(headers)) => (body, headers),
+        (Err(e), _) | (_, Err(e)) => {
+            let info = ErrorInfo::new(problem.name(), e.to_string());
+            return render_unknown(&info, ctx, logger, development);
+        }
+    };
+    if body.status >= 500 {
+        let id = log_failure(
+            ctx,
+            logger,
+            development,
+            &body.status.to_string(),
+            &ErrorInfo::from_problem(problem),
+        );
+        if development {
+            redact_body(&mut body);
+        } else {
+            mask(&mut body);
+        }
+        body.correlation_id = Some(id.to_string());
+    } else if development {
+        redact_body(&mut body);
+    }
+    problem_response(&body, &headers)
+}
+
+fn redact_body(body: &mut ProblemDetails) {
+    if let Some(d) = &body.detail {
+        if let Cow::Owned(r) = redact(d) {
+            body.detail = Some(r);
+        }
+    }
+    for value in body.extensions.values_mut() {
+        redact_value(value);
+    }
+}
+
+fn render_unknown(
+    info: &ErrorInfo,
+    ctx: &ErrorContext,
+    logger: &dyn Logger,
+    development: bool,
+) -> HttpResponse {
+    let id = log_failure(ctx, logger, development, "Unhandled error", info);
+    let mut body = ProblemDetails::new(500);
+    body.instance = Some(ctx.instance.clone());
+    body.correlation_id = Some(id.to_string());
+    if development {
+        body.detail = Some(redact(info.message()).into_owned());
+        let stack = info
+            .stack()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("{}: {}", info.name(), info.message()));
+        body.stack = Some(redact(&stack).into_owned());
+    }
+    problem_response(&body, &HeaderMap::new())
+}
+
+/// Builds the response the service would send for `error`, with masking and
+/// logging, so that an exception filter can adjust it (spec,
+/// `defaultErrorResponse(error, ctx, logger, development)`).
+///
+/// ```
+/// use problem_core::pipeline::{Pipeline, with_headers};
+/// use problem_core::ConflictException;
+///
+/// let pipeline = Pipeline::builder()
+///     .filter::<ConflictException, _>(|_err, ctx| {
+///         let res = ctx.default_response();
+///         with_headers(res, [("X-Conflict", "1")])
+///     })
+///     .build();
+/// ```
+pub fn default_error_response(
+    error: &actix_web::Error,
+    ctx: &ErrorContext,
+    logger: &dyn Logger,
+    development: bool,
+) -> HttpResponse {
+    let source = ctx.source.or_else(|| {
+        error
+            .as_response_error()
+            .error_response()
+            .extensions()
+            .get::<ProblemSource>()
+            .copied()
+    });
+    let failure = Failure::of(error, source, &ctx.request);
+    render(&failure, ctx, logger, development)
+}
+
+/// Returns `response` with `headers` added (each replacing earlier values of
+/// its name) (spec, `withHeaders(response, headers)`). A header that is not
+/// valid is skipped.
+///
+/// ```
+/// use actix_web::HttpResponse;
+/// use problem_core::pipeline::with_headers;
+/// let res = with_headers(HttpResponse::Ok().finish(), [("Retry-After", "5")]);
+/// assert_eq!(res.headers().get("retry-after").unwrap(), "5");
+/// ```
+pub fn with_headers<H: TryIntoHeaderPair>(
+    mut response: HttpResponse,
+    headers: impl IntoIterator<Item = H>,
+) -> HttpResponse {
+    for h in headers {
+        if let Ok((name, value)) = h.try_into_pair() {
+            response.headers_mut().insert(name, value);
+        }
+    }
+    response
+}

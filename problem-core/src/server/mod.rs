@@ -1,0 +1,271 @@
+//! [`ProblemApp`]: the error pipeline, the route table and the server
+//! wrapper together (spec, "Configuration errors", `listen()`).
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
+
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{App, HttpResponse, HttpServer};
+
+use crate::HttpConfigError;
+use crate::pipeline::{ErrorContext, Logger, Pipeline, PipelineBuilder};
+use crate::problem::Problem;
+use crate::routing::Routes;
+
+/// The default `max_request_body_size` of a [`ProblemApp`]: 1 MiB.
+pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
+
+type Configure = Arc<dyn Fn(&mut ServiceConfig) + Send + Sync>;
+
+/// An application: the error [`Pipeline`] around a [`Routes`] table, served
+/// by [`listen`](ProblemApp::listen) or installed into an existing actix-web
+/// `App` with [`pipeline`](ProblemApp::pipeline) and
+/// [`configure`](ProblemApp::configure).
+///
+/// ```no_run
+/// use actix_web::HttpResponse;
+/// use problem_core::server::ProblemApp;
+///
+/// async fn list() -> HttpResponse { HttpResponse::Ok().json(["Dune"]) }
+///
+/// # async fn run() -> Result<(), problem_core::HttpConfigError> {
+/// let app = ProblemApp::builder()
+///     .tag("catalog")
+///     .development(false)
+///     .allowed_hosts(["localhost", "127.0.0.1"])
+///     .routes(|r| r.get("/books", list))
+///     .build()?;
+/// app.listen("127.0.0.1:8080").await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct ProblemApp {
+    pipeline: Pipeline,
+    routes: Arc<Routes>,
+    configure: Vec<Configure>,
+    max_request_body_size: usize,
+}
+
+impl std::fmt::Debug for ProblemApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProblemApp")
+            .field("pipeline", &self.pipeline)
+            .field("routes", &self.routes)
+            .field("max_request_body_size", &self.max_request_body_size)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`ProblemApp`].
+pub struct ProblemAppBuilder {
+    pipeline: PipelineBuilder,
+    routes: Routes,
+    configure: Vec<Configure>,
+    max_request_body_size: usize,
+}
+
+/// Options of [`ProblemApp::listen_with`].
+#[derive(Debug, Clone, Default)]
+pub struct ListenOptions {
+    /// Worker threads; default: actix-web's (one per core). Must be at least 1.
+    pub workers: Option<usize>,
+}
+
+impl ProblemApp {
+    /// A builder; see [`ProblemAppBuilder`].
+    pub fn builder() -> ProblemAppBuilder {
+        ProblemAppBuilder {
+            pipeline: Pipeline::builder(),
+            routes: Routes::new(),
+            configure: Vec::new(),
+            max_request_body_size: DEFAULT_MAX_REQUEST_BODY_SIZE,
+        }
+    }
+
+    /// The error pipeline middleware: wrap it outermost (`App::wrap` last).
+    pub fn pipeline(&self) -> Pipeline {
+        self.pipeline.clone()
+    }
+
+    /// Registers the routes, the 404/405 answers, extra configuration and
+    /// body limits of actix-web's own extractors (set to
+    /// `max_request_body_size`) into an actix-web `App`.
+    pub fn configure(&self, cfg: &mut ServiceConfig) {
+        let limit = self.max_request_body_size;
+        cfg.app_data(web::JsonConfig::default().limit(limit))
+            .app_data(web::FormConfig::default().limit(limit))
+            .app_data(web::PayloadConfig::new(limit));
+        for f in &self.configure {
+            f(cfg);
+        }
+        self.routes.register(cfg);
+    }
+
+    /// Serves the application on `addr` until the server stops.
+    ///
+    /// # Errors
+    /// [`HttpConfigError`] when the address is invalid or cannot be bound.
+    pub async fn listen(self, addr: &str) -> Result<(), HttpConfigError> {
+        self.listen_with(addr, ListenOptions::default()).await
+    }
+
+    /// Serves the application on `addr` with options until the server stops.
+    ///
+    /// # Errors
+    /// [`HttpConfigError`] when an option is invalid or the address cannot
+    /// be bound.
+    pub async fn listen_with(
+        self,
+        addr: &str,
+        options: ListenOptions,
+    ) -> Result<(), HttpConfigError> {
+        let (server, _) = self.bind(addr, options)?;
+        server.await.map_err(|e| HttpConfigError::Io(e.to_string()))
+    }
+
+    /// Binds the server without running it; returns it and its bound
+    /// addresses (useful with port 0). Warns through the pipeline's logger
+    /// when development is on and an address is not loopback.
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidListenOption`] for a bad address or zero
+    /// workers; [`HttpConfigError::Io`] when binding fails.
+    pub fn bind(
+        self,
+        addr: &str,
+        options: ListenOptions,
+    ) -> Result<(actix_web::dev::Server, Vec<SocketAddr>), HttpConfigError> {
+        let addrs: Vec<SocketAddr> = addr
+            .to_socket_addrs()
+            .map_err(|e| HttpConfigError::InvalidListenOption(format!("address `{addr}`: {e}")))?
+            .collect();
+        if addrs.is_empty() {
+            return Err(HttpConfigError::InvalidListenOption(format!(
+                "address `{addr}` resolves to nothing"
+            )));
+        }
+        if options.workers == Some(0) {
+            return Err(HttpConfigError::InvalidListenOption(
+                "workers must be at least 1".into(),
+            ));
+        }
+        if self.pipeline.development() {
+            if let Some(public) = addrs.iter().find(|a| !a.ip().is_loopback()) {
+                self.pipeline.warn(&format!(
+                    "development mode is on and the server listens on {public}, which is not a loopback address: 5xx details are sent to clients"
+                ));
+            }
+        }
+        let app = self.clone();
+        let mut server = HttpServer::new(move || {
+            let pipeline = app.pipeline();
+            let app = app.clone();
+            App::new()
+                .configure(move |cfg| app.configure(cfg))
+                .wrap(pipeline)
+        });
+        if let Some(w) = options.workers {
+            server = server.workers(w);
+        }
+        let server = server
+            .bind(&addrs[..])
+            .map_err(|e| HttpConfigError::Io(format!("cannot bind {addr}: {e}")))?;
+        let bound = server.addrs();
+        Ok((server.run(), bound))
+    }
+}
+
+impl ProblemAppBuilder {
+    /// The log tag (`[catalog]`); see [`PipelineBuilder::tag`].
+    pub fn tag(mut self, tag: impl Into<String>) -> Self {
+        self.pipeline = self.pipeline.tag(tag);
+        self
+    }
+
+    /// Development mode; default `NODE_ENV == "development"`.
+    pub fn development(mut self, on: bool) -> Self {
+        self.pipeline = self.pipeline.development(on);
+        self
+    }
+
+    /// The logger; default `tracing`.
+    pub fn logger(mut self, logger: impl Logger) -> Self {
+        self.pipeline = self.pipeline.logger(logger);
+        self
+    }
+
+    /// A shared logger (e.g. a `MemoryLogger` a test keeps).
+    pub fn shared_logger(mut self, logger: Arc<dyn Logger>) -> Self {
+        self.pipeline = self.pipeline.shared_logger(logger);
+        self
+    }
+
+    /// Only these hosts are served; others get 421.
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.pipeline = self.pipeline.allowed_hosts(hosts);
+        self
+    }
+
+    /// Bodies over `bytes` get an empty 413 (default 1 MiB).
+    pub fn max_request_body_size(mut self, bytes: usize) -> Self {
+        self.max_request_body_size = bytes;
+        self
+    }
+
+    /// An exception filter for problem type `E`; see [`PipelineBuilder::filter`].
+    pub fn filter<E, F>(mut self, filter: F) -> Self
+    where
+        E: Problem,
+        F: Fn(&E, &ErrorContext<'_>) -> HttpResponse + Send + Sync + 'static,
+    {
+        self.pipeline = self.pipeline.filter::<E, F>(filter);
+        self
+    }
+
+    /// An exception filter for a foreign error type; see
+    /// [`PipelineBuilder::filter_error`].
+    pub fn filter_error<E, F>(mut self, filter: F) -> Self
+    where
+        E: actix_web::ResponseError + 'static,
+        F: Fn(&E, &ErrorContext<'_>) -> HttpResponse + Send + Sync + 'static,
+    {
+        self.pipeline = self.pipeline.filter_error::<E, F>(filter);
+        self
+    }
+
+    /// Adds routes.
+    pub fn routes(mut self, f: impl FnOnce(Routes) -> Routes) -> Self {
+        self.routes = f(self.routes);
+        self
+    }
+
+    /// Extra actix-web configuration (app data, services), applied before
+    /// the routes.
+    pub fn configure(mut self, f: impl Fn(&mut ServiceConfig) + Send + Sync + 'static) -> Self {
+        self.configure.push(Arc::new(f));
+        self
+    }
+
+    /// Builds the application.
+    ///
+    /// # Errors
+    /// [`HttpConfigError`]: a duplicate route, a guard with no route, an
+    /// invalid path, an invalid allowed host or a zero body limit.
+    pub fn build(self) -> Result<ProblemApp, HttpConfigError> {
+        self.routes.check()?;
+        let pipeline = self
+            .pipeline
+            .max_request_body_size(self.max_request_body_size)
+            .build()?;
+        Ok(ProblemApp {
+            pipeline,
+            routes: Arc::new(self.routes),
+            configure: self.configure,
+            max_request_body_size: self.max_request_body_size,
+        })
+    }
+}
