@@ -39,10 +39,9 @@ pub(crate) enum Mapped {
 
 /// `Unsupported content type: <content-type>` (415); `(none)` when the
 /// request has no `Content-Type`.
-pub fn unsupported_media_type(req: &HttpRequest) -> UnsupportedMediaTypeException {
+pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaTypeException {
     let ct = req
-        .headers()
-        .get(header::CONTENT_TYPE)
+        .and_then(|r| r.headers().get(header::CONTENT_TYPE))
         .and_then(|v| v.to_str().ok())
         .unwrap_or("(none)");
     UnsupportedMediaTypeException::new().with_detail(format!("Unsupported content type: {ct}"))
@@ -69,7 +68,7 @@ fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
 }
 
 /// Maps a framework error found in `err` to the spec's answer.
-pub(crate) fn map(err: &actix_web::Error, req: &HttpRequest) -> Mapped {
+pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
     if let Some(e) = err.as_error::<JsonPayloadError>() {
         return match e {
             JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
@@ -110,10 +109,12 @@ pub(crate) fn map(err: &actix_web::Error, req: &HttpRequest) -> Mapped {
     if let Some(PathError::Deserialize(e)) = err.as_error::<PathError>() {
         let message = e.to_string();
         let name = req
-            .match_info()
-            .iter()
-            .find(|(_, value)| message.contains(&format!("\"{value}\"")))
-            .map(|(name, _)| name.to_owned())
+            .and_then(|r| {
+                r.match_info()
+                    .iter()
+                    .find(|(_, value)| message.contains(&format!("\"{value}\"")))
+                    .map(|(name, _)| name.to_owned())
+            })
             .unwrap_or_default();
         return validation(IssueLocation::Path, &name, message);
     }

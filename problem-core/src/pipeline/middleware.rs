@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
-use actix_web::http::header;
+use actix_web::error::InternalError;
+use actix_web::http::{Method, header};
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use futures_util::{FutureExt, StreamExt};
@@ -18,7 +19,7 @@ use super::context::apply_draft;
 use super::framework::{HOST_NOT_ALLOWED, MAX_PARAMETERS, TOO_MANY_QUERY_PARAMETERS, bare};
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
-use super::render::{EmptyTooLarge, ErrorContext, Failure, empty_413, render};
+use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
 use crate::HttpConfigError;
 use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
 
@@ -312,7 +313,6 @@ where
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let inner = self.inner.clone();
-        let instance = req.path().to_owned();
 
         let early: Option<HttpException> = if inner
             .allowed_hosts
@@ -332,13 +332,11 @@ where
             None
         };
         if let Some(problem) = early {
-            let ctx = ErrorContext::new(
-                req.request().clone(),
-                instance,
-                inner.tag.clone(),
+            let ctx = inner.context(
+                Some(req.request().clone()),
+                req.method().clone(),
+                req.path().to_owned(),
                 None,
-                inner.logger.clone(),
-                inner.development,
             );
             let res = render(
                 &Failure::Problem(&problem),
@@ -363,6 +361,9 @@ where
             }
         }
 
+        // The instance is the path as received: versioning may rewrite it.
+        let instance = req.path().to_owned();
+        let method = req.method().clone();
         let service = self.service.clone();
         Box::pin(async move {
             if let Some(max) = buffer_limit {
@@ -375,56 +376,66 @@ where
                         }
                         Ok(_) => return Ok(req.into_response(empty_413()).map_into_right_body()),
                         Err(e) => {
-                            let http_req = req.request().clone();
-                            let res = finish_err(e.into(), &http_req, instance, &inner);
+                            let err = actix_web::Error::from(e);
+                            let res = respond_to_error(
+                                &err,
+                                None,
+                                Some(req.request()),
+                                method,
+                                instance,
+                                &inner,
+                            );
                             return Ok(req.into_response(res).map_into_right_body());
                         }
                     }
                 }
                 req.set_payload(actix_web::dev::Payload::from(Bytes::from(buf)));
             }
-            let http_req = req.request().clone();
+            // The request cannot be cloned before routing, so an `Err` or a
+            // panic that escapes the routed service is answered without it:
+            // the rendered problem travels in an `InternalError`, which
+            // actix-web turns into exactly that response.
             let outcome = AssertUnwindSafe(async move { service.call(req).await })
                 .catch_unwind()
                 .await;
             match outcome {
-                Ok(Ok(res)) => Ok(finish(res, instance, &inner)),
+                Ok(Ok(res)) => Ok(finish(res, method, instance, &inner)),
                 Ok(Err(e)) => {
-                    let res = finish_err(e, &http_req, instance, &inner);
-                    Ok(ServiceResponse::new(http_req, res).map_into_right_body())
+                    let source = e
+                        .error_response()
+                        .extensions()
+                        .get::<ProblemSource>()
+                        .copied();
+                    let res = respond_to_error(&e, source, None, method, instance, &inner);
+                    Err(InternalError::from_response("problem response", res).into())
                 }
                 Err(panic) => {
-                    let message = panic_message(&*panic);
-                    let info = ErrorInfo::new("Panic", message.clone())
-                        .with_stack(format!("Panic: {message}"));
-                    let ctx = ErrorContext::new(
-                        http_req.clone(),
-                        instance,
-                        inner.tag.clone(),
-                        None,
-                        inner.logger.clone(),
-                        inner.development,
-                    );
-                    let res = render(
-                        &Failure::Unknown(info),
-                        &ctx,
-                        &*inner.logger,
-                        inner.development,
-                    );
-                    Ok(ServiceResponse::new(http_req, res).map_into_right_body())
+                    let err = actix_web::Error::from(PanicError::from_payload(&*panic));
+                    let res = respond_to_error(&err, None, None, method, instance, &inner);
+                    Err(InternalError::from_response("problem response", res).into())
                 }
             }
         })
     }
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic with a non-string payload".to_owned()
+impl PipelineInner {
+    fn context(
+        &self,
+        request: Option<HttpRequest>,
+        method: Method,
+        instance: String,
+        source: Option<ProblemSource>,
+    ) -> ErrorContext<'static> {
+        ErrorContext::new(
+            request,
+            method,
+            instance,
+            self.tag.clone(),
+            source,
+            self.logger.clone(),
+            self.development,
+        )
     }
 }
 
@@ -432,19 +443,14 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 fn respond_to_error(
     err: &actix_web::Error,
     source: Option<ProblemSource>,
-    http_req: &HttpRequest,
+    http_req: Option<&HttpRequest>,
+    method: Method,
     instance: String,
     inner: &PipelineInner,
 ) -> HttpResponse {
-    let ctx = ErrorContext::new(
-        http_req.clone(),
-        instance,
-        inner.tag.clone(),
-        source,
-        inner.logger.clone(),
-        inner.development,
-    )
-    .with_error(err);
+    let ctx = inner
+        .context(http_req.cloned(), method, instance, source)
+        .with_error(err);
     for filter in inner.filters.iter().rev() {
         if let Some(res) = filter(err, &ctx) {
             if res.status().is_server_error() && !ctx.was_logged() {
@@ -473,38 +479,22 @@ fn respond_to_error(
     render(&failure, &ctx, &*inner.logger, inner.development)
 }
 
-fn finish_err(
-    err: actix_web::Error,
-    http_req: &HttpRequest,
-    instance: String,
-    inner: &PipelineInner,
-) -> HttpResponse {
-    // An error returned as `Err` has no response yet: render it once to find
-    // the problem it carries.
-    let source = err
-        .error_response()
-        .extensions()
-        .get::<ProblemSource>()
-        .copied();
-    respond_to_error(&err, source, http_req, instance, inner)
-}
-
 fn finish<B: MessageBody>(
-    mut res: ServiceResponse<B>,
+    res: ServiceResponse<B>,
+    method: Method,
     instance: String,
     inner: &PipelineInner,
 ) -> ServiceResponse<EitherBody<B>> {
     let status = res.status();
     if !(status.is_client_error() || status.is_server_error()) {
-        let req = res.request().clone();
-        apply_draft(&req, res.headers_mut());
-        return res.map_into_left_body();
+        let (req, mut response) = res.into_parts();
+        apply_draft(&req, response.headers_mut());
+        return ServiceResponse::new(req, response).map_into_left_body();
     }
     if let Some(err) = res.response().error() {
         let source = res.response().extensions().get::<ProblemSource>().copied();
-        let new = respond_to_error(err, source, res.request(), instance, inner);
-        let req = res.request().clone();
-        return ServiceResponse::new(req, new).map_into_right_body();
+        let new = respond_to_error(err, source, Some(res.request()), method, instance, inner);
+        return res.into_response(new).map_into_right_body();
     }
     let bare_body = matches!(
         res.response().body().size(),
@@ -512,14 +502,7 @@ fn finish<B: MessageBody>(
     ) && !res.headers().contains_key(header::CONTENT_TYPE);
     if bare_body && res.response().extensions().get::<EmptyTooLarge>().is_none() {
         if let Some(problem) = bare(status.as_u16()) {
-            let ctx = ErrorContext::new(
-                res.request().clone(),
-                instance,
-                inner.tag.clone(),
-                None,
-                inner.logger.clone(),
-                inner.development,
-            );
+            let ctx = inner.context(Some(res.request().clone()), method, instance, None);
             let mut new = render(
                 &Failure::Problem(&problem),
                 &ctx,
@@ -531,8 +514,8 @@ fn finish<B: MessageBody>(
                     new.headers_mut().append(name.clone(), value.clone());
                 }
             }
-            let req = res.request().clone();
-            return ServiceResponse::new(req, new).map_into_right_body();
+            drop(ctx);
+            return res.into_response(new).map_into_right_body();
         }
     }
     res.map_into_left_body()

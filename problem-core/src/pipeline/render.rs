@@ -18,6 +18,46 @@ use crate::problem::{
     Problem, ProblemDetails, ProblemSource, fallback_response, mask, problem_response,
 };
 
+/// A panic caught in a handler, carried as an error so the pipeline answers
+/// it as an unknown error named `Panic` (masked 500).
+#[derive(Debug)]
+pub struct PanicError {
+    message: String,
+}
+
+impl PanicError {
+    /// A panic with its message (the payload when it is a string).
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+
+    /// The message from a `catch_unwind` payload.
+    pub fn from_payload(panic: &(dyn std::any::Any + Send)) -> Self {
+        let message = if let Some(s) = panic.downcast_ref::<&str>() {
+            (*s).to_owned()
+        } else if let Some(s) = panic.downcast_ref::<String>() {
+            s.clone()
+        } else {
+            "panic with a non-string payload".to_owned()
+        };
+        Self { message }
+    }
+
+    pub(crate) fn info(&self) -> ErrorInfo {
+        ErrorInfo::new("Panic", self.message.clone()).with_stack(format!("Panic: {}", self.message))
+    }
+}
+
+impl std::fmt::Display for PanicError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl actix_web::ResponseError for PanicError {}
+
 /// Marker on the spec's empty 413 response, so no later step turns it into a
 /// problem document.
 #[derive(Debug, Clone, Copy)]
@@ -33,7 +73,7 @@ pub(crate) fn empty_413() -> HttpResponse {
 /// What the pipeline knows about the request an error belongs to, handed to
 /// exception filters and [`default_error_response`].
 pub struct ErrorContext<'a> {
-    request: HttpRequest,
+    request: Option<HttpRequest>,
     method: Method,
     instance: String,
     tag: Arc<str>,
@@ -46,14 +86,14 @@ pub struct ErrorContext<'a> {
 
 impl<'a> ErrorContext<'a> {
     pub(crate) fn new(
-        request: HttpRequest,
+        request: Option<HttpRequest>,
+        method: Method,
         instance: String,
         tag: Arc<str>,
         source: Option<ProblemSource>,
         logger: Arc<dyn Logger>,
         development: bool,
     ) -> Self {
-        let method = request.method().clone();
         Self {
             request,
             method,
@@ -92,9 +132,10 @@ impl<'a> ErrorContext<'a> {
         &*self.logger
     }
 
-    /// The request.
-    pub fn request(&self) -> &HttpRequest {
-        &self.request
+    /// The request; `None` for an error that escaped the routed service as
+    /// `Err` or a panic outside a handler.
+    pub fn request(&self) -> Option<&HttpRequest> {
+        self.request.as_ref()
     }
 
     /// The request method.
@@ -144,10 +185,13 @@ impl<'e> Failure<'e> {
     pub(crate) fn of(
         err: &'e actix_web::Error,
         source: Option<ProblemSource>,
-        req: &HttpRequest,
+        req: Option<&HttpRequest>,
     ) -> Self {
         if let Some(p) = source.and_then(|s| s.find(err)) {
             return Failure::Problem(p);
+        }
+        if let Some(panic) = err.as_error::<PanicError>() {
+            return Failure::Unknown(panic.info());
         }
         match framework::map(err, req) {
             Mapped::Problem(p) => Failure::Mapped(p),
@@ -171,8 +215,10 @@ pub(crate) fn render(
         Failure::Mapped(p) => render_problem(&**p, ctx, logger, development),
         Failure::Unknown(info) => render_unknown(info, ctx, logger, development),
     };
-    if let Some(sticky) = ctx.request.extensions().get::<StickyHeaders>() {
-        add_headers(res.headers_mut(), &sticky.0);
+    if let Some(req) = &ctx.request {
+        if let Some(sticky) = req.extensions().get::<StickyHeaders>() {
+            add_headers(res.headers_mut(), &sticky.0);
+        }
     }
     res
 }
@@ -306,7 +352,7 @@ pub fn default_error_response(
             .get::<ProblemSource>()
             .copied()
     });
-    let failure = Failure::of(error, source, &ctx.request);
+    let failure = Failure::of(error, source, ctx.request.as_ref());
     render(&failure, ctx, logger, development)
 }
 

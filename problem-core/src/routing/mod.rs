@@ -4,6 +4,7 @@
 //! duplicate routes are configuration errors (spec, "Configuration errors").
 
 mod guard;
+mod panic;
 
 use std::sync::Arc;
 
@@ -251,6 +252,7 @@ impl Routes {
                 if !e.guards.is_empty() {
                     route = route.wrap(guard::GuardMiddleware::new(e.guards.clone()));
                 }
+                route = route.wrap(panic::CatchPanic);
                 resource = resource.route(route);
                 methods.push(e.method.as_str().to_owned());
             }

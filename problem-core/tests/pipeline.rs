@@ -1,0 +1,685 @@
+//! The error pipeline through actix-web's test service: every row of the
+//! masking table in both modes, log lines compared exactly, framework errors,
+//! filters, guards, sticky and draft headers, configuration errors.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::test::{self, TestRequest};
+use actix_web::{App, HttpRequest, HttpResponse, web};
+use problem_core::pipeline::{
+    LogLevel, LoggedEntry, MemoryLogger, RequestContext, add_sticky_headers, with_headers,
+};
+use problem_core::routing::Routes;
+use problem_core::server::ProblemApp;
+use problem_core::{
+    BadRequestException, ConflictException, HttpConfigError, HttpException, Issue, IssueLocation,
+    Problem, ServiceUnavailableException, UnauthorizedException, ValidationException,
+};
+use serde_json::{Value, json};
+
+const SECRET_URL: &str = "postgres://catalog:s3cret@db.internal:5432/catalog";
+const REDACTED_URL: &str = "postgres://***@db.internal:5432/catalog";
+
+async fn bad_request() -> Result<HttpResponse, BadRequestException> {
+    Err(BadRequestException::new()
+        .with_detail("Title must not be empty")
+        .with_extension("field", "title"))
+}
+
+async fn unavailable() -> Result<HttpResponse, ServiceUnavailableException> {
+    Err(ServiceUnavailableException::new()
+        .with_detail("Maintenance window")
+        .with_extension("window", "02:00-03:00")
+        .with_header(("Retry-After", "120"))
+        .with_cause(std::io::Error::other("cause must not be logged")))
+}
+
+async fn unknown() -> Result<HttpResponse, actix_web::Error> {
+    Err(std::io::Error::other(format!("cannot connect to {SECRET_URL}")).into())
+}
+
+async fn panics() -> HttpResponse {
+    panic!("handler exploded at {}", SECRET_URL)
+}
+
+async fn bad_json() -> web::Json<HashMap<(u8, u8), u8>> {
+    web::Json([((1, 2), 3)].into())
+}
+
+async fn ok() -> HttpResponse {
+    HttpResponse::Ok().json(json!({"ok": true}))
+}
+
+async fn echo(body: web::Json<Value>) -> HttpResponse {
+    HttpResponse::Ok().json(body.into_inner())
+}
+
+async fn conflict() -> Result<HttpResponse, ConflictException> {
+    Err(ConflictException::new().with_detail("Duplicate"))
+}
+
+async fn invalid() -> Result<HttpResponse, ValidationException> {
+    Err(ValidationException::new(vec![Issue::new(
+        IssueLocation::Body,
+        "/isbn",
+        "pattern",
+        "isbn must have 10 or 13 digits",
+    )]))
+}
+
+async fn drafted(ctx: RequestContext) -> Result<HttpResponse, BadRequestException> {
+    ctx.response_headers_mut().insert(
+        header::HeaderName::from_static("x-draft"),
+        header::HeaderValue::from_static("1"),
+    );
+    if ctx.query().iter().any(|(k, _)| k == "fail") {
+        return Err(BadRequestException::new());
+    }
+    Ok(HttpResponse::Ok().finish())
+}
+
+async fn multipart(
+    mut payload: actix_multipart::Multipart,
+) -> Result<HttpResponse, actix_web::Error> {
+    use futures_util::StreamExt;
+    while let Some(field) = payload.next().await {
+        field?;
+    }
+    Ok(HttpResponse::Ok().finish())
+}
+
+fn routes(r: Routes) -> Routes {
+    r.get("/bad-request", bad_request)
+        .get("/unavailable", unavailable)
+        .get("/unknown", unknown)
+        .get("/panic", panics)
+        .get("/bad-json", bad_json)
+        .get("/ok", ok)
+        .post("/echo", echo)
+        .post("/conflict", conflict)
+        .post("/invalid", invalid)
+        .get("/drafted", drafted)
+        .put("/upload", multipart)
+        .delete("/books/:id", ok)
+        .guard(|req: HttpRequest| async move {
+            match req
+                .headers()
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+            {
+                None => Err(UnauthorizedException::new()
+                    .with_header(("WWW-Authenticate", "Bearer realm=\"catalog\""))
+                    .into()),
+                Some(t) => Ok(t == "Bearer admin"),
+            }
+        })
+}
+
+fn app(development: bool) -> (ProblemApp, Arc<MemoryLogger>) {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("test")
+        .development(development)
+        .shared_logger(logger.clone())
+        .routes(routes)
+        .build()
+        .unwrap();
+    (app, logger)
+}
+
+macro_rules! service {
+    ($app:expr) => {{
+        let a = $app.clone();
+        test::init_service(
+            App::new()
+                .configure(move |c| a.configure(c))
+                .wrap($app.pipeline()),
+        )
+        .await
+    }};
+}
+
+async fn body_json<B: MessageBody>(res: ServiceResponse<B>) -> Value {
+    let bytes = test::read_body(res).await;
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("not JSON ({e}): {bytes:?}"))
+}
+
+fn assert_problem_headers<B>(res: &ServiceResponse<B>) {
+    assert_eq!(
+        res.headers().get(header::CONTENT_TYPE).unwrap(),
+        "application/problem+json; charset=utf-8"
+    );
+    assert_eq!(
+        res.headers().get("x-content-type-options").unwrap(),
+        "nosniff"
+    );
+}
+
+fn only_entry(logger: &MemoryLogger) -> LoggedEntry {
+    let entries = logger.entries();
+    assert_eq!(entries.len(), 1, "{entries:#?}");
+    entries.into_iter().next().unwrap()
+}
+
+#[actix_web::test]
+async fn four_xx_is_full_in_both_modes_and_not_logged() {
+    for dev in [false, true] {
+        let (app, logger) = app(dev);
+        let svc = service!(app);
+        let res = test::call_service(
+            &svc,
+            TestRequest::get().uri("/bad-request?x=1").to_request(),
+        )
+        .await;
+        assert_eq!(res.status(), 400);
+        assert_problem_headers(&res);
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Title must not be empty", "instance": "/bad-request", "field": "title"})
+        );
+        assert!(logger.entries().is_empty());
+    }
+}
+
+#[actix_web::test]
+async fn five_xx_is_masked_in_production_and_logged_once() {
+    let (app, logger) = app(false);
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/unavailable").to_request()).await;
+    assert_eq!(res.status(), 503);
+    assert_problem_headers(&res);
+    assert_eq!(res.headers().get("retry-after").unwrap(), "120");
+    let body = body_json(res).await;
+    let entry = only_entry(&logger);
+    let id = entry.correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+               "instance": "/unavailable", "correlationId": id})
+    );
+    assert_eq!(entry.level, LogLevel::Error);
+    assert_eq!(
+        entry.message,
+        format!(
+            "[test] 503 on GET /unavailable (correlation id {id}): ServiceUnavailableException: Maintenance window"
+        )
+    );
+    assert_eq!(entry.error, None);
+}
+
+#[actix_web::test]
+async fn five_xx_keeps_detail_and_extensions_in_development() {
+    let (app, logger) = app(true);
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/unavailable").to_request()).await;
+    assert_eq!(res.status(), 503);
+    assert_eq!(res.headers().get("retry-after").unwrap(), "120");
+    let body = body_json(res).await;
+    let entry = only_entry(&logger);
+    let id = entry.correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+               "detail": "Maintenance window", "instance": "/unavailable", "correlationId": id,
+               "window": "02:00-03:00"})
+    );
+    assert_eq!(
+        entry.message,
+        format!("[test] 503 on GET /unavailable (correlation id {id})")
+    );
+    assert_eq!(
+        entry.error,
+        Some(
+            json!({"name": "ServiceUnavailableException", "message": "Maintenance window",
+                    "properties": {"window": "02:00-03:00"}})
+        )
+    );
+}
+
+#[actix_web::test]
+async fn unknown_error_is_a_bare_500_in_production() {
+    let (app, logger) = app(false);
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/unknown").to_request()).await;
+    assert_eq!(res.status(), 500);
+    assert_problem_headers(&res);
+    let body = body_json(res).await;
+    let entry = only_entry(&logger);
+    let id = entry.correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+               "instance": "/unknown", "correlationId": id})
+    );
+    assert_eq!(
+        entry.message,
+        format!(
+            "[test] Unhandled error on GET /unknown (correlation id {id}): Error: cannot connect to {REDACTED_URL}"
+        )
+    );
+    assert!(!format!("{entry:?}").contains("s3cret"));
+}
+
+#[actix_web::test]
+async fn unknown_error_adds_redacted_detail_and_stack_in_development() {
+    let (app, logger) = app(true);
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/unknown").to_request()).await;
+    assert_eq!(res.status(), 500);
+    let body = body_json(res).await;
+    let entry = only_entry(&logger);
+    let id = entry.correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+               "detail": format!("cannot connect to {REDACTED_URL}"), "instance": "/unknown",
+               "correlationId": id, "stack": format!("Error: cannot connect to {REDACTED_URL}")})
+    );
+    assert_eq!(
+        entry.message,
+        format!("[test] Unhandled error on GET /unknown (correlation id {id})")
+    );
+    assert_eq!(
+        entry.error,
+        Some(json!({"name": "Error", "message": format!("cannot connect to {REDACTED_URL}")}))
+    );
+}
+
+#[actix_web::test]
+async fn panic_is_a_masked_500_and_the_service_keeps_serving() {
+    for dev in [false, true] {
+        let (app, logger) = app(dev);
+        let svc = service!(app);
+        let res = test::call_service(&svc, TestRequest::get().uri("/panic").to_request()).await;
+        assert_eq!(res.status(), 500);
+        assert_problem_headers(&res);
+        let body = body_json(res).await;
+        let entry = only_entry(&logger);
+        let id = entry.correlation_id.to_string();
+        let mut expected = json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+                                  "instance": "/panic", "correlationId": id});
+        if dev {
+            let msg = format!("handler exploded at {REDACTED_URL}");
+            expected["detail"] = json!(msg);
+            expected["stack"] = json!(format!("Panic: {msg}"));
+            assert_eq!(
+                entry.message,
+                format!("[test] Unhandled error on GET /panic (correlation id {id})")
+            );
+        } else {
+            assert_eq!(
+                entry.message,
+                format!(
+                    "[test] Unhandled error on GET /panic (correlation id {id}): Panic: handler exploded at {REDACTED_URL}"
+                )
+            );
+        }
+        assert_eq!(body, expected);
+        let res = test::call_service(&svc, TestRequest::get().uri("/ok").to_request()).await;
+        assert_eq!(res.status(), 200);
+        assert_eq!(body_json(res).await, json!({"ok": true}));
+    }
+}
+
+#[actix_web::test]
+async fn unserializable_json_is_an_unknown_error() {
+    let (app, logger) = app(false);
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/bad-json").to_request()).await;
+    assert_eq!(res.status(), 500);
+    let body = body_json(res).await;
+    let entry = only_entry(&logger);
+    assert_eq!(
+        body["correlationId"],
+        json!(entry.correlation_id.to_string())
+    );
+    assert_eq!(body.as_object().unwrap().len(), 5);
+    assert!(
+        entry.message.contains("Unhandled error on GET /bad-json"),
+        "{}",
+        entry.message
+    );
+}
+
+#[actix_web::test]
+async fn framework_errors_have_the_spec_details() {
+    let (app, logger) = app(false);
+    let svc = service!(app);
+    let cases: Vec<(TestRequest, u16, &str, &str)> = vec![
+        (
+            TestRequest::get().uri("/nope?q=1"),
+            404,
+            "No route for GET /nope",
+            "/nope",
+        ),
+        (
+            TestRequest::patch().uri("/ok"),
+            405,
+            "PATCH is not allowed on /ok",
+            "/ok",
+        ),
+        (
+            TestRequest::post()
+                .uri("/echo")
+                .insert_header(("content-type", "application/json"))
+                .set_payload("{\"a\":"),
+            400,
+            "Malformed JSON body",
+            "/echo",
+        ),
+        (
+            TestRequest::post()
+                .uri("/echo")
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("{}"),
+            415,
+            "Unsupported content type: text/plain",
+            "/echo",
+        ),
+        (
+            TestRequest::put()
+                .uri("/upload")
+                .insert_header(("content-type", "multipart/form-data; boundary=xyz"))
+                .set_payload("garbage without boundary"),
+            400,
+            "Malformed multipart body",
+            "/upload",
+        ),
+        (
+            TestRequest::get().uri(&format!(
+                "/ok?{}",
+                (0..1001)
+                    .map(|i| format!("p{i}=1"))
+                    .collect::<Vec<_>>()
+                    .join("&")
+            )),
+            400,
+            "The query string has more than 1000 parameters.",
+            "/ok",
+        ),
+    ];
+    for (req, status, detail, instance) in cases {
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status().as_u16(), status, "{detail}");
+        assert_problem_headers(&res);
+        let allow = res.headers().get(header::ALLOW).cloned();
+        let body = body_json(res).await;
+        assert_eq!(
+            body,
+            json!({"type": "about:blank", "title": problem_core::status_title(status), "status": status,
+                   "detail": detail, "instance": instance}),
+        );
+        if status == 405 {
+            assert_eq!(allow.unwrap(), "GET");
+        } else {
+            assert!(allow.is_none());
+        }
+    }
+    let res = test::call_service(
+        &svc,
+        TestRequest::get()
+            .uri(&format!(
+                "/ok?{}",
+                (0..1000)
+                    .map(|i| format!("p{i}=1"))
+                    .collect::<Vec<_>>()
+                    .join("&")
+            ))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200, "exactly 1000 parameters are allowed");
+    assert!(logger.entries().is_empty());
+}
+
+#[actix_web::test]
+async fn json_of_the_wrong_shape_is_a_validation_problem() {
+    async fn typed(_: web::Json<HashMap<String, u8>>) -> HttpResponse {
+        HttpResponse::Ok().finish()
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/t", typed))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(
+        &svc,
+        TestRequest::post()
+            .uri("/t")
+            .set_json(json!({"a": "x"}))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    let body = body_json(res).await;
+    assert_eq!(body["detail"], json!("Request validation failed"));
+    assert_eq!(body["issues"][0]["location"], json!("body"));
+    assert_eq!(body["issues"][0]["code"], json!("invalid_value"));
+}
+
+#[actix_web::test]
+async fn guards_answer_403_without_detail_or_the_guard_problem() {
+    let (app, _) = app(false);
+    let svc = service!(app);
+    let res = test::call_service(
+        &svc,
+        TestRequest::delete()
+            .uri("/books/7")
+            .insert_header(("authorization", "Bearer editor"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 403);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Forbidden", "status": 403, "instance": "/books/7"})
+    );
+    let res = test::call_service(&svc, TestRequest::delete().uri("/books/7").to_request()).await;
+    assert_eq!(res.status(), 401);
+    assert_eq!(
+        res.headers().get("www-authenticate").unwrap(),
+        "Bearer realm=\"catalog\""
+    );
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Unauthorized", "status": 401, "instance": "/books/7"})
+    );
+    let res = test::call_service(
+        &svc,
+        TestRequest::delete()
+            .uri("/books/7")
+            .insert_header(("authorization", "Bearer admin"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+}
+
+#[actix_web::test]
+async fn filters_adjust_the_default_response_and_catch_kinds() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .development(false)
+        .shared_logger(logger.clone())
+        .filter::<ConflictException, _>(|_e, _ctx| HttpResponse::ImATeapot().finish())
+        .filter::<ConflictException, _>(|e, ctx| {
+            assert_eq!(e.name(), "ConflictException");
+            with_headers(ctx.default_response(), [("X-Filtered", "conflict")])
+        })
+        .filter::<BadRequestException, _>(|e, ctx| {
+            with_headers(ctx.default_response(), [("X-Caught", e.name())])
+        })
+        .routes(routes)
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::post().uri("/conflict").to_request()).await;
+    assert_eq!(res.status(), 409, "the filter registered last runs first");
+    assert_eq!(res.headers().get("x-filtered").unwrap(), "conflict");
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Conflict", "status": 409, "detail": "Duplicate", "instance": "/conflict"})
+    );
+    let res = test::call_service(&svc, TestRequest::post().uri("/invalid").to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "BadRequestException"
+    );
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Request validation failed", "instance": "/invalid",
+               "issues": [{"location": "body", "name": "/isbn", "code": "pattern",
+                           "message": "isbn must have 10 or 13 digits"}]})
+    );
+    assert!(logger.entries().is_empty());
+}
+
+#[actix_web::test]
+async fn a_filter_that_answers_5xx_itself_is_still_logged() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .development(false)
+        .shared_logger(logger.clone())
+        .filter::<ServiceUnavailableException, _>(|_e, _ctx| HttpResponse::BadGateway().finish())
+        .routes(routes)
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/unavailable").to_request()).await;
+    assert_eq!(res.status(), 502);
+    let entry = only_entry(&logger);
+    assert_eq!(
+        entry.message,
+        format!(
+            "[app] 502 on GET /unavailable (correlation id {}): Error: Maintenance window",
+            entry.correlation_id
+        )
+    );
+}
+
+#[actix_web::test]
+async fn draft_headers_reach_success_responses_only() {
+    let (app, _) = app(false);
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/drafted").to_request()).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers().get("x-draft").unwrap(), "1");
+    let res =
+        test::call_service(&svc, TestRequest::get().uri("/drafted?fail=1").to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert!(res.headers().get("x-draft").is_none());
+}
+
+#[actix_web::test]
+async fn sticky_headers_reach_problem_responses() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(routes)
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap_fn(|req, srv| {
+                let mut h = header::HeaderMap::new();
+                h.insert(
+                    header::HeaderName::from_static("x-api-version"),
+                    header::HeaderValue::from_static("3"),
+                );
+                add_sticky_headers(&req, &h);
+                srv.call(req)
+            })
+            .wrap(app.pipeline()),
+    )
+    .await;
+    for uri in ["/unknown", "/bad-request", "/nope"] {
+        let res = test::call_service(&svc, TestRequest::get().uri(uri).to_request()).await;
+        assert_eq!(res.headers().get("x-api-version").unwrap(), "3", "{uri}");
+    }
+}
+
+#[actix_web::test]
+async fn ten_thousand_concurrent_5xx_get_distinct_correlation_ids() {
+    let (app, logger) = app(false);
+    let svc = service!(app);
+    let futures = (0..10_000)
+        .map(|_| test::call_service(&svc, TestRequest::get().uri("/unknown").to_request()));
+    let responses = futures_util::future::join_all(futures).await;
+    let mut ids = std::collections::HashSet::new();
+    for res in responses {
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = body_json(res).await;
+        ids.insert(body["correlationId"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(ids.len(), 10_000);
+    let logged: std::collections::HashSet<String> = logger
+        .entries()
+        .iter()
+        .map(|e| e.correlation_id.to_string())
+        .collect();
+    assert_eq!(logged, ids);
+}
+
+#[test]
+fn configuration_errors_at_build() {
+    let dup = ProblemApp::builder()
+        .routes(|r| r.get("/books", ok).get("/books", ok))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        dup,
+        HttpConfigError::DuplicateRoute {
+            method: "GET".into(),
+            path: "/books".into()
+        }
+    );
+    let dup = ProblemApp::builder()
+        .routes(|r| {
+            r.get("/books/:id", ok)
+                .route(Method::GET, "/books/{id}", ok)
+        })
+        .build()
+        .unwrap_err();
+    assert!(matches!(dup, HttpConfigError::DuplicateRoute { .. }));
+    let ok_same_path = ProblemApp::builder()
+        .routes(|r| r.get("/books", ok).post("/books", ok))
+        .build();
+    assert!(ok_same_path.is_ok());
+    let guard = ProblemApp::builder()
+        .routes(|r| r.guard(|_req: HttpRequest| async { Ok(true) }))
+        .build()
+        .unwrap_err();
+    assert!(matches!(guard, HttpConfigError::InvalidGuard(_)));
+    let path = ProblemApp::builder()
+        .routes(|r| r.get("books", ok))
+        .build()
+        .unwrap_err();
+    assert!(matches!(path, HttpConfigError::InvalidRoute(_)));
+    let host = ProblemApp::builder()
+        .allowed_hosts(["http://x"])
+        .build()
+        .unwrap_err();
+    assert!(matches!(host, HttpConfigError::InvalidListenOption(_)));
+    let size = ProblemApp::builder()
+        .max_request_body_size(0)
+        .build()
+        .unwrap_err();
+    assert!(matches!(size, HttpConfigError::InvalidListenOption(_)));
+}
+
+#[test]
+fn http_exception_status_range() {
+    assert!(HttpException::new(399).is_err());
+    assert!(HttpException::new(600).is_err());
+    assert!(HttpException::new(400).is_ok());
+    assert!(HttpException::new(599).is_ok());
+}
