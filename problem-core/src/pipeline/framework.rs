@@ -27,6 +27,24 @@ pub const HOST_NOT_ALLOWED: &str = "This server does not serve the requested hos
 /// The limit on query parameters and form fields (spec, "Limits").
 pub const MAX_PARAMETERS: usize = 1000;
 
+/// A request body over the configured limit: answered with the spec's
+/// empty 413 (not a problem document), by the pipeline and on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("request body is larger than {limit} bytes")]
+pub struct PayloadTooLarge {
+    /// The limit in bytes.
+    pub limit: usize,
+}
+
+impl actix_web::ResponseError for PayloadTooLarge {
+    fn status_code(&self) -> actix_web::http::StatusCode {
+        actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
+    }
+    fn error_response(&self) -> actix_web::HttpResponse {
+        super::render::empty_413()
+    }
+}
+
 /// How a framework error is answered.
 pub(crate) enum Mapped {
     /// A problem.
@@ -69,6 +87,9 @@ fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
 
 /// Maps a framework error found in `err` to the spec's answer.
 pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
+    if err.as_error::<PayloadTooLarge>().is_some() {
+        return Mapped::TooLarge;
+    }
     if let Some(e) = err.as_error::<JsonPayloadError>() {
         return match e {
             JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {

@@ -9,6 +9,7 @@
 //! - [`default_error_response`], [`with_headers`]: for exception filters.
 //! - [`RequestContext`]: params, query and the response-header draft.
 
+mod body;
 mod context;
 pub mod framework;
 mod hosts;
@@ -18,7 +19,11 @@ mod redact;
 mod render;
 mod sticky;
 
+pub use body::{Body, BodyConfig};
+#[cfg(feature = "validator")]
+pub use body::{ValidBody, validation_issues};
 pub use context::{RequestContext, ResponseDraft};
+pub use framework::PayloadTooLarge;
 pub use hosts::AllowedHosts;
 pub use log::{
     ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LoggedEntry,

@@ -94,7 +94,8 @@ impl ProblemApp {
         let limit = self.max_request_body_size;
         cfg.app_data(web::JsonConfig::default().limit(limit))
             .app_data(web::FormConfig::default().limit(limit))
-            .app_data(web::PayloadConfig::new(limit));
+            .app_data(web::PayloadConfig::new(limit))
+            .app_data(crate::pipeline::BodyConfig { limit });
         for f in &self.configure {
             f(cfg);
         }

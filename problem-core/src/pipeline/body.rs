@@ -1,0 +1,268 @@
+//! Body extractors: JSON or form bodies with the spec's errors, and
+//! validation through the `validator` crate (spec, "Errors raised by the
+//! service itself": malformed JSON, unsupported content type, more than 1000
+//! form fields, schema validation).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::web::BytesMut;
+use actix_web::{FromRequest, HttpRequest};
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+
+use super::framework::{
+    MALFORMED_JSON, MAX_PARAMETERS, PayloadTooLarge, TOO_MANY_FORM_FIELDS, UNREADABLE_BODY,
+    unsupported_media_type,
+};
+use crate::problem::{
+    BadRequestException, HttpException, Issue, IssueLocation, ValidationException,
+};
+
+/// The largest body the body extractors read, in bytes; put it in app data.
+/// [`ProblemApp`](crate::server::ProblemApp) sets it to its
+/// `max_request_body_size`. Default 1 MiB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyConfig {
+    /// The limit in bytes; a larger body gets the spec's empty 413.
+    pub limit: usize,
+}
+
+impl Default for BodyConfig {
+    fn default() -> Self {
+        Self { limit: 1024 * 1024 }
+    }
+}
+
+fn problem(p: impl Into<actix_web::Error>) -> actix_web::Error {
+    p.into()
+}
+
+/// RFC 6901 JSON pointer of a `serde_path_to_error` path.
+fn pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        out.push('/');
+        let text = match seg {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.clone(),
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => "?".to_owned(),
+        };
+        out.push_str(&text.replace('~', "~0").replace('/', "~1"));
+    }
+    out
+}
+
+fn data_error(name: String, message: String) -> actix_web::Error {
+    problem(ValidationException::new(vec![Issue::new(
+        IssueLocation::Body,
+        name,
+        "invalid_value",
+        message,
+    )]))
+}
+
+/// Which body formats a request carries.
+enum Format {
+    Json,
+    Form,
+}
+
+fn format_of(req: &HttpRequest) -> Option<Format> {
+    let ct = req.headers().get(header::CONTENT_TYPE)?.to_str().ok()?;
+    let mime: mime::Mime = ct.parse().ok()?;
+    match (mime.type_(), mime.subtype(), mime.suffix()) {
+        (mime::APPLICATION, mime::JSON, _) | (mime::APPLICATION, _, Some(mime::JSON)) => {
+            Some(Format::Json)
+        }
+        (mime::APPLICATION, mime::WWW_FORM_URLENCODED, _) => Some(Format::Form),
+        _ => None,
+    }
+}
+
+async fn read(payload: &mut Payload, limit: usize) -> Result<BytesMut, actix_web::Error> {
+    let mut buf = BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk =
+            chunk.map_err(|_| problem(BadRequestException::new().with_detail(UNREADABLE_BODY)))?;
+        if buf.len() + chunk.len() > limit {
+            return Err(PayloadTooLarge { limit }.into());
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    Ok(buf)
+}
+
+/// Parses a body of the request's content type into `T`.
+pub(crate) async fn parse_body<T: DeserializeOwned>(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> Result<T, actix_web::Error> {
+    let limit = req
+        .app_data::<BodyConfig>()
+        .map(|c| c.limit)
+        .unwrap_or_else(|| BodyConfig::default().limit);
+    let Some(format) = format_of(req) else {
+        return Err(problem(unsupported_media_type(Some(req))));
+    };
+    let bytes = read(payload, limit).await?;
+    match format {
+        Format::Json => {
+            let de = &mut serde_json::Deserializer::from_slice(&bytes);
+            serde_path_to_error::deserialize(de).map_err(|e| {
+                if e.inner().is_data() {
+                    data_error(pointer(e.path()), e.inner().to_string())
+                } else {
+                    problem(BadRequestException::new().with_detail(MALFORMED_JSON))
+                }
+            })
+        }
+        Format::Form => {
+            if form_urlencoded::parse(&bytes).nth(MAX_PARAMETERS).is_some() {
+                let too_many = HttpException::new(413)
+                    .map(|e| e.with_detail(TOO_MANY_FORM_FIELDS))
+                    .map_err(|_| problem(BadRequestException::new()))?;
+                return Err(problem(too_many));
+            }
+            let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(&bytes));
+            serde_path_to_error::deserialize(de)
+                .map_err(|e| data_error(pointer(e.path()), e.inner().to_string()))
+        }
+    }
+}
+
+/// A request body read as JSON (`application/json` or any `+json` type) or
+/// as a form (`application/x-www-form-urlencoded`), deserialized into `T`.
+///
+/// Errors, as the spec's table: another content type 415
+/// `Unsupported content type: <content-type>`; malformed JSON 400
+/// `Malformed JSON body`; a value of the wrong type 400
+/// `Request validation failed` with an `issues` entry naming the JSON
+/// pointer; more than 1000 form fields 413
+/// `The request body has more than 1000 fields.`; an unreadable body 400
+/// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413.
+///
+/// ```
+/// use problem_core::pipeline::Body;
+/// #[derive(serde::Deserialize)]
+/// struct NewBook { title: String }
+/// async fn create(book: Body<NewBook>) -> String { book.0.title }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body<T>(pub T);
+
+impl<T> Body<T> {
+    /// The body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let mut payload = payload.take();
+        Box::pin(async move { parse_body(&req, &mut payload).await.map(Body) })
+    }
+}
+
+#[cfg(feature = "validator")]
+mod valid {
+    use super::*;
+    use validator::{Validate, ValidationErrors, ValidationErrorsKind};
+
+    /// [`Body`] then `validator::Validate`: a failed validation answers 400
+    /// `Request validation failed` with one `issues` entry per failed rule
+    /// (`location` `body`, `name` the JSON pointer, `code` the rule's code,
+    /// e.g. `length`, `range`, and the rule's parameters such as `min`,
+    /// `max`).
+    ///
+    /// ```
+    /// use problem_core::pipeline::ValidBody;
+    /// use validator::Validate;
+    /// #[derive(serde::Deserialize, Validate)]
+    /// struct NewBook { #[validate(length(min = 1))] title: String }
+    /// async fn create(book: ValidBody<NewBook>) -> String { book.0.title }
+    /// ```
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ValidBody<T>(pub T);
+
+    impl<T> ValidBody<T> {
+        /// The body.
+        pub fn into_inner(self) -> T {
+            self.0
+        }
+    }
+
+    /// The `issues` of a `validator` result, as JSON pointers under `prefix`.
+    pub fn validation_issues(errors: &ValidationErrors) -> Vec<Issue> {
+        let mut out = Vec::new();
+        collect(errors, "", &mut out);
+        out
+    }
+
+    fn collect(errors: &ValidationErrors, prefix: &str, out: &mut Vec<Issue>) {
+        let mut fields: Vec<_> = errors.errors().iter().collect();
+        fields.sort_by(|a, b| a.0.cmp(b.0));
+        for (field, kind) in fields {
+            let path = format!("{prefix}/{}", field.replace('~', "~0").replace('/', "~1"));
+            match kind {
+                ValidationErrorsKind::Field(list) => {
+                    for e in list {
+                        let message = e
+                            .message
+                            .as_ref()
+                            .map(|m| m.to_string())
+                            .unwrap_or_else(|| format!("{field} fails the `{}` rule", e.code));
+                        let mut issue = Issue::new(
+                            IssueLocation::Body,
+                            path.clone(),
+                            e.code.to_string(),
+                            message,
+                        );
+                        let mut params: Vec<_> =
+                            e.params.iter().filter(|(k, _)| *k != "value").collect();
+                        params.sort_by(|a, b| a.0.cmp(b.0));
+                        for (k, v) in params {
+                            issue = issue.with(k.to_string(), v);
+                        }
+                        out.push(issue);
+                    }
+                }
+                ValidationErrorsKind::Struct(inner) => collect(inner, &path, out),
+                ValidationErrorsKind::List(items) => {
+                    for (i, inner) in items {
+                        collect(inner, &format!("{path}/{i}"), out);
+                    }
+                }
+            }
+        }
+    }
+
+    impl<T: DeserializeOwned + Validate + 'static> FromRequest for ValidBody<T> {
+        type Error = actix_web::Error;
+        type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+        fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+            let req = req.clone();
+            let mut payload = payload.take();
+            Box::pin(async move {
+                let value: T = parse_body(&req, &mut payload).await?;
+                match value.validate() {
+                    Ok(()) => Ok(ValidBody(value)),
+                    Err(errors) => Err(ValidationException::new(validation_issues(&errors)).into()),
+                }
+            })
+        }
+    }
+}
+
+#[cfg(feature = "validator")]
+pub use valid::{ValidBody, validation_issues};

@@ -1,0 +1,368 @@
+//! A real server on a loopback port: the rules that happen below the
+//! handlers (empty 413, 421, chunked bodies), panics followed by normal
+//! requests, and the body extractors. Requests are raw HTTP/1.1 so the test
+//! controls `Host`, `Content-Length` and chunking exactly; every exchange
+//! is bounded by a timeout.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::HttpResponse;
+use problem_core::pipeline::{Body, MemoryLogger, ValidBody};
+use problem_core::server::{ListenOptions, ProblemApp};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use validator::Validate;
+
+#[derive(Debug, Deserialize, Validate)]
+struct NewBook {
+    #[validate(length(min = 1, message = "title must not be empty"))]
+    title: String,
+    #[validate(range(min = 1450, max = 2100))]
+    year: i32,
+}
+
+async fn create(book: ValidBody<NewBook>) -> HttpResponse {
+    HttpResponse::Created().json(json!({"title": book.0.title, "year": book.0.year}))
+}
+
+async fn raw(body: Body<Value>) -> HttpResponse {
+    HttpResponse::Ok().json(body.0)
+}
+
+async fn boom() -> HttpResponse {
+    panic!("boom")
+}
+
+async fn ok() -> HttpResponse {
+    HttpResponse::Ok().body("ok")
+}
+
+struct Server {
+    addr: SocketAddr,
+    handle: actix_web::dev::ServerHandle,
+    logger: Arc<MemoryLogger>,
+}
+
+fn start() -> Server {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("srv")
+        .development(false)
+        .shared_logger(logger.clone())
+        .allowed_hosts(["localhost", "127.0.0.1"])
+        .max_request_body_size(1024)
+        .routes(|r| {
+            r.post("/books", create)
+                .post("/raw", raw)
+                .get("/boom", boom)
+                .get("/ok", ok)
+        })
+        .build()
+        .unwrap();
+    let (server, addrs) = app
+        .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
+        .unwrap();
+    let handle = server.handle();
+    actix_web::rt::spawn(server);
+    Server {
+        addr: addrs[0],
+        handle,
+        logger,
+    }
+}
+
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("{e}: {:?}", String::from_utf8_lossy(&self.body)))
+    }
+}
+
+/// Sends raw bytes and reads the whole reply (the request asks the server to
+/// close the connection).
+async fn exchange(addr: SocketAddr, request: &[u8]) -> Reply {
+    tokio::time::timeout(Duration::from_secs(10), async {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        stream.write_all(request).await.unwrap();
+        let mut buf = Vec::new();
+        let _ = stream.read_to_end(&mut buf).await;
+        parse(&buf)
+    })
+    .await
+    .expect("the server answered within 10 s")
+}
+
+fn parse(buf: &[u8]) -> Reply {
+    let text_end = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete head");
+    let head = String::from_utf8_lossy(&buf[..text_end]);
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    let mut body = buf[text_end + 4..].to_vec();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    if chunked {
+        let mut out = Vec::new();
+        let mut rest = &body[..];
+        loop {
+            let line_end = rest.windows(2).position(|w| w == b"\r\n").unwrap();
+            let size =
+                usize::from_str_radix(std::str::from_utf8(&rest[..line_end]).unwrap().trim(), 16)
+                    .unwrap();
+            if size == 0 {
+                break;
+            }
+            out.extend_from_slice(&rest[line_end + 2..line_end + 2 + size]);
+            rest = &rest[line_end + 2 + size + 2..];
+        }
+        body = out;
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn request(method: &str, path: &str, host: &str, extra: &str, body: &str) -> Vec<u8> {
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+#[actix_web::test]
+async fn body_over_the_limit_by_content_length_is_an_empty_413() {
+    let s = start();
+    let big = "x".repeat(1025);
+    let reply = exchange(
+        s.addr,
+        &request(
+            "POST",
+            "/raw",
+            "localhost",
+            "Content-Type: application/json\r\n",
+            &big,
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, 413);
+    assert!(reply.body.is_empty(), "{:?}", reply.body);
+    assert_eq!(reply.header("content-type"), None);
+    let ok = exchange(
+        s.addr,
+        &request(
+            "POST",
+            "/raw",
+            "localhost",
+            "Content-Type: application/json\r\n",
+            "{\"a\":1}",
+        ),
+    )
+    .await;
+    assert_eq!(ok.status, 200);
+    assert_eq!(ok.json(), json!({"a": 1}));
+    s.handle.stop(true).await;
+}
+
+#[actix_web::test]
+async fn chunked_body_over_the_limit_is_an_empty_413() {
+    let s = start();
+    let chunk = "y".repeat(600);
+    let req = format!(
+        "POST /raw HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
+        chunk.len(),
+        chunk.len()
+    );
+    let reply = exchange(s.addr, req.as_bytes()).await;
+    assert_eq!(reply.status, 413);
+    assert!(reply.body.is_empty());
+    let small = "POST /raw HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n[1,2\r\n1\r\n]\r\n0\r\n\r\n";
+    let reply = exchange(s.addr, small.as_bytes()).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json(), json!([1, 2]));
+    s.handle.stop(true).await;
+}
+
+#[actix_web::test]
+async fn a_host_not_allowed_gets_421() {
+    let s = start();
+    for host in ["evil.example", "localhost.evil.example", "127.0.0.2:80"] {
+        let reply = exchange(s.addr, &request("GET", "/ok?x=1", host, "", "")).await;
+        assert_eq!(reply.status, 421, "{host}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json; charset=utf-8")
+        );
+        assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
+        assert_eq!(
+            reply.json(),
+            json!({"type": "about:blank", "title": "Misdirected Request", "status": 421,
+                   "detail": "This server does not serve the requested host.", "instance": "/ok"})
+        );
+    }
+    for host in [
+        "localhost",
+        &format!("127.0.0.1:{}", s.addr.port()),
+        "LOCALHOST:1",
+    ] {
+        let reply = exchange(s.addr, &request("GET", "/ok", host, "", "")).await;
+        assert_eq!(reply.status, 200, "{host}");
+    }
+    let no_host = exchange(s.addr, b"GET /ok HTTP/1.0\r\n\r\n").await;
+    assert_eq!(no_host.status, 421);
+    assert!(s.logger.entries().is_empty());
+    s.handle.stop(true).await;
+}
+
+#[actix_web::test]
+async fn a_panic_is_answered_and_the_worker_keeps_serving() {
+    let s = start();
+    for _ in 0..3 {
+        let reply = exchange(s.addr, &request("GET", "/boom", "localhost", "", "")).await;
+        assert_eq!(reply.status, 500);
+        let body = reply.json();
+        let id = body["correlationId"].as_str().unwrap().to_owned();
+        assert_eq!(
+            body,
+            json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+                   "instance": "/boom", "correlationId": id})
+        );
+        let ok = exchange(s.addr, &request("GET", "/ok", "localhost", "", "")).await;
+        assert_eq!(ok.status, 200);
+        assert_eq!(ok.body, b"ok");
+    }
+    let entries = s.logger.entries();
+    assert_eq!(entries.len(), 3);
+    assert_eq!(
+        entries[0].message,
+        format!(
+            "[srv] Unhandled error on GET /boom (correlation id {}): Panic: boom",
+            entries[0].correlation_id
+        )
+    );
+    s.handle.stop(true).await;
+}
+
+#[actix_web::test]
+async fn body_extractors_answer_the_spec_errors() {
+    let s = start();
+    let json_ct = "Content-Type: application/json\r\n";
+    let form_ct = "Content-Type: application/x-www-form-urlencoded\r\n";
+    let cases: Vec<(Vec<u8>, u16, Value)> = vec![
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                json_ct,
+                "{\"title\": \"\", \"year\": 1200}",
+            ),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+            "detail": "Request validation failed", "instance": "/books",
+            "issues": [
+                {"location": "body", "name": "/title", "code": "length", "message": "title must not be empty", "min": 1},
+                {"location": "body", "name": "/year", "code": "range", "message": "year fails the `range` rule", "max": 2100, "min": 1450}
+            ]}),
+        ),
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                json_ct,
+                "{\"title\": \"x\", \"year\": \"old\"}",
+            ),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/books",
+                   "issues": [{"location": "body", "name": "/year", "code": "invalid_value",
+                               "message": "invalid type: string \"old\", expected i32 at line 1 column 29"}]}),
+        ),
+        (
+            request("POST", "/books", "localhost", json_ct, "{\"title\": "),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Malformed JSON body", "instance": "/books"}),
+        ),
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                "Content-Type: text/csv\r\n",
+                "a,b",
+            ),
+            415,
+            json!({"type": "about:blank", "title": "Unsupported Media Type", "status": 415,
+                   "detail": "Unsupported content type: text/csv", "instance": "/books"}),
+        ),
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                form_ct,
+                &(0..1001).map(|_| "a").collect::<Vec<_>>().join("&"),
+            ),
+            413,
+            json!({"type": "about:blank", "title": "Content Too Large", "status": 413,
+                   "detail": "The request body has more than 1000 fields.", "instance": "/books"}),
+        ),
+    ];
+    for (req, status, expected) in cases {
+        let reply = exchange(s.addr, &req).await;
+        assert_eq!(reply.status, status, "{expected}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json; charset=utf-8")
+        );
+        assert_eq!(reply.json(), expected);
+    }
+    let reply = exchange(
+        s.addr,
+        &request(
+            "POST",
+            "/books",
+            "localhost",
+            form_ct,
+            "title=Dune&year=1965",
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, 201);
+    assert_eq!(reply.json(), json!({"title": "Dune", "year": 1965}));
+    s.handle.stop(true).await;
+}
