@@ -309,7 +309,7 @@ async fn body_extractors_answer_the_spec_errors() {
             json!({"type": "about:blank", "title": "Bad Request", "status": 400,
                    "detail": "Request validation failed", "instance": "/books",
                    "issues": [{"location": "body", "name": "/year", "code": "invalid_value",
-                               "message": "invalid type: string \"old\", expected i32 at line 1 column 29"}]}),
+                               "message": "invalid type: string \"old\", expected i32 at line 1 column 28"}]}),
         ),
         (
             request("POST", "/books", "localhost", json_ct, "{\"title\": "),
