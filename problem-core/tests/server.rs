@@ -54,7 +54,7 @@ fn start() -> Server {
         .development(false)
         .shared_logger(logger.clone())
         .allowed_hosts(["localhost", "127.0.0.1"])
-        .max_request_body_size(1024)
+        .max_request_body_size(4096)
         .routes(|r| {
             r.post("/books", create)
                 .post("/raw", raw)
@@ -165,7 +165,7 @@ fn request(method: &str, path: &str, host: &str, extra: &str, body: &str) -> Vec
 #[actix_web::test]
 async fn body_over_the_limit_by_content_length_is_an_empty_413() {
     let s = start();
-    let big = "x".repeat(1025);
+    let big = "x".repeat(4097);
     let reply = exchange(
         s.addr,
         &request(
@@ -199,7 +199,7 @@ async fn body_over_the_limit_by_content_length_is_an_empty_413() {
 #[actix_web::test]
 async fn chunked_body_over_the_limit_is_an_empty_413() {
     let s = start();
-    let chunk = "y".repeat(600);
+    let chunk = "y".repeat(2100);
     let req = format!(
         "POST /raw HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
         chunk.len(),
