@@ -683,3 +683,81 @@ fn http_exception_status_range() {
     assert!(HttpException::new(400).is_ok());
     assert!(HttpException::new(599).is_ok());
 }
+
+async fn leaky() -> Result<HttpResponse, HttpException> {
+    Err(HttpException::new(502)
+        .unwrap()
+        .with_detail(format!("upstream {SECRET_URL} failed"))
+        .with_extension("dsn", SECRET_URL)
+        .with_extension("nested", json!({"password": "hunter2", "url": SECRET_URL}))
+        .with_cause(std::io::Error::other(format!("cause {SECRET_URL}"))))
+}
+
+#[actix_web::test]
+async fn credentials_never_reach_a_log_or_a_production_body() {
+    for dev in [false, true] {
+        let logger = Arc::new(MemoryLogger::default());
+        let app = ProblemApp::builder()
+            .tag("test")
+            .development(dev)
+            .shared_logger(logger.clone())
+            .routes(|r| {
+                r.get("/leaky", leaky)
+                    .get("/unknown", unknown)
+                    .get("/panic", panics)
+            })
+            .build()
+            .unwrap();
+        let svc = service!(app);
+        for uri in ["/leaky", "/unknown", "/panic"] {
+            let res = test::call_service(&svc, TestRequest::get().uri(uri).to_request()).await;
+            assert!(res.status().is_server_error());
+            let bytes = test::read_body(res).await;
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                !text.contains("s3cret") && !text.contains("hunter2"),
+                "dev={dev} {uri}: {text}"
+            );
+            if !dev {
+                let body: Value = serde_json::from_slice(&bytes).unwrap();
+                assert_eq!(body.as_object().unwrap().len(), 5, "{text}");
+            }
+        }
+        let entries = logger.entries();
+        assert_eq!(entries.len(), 3);
+        for e in entries {
+            let dump = format!("{e:?}");
+            assert!(
+                !dump.contains("s3cret") && !dump.contains("hunter2"),
+                "{dump}"
+            );
+            assert!(
+                !dump.contains("cause postgres"),
+                "a 5xx problem's cause is not logged: {dump}"
+            );
+        }
+    }
+}
+
+#[actix_web::test]
+async fn development_body_of_a_5xx_problem_is_redacted() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("test")
+        .development(true)
+        .shared_logger(logger.clone())
+        .routes(|r| r.get("/leaky", leaky))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/leaky").to_request()).await;
+    let body = body_json(res).await;
+    let id = only_entry(&logger).correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Bad Gateway", "status": 502,
+               "detail": format!("upstream {REDACTED_URL} failed"), "instance": "/leaky",
+               "correlationId": id, "dsn": REDACTED_URL,
+               "nested": {"password": "***", "url": REDACTED_URL}})
+    );
+}

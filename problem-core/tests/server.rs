@@ -366,3 +366,57 @@ async fn body_extractors_answer_the_spec_errors() {
     assert_eq!(reply.json(), json!({"title": "Dune", "year": 1965}));
     s.handle.stop(true).await;
 }
+
+#[actix_web::test]
+async fn listen_validates_options_and_warns_on_non_loopback_in_development() {
+    use problem_core::HttpConfigError;
+    let build = |dev: bool, logger: Arc<MemoryLogger>| {
+        ProblemApp::builder()
+            .tag("srv")
+            .development(dev)
+            .shared_logger(logger)
+            .routes(|r| r.get("/ok", ok))
+            .build()
+            .unwrap()
+    };
+    let logger = Arc::new(MemoryLogger::default());
+    let Err(err) = build(false, logger.clone()).bind("not an address", ListenOptions::default())
+    else {
+        panic!("a bad address must be refused")
+    };
+    assert!(
+        matches!(err, HttpConfigError::InvalidListenOption(_)),
+        "{err}"
+    );
+    let Err(err) =
+        build(false, logger.clone()).bind("127.0.0.1:0", ListenOptions { workers: Some(0) })
+    else {
+        panic!("zero workers must be refused")
+    };
+    assert_eq!(
+        err,
+        HttpConfigError::InvalidListenOption("workers must be at least 1".into())
+    );
+
+    // Binding (no traffic is sent) to a non-loopback address in development warns.
+    let (server, _) = build(true, logger.clone())
+        .bind("0.0.0.0:0", ListenOptions { workers: Some(1) })
+        .unwrap();
+    drop(server);
+    let entries = logger.entries();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].level, problem_core::pipeline::LogLevel::Warn);
+    assert!(
+        entries[0].message.starts_with(
+            "[srv] development mode is on and the server listens on 0.0.0.0:0, which is not a loopback address"
+        ),
+        "{}",
+        entries[0].message
+    );
+    logger.clear();
+    let (server, _) = build(true, logger.clone())
+        .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
+        .unwrap();
+    drop(server);
+    assert!(logger.entries().is_empty(), "loopback does not warn");
+}
