@@ -67,10 +67,10 @@ impl AllowedHosts {
             if host.is_empty() {
                 return Err(invalid());
             }
-            if let Some(p) = port {
-                if p.parse::<u16>().is_err() {
-                    return Err(invalid());
-                }
+            if let Some(p) = port
+                && p.parse::<u16>().is_err()
+            {
+                return Err(invalid());
             }
             entries.push((host.to_ascii_lowercase(), port.map(str::to_owned)));
         }

@@ -500,23 +500,24 @@ fn finish<B: MessageBody>(
         res.response().body().size(),
         BodySize::None | BodySize::Sized(0)
     ) && !res.headers().contains_key(header::CONTENT_TYPE);
-    if bare_body && res.response().extensions().get::<EmptyTooLarge>().is_none() {
-        if let Some(problem) = bare(status.as_u16()) {
-            let ctx = inner.context(Some(res.request().clone()), method, instance, None);
-            let mut new = render(
-                &Failure::Problem(&problem),
-                &ctx,
-                &*inner.logger,
-                inner.development,
-            );
-            for (name, value) in res.headers().iter() {
-                if !new.headers().contains_key(name) {
-                    new.headers_mut().append(name.clone(), value.clone());
-                }
+    if bare_body
+        && res.response().extensions().get::<EmptyTooLarge>().is_none()
+        && let Some(problem) = bare(status.as_u16())
+    {
+        let ctx = inner.context(Some(res.request().clone()), method, instance, None);
+        let mut new = render(
+            &Failure::Problem(&problem),
+            &ctx,
+            &*inner.logger,
+            inner.development,
+        );
+        for (name, value) in res.headers().iter() {
+            if !new.headers().contains_key(name) {
+                new.headers_mut().append(name.clone(), value.clone());
             }
-            drop(ctx);
-            return res.into_response(new).map_into_right_body();
         }
+        drop(ctx);
+        return res.into_response(new).map_into_right_body();
     }
     res.map_into_left_body()
 }

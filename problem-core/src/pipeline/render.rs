@@ -215,10 +215,10 @@ pub(crate) fn render(
         Failure::Mapped(p) => render_problem(&**p, ctx, logger, development),
         Failure::Unknown(info) => render_unknown(info, ctx, logger, development),
     };
-    if let Some(req) = &ctx.request {
-        if let Some(sticky) = req.extensions().get::<StickyHeaders>() {
-            add_headers(res.headers_mut(), &sticky.0);
-        }
+    if let Some(req) = &ctx.request
+        && let Some(sticky) = req.extensions().get::<StickyHeaders>()
+    {
+        add_headers(res.headers_mut(), &sticky.0);
     }
     res
 }
@@ -292,10 +292,10 @@ fn render_problem(
 }
 
 fn redact_body(body: &mut ProblemDetails) {
-    if let Some(d) = &body.detail {
-        if let Cow::Owned(r) = redact(d) {
-            body.detail = Some(r);
-        }
+    if let Some(d) = &body.detail
+        && let Cow::Owned(r) = redact(d)
+    {
+        body.detail = Some(r);
     }
     for value in body.extensions.values_mut() {
         redact_value(value);

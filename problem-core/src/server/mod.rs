@@ -150,12 +150,12 @@ impl ProblemApp {
                 "workers must be at least 1".into(),
             ));
         }
-        if self.pipeline.development() {
-            if let Some(public) = addrs.iter().find(|a| !a.ip().is_loopback()) {
-                self.pipeline.warn(&format!(
+        if self.pipeline.development()
+            && let Some(public) = addrs.iter().find(|a| !a.ip().is_loopback())
+        {
+            self.pipeline.warn(&format!(
                     "development mode is on and the server listens on {public}, which is not a loopback address: 5xx details are sent to clients"
                 ));
-            }
         }
         let app = self.clone();
         let mut server = HttpServer::new(move || {
