@@ -761,3 +761,156 @@ async fn development_body_of_a_5xx_problem_is_redacted() {
                "nested": {"password": "***", "url": REDACTED_URL}})
     );
 }
+
+#[derive(Debug)]
+struct DatabaseError {
+    source: std::io::Error,
+}
+
+impl std::fmt::Display for DatabaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "query failed on {SECRET_URL}")
+    }
+}
+
+impl std::error::Error for DatabaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+async fn typed_unknown() -> Result<HttpResponse, problem_core::pipeline::UnknownError> {
+    Err(DatabaseError {
+        source: std::io::Error::other("connection reset"),
+    })?
+}
+
+#[actix_web::test]
+async fn unknown_error_keeps_its_name_and_chain() {
+    for dev in [false, true] {
+        let logger = Arc::new(MemoryLogger::default());
+        let app = ProblemApp::builder()
+            .tag("test")
+            .development(dev)
+            .shared_logger(logger.clone())
+            .routes(|r| r.get("/db", typed_unknown))
+            .build()
+            .unwrap();
+        let svc = service!(app);
+        let res = test::call_service(&svc, TestRequest::get().uri("/db").to_request()).await;
+        assert_eq!(res.status(), 500);
+        let body = body_json(res).await;
+        let entry = only_entry(&logger);
+        let id = entry.correlation_id.to_string();
+        let message = format!("query failed on {REDACTED_URL}");
+        if dev {
+            let stack = format!("DatabaseError: {message}\n    caused by: connection reset");
+            assert_eq!(
+                body,
+                json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+                       "detail": message, "instance": "/db", "correlationId": id, "stack": stack})
+            );
+            assert_eq!(
+                entry.error,
+                Some(json!({"name": "DatabaseError", "message": message, "stack": stack}))
+            );
+        } else {
+            assert_eq!(
+                entry.message,
+                format!(
+                    "[test] Unhandled error on GET /db (correlation id {id}): DatabaseError: {message}"
+                )
+            );
+        }
+    }
+}
+
+#[actix_web::test]
+async fn request_context_reads_the_body_with_its_extractor() {
+    use problem_core::pipeline::Body;
+    async fn create(ctx: RequestContext<Body<Value>>) -> HttpResponse {
+        HttpResponse::Ok()
+            .json(json!({"id": ctx.param("id"), "body": ctx.body().0, "q": ctx.query()}))
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/b/:id", create))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(
+        &svc,
+        TestRequest::post()
+            .uri("/b/7?x=1&x=2")
+            .set_json(json!({"a": 1}))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        body_json(res).await,
+        json!({"id": "7", "body": {"a": 1}, "q": [["x", "1"], ["x", "2"]]})
+    );
+    let res = test::call_service(
+        &svc,
+        TestRequest::post()
+            .uri("/b/7")
+            .insert_header(("content-type", "application/json"))
+            .set_payload("{")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(body_json(res).await["detail"], json!("Malformed JSON body"));
+}
+
+#[actix_web::test]
+async fn an_error_returned_by_middleware_is_a_problem() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("test")
+        .development(false)
+        .shared_logger(logger.clone())
+        .routes(routes)
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap_fn(|req, srv| {
+                let fail = req.path() == "/ok" && req.query_string() == "mw";
+                let fut = srv.call(req);
+                async move {
+                    if fail {
+                        return Err(ServiceUnavailableException::new()
+                            .with_detail("down")
+                            .with_header(("Retry-After", "5"))
+                            .into());
+                    }
+                    fut.await
+                }
+            })
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let err = test::try_call_service(&svc, TestRequest::get().uri("/ok?mw").to_request())
+        .await
+        .err()
+        .expect("the pipeline hands actix-web the rendered problem");
+    let res = err.error_response();
+    assert_eq!(res.status(), 503);
+    assert_eq!(res.headers().get("retry-after").unwrap(), "5");
+    assert_eq!(
+        res.headers().get("content-type").unwrap(),
+        "application/problem+json; charset=utf-8"
+    );
+    let bytes = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    let id = only_entry(&logger).correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+               "instance": "/ok", "correlationId": id})
+    );
+}

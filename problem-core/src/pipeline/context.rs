@@ -2,7 +2,8 @@
 //! params, query, body and response headers in a request context).
 
 use std::cell::{Ref, RefCell, RefMut};
-use std::future::{Ready, ready};
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use actix_web::dev::Payload;
@@ -15,9 +16,12 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest};
 #[derive(Debug, Clone, Default)]
 pub struct ResponseDraft(Rc<RefCell<HeaderMap>>);
 
-/// The request context: path params, query pairs and the response-header
-/// draft. Read the body with actix's own extractors (`Json`, `Form`,
-/// `Bytes`) or the crate's validating ones next to it.
+/// The request context: path params, query pairs, the body and the
+/// response-header draft.
+///
+/// The body is read by the extractor `B` (default `()`: no body), e.g.
+/// `RequestContext<Body<NewBook>>` or `RequestContext<ValidBody<NewBook>>`;
+/// its errors are the extractor's (e.g. 400 `Malformed JSON body`).
 ///
 /// ```
 /// use actix_web::{HttpResponse, http::header::{HeaderName, HeaderValue}};
@@ -32,13 +36,24 @@ pub struct ResponseDraft(Rc<RefCell<HeaderMap>>);
 /// }
 /// ```
 #[derive(Debug, Clone)]
-pub struct RequestContext {
+pub struct RequestContext<B = ()> {
     request: HttpRequest,
     query: Vec<(String, String)>,
     draft: ResponseDraft,
+    body: B,
 }
 
-impl RequestContext {
+impl<B> RequestContext<B> {
+    /// The body, as read by `B`.
+    pub fn body(&self) -> &B {
+        &self.body
+    }
+
+    /// Takes the body out of the context.
+    pub fn into_body(self) -> B {
+        self.body
+    }
+
     /// A path parameter by name (`/books/{id}` gives `id`).
     pub fn param(&self, name: &str) -> Option<&str> {
         self.request.match_info().get(name)
@@ -70,11 +85,15 @@ impl RequestContext {
     }
 }
 
-impl FromRequest for RequestContext {
+impl<B> FromRequest for RequestContext<B>
+where
+    B: FromRequest + 'static,
+    B::Error: Into<actix_web::Error>,
+{
     type Error = actix_web::Error;
-    type Future = Ready<Result<Self, Self::Error>>;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let draft = {
             let mut ext = req.extensions_mut();
             match ext.get::<ResponseDraft>() {
@@ -89,11 +108,17 @@ impl FromRequest for RequestContext {
         let query = form_urlencoded::parse(req.query_string().as_bytes())
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect();
-        ready(Ok(Self {
-            request: req.clone(),
-            query,
-            draft,
-        }))
+        let body = B::from_request(req, payload);
+        let request = req.clone();
+        Box::pin(async move {
+            let body = body.await.map_err(Into::into)?;
+            Ok(Self {
+                request,
+                query,
+                draft,
+                body,
+            })
+        })
     }
 }
 

@@ -31,5 +31,5 @@ pub use log::{
 };
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
-pub use render::{ErrorContext, PanicError, default_error_response, with_headers};
+pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
 pub use sticky::{StickyHeaders, add_sticky_headers};

@@ -58,6 +58,53 @@ impl std::fmt::Display for PanicError {
 
 impl actix_web::ResponseError for PanicError {}
 
+/// Any error that is not a problem type, kept with its type name and
+/// `source()` chain so the log line and the development `stack` name it
+/// (`<Name>: <message>`). Answers as an unknown error: masked 500.
+///
+/// Every `std::error::Error` converts into it, so `?` works in a handler
+/// returning `Result<_, UnknownError>`; to mix it with problem types,
+/// return `actix_web::Error` and convert with `UnknownError::from(e).into()`.
+/// (A plain foreign error such as `std::io::Error` turned straight into an
+/// `actix_web::Error` is an unknown error too, but named `Error`.)
+///
+/// ```
+/// use problem_core::pipeline::UnknownError;
+/// #[derive(Debug, thiserror::Error)]
+/// #[error("connection refused")]
+/// struct DatabaseError;
+/// let err = UnknownError::from(DatabaseError);
+/// assert_eq!(err.to_string(), "connection refused");
+/// assert_eq!(err.name(), "DatabaseError");
+/// ```
+#[derive(Debug)]
+pub struct UnknownError {
+    info: ErrorInfo,
+}
+
+impl UnknownError {
+    /// The error's type name without its path.
+    pub fn name(&self) -> &str {
+        self.info.name()
+    }
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for UnknownError {
+    fn from(error: E) -> Self {
+        Self {
+            info: ErrorInfo::from_error(&error),
+        }
+    }
+}
+
+impl std::fmt::Display for UnknownError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.info.message())
+    }
+}
+
+impl actix_web::ResponseError for UnknownError {}
+
 /// Marker on the spec's empty 413 response, so no later step turns it into a
 /// problem document.
 #[derive(Debug, Clone, Copy)]
@@ -192,6 +239,9 @@ impl<'e> Failure<'e> {
         }
         if let Some(panic) = err.as_error::<PanicError>() {
             return Failure::Unknown(panic.info());
+        }
+        if let Some(unknown) = err.as_error::<UnknownError>() {
+            return Failure::Unknown(unknown.info.clone());
         }
         match framework::map(err, req) {
             Mapped::Problem(p) => Failure::Mapped(p),
