@@ -32,9 +32,16 @@ pub use problem::*;
 #[cfg(feature = "derive")]
 pub use problem_derive::Problem;
 
+/// `#[versioned("1.0", "2.x")]`: marks a handler function with the API
+/// versions it serves; combine such handlers into one route with
+/// [`version::versioned!`](crate::version::versioned).
+#[cfg(feature = "derive")]
+pub use version_macros::versioned;
+
 #[doc(hidden)]
 pub mod __private {
     pub use crate::problem::standalone_response;
+    pub use crate::version::__private as version;
     pub use actix_web;
     pub use serde_json;
 }

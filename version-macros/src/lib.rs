@@ -1,10 +1,50 @@
-//! `#[versioned(...)]`: use it through `problem_core::versioned`.
+//! Procedural macros of `problem-core`'s API versioning: `#[versioned(...)]`
+//! and `versioned![...]`. Use them through `problem_core::versioned` and
+//! `problem_core::version::versioned`.
+//!
+//! Shape (as thiserror-impl): [`ast`] is the parsed input, [`attr`] parses
+//! the version-constraint literals, [`valid`] checks it, [`expand`]
+//! generates the code.
 #![deny(missing_docs)]
+
+mod ast;
+mod attr;
+mod expand;
+mod valid;
 
 use proc_macro::TokenStream;
 
-/// Marks a handler with the API versions it serves (stub until implemented).
+/// `#[versioned("1.0", "2.x")]` on a handler function: the function stays
+/// an ordinary actix-web handler, and the constraints are recorded in a
+/// hidden companion constant that `versioned![...]` reads.
+///
+/// Constraint literals: `"1.0"` (exact), `"2.x"` (every 2.*), `"2.1+"`
+/// (2.1 and later), `"1.0..=2.5"` (inclusive range). A malformed literal,
+/// a non-string argument, no argument, or two overlapping constraints on
+/// one function are compile errors spanned on the offending token.
 #[proc_macro_attribute]
-pub fn versioned(_args: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
+    let args = proc_macro2::TokenStream::from(args);
+    let item = proc_macro2::TokenStream::from(item);
+    ast::VersionedFn::parse(args, item)
+        .and_then(|f| valid::versioned_fn(&f).map(|()| f))
+        .map(|f| expand::versioned_fn(&f))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `versioned![handler_a, handler_b, fallback = other]`: one
+/// `problem_core::version::VersionedRoute` dispatching by the resolved API
+/// version to the listed `#[versioned]` functions (re-exported as
+/// `problem_core::version::versioned`).
+///
+/// Handlers whose constraints overlap are rejected at compile time by a
+/// const-evaluated assertion naming both.
+#[proc_macro]
+pub fn versioned_table(input: TokenStream) -> TokenStream {
+    syn::parse::<ast::Table>(input)
+        .and_then(|t| valid::table(&t).map(|()| t))
+        .map(|t| expand::table(&t))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }

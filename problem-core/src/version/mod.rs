@@ -1,1 +1,137 @@
-//! API versioning (spec, "Versioning"; `DECISIONS.md`, "Versioning").
+//! API versioning (spec, "Versioning", "States and transitions";
+//! `DECISIONS.md`, "Versioning").
+//!
+//! - [`ApiVersion`] (`major.minor`; `V1`, `V2`, `V3`), its text forms and
+//!   [`VersionParseError`].
+//! - [`VersionStrategy`]: where a request carries its version (URL path,
+//!   header, query parameter, media type, an ordered combination), and the
+//!   request-side operations [`api_version`], [`url_version`],
+//!   [`header_version`], [`query_version`].
+//! - [`VersionConfig`]: default and supported versions, the lifecycle
+//!   (deprecated with [`Deprecation`], sunset, removed), `require_version`,
+//!   `add_response_headers`, neutral paths; [`VersionConfig::resolve_version`]
+//!   with its [`VersionError`]s, each a problem document.
+//! - [`VersionHeaders`]: the response-side operations (`with_api_version`,
+//!   `with_deprecation_warning`, `with_supported_versions`,
+//!   `with_sunset_date`) and [`VersionConfig::apply_headers`].
+//! - [`Versioning`]: the middleware that resolves the version once per
+//!   request, strips the URL version segment before routing, offers the
+//!   version to handlers as the [`ApiVersion`] extractor and puts the
+//!   version headers on every response.
+//! - [`VersionConstraint`], [`VersionedHandler`] and [`VersionedRoute`]:
+//!   per-version handlers; `#[versioned("1.0", "2.x")]` (re-exported as
+//!   `problem_core::versioned`) marks a handler with its constraints and
+//!   [`versioned!`](crate::version::versioned) builds one route from such
+//!   handlers, rejecting overlapping constraints at compile time.
+//!
+//! The lifecycle of the spec, driven by configuration alone:
+//!
+//! | State | Configuration | Responses |
+//! |---|---|---|
+//! | supported | in `supported_versions` (or the list is empty) | `X-API-Version`, `X-API-Supported-Versions` |
+//! | deprecated | [`deprecated`](VersionConfigBuilder::deprecated) / [`deprecated_with`](VersionConfigBuilder::deprecated_with) | plus `X-API-Deprecated: true`, `X-API-Deprecation-Message`, `Deprecation` |
+//! | deprecated with sunset | [`Deprecation::sunset`] | plus `Sunset: <IMF-fixdate>` |
+//! | removed | [`removed`](VersionConfigBuilder::removed) | 410 Gone problem, `Sunset` when set |
+//!
+//! ```
+//! use actix_web::{test, web, App, HttpResponse};
+//! use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy, Versioning};
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! let config = VersionConfig::builder(VersionStrategy::default())
+//!     .default_version(ApiVersion::V3)
+//!     .supported_versions([ApiVersion::V2, ApiVersion::V3])
+//!     .deprecated_with(ApiVersion::V2, Deprecation::new().sunset(
+//!         httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap(),
+//!     ))
+//!     .removed(ApiVersion::V1)
+//!     .neutral_path("/health")
+//!     .build()
+//!     .unwrap();
+//! let app = test::init_service(
+//!     App::new()
+//!         .wrap(Versioning::new(config))
+//!         .route("/books", web::get().to(|v: ApiVersion| async move { format!("v{}", v.short()) })),
+//! )
+//! .await;
+//! let res = test::call_service(&app, test::TestRequest::get().uri("/v2/books").to_request()).await;
+//! assert_eq!(res.headers().get("deprecation").unwrap(), "true");
+//! assert_eq!(res.headers().get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+//! let res = test::call_service(&app, test::TestRequest::get().uri("/v1/books").to_request()).await;
+//! assert_eq!(res.status(), 410);
+//! # });
+//! ```
+
+mod api_version;
+mod config;
+mod constraint;
+mod error;
+mod handler;
+mod headers;
+mod lifecycle;
+mod middleware;
+mod route;
+mod strategy;
+
+pub use api_version::{ApiVersion, MAX_ECHOED_INPUT, ShortVersion, V1, V2, V3, VersionParseError};
+pub use config::{VersionConfig, VersionConfigBuilder};
+pub use constraint::{ConstraintParseError, VersionConstraint};
+pub use error::VersionError;
+pub use handler::VersionedHandler;
+pub use headers::{
+    DEPRECATION, SUNSET, VersionHeaders, X_API_DEPRECATED, X_API_DEPRECATION_MESSAGE,
+    X_API_SUPPORTED_VERSIONS, X_API_VERSION, default_deprecation_message,
+};
+pub use lifecycle::{Deprecation, VersionState};
+pub use middleware::{VersionMiddleware, Versioning};
+pub use route::{RouteHandler, VersionedRoute};
+pub use strategy::{
+    DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY, VersionStrategy, api_version, header_version,
+    query_version, url_version,
+};
+
+/// `versioned![handler_a, handler_b, fallback = other]`: one
+/// [`VersionedRoute`] from `#[versioned(...)]` handler functions.
+///
+/// Each listed path names a function marked `#[versioned("…", …)]`; the
+/// optional `fallback = <handler>` (any actix-web handler, last) serves
+/// versions no listed handler accepts. The result goes wherever an actix-web
+/// handler goes: `web::get().to(versioned![list_v1, list_v3])`.
+///
+/// Compile errors: a listed function without `#[versioned]`, a handler
+/// listed twice, and two handlers whose constraints overlap (a
+/// const-evaluated assertion naming both).
+///
+/// ```
+/// use actix_web::{test, web, App};
+/// use problem_core::versioned;
+/// use problem_core::version::{self, ApiVersion, VersionConfig, VersionStrategy, Versioning};
+///
+/// #[versioned("1.0", "2.x")]
+/// async fn list_books_v1() -> &'static str { "old books" }
+/// #[versioned("3.x")]
+/// async fn list_books_v3(v: ApiVersion) -> String { format!("books {v}") }
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let config = VersionConfig::builder(VersionStrategy::url_path()).default_version(ApiVersion::V3).build().unwrap();
+/// let app = test::init_service(
+///     App::new()
+///         .wrap(Versioning::new(config))
+///         .route("/books", web::get().to(version::versioned![list_books_v1, list_books_v3])),
+/// )
+/// .await;
+/// let body = |uri: &'static str| test::call_and_read_body(&app, test::TestRequest::get().uri(uri).to_request());
+/// assert_eq!(body("/v2/books").await, "old books");
+/// assert_eq!(body("/books").await, "books 3.0");
+/// # });
+/// ```
+#[cfg(feature = "derive")]
+pub use version_macros::versioned_table as versioned;
+
+/// Items used by the code `#[versioned]` and `versioned!` generate.
+#[doc(hidden)]
+pub mod __private {
+    pub use super::{
+        ApiVersion, RouteHandler, VersionConstraint, VersionedHandler, VersionedRoute,
+    };
+}

@@ -1,0 +1,871 @@
+//! [`VersionConfig`]: the strategy, the version lifecycle and the response
+//! headers (spec, "VersionConfig", "States and transitions"; `DECISIONS.md`,
+//! "Versioning").
+
+use std::collections::BTreeMap;
+use std::time::SystemTime;
+
+use actix_web::HttpRequest;
+use actix_web::dev::RequestHead;
+use actix_web::http::header::{self, HeaderMap, HeaderName};
+
+use super::api_version::ApiVersion;
+use super::error::VersionError;
+use super::headers::{
+    VersionHeaders, X_API_SUPPORTED_VERSIONS, http_date, link_value, supported_value,
+};
+use super::lifecycle::{Deprecation, VersionState};
+use super::strategy::VersionStrategy;
+use crate::config::HttpConfigError;
+
+/// How the application versions its API: the strategy, the versions and
+/// their lifecycle, and the response headers (spec, "VersionConfig").
+///
+/// Build it with [`VersionConfig::builder`]; install it with
+/// [`Versioning`](super::Versioning).
+///
+/// | Option | Default (`DECISIONS.md`) | Meaning |
+/// |---|---|---|
+/// | `default_version` | none | Used when the request carries no version. |
+/// | `supported_versions` | empty: every well-formed version is accepted | Other versions get 400. |
+/// | `deprecated` | none | Responses of the version carry the deprecation headers. |
+/// | `removed` | none | Requests for the version get 410 Gone. |
+/// | `require_version` | `false` | A request without a version gets 400. |
+/// | `add_response_headers` | `true` | Responses carry `X-API-Version` and `X-API-Supported-Versions`. |
+/// | `neutral_path` | none | Paths that skip versioning entirely. |
+///
+/// Resolution ([`resolve_version`](Self::resolve_version)), in order:
+///
+/// 1. the strategy's version; a malformed one is
+///    [`VersionError::Invalid`] (400);
+/// 2. none carried: [`VersionError::Missing`] (400) with
+///    `require_version`, else `default_version`, else also `Missing`
+///    (there is no version to serve);
+/// 3. a removed version: [`VersionError::Removed`] (410, with `Sunset` when
+///    set) — checked before "supported";
+/// 4. `supported_versions` non-empty and the version not in it:
+///    [`VersionError::Unsupported`] (400, `supportedVersions`).
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionError, VersionStrategy};
+///
+/// let config = VersionConfig::builder(VersionStrategy::header())
+///     .default_version(ApiVersion::V3)
+///     .supported_versions([ApiVersion::V2, ApiVersion::V3])
+///     .deprecated(ApiVersion::V2)
+///     .removed(ApiVersion::V1)
+///     .build()?;
+///
+/// let req = TestRequest::get().to_http_request();
+/// assert_eq!(config.resolve_version(&req), Ok(ApiVersion::V3));
+/// let req = TestRequest::get().insert_header(("X-API-Version", "1")).to_http_request();
+/// assert_eq!(config.resolve_version(&req).unwrap_err().to_string(), "API version 1 is no longer supported");
+/// let req = TestRequest::get().insert_header(("X-API-Version", "7")).to_http_request();
+/// assert_eq!(config.resolve_version(&req).unwrap_err().to_string(), "API version 7 is not supported");
+/// # Ok::<(), problem_core::HttpConfigError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct VersionConfig {
+    strategy: VersionStrategy,
+    default_version: Option<ApiVersion>,
+    supported: Vec<ApiVersion>,
+    advertised: Vec<ApiVersion>,
+    deprecated: BTreeMap<ApiVersion, Deprecation>,
+    removed: BTreeMap<ApiVersion, Option<SystemTime>>,
+    require_version: bool,
+    add_response_headers: bool,
+    neutral_paths: Vec<String>,
+}
+
+/// Builder of a [`VersionConfig`] (spec: "built from a strategy and then
+/// configured"); [`build`](Self::build) checks it.
+#[derive(Debug, Clone)]
+pub struct VersionConfigBuilder {
+    strategy: VersionStrategy,
+    default_version: Option<ApiVersion>,
+    supported: Vec<ApiVersion>,
+    deprecated: BTreeMap<ApiVersion, Deprecation>,
+    removed: BTreeMap<ApiVersion, Option<SystemTime>>,
+    require_version: bool,
+    add_response_headers: bool,
+    neutral_paths: Vec<String>,
+}
+
+impl VersionConfig {
+    /// A builder for the given strategy, with the defaults of
+    /// `DECISIONS.md` (see the table above).
+    pub fn builder(strategy: VersionStrategy) -> VersionConfigBuilder {
+        VersionConfigBuilder {
+            strategy,
+            default_version: None,
+            supported: Vec::new(),
+            deprecated: BTreeMap::new(),
+            removed: BTreeMap::new(),
+            require_version: false,
+            add_response_headers: true,
+            neutral_paths: Vec::new(),
+        }
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> &VersionStrategy {
+        &self.strategy
+    }
+
+    /// The default version, if any.
+    pub fn default_version(&self) -> Option<ApiVersion> {
+        self.default_version
+    }
+
+    /// The supported versions, ascending, duplicates removed (empty: every
+    /// well-formed version is accepted).
+    pub fn supported_versions(&self) -> &[ApiVersion] {
+        &self.supported
+    }
+
+    /// The versions listed in `X-API-Supported-Versions` and
+    /// `supportedVersions`: the supported versions minus the removed ones,
+    /// ascending.
+    pub fn advertised_versions(&self) -> &[ApiVersion] {
+        &self.advertised
+    }
+
+    /// Whether a request without a version is refused.
+    pub fn require_version(&self) -> bool {
+        self.require_version
+    }
+
+    /// Whether responses carry `X-API-Version` and `X-API-Supported-Versions`.
+    pub fn add_response_headers(&self) -> bool {
+        self.add_response_headers
+    }
+
+    /// The deprecation of `version`, if it is deprecated.
+    pub fn deprecation(&self, version: ApiVersion) -> Option<&Deprecation> {
+        self.deprecated.get(&version)
+    }
+
+    /// Whether `version` is removed (410).
+    pub fn is_removed(&self, version: ApiVersion) -> bool {
+        self.removed.contains_key(&version)
+    }
+
+    /// The neutral paths (see [`VersionConfigBuilder::neutral_path`]).
+    pub fn neutral_paths(&self) -> &[String] {
+        &self.neutral_paths
+    }
+
+    /// Whether `path` is version-neutral: equal to a neutral path, or below
+    /// it (`/health` covers `/health` and `/health/live`, not `/healthz`).
+    ///
+    /// ```
+    /// use problem_core::version::{VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::url_path()).neutral_path("/health").build()?;
+    /// assert!(config.is_neutral("/health"));
+    /// assert!(config.is_neutral("/health/live"));
+    /// assert!(!config.is_neutral("/healthz"));
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
+    pub fn is_neutral(&self, path: &str) -> bool {
+        self.neutral_paths.iter().any(|n| {
+            n == "/"
+                || path
+                    .strip_prefix(n.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+    }
+
+    /// Where `version` is in its life (spec, "States and transitions").
+    pub fn state(&self, version: ApiVersion) -> VersionState<'_> {
+        if self.is_removed(version) {
+            VersionState::Removed
+        } else if !self.supported.is_empty() && !self.supported.contains(&version) {
+            VersionState::Unsupported
+        } else if let Some(d) = self.deprecated.get(&version) {
+            VersionState::Deprecated(d)
+        } else {
+            VersionState::Supported
+        }
+    }
+
+    /// The request's version (spec: `config.resolve_version(request)`), in
+    /// the order given above. Never panics on any request.
+    ///
+    /// # Errors
+    /// [`VersionError`]: `Invalid`, `Missing`, `Removed` or `Unsupported`.
+    pub fn resolve_version(&self, req: &HttpRequest) -> Result<ApiVersion, VersionError> {
+        self.resolve_head(req.head())
+    }
+
+    pub(crate) fn resolve_head(&self, head: &RequestHead) -> Result<ApiVersion, VersionError> {
+        let carried = self.strategy.extract_head(head)?;
+        let version = match carried {
+            Some(v) => v,
+            None if self.require_version => return Err(VersionError::Missing),
+            None => self.default_version.ok_or(VersionError::Missing)?,
+        };
+        self.check(version)
+    }
+
+    /// Checks a version against the lifecycle: removed (410), then
+    /// supported (400).
+    ///
+    /// # Errors
+    /// [`VersionError::Removed`] or [`VersionError::Unsupported`].
+    pub fn check(&self, version: ApiVersion) -> Result<ApiVersion, VersionError> {
+        match self.state(version) {
+            VersionState::Removed => Err(VersionError::Removed {
+                version,
+                sunset: self.sunset_of(version),
+            }),
+            VersionState::Unsupported => Err(VersionError::Unsupported {
+                version,
+                supported: self.advertised.clone(),
+            }),
+            VersionState::Supported | VersionState::Deprecated(_) => Ok(version),
+        }
+    }
+
+    /// The sunset date of a version: the removal's, else the deprecation's.
+    fn sunset_of(&self, version: ApiVersion) -> Option<SystemTime> {
+        self.removed
+            .get(&version)
+            .copied()
+            .flatten()
+            .or_else(|| self.deprecated.get(&version).and_then(|d| d.sunset))
+    }
+
+    /// The headers of every response for `version` (spec, "Response-side
+    /// operations and headers"), as applied by
+    /// [`apply_headers`](Self::apply_headers):
+    ///
+    /// - with `add_response_headers` (default): `X-API-Version: <v>` and,
+    ///   when `supported_versions` is not empty,
+    ///   `X-API-Supported-Versions: <advertised, e.g. 2, 3>`;
+    /// - for a deprecated version, always (the lifecycle is driven by the
+    ///   configuration alone): `X-API-Deprecated: true`,
+    ///   `X-API-Deprecation-Message`, `Deprecation` (`true` or
+    ///   `@<unix-seconds>`), `Sunset` with a sunset date, and `Link`
+    ///   `rel="deprecation"` / `rel="sunset"` with links.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V2, ApiVersion::V3])
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().link("https://example.com/v2"))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("x-api-version").unwrap(), "2");
+    /// assert_eq!(h.get("x-api-supported-versions").unwrap(), "2, 3");
+    /// assert_eq!(h.get("x-api-deprecated").unwrap(), "true");
+    /// assert_eq!(h.get("x-api-deprecation-message").unwrap(), "API version 2 is deprecated");
+    /// assert_eq!(h.get("deprecation").unwrap(), "true");
+    /// assert_eq!(h.get("link").unwrap(), r#"<https://example.com/v2>; rel="deprecation""#);
+    /// assert_eq!(config.version_headers(ApiVersion::V3).len(), 2);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
+    pub fn version_headers(&self, version: ApiVersion) -> HeaderMap {
+        let mut h = self.general_headers();
+        if self.add_response_headers {
+            h = h.with_api_version(version);
+        }
+        if let Some(d) = self.deprecated.get(&version) {
+            h = h.with_deprecation_warning(d.message_for(version));
+            if let Some(date) = d.date {
+                h = h.with_deprecation_date(date);
+            }
+            if let Some(sunset) = d.sunset {
+                h = h.with_sunset_date(sunset);
+            }
+            if let Some(link) = d.link.as_deref().and_then(|l| link_value(l, "deprecation")) {
+                h.append(header::LINK, link);
+            }
+            if let Some(link) = d
+                .sunset_link
+                .as_deref()
+                .and_then(|l| link_value(l, "sunset"))
+            {
+                h.append(header::LINK, link);
+            }
+        }
+        h
+    }
+
+    /// The headers of responses that have no resolved version (the version
+    /// problems): `X-API-Supported-Versions` with `add_response_headers`
+    /// and a non-empty `supported_versions`.
+    pub fn general_headers(&self) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        if self.add_response_headers {
+            if let Some(value) = supported_value(&self.advertised) {
+                h.insert(X_API_SUPPORTED_VERSIONS, value);
+            }
+        }
+        h
+    }
+
+    /// Applies the version headers of `version` to a response per this
+    /// configuration (spec: `config.apply_headers(response, version)`; the
+    /// headers of [`version_headers`](Self::version_headers)). Existing
+    /// values of the same names are replaced, except `Link`, which is
+    /// appended.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V1, ApiVersion::V2, ApiVersion::V3])
+    ///     .build()?;
+    /// let mut res = HttpResponse::Ok().finish();
+    /// config.apply_headers(&mut res, ApiVersion::V2);
+    /// assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+    /// assert_eq!(res.headers().get("x-api-supported-versions").unwrap(), "1, 2, 3");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
+    pub fn apply_headers<R: VersionHeaders>(&self, response: &mut R, version: ApiVersion) {
+        merge_headers(
+            response.version_headers_mut(),
+            &self.version_headers(version),
+        );
+    }
+}
+
+/// Copies `from` into `into`: replacing same-named values, appending `Link`.
+pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
+    for name in from.keys() {
+        if name != header::LINK {
+            into.remove(name);
+        }
+    }
+    for (name, value) in from.iter() {
+        into.append(name.clone(), value.clone());
+    }
+}
+
+impl VersionConfigBuilder {
+    /// The version used when the request carries none.
+    pub fn default_version(mut self, version: ApiVersion) -> Self {
+        self.default_version = Some(version);
+        self
+    }
+
+    /// The supported versions (replacing earlier ones). Order and
+    /// duplicates do not matter; an empty list accepts every well-formed
+    /// version.
+    pub fn supported_versions(mut self, versions: impl IntoIterator<Item = ApiVersion>) -> Self {
+        self.supported = versions.into_iter().collect();
+        self
+    }
+
+    /// Marks `version` as deprecated, with the default message and no
+    /// dates (spec, "States and transitions": supported → deprecated).
+    pub fn deprecated(self, version: ApiVersion) -> Self {
+        self.deprecated_with(version, Deprecation::new())
+    }
+
+    /// Marks `version` as deprecated with a message, dates and links
+    /// (deprecated → deprecated with a `Sunset` header when it has a sunset
+    /// date).
+    pub fn deprecated_with(mut self, version: ApiVersion, deprecation: Deprecation) -> Self {
+        self.deprecated.insert(version, deprecation);
+        self
+    }
+
+    /// Removes support for `version`: its requests get 410 Gone, with the
+    /// `Sunset` of its deprecation when it had one (deprecated → removed).
+    /// Checked before `supported_versions`, so a removed version may stay
+    /// in that list; it is then left out of `X-API-Supported-Versions` and
+    /// `supportedVersions`.
+    pub fn removed(mut self, version: ApiVersion) -> Self {
+        self.removed.entry(version).or_insert(None);
+        self
+    }
+
+    /// Like [`removed`](Self::removed), with the `Sunset` date sent on the
+    /// 410.
+    pub fn removed_with_sunset(
+        mut self,
+        version: ApiVersion,
+        sunset: impl Into<SystemTime>,
+    ) -> Self {
+        self.removed.insert(version, Some(sunset.into()));
+        self
+    }
+
+    /// Whether a request without a version is refused with 400 (default
+    /// `false`; conflicts with `default_version`).
+    pub fn require_version(mut self, require: bool) -> Self {
+        self.require_version = require;
+        self
+    }
+
+    /// Whether responses carry `X-API-Version` and
+    /// `X-API-Supported-Versions` (default `true`). The deprecation and
+    /// sunset headers of a deprecated version, and the headers of the
+    /// version problems, are sent either way.
+    pub fn add_response_headers(mut self, add: bool) -> Self {
+        self.add_response_headers = add;
+        self
+    }
+
+    /// Marks a path as version-neutral: requests to it, or below it
+    /// (`/health` covers `/health/live`, not `/healthz`), skip resolution,
+    /// keep their path and get no version headers. Matched against the
+    /// path as received, before the version segment is removed. `/`
+    /// makes every path neutral.
+    pub fn neutral_path(mut self, path: impl Into<String>) -> Self {
+        self.neutral_paths.push(path.into());
+        self
+    }
+
+    /// Checks the configuration.
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidVersionConfig`] when:
+    /// - `require_version` is set together with `default_version`;
+    /// - the default version is not in a non-empty `supported_versions`, or
+    ///   is removed;
+    /// - a sunset date is earlier than the deprecation date;
+    /// - a date has no IMF-fixdate (before 1970 or after 9999);
+    /// - a link cannot be sent in a `Link` header;
+    /// - the strategy is unusable: an invalid header name, an empty query
+    ///   parameter name, a vendor that is not `vnd.<name>` with token
+    ///   characters, a prefix with `?` or `#`, an empty combination;
+    /// - a neutral path does not start with `/`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    /// let err = VersionConfig::builder(VersionStrategy::header())
+    ///     .require_version(true)
+    ///     .default_version(ApiVersion::V1)
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid version configuration: require_version cannot be combined with default_version (1.0): a request without a version would never use it"
+    /// );
+    /// ```
+    pub fn build(self) -> Result<VersionConfig, HttpConfigError> {
+        let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
+        check_strategy(&self.strategy)?;
+        let mut supported = self.supported;
+        supported.sort();
+        supported.dedup();
+        if let Some(default) = self.default_version {
+            if self.require_version {
+                return fail(format!(
+                    "require_version cannot be combined with default_version ({default}): a request without a version would never use it"
+                ));
+            }
+            if !supported.is_empty() && !supported.contains(&default) {
+                return fail(format!(
+                    "default_version {default} is not one of supported_versions ({})",
+                    list(&supported)
+                ));
+            }
+            if self.removed.contains_key(&default) {
+                return fail(format!("default_version {default} is removed"));
+            }
+        }
+        for (version, d) in &self.deprecated {
+            for (what, date) in [("deprecation date", d.date), ("sunset date", d.sunset)] {
+                if let Some(date) = date {
+                    check_date(*version, what, date)?;
+                }
+            }
+            if let (Some(date), Some(sunset)) = (d.date, d.sunset) {
+                if sunset < date {
+                    return fail(format!(
+                        "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
+                        show(sunset),
+                        show(date)
+                    ));
+                }
+            }
+            for (rel, link) in [("deprecation", &d.link), ("sunset", &d.sunset_link)] {
+                if let Some(link) = link {
+                    if link_value(link, rel).is_none() {
+                        return fail(format!(
+                            "the {rel} link of version {version} cannot be sent in a Link header: {link:?}"
+                        ));
+                    }
+                }
+            }
+        }
+        for (version, sunset) in &self.removed {
+            if let Some(sunset) = sunset {
+                check_date(*version, "sunset date", *sunset)?;
+            }
+        }
+        for path in &self.neutral_paths {
+            if !path.starts_with('/') {
+                return fail(format!("neutral path {path:?} must start with '/'"));
+            }
+        }
+        let advertised = supported
+            .iter()
+            .copied()
+            .filter(|v| !self.removed.contains_key(v))
+            .collect();
+        let neutral_paths = self
+            .neutral_paths
+            .into_iter()
+            .map(|p| {
+                let t = p.trim_end_matches('/');
+                if t.is_empty() {
+                    "/".to_owned()
+                } else {
+                    t.to_owned()
+                }
+            })
+            .collect();
+        Ok(VersionConfig {
+            strategy: self.strategy,
+            default_version: self.default_version,
+            supported,
+            advertised,
+            deprecated: self.deprecated,
+            removed: self.removed,
+            require_version: self.require_version,
+            add_response_headers: self.add_response_headers,
+            neutral_paths,
+        })
+    }
+}
+
+fn list(versions: &[ApiVersion]) -> String {
+    versions
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn show(date: SystemTime) -> String {
+    match http_date(date) {
+        Some(v) => v.to_str().unwrap_or("?").to_owned(),
+        None => format!("{date:?}"),
+    }
+}
+
+fn check_date(version: ApiVersion, what: &str, date: SystemTime) -> Result<(), HttpConfigError> {
+    if http_date(date).is_none() {
+        return Err(HttpConfigError::InvalidVersionConfig(format!(
+            "the {what} of version {version} is not between 1970 and 9999, so it has no HTTP date"
+        )));
+    }
+    Ok(())
+}
+
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b))
+}
+
+fn check_strategy(strategy: &VersionStrategy) -> Result<(), HttpConfigError> {
+    let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
+    match strategy {
+        VersionStrategy::UrlPath { prefix: Some(p) } => {
+            if !p.starts_with('/') || p.contains(['?', '#']) || p.contains(char::is_whitespace) {
+                return fail(format!(
+                    "URL path prefix {p:?} must start with '/' and contain no '?', '#' or whitespace"
+                ));
+            }
+        }
+        VersionStrategy::UrlPath { prefix: None } => {}
+        VersionStrategy::Header { name } => {
+            if HeaderName::try_from(name.as_str()).is_err() {
+                return fail(format!(
+                    "version header name {name:?} is not a valid header name"
+                ));
+            }
+        }
+        VersionStrategy::Query { name } => {
+            if name.is_empty() {
+                return fail("version query parameter name is empty".to_owned());
+            }
+        }
+        VersionStrategy::MediaType { vendor } => {
+            if !vendor.to_ascii_lowercase().starts_with("vnd.")
+                || !is_token(vendor)
+                || vendor.len() <= 4
+            {
+                return fail(format!(
+                    "media type vendor {vendor:?} must be vnd.<name> with token characters, e.g. vnd.catalog"
+                ));
+            }
+        }
+        VersionStrategy::Combined(list) => {
+            if list.is_empty() {
+                return fail("a combined strategy needs at least one strategy".to_owned());
+            }
+            for s in list {
+                check_strategy(s)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::version::headers::SUNSET;
+    use actix_web::http::header::HeaderValue;
+
+    fn hv(s: &'static str) -> HeaderValue {
+        HeaderValue::from_static(s)
+    }
+    use actix_web::test::TestRequest;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    fn at(secs: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(secs)
+    }
+    fn err(b: VersionConfigBuilder) -> String {
+        b.build().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn defaults() {
+        let c = VersionConfig::builder(VersionStrategy::header())
+            .build()
+            .unwrap();
+        assert_eq!(c.default_version(), None);
+        assert!(c.supported_versions().is_empty());
+        assert!(!c.require_version());
+        assert!(c.add_response_headers());
+        // Every well-formed version is accepted; none carried and no default is Missing.
+        let req = TestRequest::get()
+            .insert_header(("X-API-Version", "42.7"))
+            .to_http_request();
+        assert_eq!(c.resolve_version(&req), Ok(ApiVersion::new(42, 7)));
+        let req = TestRequest::get().to_http_request();
+        assert_eq!(c.resolve_version(&req), Err(VersionError::Missing));
+    }
+
+    #[test]
+    fn build_checks() {
+        let b = || VersionConfig::builder(VersionStrategy::header());
+        assert_eq!(
+            err(b()
+                .supported_versions([ApiVersion::V2, ApiVersion::V3])
+                .default_version(ApiVersion::V1)),
+            "invalid version configuration: default_version 1.0 is not one of supported_versions (2.0, 3.0)"
+        );
+        assert_eq!(
+            err(b().default_version(ApiVersion::V1).removed(ApiVersion::V1)),
+            "invalid version configuration: default_version 1.0 is removed"
+        );
+        assert_eq!(
+            err(b().deprecated_with(
+                ApiVersion::V2,
+                Deprecation::new()
+                    .date(at(2_000_000_000))
+                    .sunset(at(1_900_000_000))
+            )),
+            "invalid version configuration: the sunset date of version 2.0 (Sun, 17 Mar 2030 17:46:40 GMT) is earlier than its deprecation date (Wed, 18 May 2033 03:33:20 GMT)"
+        );
+        assert_eq!(
+            err(b().deprecated_with(
+                ApiVersion::V2,
+                Deprecation::new().sunset(UNIX_EPOCH - Duration::from_secs(1))
+            )),
+            "invalid version configuration: the sunset date of version 2.0 is not between 1970 and 9999, so it has no HTTP date"
+        );
+        assert_eq!(
+            err(b().removed_with_sunset(ApiVersion::V1, at(300_000_000_000))),
+            "invalid version configuration: the sunset date of version 1.0 is not between 1970 and 9999, so it has no HTTP date"
+        );
+        assert_eq!(
+            err(b().deprecated_with(ApiVersion::V2, Deprecation::new().link("https://x y"))),
+            "invalid version configuration: the deprecation link of version 2.0 cannot be sent in a Link header: \"https://x y\""
+        );
+        assert_eq!(
+            err(b().neutral_path("health")),
+            "invalid version configuration: neutral path \"health\" must start with '/'"
+        );
+        assert_eq!(
+            err(VersionConfig::builder(VersionStrategy::header_named(
+                "bad name"
+            ))),
+            "invalid version configuration: version header name \"bad name\" is not a valid header name"
+        );
+        assert_eq!(
+            err(VersionConfig::builder(VersionStrategy::query_named(""))),
+            "invalid version configuration: version query parameter name is empty"
+        );
+        assert_eq!(
+            err(VersionConfig::builder(VersionStrategy::MediaType {
+                vendor: "vnd.".into()
+            })),
+            "invalid version configuration: media type vendor \"vnd.\" must be vnd.<name> with token characters, e.g. vnd.catalog"
+        );
+        assert_eq!(
+            err(VersionConfig::builder(VersionStrategy::combined([]))),
+            "invalid version configuration: a combined strategy needs at least one strategy"
+        );
+        assert_eq!(
+            err(VersionConfig::builder(VersionStrategy::UrlPath {
+                prefix: Some("/a?b".into())
+            })),
+            "invalid version configuration: URL path prefix \"/a?b\" must start with '/' and contain no '?', '#' or whitespace"
+        );
+        // Equal dates are fine, and a removed version may stay supported.
+        assert!(
+            b().deprecated_with(ApiVersion::V2, Deprecation::new().date(at(5)).sunset(at(5)))
+                .supported_versions([ApiVersion::V1, ApiVersion::V2])
+                .removed(ApiVersion::V1)
+                .build()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn removed_is_checked_before_supported_and_not_advertised() {
+        let c = VersionConfig::builder(VersionStrategy::header())
+            .supported_versions([
+                ApiVersion::V3,
+                ApiVersion::V1,
+                ApiVersion::V2,
+                ApiVersion::V2,
+            ])
+            .removed(ApiVersion::V1)
+            .build()
+            .unwrap();
+        assert_eq!(
+            c.supported_versions(),
+            [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3]
+        );
+        assert_eq!(c.advertised_versions(), [ApiVersion::V2, ApiVersion::V3]);
+        assert_eq!(
+            c.check(ApiVersion::V1),
+            Err(VersionError::Removed {
+                version: ApiVersion::V1,
+                sunset: None
+            })
+        );
+        assert_eq!(
+            c.check(ApiVersion::new(9, 0)),
+            Err(VersionError::Unsupported {
+                version: ApiVersion::new(9, 0),
+                supported: vec![ApiVersion::V2, ApiVersion::V3]
+            })
+        );
+        assert_eq!(
+            c.general_headers().get("x-api-supported-versions").unwrap(),
+            hv("2, 3")
+        );
+    }
+
+    #[test]
+    fn removed_sunset_comes_from_removal_else_deprecation() {
+        let c = VersionConfig::builder(VersionStrategy::header())
+            .deprecated_with(ApiVersion::V1, Deprecation::new().sunset(at(1_830_297_599)))
+            .removed(ApiVersion::V1)
+            .removed_with_sunset(ApiVersion::new(0, 9), at(0))
+            .build()
+            .unwrap();
+        assert_eq!(
+            c.check(ApiVersion::V1),
+            Err(VersionError::Removed {
+                version: ApiVersion::V1,
+                sunset: Some(at(1_830_297_599))
+            })
+        );
+        assert_eq!(
+            c.check(ApiVersion::new(0, 9)),
+            Err(VersionError::Removed {
+                version: ApiVersion::new(0, 9),
+                sunset: Some(at(0))
+            })
+        );
+    }
+
+    #[test]
+    fn require_version() {
+        let c = VersionConfig::builder(VersionStrategy::header())
+            .require_version(true)
+            .build()
+            .unwrap();
+        let req = TestRequest::get().to_http_request();
+        assert_eq!(c.resolve_version(&req), Err(VersionError::Missing));
+    }
+
+    #[test]
+    fn deprecation_headers_with_dates_and_links() {
+        let c = VersionConfig::builder(VersionStrategy::header())
+            .deprecated_with(
+                ApiVersion::V2,
+                Deprecation::new()
+                    .message("Use v3")
+                    .date(at(1_767_225_600))
+                    .sunset(at(1_830_297_599))
+                    .link("https://example.com/deprecation")
+                    .sunset_link("https://example.com/sunset"),
+            )
+            .add_response_headers(false)
+            .build()
+            .unwrap();
+        let h = c.version_headers(ApiVersion::V2);
+        assert_eq!(h.get("x-api-version"), None);
+        assert_eq!(h.get("x-api-deprecated").unwrap(), hv("true"));
+        assert_eq!(h.get("x-api-deprecation-message").unwrap(), hv("Use v3"));
+        assert_eq!(h.get("deprecation").unwrap(), hv("@1767225600"));
+        assert_eq!(
+            h.get("sunset").unwrap(),
+            hv("Fri, 31 Dec 2027 23:59:59 GMT")
+        );
+        let links: Vec<_> = h.get_all("link").map(|v| v.to_str().unwrap()).collect();
+        assert_eq!(
+            links,
+            [
+                r#"<https://example.com/deprecation>; rel="deprecation""#,
+                r#"<https://example.com/sunset>; rel="sunset""#
+            ]
+        );
+        assert_eq!(h.len(), 6);
+        assert!(c.version_headers(ApiVersion::V3).is_empty());
+    }
+
+    #[test]
+    fn apply_headers_replaces_but_appends_links() {
+        let c = VersionConfig::builder(VersionStrategy::header())
+            .deprecated_with(ApiVersion::V2, Deprecation::new().link("https://e/d"))
+            .build()
+            .unwrap();
+        let mut res = actix_web::HttpResponse::Ok()
+            .insert_header(("X-API-Version", "9"))
+            .insert_header(("Link", "</books?page=2>; rel=\"next\""))
+            .finish();
+        c.apply_headers(&mut res, ApiVersion::V2);
+        assert_eq!(res.headers().get("x-api-version").unwrap(), hv("2"));
+        assert_eq!(res.headers().get_all(header::LINK).count(), 2);
+    }
+
+    #[test]
+    fn sunset_header_on_general_removed_only_via_error() {
+        let c = VersionConfig::builder(VersionStrategy::header())
+            .build()
+            .unwrap();
+        assert!(c.general_headers().get(SUNSET).is_none());
+    }
+
+    #[test]
+    fn neutral_paths() {
+        let c = VersionConfig::builder(VersionStrategy::url_path())
+            .neutral_path("/health/")
+            .neutral_path("/openapi.json")
+            .build()
+            .unwrap();
+        assert_eq!(c.neutral_paths(), ["/health", "/openapi.json"]);
+        assert!(c.is_neutral("/health"));
+        assert!(c.is_neutral("/health/ready"));
+        assert!(!c.is_neutral("/healthy"));
+        assert!(c.is_neutral("/openapi.json"));
+        assert!(!c.is_neutral("/v1/health"));
+        assert!(!c.is_neutral("/"));
+    }
+}

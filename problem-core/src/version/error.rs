@@ -1,0 +1,201 @@
+//! [`VersionError`]: why a request's API version was refused, and the
+//! problem document each answer is (`DECISIONS.md`, "Versioning").
+
+use std::time::SystemTime;
+
+use super::api_version::{ApiVersion, VersionParseError};
+use super::headers::{SUNSET, X_API_SUPPORTED_VERSIONS, http_date, supported_value};
+use crate::problem::{BadRequestException, HttpException};
+
+/// Why version resolution refused a request. Each variant is answered as a
+/// problem document (`DECISIONS.md`, "Versioning"); the `Display` of a
+/// variant is exactly its `detail`:
+///
+/// | Variant | Status | `detail` | Extras |
+/// |---|---|---|---|
+/// | [`Missing`](Self::Missing) | 400 | `API version is required` | |
+/// | [`Invalid`](Self::Invalid) | 400 | `Invalid API version "<raw>"` | |
+/// | [`Unsupported`](Self::Unsupported) | 400 | `API version <v> is not supported` | extension `supportedVersions` (array of short-form strings) and header `X-API-Supported-Versions` |
+/// | [`Removed`](Self::Removed) | 410 | `API version <v> is no longer supported` | `Sunset` header when the version had a sunset date |
+///
+/// `<v>` is the short form (`1`, `2.1`, see [`ApiVersion::short`]); `<raw>`
+/// is the value as the request carried it, shortened to 64 characters
+/// followed by `…` (non-UTF-8 bytes replaced by `U+FFFD`).
+///
+/// Converting into `actix_web::Error` gives a [`BadRequestException`] for
+/// the 400s (so an exception filter for `BadRequestException` receives
+/// them) and an [`HttpException`] with status 410 for `Removed`; the
+/// response is the ordinary problem response of that type.
+///
+/// ```
+/// use problem_core::version::{ApiVersion, VersionError};
+/// use problem_core::{HttpException, Problem};
+///
+/// let err = VersionError::Unsupported {
+///     version: ApiVersion::new(7, 0),
+///     supported: vec![ApiVersion::V2, ApiVersion::V3],
+/// };
+/// assert_eq!(err.to_string(), "API version 7 is not supported");
+/// let problem = HttpException::from(err);
+/// assert_eq!(
+///     serde_json::to_string(&problem.to_problem("/books")?)?,
+///     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 7 is not supported","instance":"/books","supportedVersions":["2","3"]}"#
+/// );
+/// assert_eq!(problem.headers()?.get("x-api-supported-versions").unwrap(), "2, 3");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VersionError {
+    /// The request carries no version and `require_version` is set (or no
+    /// `default_version` is configured).
+    #[error("API version is required")]
+    Missing,
+    /// The request carries a version that does not parse.
+    #[error("Invalid API version \"{raw}\"")]
+    Invalid {
+        /// The value as carried by the request (shortened, see above).
+        raw: String,
+        /// Why it does not parse.
+        #[source]
+        source: VersionParseError,
+    },
+    /// The version is not one of `supported_versions` (or, from a
+    /// versioned route, no handler of the route accepts it).
+    #[error("API version {} is not supported", version.short())]
+    Unsupported {
+        /// The requested version.
+        version: ApiVersion,
+        /// The versions that are supported, ascending.
+        supported: Vec<ApiVersion>,
+    },
+    /// The version has been removed (RFC 9110 410 Gone).
+    #[error("API version {} is no longer supported", version.short())]
+    Removed {
+        /// The requested version.
+        version: ApiVersion,
+        /// Its sunset date, sent as the `Sunset` header (RFC 8594).
+        sunset: Option<SystemTime>,
+    },
+}
+
+impl VersionError {
+    /// The HTTP status of the answer: 400, or 410 for
+    /// [`Removed`](Self::Removed).
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Removed { .. } => 410,
+            _ => 400,
+        }
+    }
+
+    fn bad_request(&self) -> BadRequestException {
+        let err = BadRequestException::new().with_detail(self.to_string());
+        match self {
+            Self::Unsupported { supported, .. } => {
+                let list: Vec<String> = supported.iter().map(|v| v.short().to_string()).collect();
+                let err = err.with_extension("supportedVersions", list);
+                match supported_value(supported) {
+                    Some(value) => err.with_header((X_API_SUPPORTED_VERSIONS, value)),
+                    None => err,
+                }
+            }
+            Self::Invalid { source, .. } => err.with_cause(source.clone()),
+            _ => err,
+        }
+    }
+
+    fn gone(&self, sunset: Option<SystemTime>) -> HttpException {
+        let err = HttpException::from_status(actix_web::http::StatusCode::GONE)
+            .with_detail(self.to_string());
+        match sunset.and_then(http_date) {
+            Some(date) => err.with_header((SUNSET, date)),
+            None => err,
+        }
+    }
+}
+
+/// The problem of a [`VersionError`]: a `BadRequestException`'s inner
+/// exception for the 400s, a 410 `HttpException` for `Removed`.
+impl From<VersionError> for HttpException {
+    fn from(err: VersionError) -> Self {
+        match err {
+            VersionError::Removed { sunset, .. } => err.gone(sunset),
+            _ => err.bad_request().into_inner(),
+        }
+    }
+}
+
+impl From<VersionError> for actix_web::Error {
+    fn from(err: VersionError) -> Self {
+        match err {
+            VersionError::Removed { sunset, .. } => err.gone(sunset).into(),
+            _ => err.bad_request().into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Problem;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    fn body(err: VersionError) -> String {
+        let p = HttpException::from(err);
+        serde_json::to_string(&p.to_problem("").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn missing() {
+        let err = VersionError::Missing;
+        assert_eq!(err.status(), 400);
+        assert_eq!(
+            body(err),
+            r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":""}"#
+        );
+    }
+
+    #[test]
+    fn invalid_echoes_the_raw_value() {
+        let err = VersionError::Invalid {
+            raw: "abc".into(),
+            source: VersionParseError::Malformed("abc".into()),
+        };
+        assert_eq!(
+            body(err),
+            r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"abc\"","instance":""}"#
+        );
+    }
+
+    #[test]
+    fn removed_is_gone_with_sunset() {
+        let sunset = UNIX_EPOCH + Duration::from_secs(1_830_297_599);
+        let err = VersionError::Removed {
+            version: ApiVersion::V1,
+            sunset: Some(sunset),
+        };
+        assert_eq!(err.status(), 410);
+        let p = HttpException::from(err.clone());
+        assert_eq!(p.status().as_u16(), 410);
+        assert_eq!(
+            p.headers().unwrap().get("sunset").unwrap(),
+            "Fri, 31 Dec 2027 23:59:59 GMT"
+        );
+        assert_eq!(
+            body(err),
+            r#"{"type":"about:blank","title":"Gone","status":410,"detail":"API version 1 is no longer supported","instance":""}"#
+        );
+    }
+
+    #[test]
+    fn actix_error_is_a_bad_request_exception() {
+        let err: actix_web::Error = VersionError::Missing.into();
+        assert!(BadRequestException::catch(&err).is_some());
+        let err: actix_web::Error = VersionError::Removed {
+            version: ApiVersion::V1,
+            sunset: None,
+        }
+        .into();
+        assert_eq!(HttpException::catch(&err).unwrap().status().as_u16(), 410);
+    }
+}

@@ -1,0 +1,291 @@
+//! Response-side operations: the version headers
+//! (spec, "Response-side operations and headers"; RFC 9745 `Deprecation`,
+//! RFC 8594 `Sunset`, RFC 8288 `Link`).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use actix_web::HttpResponse;
+use actix_web::dev::ServiceResponse;
+use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+
+use super::api_version::ApiVersion;
+
+/// `X-API-Version`: the resolved version, short form (`3`, `2.1`).
+pub const X_API_VERSION: HeaderName = HeaderName::from_static("x-api-version");
+/// `X-API-Supported-Versions`: the supported versions, short form,
+/// separated by a comma and a space (`2, 3`).
+pub const X_API_SUPPORTED_VERSIONS: HeaderName =
+    HeaderName::from_static("x-api-supported-versions");
+/// `X-API-Deprecated`: `true` on responses of a deprecated version.
+pub const X_API_DEPRECATED: HeaderName = HeaderName::from_static("x-api-deprecated");
+/// `X-API-Deprecation-Message`: the deprecation text of a deprecated version.
+pub const X_API_DEPRECATION_MESSAGE: HeaderName =
+    HeaderName::from_static("x-api-deprecation-message");
+/// `Deprecation` (RFC 9745): `true`, or `@<unix-seconds>` with a date.
+pub const DEPRECATION: HeaderName = HeaderName::from_static("deprecation");
+/// `Sunset` (RFC 8594): an IMF-fixdate.
+pub const SUNSET: HeaderName = HeaderName::from_static("sunset");
+
+/// The first second `httpdate` cannot format (year 10000).
+const YEAR_10000: u64 = 253_402_300_800;
+
+/// An IMF-fixdate (`Fri, 31 Dec 2027 23:59:59 GMT`, RFC 9110 §5.6.7) for
+/// `date`, or `None` when the date is before 1970 or after 9999 (which
+/// `httpdate` cannot format). Sub-second parts are dropped.
+pub(crate) fn http_date(date: SystemTime) -> Option<HeaderValue> {
+    let secs = date.duration_since(UNIX_EPOCH).ok()?.as_secs();
+    if secs >= YEAR_10000 {
+        return None;
+    }
+    HeaderValue::from_str(&httpdate::fmt_http_date(date)).ok()
+}
+
+/// The RFC 9745 structured-field date `@<unix-seconds>` (seconds rounded
+/// down; negative before 1970).
+pub(crate) fn deprecation_date(date: SystemTime) -> HeaderValue {
+    let secs: i128 = match date.duration_since(UNIX_EPOCH) {
+        Ok(d) => i128::from(d.as_secs()),
+        Err(e) => {
+            let d = e.duration();
+            -i128::from(d.as_secs()) - i128::from(d.subsec_nanos() > 0)
+        }
+    };
+    HeaderValue::from_str(&format!("@{secs}")).unwrap_or_else(|_| HeaderValue::from_static("true"))
+}
+
+/// `1, 2, 3` for a list of versions (short forms), `None` for an empty list.
+pub(crate) fn supported_value(versions: &[ApiVersion]) -> Option<HeaderValue> {
+    if versions.is_empty() {
+        return None;
+    }
+    let text = versions
+        .iter()
+        .map(|v| v.short().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    HeaderValue::from_str(&text).ok()
+}
+
+/// A header value for free text: control characters (which a header value
+/// cannot carry) become spaces; other non-ASCII text is sent as its UTF-8
+/// bytes.
+pub(crate) fn text_value(text: &str) -> HeaderValue {
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+        .collect();
+    HeaderValue::from_bytes(clean.as_bytes()).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// `<uri>; rel="<rel>"` (RFC 8288), or `None` when the URI cannot be put
+/// in a `Link` header (it contains `<`, `>`, whitespace or controls).
+pub(crate) fn link_value(uri: &str, rel: &str) -> Option<HeaderValue> {
+    if uri.is_empty()
+        || uri
+            .chars()
+            .any(|c| c == '<' || c == '>' || c.is_whitespace() || c.is_control())
+    {
+        return None;
+    }
+    HeaderValue::from_str(&format!("<{uri}>; rel=\"{rel}\"")).ok()
+}
+
+/// The default `X-API-Deprecation-Message`: `API version <N> is deprecated`
+/// (spec, "Response-side operations and headers").
+///
+/// ```
+/// use problem_core::version::{ApiVersion, default_deprecation_message};
+/// assert_eq!(default_deprecation_message(ApiVersion::V2), "API version 2 is deprecated");
+/// ```
+pub fn default_deprecation_message(version: ApiVersion) -> String {
+    format!("API version {} is deprecated", version.short())
+}
+
+/// The response-side operations of the spec, on anything that has response
+/// headers: [`HttpResponse`], [`ServiceResponse`] and a bare [`HeaderMap`]
+/// (spec, "Response-side operations and headers").
+///
+/// Each method sets its headers, replacing earlier values of the same
+/// names, and returns the response, like the spec's `with_*` functions.
+/// [`VersionConfig::apply_headers`](super::VersionConfig::apply_headers)
+/// applies all of them as configured.
+///
+/// | Method | Headers |
+/// |---|---|
+/// | [`with_api_version`](Self::with_api_version) | `X-API-Version: 2` |
+/// | [`with_deprecation_warning`](Self::with_deprecation_warning) | `X-API-Deprecated: true`, `X-API-Deprecation-Message: <message>`, `Deprecation: true` |
+/// | [`with_deprecation_date`](Self::with_deprecation_date) | `Deprecation: @<unix-seconds>` (RFC 9745) |
+/// | [`with_supported_versions`](Self::with_supported_versions) | `X-API-Supported-Versions: 1, 2, 3` |
+/// | [`with_sunset_date`](Self::with_sunset_date) | `Sunset: <IMF-fixdate>` (RFC 8594) |
+///
+/// ```
+/// use actix_web::HttpResponse;
+/// use problem_core::version::{ApiVersion, VersionHeaders};
+///
+/// let res = HttpResponse::Ok()
+///     .finish()
+///     .with_api_version(ApiVersion::V2)
+///     .with_supported_versions([ApiVersion::V2, ApiVersion::V3])
+///     .with_deprecation_warning("API version 2 is deprecated")
+///     .with_sunset_date(httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap());
+/// let h = res.headers();
+/// assert_eq!(h.get("x-api-version").unwrap(), "2");
+/// assert_eq!(h.get("x-api-supported-versions").unwrap(), "2, 3");
+/// assert_eq!(h.get("x-api-deprecated").unwrap(), "true");
+/// assert_eq!(h.get("x-api-deprecation-message").unwrap(), "API version 2 is deprecated");
+/// assert_eq!(h.get("deprecation").unwrap(), "true");
+/// assert_eq!(h.get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+/// ```
+pub trait VersionHeaders: Sized {
+    /// The headers to write to.
+    fn version_headers_mut(&mut self) -> &mut HeaderMap;
+
+    /// Adds `X-API-Version` with the short form of `version`.
+    fn with_api_version(mut self, version: ApiVersion) -> Self {
+        self.version_headers_mut()
+            .insert(X_API_VERSION, version.header_value());
+        self
+    }
+
+    /// Adds the deprecation warning headers: `X-API-Deprecated: true`,
+    /// `X-API-Deprecation-Message: <message>` and `Deprecation: true`.
+    /// Control characters in `message` are sent as spaces.
+    fn with_deprecation_warning(mut self, message: impl AsRef<str>) -> Self {
+        let h = self.version_headers_mut();
+        h.insert(X_API_DEPRECATED, HeaderValue::from_static("true"));
+        h.insert(X_API_DEPRECATION_MESSAGE, text_value(message.as_ref()));
+        h.insert(DEPRECATION, HeaderValue::from_static("true"));
+        self
+    }
+
+    /// Sets `Deprecation: @<unix-seconds>` (RFC 9745), the date the version
+    /// was (or will be) deprecated, in whole seconds.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::VersionHeaders;
+    /// let h = HeaderMap::new().with_deprecation_date(UNIX_EPOCH + Duration::from_secs(1_767_225_600));
+    /// assert_eq!(h.get("deprecation").unwrap(), "@1767225600");
+    /// ```
+    fn with_deprecation_date(mut self, date: SystemTime) -> Self {
+        self.version_headers_mut()
+            .insert(DEPRECATION, deprecation_date(date));
+        self
+    }
+
+    /// Adds `X-API-Supported-Versions`: the short forms in the given order,
+    /// separated by `, `. An empty list adds nothing.
+    fn with_supported_versions(mut self, versions: impl IntoIterator<Item = ApiVersion>) -> Self {
+        let versions: Vec<ApiVersion> = versions.into_iter().collect();
+        if let Some(value) = supported_value(&versions) {
+            self.version_headers_mut()
+                .insert(X_API_SUPPORTED_VERSIONS, value);
+        }
+        self
+    }
+
+    /// Adds `Sunset` (RFC 8594) with `date` as an IMF-fixdate
+    /// (`Fri, 31 Dec 2027 23:59:59 GMT`). A date before 1970 or after 9999
+    /// has no IMF-fixdate and adds nothing
+    /// ([`VersionConfigBuilder::build`](super::VersionConfigBuilder::build)
+    /// rejects such dates).
+    fn with_sunset_date(mut self, date: SystemTime) -> Self {
+        if let Some(value) = http_date(date) {
+            self.version_headers_mut().insert(SUNSET, value);
+        }
+        self
+    }
+}
+
+impl VersionHeaders for HeaderMap {
+    fn version_headers_mut(&mut self) -> &mut HeaderMap {
+        self
+    }
+}
+
+impl<B> VersionHeaders for HttpResponse<B> {
+    fn version_headers_mut(&mut self) -> &mut HeaderMap {
+        self.headers_mut()
+    }
+}
+
+impl<B> VersionHeaders for ServiceResponse<B> {
+    fn version_headers_mut(&mut self) -> &mut HeaderMap {
+        self.headers_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn http_date_is_an_imf_fixdate_and_never_panics() {
+        let d = UNIX_EPOCH + Duration::from_secs(1_830_297_599);
+        assert_eq!(http_date(d).unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+        assert_eq!(
+            http_date(d + Duration::from_millis(999)).unwrap(),
+            "Fri, 31 Dec 2027 23:59:59 GMT"
+        );
+        assert_eq!(
+            http_date(UNIX_EPOCH).unwrap(),
+            "Thu, 01 Jan 1970 00:00:00 GMT"
+        );
+        assert_eq!(http_date(UNIX_EPOCH - Duration::from_secs(1)), None);
+        assert_eq!(
+            http_date(UNIX_EPOCH + Duration::from_secs(YEAR_10000 - 1)).unwrap(),
+            "Fri, 31 Dec 9999 23:59:59 GMT"
+        );
+        assert_eq!(
+            http_date(UNIX_EPOCH + Duration::from_secs(YEAR_10000)),
+            None
+        );
+    }
+
+    #[test]
+    fn deprecation_date_is_at_unix_seconds() {
+        assert_eq!(
+            deprecation_date(UNIX_EPOCH + Duration::from_millis(1_767_225_600_500)),
+            "@1767225600"
+        );
+        assert_eq!(deprecation_date(UNIX_EPOCH), "@0");
+        assert_eq!(
+            deprecation_date(UNIX_EPOCH - Duration::from_millis(1500)),
+            "@-2"
+        );
+    }
+
+    #[test]
+    fn supported_list_and_links() {
+        assert_eq!(
+            supported_value(&[ApiVersion::V1, ApiVersion::new(2, 1), ApiVersion::V3]).unwrap(),
+            "1, 2.1, 3"
+        );
+        assert_eq!(supported_value(&[]), None);
+        assert_eq!(
+            link_value("https://example.com/deprecation", "deprecation").unwrap(),
+            "<https://example.com/deprecation>; rel=\"deprecation\""
+        );
+        assert_eq!(link_value("https://x/<y>", "sunset"), None);
+        assert_eq!(link_value("", "sunset"), None);
+    }
+
+    #[test]
+    fn text_value_replaces_controls() {
+        assert_eq!(text_value("a\r\nb"), "a  b");
+        assert_eq!(
+            text_value("Version 2 läuft aus").as_bytes(),
+            "Version 2 läuft aus".as_bytes()
+        );
+    }
+
+    #[test]
+    fn empty_supported_list_adds_nothing_and_out_of_range_sunset_adds_nothing() {
+        let h = HeaderMap::new()
+            .with_supported_versions([])
+            .with_sunset_date(UNIX_EPOCH - Duration::from_secs(10));
+        assert!(h.is_empty());
+    }
+}

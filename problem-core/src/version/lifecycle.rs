@@ -1,0 +1,138 @@
+//! The life of an API version: supported, deprecated (optionally with a
+//! sunset date), removed (spec, "States and transitions").
+
+use std::time::SystemTime;
+
+use super::api_version::ApiVersion;
+
+/// How a version is deprecated: an optional message, deprecation date,
+/// sunset date and links (spec, "Versioning"; RFC 9745, RFC 8594).
+///
+/// The responses of a deprecated version carry:
+///
+/// | Header | Value |
+/// |---|---|
+/// | `X-API-Deprecated` | `true` |
+/// | `X-API-Deprecation-Message` | [`message`](Self::message), default `API version <N> is deprecated` |
+/// | `Deprecation` | `true`, or `@<unix-seconds>` with a [`date`](Self::date) (RFC 9745) |
+/// | `Sunset` | with a [`sunset`](Self::sunset) date: its IMF-fixdate (RFC 8594) |
+/// | `Link` | with a [`link`](Self::link): `<uri>; rel="deprecation"`; with a [`sunset_link`](Self::sunset_link): `<uri>; rel="sunset"` |
+///
+/// Dates are anything that converts into [`SystemTime`] (for example
+/// `time::OffsetDateTime`, or `httpdate::parse_http_date(..)`);
+/// [`VersionConfigBuilder::build`](super::VersionConfigBuilder::build)
+/// checks them.
+///
+/// ```
+/// use problem_core::version::Deprecation;
+/// let sunset = httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap();
+/// let d = Deprecation::new()
+///     .message("Use v3: https://example.com/migrate")
+///     .sunset(sunset)
+///     .link("https://example.com/deprecation");
+/// assert_eq!(d.sunset_date(), Some(sunset));
+/// assert_eq!(d.deprecation_date(), None);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deprecation {
+    pub(crate) message: Option<String>,
+    pub(crate) date: Option<SystemTime>,
+    pub(crate) sunset: Option<SystemTime>,
+    pub(crate) link: Option<String>,
+    pub(crate) sunset_link: Option<String>,
+}
+
+impl Deprecation {
+    /// A deprecation with no message, dates or links (`Deprecation: true`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The `X-API-Deprecation-Message` text, instead of
+    /// `API version <N> is deprecated`.
+    pub fn message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// The date of the deprecation: `Deprecation: @<unix-seconds>`
+    /// (RFC 9745) instead of `true`.
+    pub fn date(mut self, date: impl Into<SystemTime>) -> Self {
+        self.date = Some(date.into());
+        self
+    }
+
+    /// The sunset date: `Sunset: <IMF-fixdate>` (RFC 8594) on every response
+    /// of the version, and on its 410 once it is removed. Not before
+    /// [`date`](Self::date).
+    pub fn sunset(mut self, date: impl Into<SystemTime>) -> Self {
+        self.sunset = Some(date.into());
+        self
+    }
+
+    /// A link to the deprecation notice: `Link: <uri>; rel="deprecation"`.
+    pub fn link(mut self, uri: impl Into<String>) -> Self {
+        self.link = Some(uri.into());
+        self
+    }
+
+    /// A link to the sunset policy: `Link: <uri>; rel="sunset"`.
+    pub fn sunset_link(mut self, uri: impl Into<String>) -> Self {
+        self.sunset_link = Some(uri.into());
+        self
+    }
+
+    /// The configured message, if any.
+    pub fn message_text(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The configured deprecation date, if any.
+    pub fn deprecation_date(&self) -> Option<SystemTime> {
+        self.date
+    }
+
+    /// The configured sunset date, if any.
+    pub fn sunset_date(&self) -> Option<SystemTime> {
+        self.sunset
+    }
+
+    /// The `X-API-Deprecation-Message` text for `version`: the message, or
+    /// `API version <N> is deprecated`.
+    pub fn message_for(&self, version: ApiVersion) -> String {
+        match &self.message {
+            Some(m) => m.clone(),
+            None => super::headers::default_deprecation_message(version),
+        }
+    }
+}
+
+/// Where a version is in its life under a configuration
+/// (spec, "States and transitions";
+/// [`VersionConfig::state`](super::VersionConfig::state)).
+///
+/// ```
+/// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionState, VersionStrategy};
+///
+/// let config = VersionConfig::builder(VersionStrategy::header())
+///     .supported_versions([ApiVersion::V2, ApiVersion::V3])
+///     .deprecated(ApiVersion::V2)
+///     .removed(ApiVersion::V1)
+///     .build()?;
+/// assert_eq!(config.state(ApiVersion::V3), VersionState::Supported);
+/// assert_eq!(config.state(ApiVersion::V2), VersionState::Deprecated(&Deprecation::new()));
+/// assert_eq!(config.state(ApiVersion::V1), VersionState::Removed);
+/// assert_eq!(config.state(ApiVersion::new(4, 0)), VersionState::Unsupported);
+/// # Ok::<(), problem_core::HttpConfigError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionState<'a> {
+    /// Served, with no deprecation headers.
+    Supported,
+    /// Served, with the deprecation headers (and `Sunset` when set).
+    Deprecated(&'a Deprecation),
+    /// Answered with 410 Gone.
+    Removed,
+    /// Not in `supported_versions`: answered with 400.
+    Unsupported,
+}

@@ -1,0 +1,230 @@
+//! [`Versioning`]: the middleware that resolves the version once per
+//! request, and the [`ApiVersion`] extractor (spec, "Versioning";
+//! `DECISIONS.md`, "Versioning": URL-path strategy and routing, headers on
+//! error responses).
+
+use std::future::{Ready, ready};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{Payload, Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
+use actix_web::http::Uri;
+use actix_web::http::uri::PathAndQuery;
+use actix_web::{Error, FromRequest, HttpMessage, HttpRequest};
+use futures_util::future::LocalBoxFuture;
+
+use super::api_version::ApiVersion;
+use super::config::{VersionConfig, merge_headers};
+use crate::pipeline::add_sticky_headers;
+use crate::problem::InternalServerErrorException;
+
+/// The configuration that resolved the request's version, kept in the
+/// request extensions next to the [`ApiVersion`] (used by versioned routes
+/// to list the supported versions).
+#[derive(Clone)]
+pub(crate) struct ResolvedBy(pub(crate) Arc<VersionConfig>);
+
+/// The versioning middleware: `App::new().wrap(Versioning::new(config))`.
+///
+/// For every request whose path is not version-neutral
+/// ([`VersionConfigBuilder::neutral_path`](super::VersionConfigBuilder::neutral_path)),
+/// before routing:
+///
+/// 1. resolves the version once
+///    ([`VersionConfig::resolve_version`]); a [`VersionError`](super::VersionError)
+///    is answered at once with its problem document (400 or 410, see
+///    there), carrying `X-API-Supported-Versions` per the configuration;
+/// 2. removes a well-formed URL version segment from the path (`/v2/books`
+///    is routed as `/books`, `/api/v2/books` as `/api/books`), whichever
+///    source decided the version, so one route table serves every version
+///    and an unversioned path is served by the default version instead of
+///    a 404;
+/// 3. stores the version in the request extensions: handlers take it as
+///    an [`ApiVersion`] argument, and `versioned!` routes dispatch on it;
+/// 4. applies [`VersionConfig::version_headers`] to the response, problem
+///    responses included, and records them with
+///    [`add_sticky_headers`] so the error pipeline keeps them on the
+///    problem responses it renders.
+///
+/// Neutral paths pass through untouched: no resolution, no rewriting, no
+/// headers. Routes outside a `web::scope` wrapped with `Versioning` are
+/// neutral too.
+///
+/// Install the error pipeline outside (after) this middleware in `wrap`
+/// order, so it sees the request path as received (the problem `instance`)
+/// and renders the errors of inner layers. Like actix-web's
+/// `NormalizePath`, rewriting the path needs the only handle on the
+/// request: an outer middleware must not keep a clone of the
+/// `HttpRequest` while it calls the inner service.
+///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy, Versioning};
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let config = VersionConfig::builder(VersionStrategy::url_path())
+///     .default_version(ApiVersion::V2)
+///     .supported_versions([ApiVersion::V1, ApiVersion::V2])
+///     .build()
+///     .unwrap();
+/// let app = test::init_service(
+///     App::new()
+///         .wrap(Versioning::new(config))
+///         .route("/books", web::get().to(|v: ApiVersion| async move {
+///             HttpResponse::Ok().body(format!("books v{v}"))
+///         })),
+/// )
+/// .await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/v1/books").to_request()).await;
+/// assert_eq!(res.headers().get("x-api-version").unwrap(), "1");
+/// assert_eq!(test::read_body(res).await, "books v1.0");
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/books").to_request()).await;
+/// assert_eq!(test::read_body(res).await, "books v2.0");
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct Versioning {
+    config: Arc<VersionConfig>,
+}
+
+impl Versioning {
+    /// The middleware for a built configuration.
+    pub fn new(config: VersionConfig) -> Self {
+        Self {
+            config: Arc::new(config),
+        }
+    }
+
+    /// The middleware sharing an existing configuration.
+    pub fn from_arc(config: Arc<VersionConfig>) -> Self {
+        Self { config }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &VersionConfig {
+        &self.config
+    }
+}
+
+impl From<VersionConfig> for Versioning {
+    fn from(config: VersionConfig) -> Self {
+        Self::new(config)
+    }
+}
+
+impl<S, B> Transform<S, ServiceRequest> for Versioning
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = Error;
+    type Transform = VersionMiddleware<S>;
+    type InitError = ();
+    type Future = Ready<Result<Self::Transform, Self::InitError>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(VersionMiddleware {
+            service: Rc::new(service),
+            config: self.config.clone(),
+        }))
+    }
+}
+
+/// The service of [`Versioning`] (built by actix-web; not used directly).
+pub struct VersionMiddleware<S> {
+    service: Rc<S>,
+    config: Arc<VersionConfig>,
+}
+
+impl<S, B> Service<ServiceRequest> for VersionMiddleware<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = Error;
+    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    forward_ready!(service);
+
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
+        if self.config.is_neutral(req.path()) {
+            let fut = self.service.call(req);
+            return Box::pin(async move { fut.await.map(ServiceResponse::map_into_left_body) });
+        }
+        let version = match self.config.resolve_head(req.head()) {
+            Ok(v) => v,
+            Err(err) => {
+                let headers = self.config.general_headers();
+                add_sticky_headers(&req, &headers);
+                let mut res = req.error_response(err);
+                merge_headers(res.headers_mut(), &headers);
+                return Box::pin(ready(Ok(res.map_into_right_body())));
+            }
+        };
+        if let Some(path) = self.config.strategy().strip_path(req.path()) {
+            rewrite_path(&mut req, &path);
+        }
+        {
+            let mut ext = req.extensions_mut();
+            ext.insert(version);
+            ext.insert(ResolvedBy(self.config.clone()));
+        }
+        let headers = self.config.version_headers(version);
+        add_sticky_headers(&req, &headers);
+        let fut = self.service.call(req);
+        Box::pin(async move {
+            let mut res = fut.await?;
+            merge_headers(res.headers_mut(), &headers);
+            Ok(res.map_into_left_body())
+        })
+    }
+}
+
+/// Replaces the request path (keeping the query) before routing.
+fn rewrite_path(req: &mut ServiceRequest, path: &str) {
+    let uri = &req.head().uri;
+    let path_and_query = match uri.query() {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_owned(),
+    };
+    let Ok(path_and_query) = PathAndQuery::try_from(path_and_query) else {
+        return;
+    };
+    let mut parts = uri.clone().into_parts();
+    parts.path_and_query = Some(path_and_query);
+    let Ok(uri) = Uri::from_parts(parts) else {
+        return;
+    };
+    req.match_info_mut().get_mut().update(&uri);
+    req.head_mut().uri = uri;
+}
+
+/// The version resolved by [`Versioning`] for this request, as a handler
+/// argument.
+///
+/// Without the middleware (or on a neutral path) there is no version: the
+/// extraction fails with a 500 problem (`detail` shown in development
+/// only) — take `Option<ApiVersion>` where that is expected.
+impl FromRequest for ApiVersion {
+    type Error = Error;
+    type Future = Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(
+            req.extensions()
+                .get::<ApiVersion>()
+                .copied()
+                .ok_or_else(|| {
+                    InternalServerErrorException::new()
+                        .with_detail(NOT_RESOLVED)
+                        .into()
+                }),
+        )
+    }
+}
+
+/// Detail of the 500 when a handler asks for a version nobody resolved.
+pub(crate) const NOT_RESOLVED: &str = "No API version was resolved for this request: wrap the app or scope with problem_core::version::Versioning";

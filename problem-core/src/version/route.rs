@@ -1,0 +1,190 @@
+//! [`VersionedRoute`]: one actix-web handler that dispatches to the
+//! handler registered for the request's version (what `versioned!` builds).
+
+use std::fmt;
+use std::sync::Arc;
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, web};
+use futures_util::future::LocalBoxFuture;
+
+use super::api_version::ApiVersion;
+use super::error::VersionError;
+use super::handler::VersionedHandler;
+use super::middleware::{NOT_RESOLVED, ResolvedBy};
+use crate::config::HttpConfigError;
+use crate::problem::InternalServerErrorException;
+
+type Call = dyn Fn(HttpRequest, Payload) -> LocalBoxFuture<'static, HttpResponse> + Send + Sync;
+
+/// Any actix-web handler, type-erased: its own extractors run on the
+/// request, its own return type is turned into the response, exactly as if
+/// it were registered with `web::get().to(handler)`. A failing extractor
+/// answers with its error, as actix-web does.
+///
+/// The handler must be `Send + Sync` (functions and closures without
+/// non-thread-safe captures are), so a [`VersionedRoute`] can be built once
+/// and cloned into every worker.
+#[derive(Clone)]
+pub struct RouteHandler(Arc<Call>);
+
+impl RouteHandler {
+    /// Wraps a handler.
+    ///
+    /// ```
+    /// use actix_web::web;
+    /// use problem_core::version::RouteHandler;
+    /// async fn show(id: web::Path<u32>) -> String { format!("book {id}") }
+    /// let handler = RouteHandler::new(show);
+    /// ```
+    pub fn new<F, Args>(handler: F) -> Self
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        Self(Arc::new(move |req: HttpRequest, mut payload: Payload| {
+            let handler = handler.clone();
+            Box::pin(async move {
+                match Args::from_request(&req, &mut payload).await {
+                    Ok(args) => handler
+                        .call(args)
+                        .await
+                        .respond_to(&req)
+                        .map_into_boxed_body(),
+                    Err(err) => HttpResponse::from_error(err),
+                }
+            })
+        }))
+    }
+
+    /// Runs the handler on a request.
+    pub async fn call(&self, req: HttpRequest, payload: Payload) -> HttpResponse {
+        (self.0)(req, payload).await
+    }
+}
+
+impl fmt::Debug for RouteHandler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RouteHandler")
+    }
+}
+
+/// One route handler that dispatches by the version
+/// [`Versioning`](super::Versioning) resolved for the request
+/// (`DECISIONS.md`, "dispatch"): the registration that accepts the version
+/// ([`VersionedHandler::get_compatible`]), else the fallback, else the
+/// unsupported-version problem (400, `API version <v> is not supported`,
+/// `supportedVersions` = the configured versions this route can serve, or
+/// the route's registered versions when the configuration lists none).
+///
+/// It is an actix-web [`Handler`], so it goes wherever a handler goes:
+/// `web::get().to(route)`, `web::resource("/books").route(web::get().to(route))`,
+/// `App::route("/books", web::get().to(route))`. `versioned!` builds one
+/// from `#[versioned]` functions; [`VersionedRoute::new`] from any
+/// [`VersionedHandler`] of [`RouteHandler`]s.
+///
+/// Without a resolved version (no `Versioning` middleware, or a neutral
+/// path) the fallback serves the request; without a fallback the answer is
+/// a 500 problem (a setup mistake).
+///
+/// ```
+/// use actix_web::{test, web, App};
+/// use problem_core::version::{ApiVersion, RouteHandler, VersionConfig, VersionStrategy, VersionedHandler, VersionedRoute, Versioning};
+///
+/// async fn v1() -> &'static str { "one" }
+/// async fn v2() -> &'static str { "two" }
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let route = VersionedRoute::new(
+///     VersionedHandler::new()
+///         .version(ApiVersion::V1, RouteHandler::new(v1))
+///         .constraint("2.x".parse().unwrap(), RouteHandler::new(v2)),
+/// )
+/// .unwrap();
+/// let config = VersionConfig::builder(VersionStrategy::header()).default_version(ApiVersion::V1).build().unwrap();
+/// let app = test::init_service(
+///     App::new().wrap(Versioning::new(config)).route("/n", web::get().to(route)),
+/// )
+/// .await;
+/// let req = test::TestRequest::get().uri("/n").insert_header(("X-API-Version", "2.3")).to_request();
+/// assert_eq!(test::call_and_read_body(&app, req).await, "two");
+/// # });
+/// ```
+#[derive(Clone, Debug)]
+pub struct VersionedRoute {
+    table: Arc<VersionedHandler<RouteHandler>>,
+}
+
+impl VersionedRoute {
+    /// A route over a registry of handlers.
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidVersionConfig`] when two registrations
+    /// overlap or a constraint accepts nothing
+    /// ([`VersionedHandler::validate`]).
+    pub fn new(table: VersionedHandler<RouteHandler>) -> Result<Self, HttpConfigError> {
+        table.validate()?;
+        Ok(Self::__checked(table))
+    }
+
+    /// A route over a registry whose registrations `versioned!` has
+    /// already proven disjoint at compile time.
+    #[doc(hidden)]
+    pub fn __checked(table: VersionedHandler<RouteHandler>) -> Self {
+        Self {
+            table: Arc::new(table),
+        }
+    }
+
+    /// The registry.
+    pub fn table(&self) -> &VersionedHandler<RouteHandler> {
+        &self.table
+    }
+
+    /// The handler for this request, or the problem to answer with.
+    fn select(&self, req: &HttpRequest) -> Result<RouteHandler, actix_web::Error> {
+        let version = req.extensions().get::<ApiVersion>().copied();
+        let Some(version) = version else {
+            return self.table.fallback_handler().cloned().ok_or_else(|| {
+                InternalServerErrorException::new()
+                    .with_detail(NOT_RESOLVED)
+                    .into()
+            });
+        };
+        match self.table.dispatch(version) {
+            Ok(h) => Ok(h.clone()),
+            Err(_) => {
+                let configured = req
+                    .extensions()
+                    .get::<ResolvedBy>()
+                    .map(|r| r.0.advertised_versions().to_vec())
+                    .unwrap_or_default();
+                let supported = if configured.is_empty() {
+                    self.table.registered_versions()
+                } else {
+                    configured
+                        .into_iter()
+                        .filter(|v| self.table.get_compatible(*v).is_some())
+                        .collect()
+                };
+                Err(VersionError::Unsupported { version, supported }.into())
+            }
+        }
+    }
+}
+
+impl Handler<(HttpRequest, web::Payload)> for VersionedRoute {
+    type Output = HttpResponse;
+    type Future = LocalBoxFuture<'static, HttpResponse>;
+
+    fn call(&self, (req, payload): (HttpRequest, web::Payload)) -> Self::Future {
+        let selected = self.select(&req);
+        Box::pin(async move {
+            match selected {
+                Ok(handler) => handler.call(req, payload.into_inner()).await,
+                Err(err) => HttpResponse::from_error(err),
+            }
+        })
+    }
+}

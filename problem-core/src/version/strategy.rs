@@ -1,0 +1,607 @@
+//! Where a request carries its API version (spec, "Strategies" and
+//! "Request-side operations"; `DECISIONS.md`, "Versioning").
+
+use actix_web::HttpRequest;
+use actix_web::dev::RequestHead;
+use actix_web::http::header::{ACCEPT, HeaderValue};
+
+use super::api_version::{ApiVersion, clip};
+use super::error::VersionError;
+
+/// The default header of the header strategy: `X-API-Version`.
+pub const DEFAULT_VERSION_HEADER: &str = "X-API-Version";
+/// The default parameter of the query strategy: `api-version`.
+pub const DEFAULT_VERSION_QUERY: &str = "api-version";
+
+/// Where the version is read from a request (spec, "Strategies").
+///
+/// | Strategy | Reads | Example |
+/// |---|---|---|
+/// | [`UrlPath`](Self::UrlPath) | the first path segment after the optional prefix, `v<N>` | `/v1/users`, `/api/v2.1/users` |
+/// | [`Header`](Self::Header) | a request header, default `X-API-Version` | `X-API-Version: 2` |
+/// | [`Query`](Self::Query) | a query parameter, default `api-version` | `/users?api-version=2` |
+/// | [`MediaType`](Self::MediaType) | `Accept: application/vnd.<name>.v<N>+json` | `Accept: application/vnd.catalog.v2+json` |
+/// | [`Combined`](Self::Combined) | the strategies in order; the first that carries a version wins | default order: path, header, query |
+///
+/// A source *carries* a version when:
+///
+/// - URL path: the segment after the prefix is `v` or `V` followed by an
+///   ASCII digit (`/v1`, `/v2.1`, `/v1.2.3`); `/videos` or `/v` carry none.
+///   Without a prefix the segment is the first one; with prefix `/api` the
+///   path must start with the segment `/api`.
+/// - Header: the header is present (its first value is read), even empty.
+/// - Query: the parameter is present (its first occurrence is read), even
+///   empty (`?api-version=`). The raw query is decoded with
+///   `form_urlencoded`.
+/// - Media type: an `Accept` entry (over every `Accept` header, entries
+///   separated by commas, media types compared case-insensitively, params
+///   such as `;q=0.9` allowed) is `application/vnd.<name>.v…+json`. When
+///   several entries carry one, the one with the highest `q` wins (the first
+///   on ties); entries with `q=0` are ignored; a `q` that does not parse
+///   counts as `1`.
+///
+/// A carried value that does not parse as an [`ApiVersion`] is
+/// [`VersionError::Invalid`] (400), never skipped: in a combined strategy
+/// the first source that carries a value decides, well-formed or not.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{ApiVersion, VersionStrategy};
+///
+/// let strategy = VersionStrategy::default(); // path, then header, then query
+/// let req = TestRequest::get()
+///     .uri("/v2/books?api-version=3")
+///     .insert_header(("X-API-Version", "1"))
+///     .to_http_request();
+/// assert_eq!(strategy.extract(&req), Ok(Some(ApiVersion::V2)));
+///
+/// let accept = VersionStrategy::media_type("vnd.catalog");
+/// let req = TestRequest::get()
+///     .insert_header(("Accept", "text/html, application/vnd.catalog.v3+json;q=0.9"))
+///     .to_http_request();
+/// assert_eq!(accept.extract(&req), Ok(Some(ApiVersion::V3)));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionStrategy {
+    /// The first path segment after `prefix`: `v<N>`.
+    UrlPath {
+        /// A path prefix before the version segment (`/api` gives
+        /// `/api/v1/users`), or `None`.
+        prefix: Option<String>,
+    },
+    /// A request header.
+    Header {
+        /// The header name, e.g. `X-API-Version`.
+        name: String,
+    },
+    /// A query parameter.
+    Query {
+        /// The parameter name, e.g. `api-version`.
+        name: String,
+    },
+    /// The `Accept` header, `application/<vendor>.v<N>+json`.
+    MediaType {
+        /// The vendor part, `vnd.<name>` (e.g. `vnd.catalog`).
+        vendor: String,
+    },
+    /// Several strategies, tried in order.
+    Combined(Vec<VersionStrategy>),
+}
+
+impl Default for VersionStrategy {
+    /// The combined strategy in the spec's default order: URL path (no
+    /// prefix), header `X-API-Version`, query parameter `api-version`.
+    fn default() -> Self {
+        Self::Combined(vec![Self::url_path(), Self::header(), Self::query()])
+    }
+}
+
+impl VersionStrategy {
+    /// The URL-path strategy without a prefix: `/v1/users`.
+    pub fn url_path() -> Self {
+        Self::UrlPath { prefix: None }
+    }
+
+    /// The URL-path strategy with a prefix: `/api` gives `/api/v1/users`.
+    /// A trailing `/` is dropped and a missing leading `/` added; an empty
+    /// prefix (or `/`) means none.
+    ///
+    /// ```
+    /// use problem_core::version::VersionStrategy;
+    /// assert_eq!(
+    ///     VersionStrategy::url_path_with_prefix("api/"),
+    ///     VersionStrategy::UrlPath { prefix: Some("/api".into()) }
+    /// );
+    /// ```
+    pub fn url_path_with_prefix(prefix: impl Into<String>) -> Self {
+        let prefix = prefix.into();
+        let trimmed = prefix.trim_end_matches('/');
+        let prefix = if trimmed.is_empty() {
+            None
+        } else if trimmed.starts_with('/') {
+            Some(trimmed.to_owned())
+        } else {
+            Some(format!("/{trimmed}"))
+        };
+        Self::UrlPath { prefix }
+    }
+
+    /// The header strategy with `X-API-Version`.
+    pub fn header() -> Self {
+        Self::header_named(DEFAULT_VERSION_HEADER)
+    }
+
+    /// The header strategy with any header name (checked by
+    /// [`VersionConfigBuilder::build`](super::VersionConfigBuilder::build)).
+    pub fn header_named(name: impl Into<String>) -> Self {
+        Self::Header { name: name.into() }
+    }
+
+    /// The query strategy with `api-version`.
+    pub fn query() -> Self {
+        Self::query_named(DEFAULT_VERSION_QUERY)
+    }
+
+    /// The query strategy with any parameter name.
+    pub fn query_named(name: impl Into<String>) -> Self {
+        Self::Query { name: name.into() }
+    }
+
+    /// The media-type strategy for the vendor part `vnd.<name>`: pass
+    /// `"vnd.catalog"` (or just `"catalog"`, to which `vnd.` is added) for
+    /// `Accept: application/vnd.catalog.v2+json`.
+    ///
+    /// ```
+    /// use problem_core::version::VersionStrategy;
+    /// assert_eq!(VersionStrategy::media_type("catalog"), VersionStrategy::media_type("vnd.catalog"));
+    /// ```
+    pub fn media_type(vendor: impl Into<String>) -> Self {
+        let vendor = vendor.into();
+        let vendor = if vendor.to_ascii_lowercase().starts_with("vnd.") {
+            vendor
+        } else {
+            format!("vnd.{vendor}")
+        };
+        Self::MediaType { vendor }
+    }
+
+    /// The strategies tried in the given order.
+    pub fn combined(strategies: impl IntoIterator<Item = VersionStrategy>) -> Self {
+        Self::Combined(strategies.into_iter().collect())
+    }
+
+    /// The version the request carries by this strategy: `Ok(None)` when it
+    /// carries none, [`VersionError::Invalid`] when the carried value is
+    /// malformed. Never any other error.
+    pub fn extract(&self, req: &HttpRequest) -> Result<Option<ApiVersion>, VersionError> {
+        self.extract_head(req.head())
+    }
+
+    pub(crate) fn extract_head(
+        &self,
+        head: &RequestHead,
+    ) -> Result<Option<ApiVersion>, VersionError> {
+        match self {
+            Self::UrlPath { prefix } => match path_segment(head.uri.path(), prefix.as_deref()) {
+                Some(seg) => parse_carried(seg.text).map(Some),
+                None => Ok(None),
+            },
+            Self::Header { name } => match head.headers.get(name.as_str()) {
+                Some(value) => parse_carried(&header_text(value)).map(Some),
+                None => Ok(None),
+            },
+            Self::Query { name } => match query_value(head.uri.query(), name) {
+                Some(value) => parse_carried(&value).map(Some),
+                None => Ok(None),
+            },
+            Self::MediaType { vendor } => match accept_version(head, vendor) {
+                Some(text) => parse_carried(&text).map(Some),
+                None => Ok(None),
+            },
+            Self::Combined(list) => {
+                for strategy in list {
+                    if let Some(v) = strategy.extract_head(head)? {
+                        return Ok(Some(v));
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The request path with the version segment removed, when a URL-path
+    /// strategy (alone or in the combination) finds a well-formed one:
+    /// `/v2/books` gives `/books`, `/api/v2/books` gives `/api/books`,
+    /// `/v2` gives `/`. Removed whichever source decided the version, so
+    /// that routing never sees it.
+    pub(crate) fn strip_path(&self, path: &str) -> Option<String> {
+        match self {
+            Self::UrlPath { prefix } => {
+                let seg = path_segment(path, prefix.as_deref())?;
+                seg.text.parse::<ApiVersion>().ok()?;
+                let mut out = String::with_capacity(path.len());
+                out.push_str(&path[..seg.start]);
+                out.push_str(&path[seg.end..]);
+                if out.is_empty() {
+                    out.push('/');
+                }
+                Some(out)
+            }
+            Self::Combined(list) => list.iter().find_map(|s| s.strip_path(path)),
+            _ => None,
+        }
+    }
+}
+
+/// A version segment: its text (`v2`) and the bytes to remove (`/v2`).
+struct Segment<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+}
+
+fn path_segment<'a>(path: &'a str, prefix: Option<&str>) -> Option<Segment<'a>> {
+    let prefix = prefix.map(|p| p.trim_end_matches('/')).unwrap_or("");
+    let rest = path.strip_prefix(prefix)?;
+    let start = prefix.len();
+    let after_slash = rest.strip_prefix('/')?;
+    let text = after_slash.split('/').next().unwrap_or("");
+    let mut bytes = text.bytes();
+    let carries = matches!(bytes.next(), Some(b'v' | b'V'))
+        && bytes.next().is_some_and(|b| b.is_ascii_digit());
+    if !carries {
+        return None;
+    }
+    Some(Segment {
+        text,
+        start,
+        end: start + 1 + text.len(),
+    })
+}
+
+fn header_text(value: &HeaderValue) -> String {
+    match value.to_str() {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(value.as_bytes()).into_owned(),
+    }
+}
+
+fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    form_urlencoded::parse(query?.as_bytes())
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.into_owned())
+}
+
+/// The version text of the preferred `application/<vendor>.v…+json` entry.
+fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
+    let prefix = format!("application/{}.", vendor.to_ascii_lowercase());
+    let mut best: Option<(f64, String)> = None;
+    for value in head.headers.get_all(ACCEPT) {
+        let text = header_text(value);
+        for entry in text.split(',') {
+            let mut parts = entry.split(';');
+            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let Some(version) = media
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix("+json"))
+            else {
+                continue;
+            };
+            if !version.starts_with('v') {
+                continue;
+            }
+            let q = parts
+                .filter_map(|p| p.split_once('='))
+                .find(|(k, _)| k.trim().eq_ignore_ascii_case("q"))
+                .map(|(_, v)| {
+                    v.trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|q| (0.0..=1.0).contains(q))
+                        .unwrap_or(1.0)
+                })
+                .unwrap_or(1.0);
+            if q <= 0.0 {
+                continue;
+            }
+            if best.as_ref().is_none_or(|(best_q, _)| q > *best_q) {
+                best = Some((q, version.to_owned()));
+            }
+        }
+    }
+    best.map(|(_, v)| v)
+}
+
+fn parse_carried(text: &str) -> Result<ApiVersion, VersionError> {
+    text.parse().map_err(|source| VersionError::Invalid {
+        raw: clip(text),
+        source,
+    })
+}
+
+/// The version the request carries by `strategy` (spec: `api_version`),
+/// `None` when it carries none **or a malformed one**: use
+/// [`VersionStrategy::extract`] or
+/// [`VersionConfig::resolve_version`](super::VersionConfig::resolve_version)
+/// to tell a malformed value (400) apart.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{api_version, ApiVersion, VersionStrategy};
+/// let req = TestRequest::get().uri("/books?api-version=2.1").to_http_request();
+/// assert_eq!(api_version(&req, &VersionStrategy::query()), Some(ApiVersion::new(2, 1)));
+/// ```
+pub fn api_version(req: &HttpRequest, strategy: &VersionStrategy) -> Option<ApiVersion> {
+    strategy.extract(req).ok().flatten()
+}
+
+/// The version in the first path segment (`/v2/books`), no prefix
+/// (spec: `url_version`); `None` when absent or malformed.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{url_version, ApiVersion};
+/// let req = TestRequest::get().uri("/v2/books").to_http_request();
+/// assert_eq!(url_version(&req), Some(ApiVersion::V2));
+/// let req = TestRequest::get().uri("/videos").to_http_request();
+/// assert_eq!(url_version(&req), None);
+/// ```
+pub fn url_version(req: &HttpRequest) -> Option<ApiVersion> {
+    api_version(req, &VersionStrategy::url_path())
+}
+
+/// The version in the named header (spec: `header_version`); `None` when
+/// absent or malformed.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{header_version, ApiVersion};
+/// let req = TestRequest::get().insert_header(("X-API-Version", "3")).to_http_request();
+/// assert_eq!(header_version(&req, "X-API-Version"), Some(ApiVersion::V3));
+/// ```
+pub fn header_version(req: &HttpRequest, header_name: &str) -> Option<ApiVersion> {
+    api_version(req, &VersionStrategy::header_named(header_name))
+}
+
+/// The version in the named query parameter (spec: `query_version`);
+/// `None` when absent or malformed.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{query_version, ApiVersion};
+/// let req = TestRequest::get().uri("/users?api-version=v1").to_http_request();
+/// assert_eq!(query_version(&req, "api-version"), Some(ApiVersion::V1));
+/// ```
+pub fn query_version(req: &HttpRequest, param_name: &str) -> Option<ApiVersion> {
+    api_version(req, &VersionStrategy::query_named(param_name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    fn v(major: u16, minor: u16) -> ApiVersion {
+        ApiVersion::new(major, minor)
+    }
+    fn extract(s: &VersionStrategy, req: TestRequest) -> Result<Option<ApiVersion>, VersionError> {
+        s.extract(&req.to_http_request())
+    }
+    fn invalid(raw: &str) -> Result<Option<ApiVersion>, VersionError> {
+        Err(VersionError::Invalid {
+            raw: raw.into(),
+            source: raw.parse::<ApiVersion>().unwrap_err(),
+        })
+    }
+
+    #[test]
+    fn url_path() {
+        let s = VersionStrategy::url_path();
+        let get = |uri: &str| extract(&s, TestRequest::get().uri(uri));
+        assert_eq!(get("/v1/users"), Ok(Some(v(1, 0))));
+        assert_eq!(get("/V2/users/7"), Ok(Some(v(2, 0))));
+        assert_eq!(get("/v2.1"), Ok(Some(v(2, 1))));
+        assert_eq!(get("/v3/"), Ok(Some(v(3, 0))));
+        assert_eq!(get("/users"), Ok(None));
+        assert_eq!(get("/videos/v1"), Ok(None));
+        assert_eq!(get("/v/users"), Ok(None));
+        assert_eq!(get("/"), Ok(None));
+        assert_eq!(get("/v1.2.3/users"), invalid("v1.2.3"));
+        assert_eq!(get("/v99999/users"), invalid("v99999"));
+        assert_eq!(get("/v1x/users"), invalid("v1x"));
+    }
+
+    #[test]
+    fn url_path_with_prefix() {
+        let s = VersionStrategy::url_path_with_prefix("/api");
+        let get = |uri: &str| extract(&s, TestRequest::get().uri(uri));
+        assert_eq!(get("/api/v1/users"), Ok(Some(v(1, 0))));
+        assert_eq!(get("/api/v2"), Ok(Some(v(2, 0))));
+        assert_eq!(get("/v1/users"), Ok(None));
+        assert_eq!(get("/apix/v1/users"), Ok(None));
+        assert_eq!(get("/api/users"), Ok(None));
+        assert_eq!(get("/api"), Ok(None));
+    }
+
+    #[test]
+    fn strip_path() {
+        let s = VersionStrategy::url_path();
+        assert_eq!(s.strip_path("/v1/users").as_deref(), Some("/users"));
+        assert_eq!(s.strip_path("/v1").as_deref(), Some("/"));
+        assert_eq!(s.strip_path("/v1/").as_deref(), Some("/"));
+        assert_eq!(s.strip_path("/v2.1/a/b").as_deref(), Some("/a/b"));
+        assert_eq!(s.strip_path("/users"), None);
+        assert_eq!(s.strip_path("/v1.2.3/users"), None);
+        let p = VersionStrategy::url_path_with_prefix("/api");
+        assert_eq!(p.strip_path("/api/v1/users").as_deref(), Some("/api/users"));
+        assert_eq!(p.strip_path("/api/v1").as_deref(), Some("/api"));
+        let h = VersionStrategy::header();
+        assert_eq!(h.strip_path("/v1/users"), None);
+        let c = VersionStrategy::combined([VersionStrategy::header(), VersionStrategy::url_path()]);
+        assert_eq!(c.strip_path("/v1/users").as_deref(), Some("/users"));
+    }
+
+    #[test]
+    fn header() {
+        let s = VersionStrategy::header();
+        let get = |value: &str| {
+            extract(
+                &s,
+                TestRequest::get().insert_header(("X-API-Version", value)),
+            )
+        };
+        assert_eq!(get("2"), Ok(Some(v(2, 0))));
+        assert_eq!(get("v2.1"), Ok(Some(v(2, 1))));
+        assert_eq!(get("two"), invalid("two"));
+        assert_eq!(get(""), invalid(""));
+        assert_eq!(extract(&s, TestRequest::get()), Ok(None));
+        let lower = extract(&s, TestRequest::get().insert_header(("x-api-version", "3")));
+        assert_eq!(lower, Ok(Some(v(3, 0))));
+        let named = VersionStrategy::header_named("Api-Version");
+        assert_eq!(
+            extract(
+                &named,
+                TestRequest::get().insert_header(("api-version", "1"))
+            ),
+            Ok(Some(v(1, 0)))
+        );
+        let bad_name = VersionStrategy::header_named("bad name");
+        assert_eq!(extract(&bad_name, TestRequest::get()), Ok(None));
+    }
+
+    #[test]
+    fn non_utf8_header_is_invalid_not_a_panic() {
+        let s = VersionStrategy::header();
+        let value = HeaderValue::from_bytes(b"\xff2").unwrap();
+        let got = extract(
+            &s,
+            TestRequest::get().insert_header(("X-API-Version", value)),
+        );
+        assert!(matches!(got, Err(VersionError::Invalid { ref raw, .. }) if raw == "\u{fffd}2"));
+    }
+
+    #[test]
+    fn query() {
+        let s = VersionStrategy::query();
+        let get = |uri: &str| extract(&s, TestRequest::get().uri(uri));
+        assert_eq!(get("/users?api-version=2"), Ok(Some(v(2, 0))));
+        assert_eq!(get("/users?page=2&api-version=v1.5"), Ok(Some(v(1, 5))));
+        assert_eq!(get("/users?api-version=%32"), Ok(Some(v(2, 0))));
+        assert_eq!(get("/users?api-version=1&api-version=2"), Ok(Some(v(1, 0))));
+        assert_eq!(get("/users?api-version="), invalid(""));
+        assert_eq!(get("/users?api-version=x"), invalid("x"));
+        assert_eq!(get("/users?version=2"), Ok(None));
+        assert_eq!(get("/users"), Ok(None));
+        let named = VersionStrategy::query_named("v");
+        assert_eq!(
+            extract(&named, TestRequest::get().uri("/u?v=3")),
+            Ok(Some(v(3, 0)))
+        );
+    }
+
+    #[test]
+    fn media_type() {
+        let s = VersionStrategy::media_type("vnd.catalog");
+        let get = |accept: &str| extract(&s, TestRequest::get().insert_header(("Accept", accept)));
+        assert_eq!(get("application/vnd.catalog.v2+json"), Ok(Some(v(2, 0))));
+        assert_eq!(get("Application/VND.Catalog.V2.1+JSON"), Ok(Some(v(2, 1))));
+        assert_eq!(
+            get("text/html, application/vnd.catalog.v3+json; charset=utf-8;q=0.9, */*;q=0.1"),
+            Ok(Some(v(3, 0)))
+        );
+        assert_eq!(
+            get("application/vnd.catalog.v2+json;q=0.5, application/vnd.catalog.v3+json"),
+            Ok(Some(v(3, 0)))
+        );
+        assert_eq!(
+            get("application/vnd.catalog.v2+json, application/vnd.catalog.v3+json"),
+            Ok(Some(v(2, 0)))
+        );
+        assert_eq!(
+            get("application/vnd.catalog.v2+json;q=0, application/json"),
+            Ok(None)
+        );
+        assert_eq!(
+            get("application/vnd.catalog.v2+json;q=abc"),
+            Ok(Some(v(2, 0)))
+        );
+        assert_eq!(get("application/json"), Ok(None));
+        assert_eq!(get("application/vnd.catalog+json"), Ok(None));
+        assert_eq!(get("application/vnd.catalog.hal+json"), Ok(None));
+        assert_eq!(get("application/vnd.catalogue.v2+json"), Ok(None));
+        assert_eq!(get("application/vnd.other.v2+json"), Ok(None));
+        assert_eq!(get("application/vnd.catalog.vx+json"), invalid("vx"));
+        // Several Accept header lines.
+        let req = TestRequest::get()
+            .append_header(("Accept", "text/html"))
+            .append_header(("Accept", "application/vnd.catalog.v3+json"));
+        assert_eq!(extract(&s, req), Ok(Some(v(3, 0))));
+    }
+
+    #[test]
+    fn combined_first_source_that_carries_wins() {
+        let s = VersionStrategy::default();
+        let req = || {
+            TestRequest::get()
+                .uri("/v1/users?api-version=3")
+                .insert_header(("X-API-Version", "2"))
+        };
+        assert_eq!(extract(&s, req()), Ok(Some(v(1, 0))));
+        let req2 = TestRequest::get()
+            .uri("/users?api-version=3")
+            .insert_header(("X-API-Version", "2"));
+        assert_eq!(extract(&s, req2), Ok(Some(v(2, 0))));
+        assert_eq!(
+            extract(&s, TestRequest::get().uri("/users?api-version=3")),
+            Ok(Some(v(3, 0)))
+        );
+        assert_eq!(extract(&s, TestRequest::get().uri("/users")), Ok(None));
+        // A malformed value in the first carrying source is a 400, not skipped.
+        let bad = TestRequest::get()
+            .uri("/users?api-version=3")
+            .insert_header(("X-API-Version", "nope"));
+        assert_eq!(extract(&s, bad), invalid("nope"));
+        // Order is the given one.
+        let q_first =
+            VersionStrategy::combined([VersionStrategy::query(), VersionStrategy::header()]);
+        assert_eq!(extract(&q_first, req()), Ok(Some(v(3, 0))));
+    }
+
+    #[test]
+    fn request_side_functions_hide_malformed_values() {
+        let req = TestRequest::get()
+            .uri("/v1.2.3/users?api-version=zz")
+            .insert_header(("X-API-Version", "?"))
+            .to_http_request();
+        assert_eq!(url_version(&req), None);
+        assert_eq!(header_version(&req, "X-API-Version"), None);
+        assert_eq!(query_version(&req, "api-version"), None);
+        assert_eq!(api_version(&req, &VersionStrategy::default()), None);
+    }
+
+    #[test]
+    fn strategy_constructors() {
+        assert_eq!(
+            VersionStrategy::url_path_with_prefix("/"),
+            VersionStrategy::UrlPath { prefix: None }
+        );
+        assert_eq!(
+            VersionStrategy::media_type("catalog"),
+            VersionStrategy::MediaType {
+                vendor: "vnd.catalog".into()
+            }
+        );
+        assert_eq!(
+            VersionStrategy::default(),
+            VersionStrategy::Combined(vec![
+                VersionStrategy::UrlPath { prefix: None },
+                VersionStrategy::Header {
+                    name: "X-API-Version".into()
+                },
+                VersionStrategy::Query {
+                    name: "api-version".into()
+                },
+            ])
+        );
+    }
+}

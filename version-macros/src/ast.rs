@@ -1,0 +1,159 @@
+//! The parsed input of both macros.
+
+use proc_macro2::{Span, TokenStream};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Expr, ItemFn, Path, Token};
+
+use crate::attr;
+
+/// A version `major.minor`.
+pub type Version = (u16, u16);
+
+/// What a constraint literal accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Exactly one version.
+    Exact(Version),
+    /// A version and every later one.
+    Minimum(Version),
+    /// Both ends included.
+    Range(Version, Version),
+}
+
+impl Kind {
+    /// The lowest accepted version.
+    pub fn low(self) -> Version {
+        match self {
+            Kind::Exact(v) | Kind::Minimum(v) | Kind::Range(v, _) => v,
+        }
+    }
+
+    /// The highest accepted version.
+    pub fn high(self) -> Version {
+        match self {
+            Kind::Exact(v) | Kind::Range(_, v) => v,
+            Kind::Minimum(_) => (u16::MAX, u16::MAX),
+        }
+    }
+
+    /// Whether some version satisfies both.
+    pub fn overlaps(self, other: Kind) -> bool {
+        self.low() <= self.high()
+            && other.low() <= other.high()
+            && self.low() <= other.high()
+            && other.low() <= self.high()
+    }
+}
+
+/// One constraint literal of `#[versioned(...)]`.
+#[derive(Debug, Clone)]
+pub struct Constraint {
+    /// What it accepts.
+    pub kind: Kind,
+    /// The literal's text.
+    pub text: String,
+    /// The literal's span.
+    pub span: Span,
+}
+
+/// A function under `#[versioned(...)]`.
+pub struct VersionedFn {
+    /// The function, unchanged.
+    pub item: ItemFn,
+    /// Its constraints, in order.
+    pub constraints: Vec<Constraint>,
+}
+
+impl VersionedFn {
+    /// Parses the attribute arguments and the item.
+    pub fn parse(args: TokenStream, item: TokenStream) -> syn::Result<Self> {
+        let item: ItemFn = syn::parse2(item).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "#[versioned] goes on a handler function, e.g. #[versioned(\"1.0\")] async fn list_books() -> ...",
+            )
+        })?;
+        let constraints = attr::constraints(args)?;
+        Ok(Self { item, constraints })
+    }
+}
+
+/// The input of `versioned![...]`.
+pub struct Table {
+    /// The listed `#[versioned]` functions.
+    pub handlers: Vec<Path>,
+    /// `fallback = <handler>`, if given.
+    pub fallback: Option<Fallback>,
+}
+
+/// `fallback = <expr>`.
+pub struct Fallback {
+    /// The `fallback` keyword's span.
+    pub span: Span,
+    /// The handler expression.
+    pub expr: Expr,
+}
+
+enum Entry {
+    Handler(Path),
+    Fallback(Fallback),
+}
+
+impl Parse for Entry {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(syn::Ident) && input.peek2(Token![=]) {
+            let key: syn::Ident = input.parse()?;
+            if key != "fallback" {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("unknown option `{key}`: the only option is `fallback = <handler>`"),
+                ));
+            }
+            input.parse::<Token![=]>()?;
+            let expr: Expr = input.parse()?;
+            return Ok(Entry::Fallback(Fallback {
+                span: key.span(),
+                expr,
+            }));
+        }
+        let path: Path = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected the path of a #[versioned] handler function, or `fallback = <handler>`",
+            )
+        })?;
+        Ok(Entry::Handler(path))
+    }
+}
+
+impl Parse for Table {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let entries = Punctuated::<Entry, Token![,]>::parse_terminated(input)?;
+        let mut handlers = Vec::new();
+        let mut fallback: Option<Fallback> = None;
+        for entry in entries {
+            match entry {
+                Entry::Handler(path) => {
+                    if let Some(f) = &fallback {
+                        return Err(syn::Error::new(
+                            f.span,
+                            "`fallback = <handler>` goes last, after the #[versioned] handlers",
+                        ));
+                    }
+                    handlers.push(path);
+                }
+                Entry::Fallback(f) => {
+                    if fallback.is_some() {
+                        return Err(syn::Error::new(
+                            f.span,
+                            "only one `fallback = <handler>` per versioned! route",
+                        ));
+                    }
+                    fallback = Some(f);
+                }
+            }
+        }
+        Ok(Self { handlers, fallback })
+    }
+}

@@ -1,0 +1,148 @@
+//! Parsing the constraint literals of `#[versioned("1.0", "2.x", "2.1+")]`,
+//! with the same rules as `problem_core::version::VersionConstraint`'s
+//! `FromStr`.
+
+use proc_macro2::{Span, TokenStream};
+use syn::punctuated::Punctuated;
+use syn::{Expr, ExprLit, Lit, Token};
+
+use crate::ast::{Constraint, Kind, Version};
+
+const USAGE: &str = "write a version (\"1.0\"), a major with any minor (\"2.x\"), a minimum (\"2.1+\") or a range (\"1.0..=2.5\")";
+
+/// The constraints of the attribute arguments.
+pub fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
+    if args.is_empty() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "#[versioned] needs at least one version constraint, e.g. #[versioned(\"1.0\", \"2.x\")]",
+        ));
+    }
+    let parser = Punctuated::<Expr, Token![,]>::parse_terminated;
+    let list = syn::parse::Parser::parse2(parser, args)?;
+    list.iter().map(constraint).collect()
+}
+
+fn constraint(expr: &Expr) -> syn::Result<Constraint> {
+    let lit = match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => s,
+        Expr::Lit(ExprLit {
+            lit: lit @ (Lit::Int(_) | Lit::Float(_)),
+            ..
+        }) => {
+            let text = quote::ToTokens::to_token_stream(lit).to_string();
+            return Err(syn::Error::new_spanned(
+                expr,
+                format!("write the version constraint as a string literal: \"{text}\""),
+            ));
+        }
+        _ => {
+            return Err(syn::Error::new_spanned(
+                expr,
+                format!("expected a version constraint string literal: {USAGE}"),
+            ));
+        }
+    };
+    let text = lit.value();
+    match parse_constraint(&text) {
+        Ok(kind) => Ok(Constraint {
+            kind,
+            text,
+            span: lit.span(),
+        }),
+        Err(Reject::OutOfRange) => Err(syn::Error::new(
+            lit.span(),
+            format!("version constraint \"{text}\" has a number over 65535"),
+        )),
+        Err(_) => Err(syn::Error::new(
+            lit.span(),
+            format!("malformed version constraint \"{text}\": {USAGE}"),
+        )),
+    }
+}
+
+/// Why a version did not parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reject {
+    /// Not `[v]MAJOR[.MINOR]`.
+    Malformed,
+    /// A number over 65535.
+    OutOfRange,
+}
+
+fn number(text: &str) -> Result<u16, Reject> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Reject::Malformed);
+    }
+    text.parse::<u16>().map_err(|_| Reject::OutOfRange)
+}
+
+/// `[v|V]MAJOR[.MINOR]`.
+pub fn parse_version(text: &str) -> Result<Version, Reject> {
+    let body = text
+        .strip_prefix('v')
+        .or_else(|| text.strip_prefix('V'))
+        .unwrap_or(text);
+    let mut parts = body.split('.');
+    let major = number(parts.next().unwrap_or(""))?;
+    let minor = match parts.next() {
+        Some(m) => number(m)?,
+        None => 0,
+    };
+    if parts.next().is_some() {
+        return Err(Reject::Malformed);
+    }
+    Ok((major, minor))
+}
+
+/// The constraint forms: `1.0`, `2.x`, `2.1+`, `1.0..=2.5`.
+pub fn parse_constraint(text: &str) -> Result<Kind, Reject> {
+    if let Some((low, high)) = text.split_once("..=") {
+        return Ok(Kind::Range(parse_version(low)?, parse_version(high)?));
+    }
+    if let Some(min) = text.strip_suffix('+') {
+        return Ok(Kind::Minimum(parse_version(min)?));
+    }
+    if let Some(major) = text.strip_suffix(".x").or_else(|| text.strip_suffix(".X")) {
+        let (m, _) = parse_version(major)?;
+        if major.contains('.') {
+            return Err(Reject::Malformed);
+        }
+        return Ok(Kind::Range((m, 0), (m, u16::MAX)));
+    }
+    Ok(Kind::Exact(parse_version(text)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms() {
+        assert_eq!(parse_constraint("1.0"), Ok(Kind::Exact((1, 0))));
+        assert_eq!(parse_constraint("v2"), Ok(Kind::Exact((2, 0))));
+        assert_eq!(parse_constraint("2.x"), Ok(Kind::Range((2, 0), (2, 65535))));
+        assert_eq!(parse_constraint("2.1+"), Ok(Kind::Minimum((2, 1))));
+        assert_eq!(
+            parse_constraint("1.2..=2.5"),
+            Ok(Kind::Range((1, 2), (2, 5)))
+        );
+        for bad in [
+            "", "x", "2.1.x", "2.x+", "1.2.3", "-1", "+1", "1.", "v", " 1",
+        ] {
+            assert_eq!(parse_constraint(bad), Err(Reject::Malformed), "{bad:?}");
+        }
+        assert_eq!(parse_constraint("70000"), Err(Reject::OutOfRange));
+    }
+
+    #[test]
+    fn overlaps() {
+        let c = |s| parse_constraint(s).unwrap();
+        assert!(c("2.x").overlaps(c("2.1")));
+        assert!(!c("2.x").overlaps(c("3.0")));
+        assert!(c("2.1+").overlaps(c("5.x")));
+        assert!(!c("1.0").overlaps(c("1.1")));
+    }
+}
