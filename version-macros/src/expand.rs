@@ -7,9 +7,11 @@ use quote::{format_ident, quote, quote_spanned};
 use crate::ast::{Kind, Table, Version, VersionedFn};
 use crate::valid::display;
 
-/// The companion constant of a handler: `__versioned_constraints_of_<fn>`.
+/// The companion constant of a handler: `__versioned_attribute_of_<fn>`,
+/// so that a handler without the attribute reads as "cannot find value
+/// `__versioned_attribute_of_<fn>`".
 pub fn companion(ident: &Ident) -> Ident {
-    format_ident!("__versioned_constraints_of_{}", ident, span = ident.span())
+    format_ident!("__versioned_attribute_of_{}", ident, span = ident.span())
 }
 
 fn version((major, minor): Version) -> TokenStream {

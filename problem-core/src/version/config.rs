@@ -297,10 +297,10 @@ impl VersionConfig {
     /// and a non-empty `supported_versions`.
     pub fn general_headers(&self) -> HeaderMap {
         let mut h = HeaderMap::new();
-        if self.add_response_headers {
-            if let Some(value) = supported_value(&self.advertised) {
-                h.insert(X_API_SUPPORTED_VERSIONS, value);
-            }
+        if self.add_response_headers
+            && let Some(value) = supported_value(&self.advertised)
+        {
+            h.insert(X_API_SUPPORTED_VERSIONS, value);
         }
         h
     }
@@ -474,22 +474,22 @@ impl VersionConfigBuilder {
                     check_date(*version, what, date)?;
                 }
             }
-            if let (Some(date), Some(sunset)) = (d.date, d.sunset) {
-                if sunset < date {
-                    return fail(format!(
-                        "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
-                        show(sunset),
-                        show(date)
-                    ));
-                }
+            if let (Some(date), Some(sunset)) = (d.date, d.sunset)
+                && sunset < date
+            {
+                return fail(format!(
+                    "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
+                    show(sunset),
+                    show(date)
+                ));
             }
             for (rel, link) in [("deprecation", &d.link), ("sunset", &d.sunset_link)] {
-                if let Some(link) = link {
-                    if link_value(link, rel).is_none() {
-                        return fail(format!(
-                            "the {rel} link of version {version} cannot be sent in a Link header: {link:?}"
-                        ));
-                    }
+                if let Some(link) = link
+                    && link_value(link, rel).is_none()
+                {
+                    return fail(format!(
+                        "the {rel} link of version {version} cannot be sent in a Link header: {link:?}"
+                    ));
                 }
             }
         }

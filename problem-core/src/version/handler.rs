@@ -121,10 +121,12 @@ impl<H> VersionedHandler<H> {
         let mut best: Option<(ApiVersion, &H)> = None;
         for entry in &self.entries {
             for c in &entry.constraints {
-                if let VersionConstraint::Exact(v) = *c {
-                    if v.major == version.major && v <= version && best.is_none_or(|(b, _)| v > b) {
-                        best = Some((v, &entry.handler));
-                    }
+                if let VersionConstraint::Exact(v) = *c
+                    && v.major == version.major
+                    && v <= version
+                    && best.is_none_or(|(b, _)| v > b)
+                {
+                    best = Some((v, &entry.handler));
                 }
             }
         }

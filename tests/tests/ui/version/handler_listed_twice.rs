@@ -1,0 +1,12 @@
+use actix_web::web;
+use problem_core::version;
+use problem_core::versioned;
+
+#[versioned("1.0")]
+async fn list_books_v1() -> &'static str {
+    "v1"
+}
+
+fn main() {
+    let _ = web::get().to(version::versioned![list_books_v1, list_books_v1]);
+}

@@ -1,0 +1,17 @@
+use actix_web::web;
+use problem_core::version;
+use problem_core::versioned;
+
+#[versioned("1.0", "2.x")]
+async fn list_books_v1() -> &'static str {
+    "v1"
+}
+
+#[versioned("2.1+")]
+async fn list_books_v2() -> &'static str {
+    "v2"
+}
+
+fn main() {
+    let _ = web::get().to(version::versioned![list_books_v1, list_books_v2]);
+}
