@@ -18,6 +18,7 @@ use super::api_version::ApiVersion;
 use super::config::{VersionConfig, merge_headers};
 use crate::pipeline::add_sticky_headers;
 use crate::problem::InternalServerErrorException;
+use crate::routing::OriginalPath;
 
 /// The configuration that resolved the request's version, kept in the
 /// request extensions next to the [`ApiVersion`] (used by versioned routes
@@ -39,7 +40,8 @@ pub(crate) struct ResolvedBy(pub(crate) Arc<VersionConfig>);
 ///    is routed as `/books`, `/api/v2/books` as `/api/books`), whichever
 ///    source decided the version, so one route table serves every version
 ///    and an unversioned path is served by the default version instead of
-///    a 404;
+///    a 404; the path as received is kept in the request extensions as
+///    [`OriginalPath`] (the route table's 404 and 405 details use it);
 /// 3. stores the version in the request extensions: handlers take it as
 ///    an [`ApiVersion`] argument, and `versioned!` routes dispatch on it;
 /// 4. applies [`VersionConfig::version_headers`] to the response, problem
@@ -165,6 +167,10 @@ where
             }
         };
         if let Some(path) = self.config.strategy().strip_path(req.path()) {
+            if req.extensions().get::<OriginalPath>().is_none() {
+                let original = OriginalPath(req.path().to_owned());
+                req.extensions_mut().insert(original);
+            }
             rewrite_path(&mut req, &path);
         }
         {
