@@ -10,6 +10,7 @@
 mod builtin;
 mod custom;
 mod details;
+pub(crate) mod derive_support;
 mod exception;
 mod response;
 mod titles;
