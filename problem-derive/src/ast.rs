@@ -248,7 +248,13 @@ impl Field<'_> {
 
     /// The binding of this field in the generated `match` arms.
     pub fn binding(&self) -> Ident {
-        Ident::new(&format!("__self_{}", self.index), Span::call_site())
+        self.binding_at(Span::call_site())
+    }
+
+    /// The binding, spanned so that a type error on its use points at `span`
+    /// (the field's type, or the `detail` literal).
+    pub fn binding_at(&self, span: Span) -> Ident {
+        Ident::new(&format!("__self_{}", self.index), span)
     }
 
     /// `Some(T)` when the field's type is written `Option<T>`.

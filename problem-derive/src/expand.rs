@@ -9,9 +9,10 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{format_ident, quote};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::ext::IdentExt;
-use syn::{LitStr, Type, WherePredicate};
+use syn::{Ident, LitStr, Type, WherePredicate};
 
 use crate::ast::{Case, Field, Input, Role};
 use crate::detail::{self, Piece, SpecPart};
@@ -66,15 +67,18 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
             let body = match c.source {
                 Some(f) => {
                     let b = f.binding();
+                    let span = f.ty.span();
                     if f.option_inner().is_some() {
+                        let call = quote_spanned!(span=> __source.as_dyn_error());
                         quote! {
                             match #b {
-                                #p::Some(__source) => #p::Some(__source.as_dyn_error()),
+                                #p::Some(__source) => #p::Some(#call),
                                 #p::None => #p::None,
                             }
                         }
                     } else {
-                        quote!(#p::Some(#b.as_dyn_error()))
+                        let call = quote_spanned!(span=> #b.as_dyn_error());
+                        quote!(#p::Some(#call))
                     }
                 }
                 None => quote!(#p::None),
@@ -144,15 +148,20 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
             }
             let pat = c.bound_pattern();
             let inserts = c.extensions.iter().map(|(f, key)| {
+                let span = f.ty.span();
                 let b = f.binding();
+                let bs = f.binding_at(span);
+                let value = Ident::new("__value", span);
                 if f.option_inner().is_some() {
+                    let call = quote_spanned!(span=> #p::extension(&mut __extensions, #key, #value));
                     quote! {
-                        if let #p::Some(__value) = #b {
-                            #p::extension(&mut __extensions, #key, __value)?;
+                        if let #p::Some(#value) = #b {
+                            #call?;
                         }
                     }
                 } else {
-                    quote!(#p::extension(&mut __extensions, #key, #b)?;)
+                    let call = quote_spanned!(span=> #p::extension(&mut __extensions, #key, #bs));
+                    quote!(#call?;)
                 }
             });
             quote!(#pat => { #(#inserts)* })
@@ -174,15 +183,20 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
             }
             let pat = c.bound_pattern();
             let inserts = c.headers.iter().map(|(f, name)| {
+                let span = f.ty.span();
                 let b = f.binding();
+                let bs = f.binding_at(span);
+                let value = Ident::new("__value", span);
                 if f.option_inner().is_some() {
+                    let call = quote_spanned!(span=> #p::header(&mut __headers, #name, #value));
                     quote! {
-                        if let #p::Some(__value) = #b {
-                            #p::header(&mut __headers, #name, __value)?;
+                        if let #p::Some(#value) = #b {
+                            #call?;
                         }
                     }
                 } else {
-                    quote!(#p::header(&mut __headers, #name, #b)?;)
+                    let call = quote_spanned!(span=> #p::header(&mut __headers, #name, #bs));
+                    quote!(#call?;)
                 }
             });
             quote!(#pat => { #(#inserts)* })
@@ -354,15 +368,18 @@ impl<'c, 'a> Plan<'c, 'a> {
                 }
             }
         }
-        let fmt = LitStr::new(&fmt, lit.span());
+        let span = lit.span();
+        let fmt = LitStr::new(&fmt, span);
+        // Spanned on the literal: a field that lacks the formatting trait
+        // is reported on `detail`, not on the derive.
         let values = values.into_iter().map(|i| {
-            let b = format_ident!("__self_{}", i);
-            quote!(#b = #b)
+            let b = Ident::new(&format!("__self_{i}"), span);
+            quote_spanned!(span=> #b = #b)
         });
         let counts = counts.into_iter().map(|i| {
-            let b = format_ident!("__self_{}", i);
-            let c = format_ident!("__self_{}_count", i);
-            quote!(#c = *#b)
+            let b = Ident::new(&format!("__self_{i}"), span);
+            let c = Ident::new(&format!("__self_{i}_count"), span);
+            quote_spanned!(span=> #c = *#b)
         });
         Some(quote!(#fmt #(, #values)* #(, #counts)*))
     }
@@ -401,7 +418,7 @@ impl Bounds {
                 for piece in pieces {
                     if let Piece::Arg { arg, spec } = piece {
                         if let Some(f) = case.field_for(arg) {
-                            let tr = syn::Ident::new(detail::fmt_trait(spec).name(), Span::call_site());
+                            let tr = Ident::new(detail::fmt_trait(spec).name(), Span::call_site());
                             b.push_display(f.ty, quote!(#p::fmt::#tr));
                         }
                     }
