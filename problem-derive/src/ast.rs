@@ -5,7 +5,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, GenericArgument, Generics, Ident, Member, PathArguments, Type};
+use syn::{
+    Data, DeriveInput, Fields, GenericArgument, Generics, Ident, Member, PathArguments, Type,
+};
 
 use crate::attr::{self, Attrs, Errors, FieldAttrs};
 use crate::detail::{self, Piece};
@@ -213,10 +215,11 @@ impl Case<'_> {
         if field.attrs.skip.is_some() {
             return Role::Unused;
         }
-        if let Some(src) = self.source_field() {
-            if src.index == field.index {
-                return Role::Source;
-            }
+        if self
+            .source_field()
+            .is_some_and(|src| src.index == field.index)
+        {
+            return Role::Source;
         }
         if let Some(h) = &field.attrs.header {
             return Role::Header(h.lit.value());

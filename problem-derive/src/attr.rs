@@ -211,7 +211,9 @@ fn value_expr(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Res
 
 fn parse_str(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Result<LitStr> {
     match value_expr(meta, name, example)? {
-        Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => Ok(lit),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => Ok(lit),
         other => Err(syn::Error::new(
             other.span(),
             format!("`{name}` must be a string literal: write `{name} = {example}`"),
@@ -221,7 +223,9 @@ fn parse_str(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Resu
 
 fn parse_status(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<Status> {
     match value_expr(meta, name, "404")? {
-        Expr::Lit(ExprLit { lit: Lit::Int(lit), .. }) => {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(lit), ..
+        }) => {
             let value = lit.base10_parse::<u64>().ok();
             Ok(Status { lit, value })
         }

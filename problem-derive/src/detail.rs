@@ -111,9 +111,7 @@ fn parse_str(s: &str) -> Result<Vec<Piece>, String> {
                 text.push_str("}}");
             }
             '}' => {
-                return Err(
-                    "unmatched `}` in `detail`: write `}}` for a literal brace".to_owned(),
-                );
+                return Err("unmatched `}` in `detail`: write `}}` for a literal brace".to_owned());
             }
             '{' => {
                 let mut inner = String::new();
@@ -251,7 +249,10 @@ mod tests {
             parse_str("A book with ISBN {isbn} already exists").unwrap(),
             vec![
                 Piece::Text("A book with ISBN ".into()),
-                Piece::Arg { arg: named("isbn"), spec: vec![] },
+                Piece::Arg {
+                    arg: named("isbn"),
+                    spec: vec![]
+                },
                 Piece::Text(" already exists".into()),
             ]
         );
@@ -263,7 +264,10 @@ mod tests {
             parse_str("{{x}} {0:?} {r#type:>width$}").unwrap(),
             vec![
                 Piece::Text("{{x}} ".into()),
-                Piece::Arg { arg: ArgRef::Index(0), spec: vec![SpecPart::Text("?".into())] },
+                Piece::Arg {
+                    arg: ArgRef::Index(0),
+                    spec: vec![SpecPart::Text("?".into())]
+                },
                 Piece::Text(" ".into()),
                 Piece::Arg {
                     arg: named("type"),

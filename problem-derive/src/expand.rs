@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::ext::IdentExt;
+use syn::spanned::Spanned;
 use syn::{Ident, LitStr, Type, WherePredicate};
 
 use crate::ast::{Case, Field, Input, Role};
@@ -29,11 +29,15 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
 
     let display_where = bounds.where_clause(generics, &bounds.display, None);
     let error_self = is_generic.then(|| quote!(Self: #p::fmt::Debug + #p::fmt::Display));
-    let error_preds: Vec<WherePredicate> = bounds.display.iter().chain(&bounds.source).cloned().collect();
+    let error_preds: Vec<WherePredicate> = bounds
+        .display
+        .iter()
+        .chain(&bounds.source)
+        .cloned()
+        .collect();
     let error_where = bounds.where_clause(generics, &error_preds, error_self);
-    let problem_self = is_generic.then(|| {
-        quote!(Self: #p::fmt::Debug + #p::fmt::Display + #p::Send + #p::Sync + 'static)
-    });
+    let problem_self = is_generic
+        .then(|| quote!(Self: #p::fmt::Debug + #p::fmt::Display + #p::Send + #p::Sync + 'static));
     let all_preds: Vec<WherePredicate> = bounds
         .display
         .iter()
@@ -45,10 +49,7 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
 
     let cases = input.cases();
     let defaults = input.defaults();
-    let plan: Vec<Plan<'_, '_>> = cases
-        .iter()
-        .map(|case| Plan::new(case, defaults))
-        .collect();
+    let plan: Vec<Plan<'_, '_>> = cases.iter().map(|case| Plan::new(case, defaults)).collect();
 
     let display_arms = plan.iter().map(|c| {
         let pat = c.bound_pattern();
@@ -153,7 +154,8 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
                 let bs = f.binding_at(span);
                 let value = Ident::new("__value", span);
                 if f.option_inner().is_some() {
-                    let call = quote_spanned!(span=> #p::extension(&mut __extensions, #key, #value));
+                    let call =
+                        quote_spanned!(span=> #p::extension(&mut __extensions, #key, #value));
                     quote! {
                         if let #p::Some(#value) = #b {
                             #call?;
@@ -294,7 +296,12 @@ impl<'c, 'a> Plan<'c, 'a> {
         Plan {
             case,
             status,
-            title: case.attrs.title.as_ref().or(defaults.title.as_ref()).map(|t| &t.lit),
+            title: case
+                .attrs
+                .title
+                .as_ref()
+                .or(defaults.title.as_ref())
+                .map(|t| &t.lit),
             problem_type: case
                 .attrs
                 .problem_type
@@ -416,11 +423,11 @@ impl Bounds {
         for case in input.cases() {
             if let Some(pieces) = &case.detail {
                 for piece in pieces {
-                    if let Piece::Arg { arg, spec } = piece {
-                        if let Some(f) = case.field_for(arg) {
-                            let tr = Ident::new(detail::fmt_trait(spec).name(), Span::call_site());
-                            b.push_display(f.ty, quote!(#p::fmt::#tr));
-                        }
+                    if let Piece::Arg { arg, spec } = piece
+                        && let Some(f) = case.field_for(arg)
+                    {
+                        let tr = Ident::new(detail::fmt_trait(spec).name(), Span::call_site());
+                        b.push_display(f.ty, quote!(#p::fmt::#tr));
                     }
                 }
             }

@@ -104,7 +104,9 @@ fn no_such_field(arg: &ArgRef, owner: &str, case: &Case<'_>) -> String {
         })
         .collect();
     let hint = if names.is_empty() {
-        format!("`{owner}` has no fields; remove the placeholder, or write `{{{{` and `}}}}` for literal braces")
+        format!(
+            "`{owner}` has no fields; remove the placeholder, or write `{{{{` and `}}}}` for literal braces"
+        )
     } else {
         format!("use one of {}", names.join(", "))
     };
@@ -119,21 +121,40 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
     let mut extension_names: BTreeSet<String> = BTreeSet::new();
     for field in &case.fields {
         let a = &field.attrs;
-        let conflicts: [(&str, Option<&Key>, &str, Option<&Key>, &str); 5] = [
-            ("skip", a.skip.as_ref(), "source", a.source.as_ref(), "a skipped field is not the cause; remove one of them"),
-            ("skip", a.skip.as_ref(), "rename", a.rename.as_ref().map(|r| &r.key), "a skipped field is not an extension member, so it has no name"),
-            ("skip", a.skip.as_ref(), "header", a.header.as_ref().map(|h| &h.key), "a skipped field is not sent; remove `skip` to send it as a header"),
-            ("source", a.source.as_ref(), "rename", a.rename.as_ref().map(|r| &r.key), "the cause is never serialized, so it has no member name"),
-            ("source", a.source.as_ref(), "header", a.header.as_ref().map(|h| &h.key), "the cause is never sent to the client"),
-        ];
-        for (first, k1, second, k2, why) in conflicts {
-            if let (Some(_), Some(k2)) = (k1, k2) {
-                errors.push(syn::Error::new(
-                    k2.span,
-                    format!("`{first}` and `{second}` cannot be combined on one field: {why}"),
-                ));
-            }
-        }
+        let skip = ("skip", a.skip.as_ref());
+        let source = ("source", a.source.as_ref());
+        let rename = ("rename", a.rename.as_ref().map(|r| &r.key));
+        let header = ("header", a.header.as_ref().map(|h| &h.key));
+        conflict(
+            errors,
+            skip,
+            source,
+            "a skipped field is not the cause; remove one of them",
+        );
+        conflict(
+            errors,
+            skip,
+            rename,
+            "a skipped field is not an extension member, so it has no name",
+        );
+        conflict(
+            errors,
+            skip,
+            header,
+            "a skipped field is not sent; remove `skip` to send it as a header",
+        );
+        conflict(
+            errors,
+            source,
+            rename,
+            "the cause is never serialized, so it has no member name",
+        );
+        conflict(
+            errors,
+            source,
+            header,
+            "the cause is never sent to the client",
+        );
         if let (Some(_), Some(h)) = (&a.rename, &a.header) {
             errors.push(syn::Error::new(
                 h.key.span,
@@ -153,25 +174,43 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
         if let Some(h) = &a.header {
             check_header_name(h, errors);
         }
-        if let Some(r) = &a.rename {
-            if r.lit.value().is_empty() {
-                errors.push(syn::Error::new(
-                    r.lit.span(),
-                    "`rename` needs a non-empty member name, e.g. `rename = \"bookId\"`",
-                ));
-            }
+        if let Some(r) = &a.rename
+            && r.lit.value().is_empty()
+        {
+            errors.push(syn::Error::new(
+                r.lit.span(),
+                "`rename` needs a non-empty member name, e.g. `rename = \"bookId\"`",
+            ));
         }
-        if let Role::Extension(name) = case.role(field) {
-            if !extension_names.insert(name.clone()) {
-                let span = a.rename.as_ref().map_or_else(|| field.span(), |r| r.lit.span());
-                errors.push(syn::Error::new(
-                    span,
-                    format!(
-                        "two fields are the extension member `{name}`: give this one another name with `#[problem(rename = \"...\")]`, or `#[problem(skip)]` it"
-                    ),
-                ));
-            }
+        if let Role::Extension(name) = case.role(field)
+            && !extension_names.insert(name.clone())
+        {
+            let span = a
+                .rename
+                .as_ref()
+                .map_or_else(|| field.span(), |r| r.lit.span());
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "two fields are the extension member `{name}`: give this one another name with `#[problem(rename = \"...\")]`, or `#[problem(skip)]` it"
+                ),
+            ));
         }
+    }
+}
+
+/// Two field keys that exclude each other: the error is on the second.
+fn conflict(
+    errors: &mut Errors,
+    (first, k1): (&str, Option<&Key>),
+    (second, k2): (&str, Option<&Key>),
+    why: &str,
+) {
+    if let (Some(_), Some(k2)) = (k1, k2) {
+        errors.push(syn::Error::new(
+            k2.span,
+            format!("`{first}` and `{second}` cannot be combined on one field: {why}"),
+        ));
     }
 }
 

@@ -29,8 +29,12 @@ fn header_list<P: Problem>(p: &P) -> Vec<(String, String)> {
 // ---------------------------------------------------------------- structs
 
 #[derive(Debug, Problem)]
-#[problem(status = 409, title = "Conflict", type = "/problems/duplicate-isbn",
-          detail = "A book with ISBN {isbn} already exists")]
+#[problem(
+    status = 409,
+    title = "Conflict",
+    type = "/problems/duplicate-isbn",
+    detail = "A book with ISBN {isbn} already exists"
+)]
 struct DuplicateIsbn {
     isbn: String,
     #[problem(skip)]
@@ -48,7 +52,10 @@ fn issue_example_body_name_message() {
         r#"{"type":"/problems/duplicate-isbn","title":"Conflict","status":409,"detail":"A book with ISBN 978-3-16-148410-0 already exists","instance":"/books","isbn":"978-3-16-148410-0"}"#
     );
     assert_eq!(err.name(), "DuplicateIsbn");
-    assert_eq!(err.to_string(), "A book with ISBN 978-3-16-148410-0 already exists");
+    assert_eq!(
+        err.to_string(),
+        "A book with ISBN 978-3-16-148410-0 already exists"
+    );
     assert_eq!(err.status().as_u16(), 409);
     assert_eq!(err.problem_type(), "/problems/duplicate-isbn");
     assert_eq!(err.title(), "Conflict");
@@ -118,7 +125,7 @@ struct OutOfCredit {
 #[test]
 fn extensions_in_field_order_with_rename_and_option() {
     let mut err = OutOfCredit {
-        balance: 3.14159,
+        balance: 4.256,
         price: Money {
             amount: 10,
             currency: "EUR",
@@ -129,14 +136,14 @@ fn extensions_in_field_order_with_rename_and_option() {
     };
     assert_eq!(
         body(&err, "/pay"),
-        r#"{"type":"about:blank","title":"Payment Required","status":402,"detail":"Balance 3.14 is below Money { amount: 10, currency: \"EUR\" }","instance":"/pay","balance":3.14159,"accountPrice":{"amount":10,"currency":"EUR"},"accounts":[1,2],"tags":{}}"#
+        r#"{"type":"about:blank","title":"Payment Required","status":402,"detail":"Balance 4.26 is below Money { amount: 10, currency: \"EUR\" }","instance":"/pay","balance":4.256,"accountPrice":{"amount":10,"currency":"EUR"},"accounts":[1,2],"tags":{}}"#
     );
     err.note = Some("call us".into());
     err.tags.insert("vip".into(), 1);
     assert_eq!(
         serde_json::Value::Object(err.extensions().unwrap()),
         serde_json::json!({
-            "balance": 3.14159,
+            "balance": 4.256,
             "accountPrice": {"amount": 10, "currency": "EUR"},
             "accounts": [1, 2],
             "note": "call us",
@@ -359,7 +366,10 @@ fn an_invalid_header_value_is_an_error_not_a_panic() {
     let err = Unauthenticated {
         challenge: "Bearer\r\nSet-Cookie: x=1".into(),
     };
-    assert!(matches!(err.headers(), Err(ProblemBuildError::Header { .. })));
+    assert!(matches!(
+        err.headers(),
+        Err(ProblemBuildError::Header { .. })
+    ));
     let res = err.error_response();
     assert_eq!(res.status().as_u16(), 500);
     assert_eq!(
@@ -423,7 +433,11 @@ enum CatalogError {
         #[problem(header = "Retry-After")]
         retry_after: u32,
     },
-    #[problem(status = 500, title = "Internal Server Error", detail = "Storage failed")]
+    #[problem(
+        status = 500,
+        title = "Internal Server Error",
+        detail = "Storage failed"
+    )]
     Storage(#[problem(source)] DbError),
 }
 
@@ -522,6 +536,22 @@ fn generic_types() {
     assert_eq!(
         body(&err, "/"),
         r#"{"type":"about:blank","title":"Bad Gateway","status":502,"detail":"Upstream isbn-db failed","instance":"/","name":"isbn-db"}"#
+    );
+}
+
+#[derive(Debug, Problem)]
+#[problem(status = 400, detail = "{field} is too long")]
+struct TooLong<'a, const N: usize> {
+    field: &'a str,
+}
+
+#[test]
+fn lifetime_and_const_generics() {
+    let err: TooLong<'static, 80> = TooLong { field: "title" };
+    assert_eq!(err.to_string(), "title is too long");
+    assert_eq!(
+        body(&err, "/books"),
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"title is too long","instance":"/books","field":"title"}"#
     );
 }
 

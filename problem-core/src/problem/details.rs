@@ -265,7 +265,8 @@ mod tests {
         let mut p = ProblemDetails::new(409);
         p.instance = Some("/books".into());
         p.extensions.insert("isbn".into(), json!("1"));
-        p.extensions.insert("detail".into(), json!("from extension"));
+        p.extensions
+            .insert("detail".into(), json!("from extension"));
         assert_eq!(
             to_json(&p),
             r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"from extension","instance":"/books","isbn":"1"}"#

@@ -9,8 +9,8 @@
 
 mod builtin;
 mod custom;
-mod details;
 pub(crate) mod derive_support;
+mod details;
 mod exception;
 mod response;
 mod titles;

@@ -40,10 +40,10 @@ pub const STATUS_TITLES: &[(u16, &str)] = &[
 /// assert_eq!(status_title(499), "Error");
 /// ```
 pub fn status_title(status: u16) -> &'static str {
-    if let Ok(i) = STATUS_TITLES.binary_search_by_key(&status, |(s, _)| *s) {
-        if let Some((_, title)) = STATUS_TITLES.get(i) {
-            return title;
-        }
+    if let Ok(i) = STATUS_TITLES.binary_search_by_key(&status, |(s, _)| *s)
+        && let Some((_, title)) = STATUS_TITLES.get(i)
+    {
+        return title;
     }
     StatusCode::from_u16(status)
         .ok()
