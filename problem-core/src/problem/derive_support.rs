@@ -11,6 +11,12 @@ use serde::Serialize;
 use super::details::Extensions;
 use super::exception::ProblemBuildError;
 
+/// The examples of the `#[derive(Problem)]` reference, run as doctests here
+/// because the macro crate cannot depend on this one.
+#[cfg(doctest)]
+#[doc = include_str!("../../../problem-derive/src/derive_problem.md")]
+pub struct DeriveProblemDocs;
+
 /// The `StatusCode` of a status the macro already checked to be in
 /// `400..=599` (so the fallback is unreachable; it is there to never panic).
 pub fn status_code(status: u16) -> StatusCode {
