@@ -40,8 +40,22 @@ pub use version_macros::versioned;
 
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::problem::standalone_response;
     pub use crate::version::__private as version;
+    pub use crate::problem::derive_support::{
+        AsDynError, extension, format_detail, header, status_code,
+    };
+    pub use crate::problem::{ABOUT_BLANK, Extensions, ProblemBuildError, standalone_response};
     pub use actix_web;
+    pub use actix_web::http::StatusCode;
+    pub use actix_web::http::header::HeaderMap;
+    pub use core::fmt;
+    pub use core::format_args;
+    pub use core::marker::{Send, Sync};
+    pub use core::option::Option::{self, None, Some};
+    pub use core::result::Result::{self, Err, Ok};
+    pub use serde;
     pub use serde_json;
+    pub use std::borrow::Cow;
+    pub use std::error::Error;
+    pub use std::string::String;
 }

@@ -25,7 +25,8 @@ pub const ABOUT_BLANK: &str = "about:blank";
 /// Extension members follow the spec's two rules: one named `type`, `title`,
 /// `status` or `instance` is overwritten by the real member (it is never
 /// written), and one named `detail` is overwritten only when the problem has
-/// a detail. Likewise an extension named `correlationId` or `stack` gives way
+/// a detail (without one, it is written as the `detail` member, in that
+/// member's place in the order). Likewise an extension named `correlationId` or `stack` gives way
 /// to the real member when that is present, so a body never has a duplicate
 /// member.
 ///
@@ -90,10 +91,12 @@ impl ProblemDetails {
         }
     }
 
+    /// Whether an extension member is not written among the extensions:
+    /// it is overwritten by the real member, or (`detail`) written in the
+    /// real member's place.
     fn is_shadowed(&self, key: &str) -> bool {
         match key {
-            "type" | "title" | "status" | "instance" => true,
-            "detail" => self.detail.is_some(),
+            "type" | "title" | "status" | "instance" | "detail" => true,
             "correlationId" => self.correlation_id.is_some(),
             "stack" => self.stack.is_some(),
             _ => false,
@@ -107,8 +110,12 @@ impl Serialize for ProblemDetails {
         map.serialize_entry("type", &self.problem_type)?;
         map.serialize_entry("title", &self.title)?;
         map.serialize_entry("status", &self.status)?;
-        if let Some(detail) = &self.detail {
-            map.serialize_entry("detail", detail)?;
+        match (&self.detail, self.extensions.get("detail")) {
+            (Some(detail), _) => map.serialize_entry("detail", detail)?,
+            // Rule 2: without a detail an extension named `detail` stands,
+            // in the `detail` member's place of the fixed member order.
+            (None, Some(ext)) => map.serialize_entry("detail", ext)?,
+            (None, None) => {}
         }
         if let Some(instance) = &self.instance {
             map.serialize_entry("instance", instance)?;
@@ -250,6 +257,19 @@ mod tests {
         assert_eq!(
             to_json(&p),
             r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"real"}"#
+        );
+    }
+
+    #[test]
+    fn a_standing_detail_extension_takes_the_detail_place() {
+        let mut p = ProblemDetails::new(409);
+        p.instance = Some("/books".into());
+        p.extensions.insert("isbn".into(), json!("1"));
+        p.extensions
+            .insert("detail".into(), json!("from extension"));
+        assert_eq!(
+            to_json(&p),
+            r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"from extension","instance":"/books","isbn":"1"}"#
         );
     }
 

@@ -9,6 +9,7 @@
 
 mod builtin;
 mod custom;
+pub(crate) mod derive_support;
 mod details;
 mod exception;
 mod response;

@@ -1,0 +1,293 @@
+//! Parsing of `#[problem(...)]` attributes into plain values with spans.
+//!
+//! Only syntax is checked here (known keys, each key once, literal values);
+//! the rules between values live in `valid.rs`.
+
+use proc_macro2::Span;
+use syn::ext::IdentExt;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, ExprLit, Lit, LitInt, LitStr, Token};
+
+/// Keys of a container: a struct, an enum or an enum variant.
+pub const CONTAINER_KEYS: &[&str] = &["status", "title", "type", "detail"];
+/// Keys of a field.
+pub const FIELD_KEYS: &[&str] = &["skip", "rename", "source", "header"];
+
+/// A key of an attribute and where it was written.
+#[derive(Clone)]
+pub struct Key {
+    pub span: Span,
+}
+
+/// `status = <int literal>`, kept as written; the range is checked in `valid.rs`.
+pub struct Status {
+    pub lit: LitInt,
+    /// `None` when the literal does not fit in a `u64`.
+    pub value: Option<u64>,
+}
+
+/// A string-valued key (`title`, `type`, `detail`, `rename`, `header`).
+pub struct StrValue {
+    pub key: Key,
+    pub lit: LitStr,
+}
+
+/// The keys of a struct, an enum or an enum variant.
+#[derive(Default)]
+pub struct Attrs {
+    pub status: Option<Status>,
+    pub title: Option<StrValue>,
+    pub problem_type: Option<StrValue>,
+    pub detail: Option<StrValue>,
+}
+
+/// The keys of a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub skip: Option<Key>,
+    pub rename: Option<StrValue>,
+    pub source: Option<Key>,
+    pub header: Option<StrValue>,
+}
+
+/// Collects errors so that one expansion reports every mistake at once.
+#[derive(Default)]
+pub struct Errors(Option<syn::Error>);
+
+impl Errors {
+    pub fn push(&mut self, err: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(err),
+            None => self.0 = Some(err),
+        }
+    }
+
+    pub fn finish(self) -> syn::Result<()> {
+        match self.0 {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Parses the `#[problem(...)]` attributes of a struct, enum or variant.
+pub fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
+    let mut out = Attrs::default();
+    for attr in problem_attrs(attrs, errors) {
+        let result = attr.parse_nested_meta(|meta| {
+            let (name, span) = key_name(&meta)?;
+            let key = Key { span };
+            match name.as_str() {
+                "status" => {
+                    let value = parse_status(&meta, &name)?;
+                    set_once(&mut out.status, value, &name, span)
+                }
+                "title" => {
+                    let lit = parse_str(&meta, &name, "\"Conflict\"")?;
+                    set_once(&mut out.title, StrValue { key, lit }, &name, span)
+                }
+                "type" => {
+                    let lit = parse_str(&meta, &name, "\"/problems/duplicate-isbn\"")?;
+                    set_once(&mut out.problem_type, StrValue { key, lit }, &name, span)
+                }
+                "detail" => {
+                    let lit = parse_str(&meta, &name, "\"A book with ISBN {isbn} already exists\"")?;
+                    set_once(&mut out.detail, StrValue { key, lit }, &name, span)
+                }
+                _ if FIELD_KEYS.contains(&name.as_str()) => Err(syn::Error::new(
+                    span,
+                    format!(
+                        "`{name}` is a field key: put `#[problem({name}{})]` on a field, not on the type or variant",
+                        example_value(&name)
+                    ),
+                )),
+                _ => Err(unknown_key(&name, span, CONTAINER_KEYS, "#[problem(...)] on a type or variant")),
+            }
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+    }
+    out
+}
+
+/// Parses the `#[problem(...)]` attributes of a field.
+pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in problem_attrs(attrs, errors) {
+        let result = attr.parse_nested_meta(|meta| {
+            let (name, span) = key_name(&meta)?;
+            let key = Key { span };
+            match name.as_str() {
+                "skip" => {
+                    no_value(&meta, &name)?;
+                    set_once(&mut out.skip, key, &name, span)
+                }
+                "source" => {
+                    no_value(&meta, &name)?;
+                    set_once(&mut out.source, key, &name, span)
+                }
+                "rename" => {
+                    let lit = parse_str(&meta, &name, "\"bookId\"")?;
+                    set_once(&mut out.rename, StrValue { key, lit }, &name, span)
+                }
+                "header" => {
+                    let lit = parse_str(&meta, &name, "\"Retry-After\"")?;
+                    set_once(&mut out.header, StrValue { key, lit }, &name, span)
+                }
+                _ if CONTAINER_KEYS.contains(&name.as_str()) => Err(syn::Error::new(
+                    span,
+                    format!(
+                        "`{name}` is a key of the type or variant: move `{name} = ...` to the `#[problem(...)]` above the struct, enum or variant"
+                    ),
+                )),
+                _ => Err(unknown_key(&name, span, FIELD_KEYS, "#[problem(...)] on a field")),
+            }
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+    }
+    out
+}
+
+/// The `#[problem(...)]` attributes among `attrs`; `#[problem]` and
+/// `#[problem = ...]` are reported.
+fn problem_attrs<'a>(attrs: &'a [Attribute], errors: &mut Errors) -> Vec<&'a Attribute> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("problem")) {
+        match &attr.meta {
+            syn::Meta::List(_) => out.push(attr),
+            other => errors.push(syn::Error::new(
+                other.span(),
+                "expected a list of keys: `#[problem(status = 404)]` on a type or variant, `#[problem(skip)]` on a field",
+            )),
+        }
+    }
+    out
+}
+
+fn key_name(meta: &ParseNestedMeta<'_>) -> syn::Result<(String, Span)> {
+    let span = meta.path.span();
+    match meta.path.get_ident() {
+        Some(ident) => Ok((ident.unraw().to_string(), span)),
+        None => Err(syn::Error::new(
+            span,
+            "expected a key such as `status`, `title`, `type`, `detail` (type or variant) or `skip`, `rename`, `source`, `header` (field), not a path",
+        )),
+    }
+}
+
+fn set_once<T>(slot: &mut Option<T>, value: T, name: &str, span: Span) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(
+            span,
+            format!("duplicate key `{name}`: give each key once, remove this one"),
+        ));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+fn no_value(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<()> {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        return Ok(());
+    }
+    Err(meta.error(format!(
+        "`{name}` takes no value: write `#[problem({name})]`"
+    )))
+}
+
+fn value_expr(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Result<Expr> {
+    if !meta.input.peek(Token![=]) {
+        return Err(syn::Error::new(
+            meta.path.span(),
+            format!("`{name}` needs a value: write `{name} = {example}`"),
+        ));
+    }
+    meta.value()?.parse::<Expr>()
+}
+
+fn parse_str(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Result<LitStr> {
+    match value_expr(meta, name, example)? {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => Ok(lit),
+        other => Err(syn::Error::new(
+            other.span(),
+            format!("`{name}` must be a string literal: write `{name} = {example}`"),
+        )),
+    }
+}
+
+fn parse_status(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<Status> {
+    match value_expr(meta, name, "404")? {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(lit), ..
+        }) => {
+            let value = lit.base10_parse::<u64>().ok();
+            Ok(Status { lit, value })
+        }
+        other => Err(syn::Error::new(
+            other.span(),
+            "`status` must be an integer literal from 400 to 599: write e.g. `status = 404` (a constant or expression is not allowed, the status is checked at compile time)",
+        )),
+    }
+}
+
+fn example_value(name: &str) -> &'static str {
+    match name {
+        "rename" => " = \"bookId\"",
+        "header" => " = \"Retry-After\"",
+        _ => "",
+    }
+}
+
+fn unknown_key(name: &str, span: Span, expected: &[&str], place: &str) -> syn::Error {
+    let list = expected
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let hint = expected
+        .iter()
+        .map(|k| (edit_distance(name, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, k)| format!("did you mean `{k}`? "))
+        .unwrap_or_default();
+    syn::Error::new(
+        span,
+        format!("unknown key `{name}` in {place}: {hint}expected one of {list}"),
+    )
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            let best = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur.push(best);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edit_distance;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("titel", "title"), 2);
+        assert_eq!(edit_distance("stats", "status"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("skip", "skip"), 0);
+    }
+}

@@ -1,0 +1,499 @@
+//! Code generation: `Display`, `std::error::Error`, `problem_core::Problem`
+//! and `actix_web::ResponseError` for a validated input.
+//!
+//! The generated code names only `::problem_core::...` paths (everything
+//! else through `::problem_core::__private`), binds fields as `__self_N`
+//! (no unused-variable warnings) and matches on `*self` with `ref`
+//! bindings, so empty enums work too.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Ident, LitStr, Type, WherePredicate};
+
+use crate::ast::{Case, Field, Input, Role};
+use crate::detail::{self, Piece, SpecPart};
+
+/// Everything the derive generates.
+pub fn derive(input: &Input<'_>) -> TokenStream {
+    let p = quote!(::problem_core::__private);
+    let ident = input.ident();
+    let name = LitStr::new(&ident.unraw().to_string(), Span::call_site());
+    let generics = input.generics();
+    let (impl_generics, ty_generics, _) = generics.split_for_impl();
+    let bounds = Bounds::collect(input);
+    let is_generic = !generics.params.is_empty();
+
+    let display_where = bounds.where_clause(generics, &bounds.display, None);
+    let error_self = is_generic.then(|| quote!(Self: #p::fmt::Debug + #p::fmt::Display));
+    let error_preds: Vec<WherePredicate> = bounds
+        .display
+        .iter()
+        .chain(&bounds.source)
+        .cloned()
+        .collect();
+    let error_where = bounds.where_clause(generics, &error_preds, error_self);
+    let problem_self = is_generic
+        .then(|| quote!(Self: #p::fmt::Debug + #p::fmt::Display + #p::Send + #p::Sync + 'static));
+    let all_preds: Vec<WherePredicate> = bounds
+        .display
+        .iter()
+        .chain(&bounds.source)
+        .chain(&bounds.problem)
+        .cloned()
+        .collect();
+    let problem_where = bounds.where_clause(generics, &all_preds, problem_self);
+
+    let cases = input.cases();
+    let defaults = input.defaults();
+    let plan: Vec<Plan<'_, '_>> = cases.iter().map(|case| Plan::new(case, defaults)).collect();
+
+    let display_arms = plan.iter().map(|c| {
+        let pat = c.bound_pattern();
+        match c.detail_args() {
+            Some(args) => quote!(#pat => __formatter.write_fmt(#p::format_args!(#args)),),
+            None => {
+                let title = c.title_expr();
+                quote!(#pat => __formatter.write_str(#title),)
+            }
+        }
+    });
+
+    let source_fn = plan.iter().any(|c| c.source.is_some()).then(|| {
+        let arms = plan.iter().map(|c| {
+            let pat = c.bound_pattern();
+            let body = match c.source {
+                Some(f) => {
+                    let b = f.binding();
+                    let span = f.ty.span();
+                    if f.option_inner().is_some() {
+                        let call = quote_spanned!(span=> __source.as_dyn_error());
+                        quote! {
+                            match #b {
+                                #p::Some(__source) => #p::Some(#call),
+                                #p::None => #p::None,
+                            }
+                        }
+                    } else {
+                        let call = quote_spanned!(span=> #b.as_dyn_error());
+                        quote!(#p::Some(#call))
+                    }
+                }
+                None => quote!(#p::None),
+            };
+            quote!(#pat => #body,)
+        });
+        quote! {
+            fn source(&self) -> #p::Option<&(dyn #p::Error + 'static)> {
+                use #p::AsDynError as _;
+                match *self { #(#arms)* }
+            }
+        }
+    });
+
+    let status_arms = plan.iter().map(|c| {
+        let pat = c.any_pattern();
+        let status = c.status;
+        quote!(#pat => #p::status_code(#status),)
+    });
+
+    let type_fn = plan.iter().any(|c| c.problem_type.is_some()).then(|| {
+        let arms = plan.iter().map(|c| {
+            let pat = c.any_pattern();
+            match c.problem_type {
+                Some(t) => quote!(#pat => #t,),
+                None => quote!(#pat => #p::ABOUT_BLANK,),
+            }
+        });
+        quote! {
+            fn problem_type(&self) -> &str {
+                match *self { #(#arms)* }
+            }
+        }
+    });
+
+    let title_arms = plan.iter().map(|c| {
+        let pat = c.any_pattern();
+        let title = c.title_expr();
+        quote!(#pat => #p::Cow::Borrowed(#title),)
+    });
+
+    let detail_fn = plan.iter().any(|c| c.case.detail.is_some()).then(|| {
+        let arms = plan.iter().map(|c| match c.detail_args() {
+            Some(args) => {
+                let pat = c.bound_pattern();
+                quote! {
+                    #pat => #p::Some(#p::Cow::Owned(#p::format_detail(#p::format_args!(#args)))),
+                }
+            }
+            None => {
+                let pat = c.any_pattern();
+                quote!(#pat => #p::None,)
+            }
+        });
+        quote! {
+            fn detail(&self) -> #p::Option<#p::Cow<'_, str>> {
+                match *self { #(#arms)* }
+            }
+        }
+    });
+
+    let extensions_fn = plan.iter().any(|c| !c.extensions.is_empty()).then(|| {
+        let arms = plan.iter().map(|c| {
+            if c.extensions.is_empty() {
+                let pat = c.any_pattern();
+                return quote!(#pat => {});
+            }
+            let pat = c.bound_pattern();
+            let inserts = c.extensions.iter().map(|(f, key)| {
+                let span = f.ty.span();
+                let b = f.binding();
+                let bs = f.binding_at(span);
+                let value = Ident::new("__value", span);
+                if f.option_inner().is_some() {
+                    let call =
+                        quote_spanned!(span=> #p::extension(&mut __extensions, #key, #value));
+                    quote! {
+                        if let #p::Some(#value) = #b {
+                            #call?;
+                        }
+                    }
+                } else {
+                    let call = quote_spanned!(span=> #p::extension(&mut __extensions, #key, #bs));
+                    quote!(#call?;)
+                }
+            });
+            quote!(#pat => { #(#inserts)* })
+        });
+        quote! {
+            fn extensions(&self) -> #p::Result<#p::Extensions, #p::ProblemBuildError> {
+                let mut __extensions = #p::Extensions::new();
+                match *self { #(#arms)* }
+                #p::Ok(__extensions)
+            }
+        }
+    });
+
+    let headers_fn = plan.iter().any(|c| !c.headers.is_empty()).then(|| {
+        let arms = plan.iter().map(|c| {
+            if c.headers.is_empty() {
+                let pat = c.any_pattern();
+                return quote!(#pat => {});
+            }
+            let pat = c.bound_pattern();
+            let inserts = c.headers.iter().map(|(f, name)| {
+                let span = f.ty.span();
+                let b = f.binding();
+                let bs = f.binding_at(span);
+                let value = Ident::new("__value", span);
+                if f.option_inner().is_some() {
+                    let call = quote_spanned!(span=> #p::header(&mut __headers, #name, #value));
+                    quote! {
+                        if let #p::Some(#value) = #b {
+                            #call?;
+                        }
+                    }
+                } else {
+                    let call = quote_spanned!(span=> #p::header(&mut __headers, #name, #bs));
+                    quote!(#call?;)
+                }
+            });
+            quote!(#pat => { #(#inserts)* })
+        });
+        quote! {
+            fn headers(&self) -> #p::Result<#p::HeaderMap, #p::ProblemBuildError> {
+                let mut __headers = #p::HeaderMap::new();
+                match *self { #(#arms)* }
+                #p::Ok(__headers)
+            }
+        }
+    });
+
+    quote! {
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics #p::fmt::Display for #ident #ty_generics #display_where {
+            fn fmt(&self, __formatter: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                match *self { #(#display_arms)* }
+            }
+        }
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics #p::Error for #ident #ty_generics #error_where {
+            #source_fn
+        }
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics ::problem_core::Problem for #ident #ty_generics #problem_where {
+            fn status(&self) -> #p::StatusCode {
+                match *self { #(#status_arms)* }
+            }
+            #type_fn
+            fn title(&self) -> #p::Cow<'_, str> {
+                match *self { #(#title_arms)* }
+            }
+            #detail_fn
+            #extensions_fn
+            #headers_fn
+            fn name(&self) -> &'static str {
+                #name
+            }
+        }
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics #p::actix_web::ResponseError for #ident #ty_generics #problem_where {
+            fn status_code(&self) -> #p::StatusCode {
+                <Self as ::problem_core::Problem>::status(self)
+            }
+            fn error_response(&self) -> #p::actix_web::HttpResponse {
+                #p::standalone_response(self)
+            }
+        }
+    }
+}
+
+/// One case (struct or variant) with its keys resolved against the
+/// enum-level defaults and its fields sorted by role.
+struct Plan<'c, 'a> {
+    case: &'c Case<'a>,
+    status: u16,
+    title: Option<&'c LitStr>,
+    problem_type: Option<&'c LitStr>,
+    source: Option<&'c Field<'a>>,
+    extensions: Vec<(&'c Field<'a>, LitStr)>,
+    headers: Vec<(&'c Field<'a>, LitStr)>,
+}
+
+impl<'c, 'a> Plan<'c, 'a> {
+    fn new(case: &'c Case<'a>, defaults: &'c crate::attr::Attrs) -> Self {
+        let status = case
+            .attrs
+            .status
+            .as_ref()
+            .or(defaults.status.as_ref())
+            .and_then(|s| s.value)
+            .and_then(|v| u16::try_from(v).ok())
+            .unwrap_or(500);
+        let mut source = None;
+        let mut extensions = Vec::new();
+        let mut headers = Vec::new();
+        for field in &case.fields {
+            match case.role(field) {
+                Role::Source => source = Some(field),
+                Role::Extension(name) => {
+                    extensions.push((field, LitStr::new(&name, Span::call_site())));
+                }
+                Role::Header(name) => headers.push((field, LitStr::new(&name, Span::call_site()))),
+                Role::Unused => {}
+            }
+        }
+        Plan {
+            case,
+            status,
+            title: case
+                .attrs
+                .title
+                .as_ref()
+                .or(defaults.title.as_ref())
+                .map(|t| &t.lit),
+            problem_type: case
+                .attrs
+                .problem_type
+                .as_ref()
+                .or(defaults.problem_type.as_ref())
+                .map(|t| &t.lit),
+            source,
+            extensions,
+            headers,
+        }
+    }
+
+    /// `Self::V { .. }`: matches without binding.
+    fn any_pattern(&self) -> TokenStream {
+        let path = self.case.path();
+        quote!(#path { .. })
+    }
+
+    /// `Self::V { isbn: ref __self_0, .. }`: binds every field by reference.
+    fn bound_pattern(&self) -> TokenStream {
+        let path = self.case.path();
+        let fields = self.case.fields.iter().map(|f| {
+            let member = &f.member;
+            let binding = f.binding();
+            quote!(#member: ref #binding)
+        });
+        quote!(#path { #(#fields,)* .. })
+    }
+
+    /// The title as a `&'static str` expression.
+    fn title_expr(&self) -> TokenStream {
+        match self.title {
+            Some(t) => quote!(#t),
+            None => {
+                let status = self.status;
+                quote!(::problem_core::status_title(#status))
+            }
+        }
+    }
+
+    /// The arguments of `format_args!` for the detail: the format string
+    /// rewritten to name `__self_N` bindings, then the named arguments.
+    fn detail_args(&self) -> Option<TokenStream> {
+        let pieces = self.case.detail.as_ref()?;
+        let lit = &self.case.attrs.detail.as_ref()?.lit;
+        let mut fmt = String::new();
+        let mut values = BTreeSet::new();
+        let mut counts = BTreeSet::new();
+        for piece in pieces {
+            match piece {
+                Piece::Text(t) => fmt.push_str(t),
+                Piece::Arg { arg, spec } => {
+                    let field = self.case.field_for(arg)?;
+                    values.insert(field.index);
+                    fmt.push('{');
+                    fmt.push_str(&field.binding().to_string());
+                    if !spec.is_empty() {
+                        fmt.push(':');
+                        for part in spec {
+                            match part {
+                                SpecPart::Text(t) => fmt.push_str(t),
+                                SpecPart::Count(a) => {
+                                    let f = self.case.field_for(a)?;
+                                    counts.insert(f.index);
+                                    fmt.push_str(&format!("__self_{}_count$", f.index));
+                                }
+                            }
+                        }
+                    }
+                    fmt.push('}');
+                }
+            }
+        }
+        let span = lit.span();
+        let fmt = LitStr::new(&fmt, span);
+        // Spanned on the literal: a field that lacks the formatting trait
+        // is reported on `detail`, not on the derive.
+        let values = values.into_iter().map(|i| {
+            let b = Ident::new(&format!("__self_{i}"), span);
+            quote_spanned!(span=> #b = #b)
+        });
+        let counts = counts.into_iter().map(|i| {
+            let b = Ident::new(&format!("__self_{i}"), span);
+            let c = Ident::new(&format!("__self_{i}_count"), span);
+            quote_spanned!(span=> #c = *#b)
+        });
+        Some(quote!(#fmt #(, #values)* #(, #counts)*))
+    }
+}
+
+/// `where` predicates for fields whose type mentions a type parameter
+/// (like serde: a bound per field type, not per parameter).
+struct Bounds {
+    params: Vec<String>,
+    /// Formatting traits of `detail` placeholders.
+    display: Vec<WherePredicate>,
+    /// `Error + 'static` of the source field.
+    source: Vec<WherePredicate>,
+    /// `Serialize` of extension fields, `Display` of header fields.
+    problem: Vec<WherePredicate>,
+}
+
+impl Bounds {
+    fn collect(input: &Input<'_>) -> Self {
+        let p = quote!(::problem_core::__private);
+        let mut b = Bounds {
+            params: input
+                .generics()
+                .type_params()
+                .map(|t| t.ident.to_string())
+                .collect(),
+            display: Vec::new(),
+            source: Vec::new(),
+            problem: Vec::new(),
+        };
+        if b.params.is_empty() {
+            return b;
+        }
+        for case in input.cases() {
+            if let Some(pieces) = &case.detail {
+                for piece in pieces {
+                    if let Piece::Arg { arg, spec } = piece
+                        && let Some(f) = case.field_for(arg)
+                    {
+                        let tr = Ident::new(detail::fmt_trait(spec).name(), Span::call_site());
+                        b.push_display(f.ty, quote!(#p::fmt::#tr));
+                    }
+                }
+            }
+            for field in &case.fields {
+                let inner = field.option_inner().unwrap_or(field.ty);
+                match case.role(field) {
+                    Role::Source => b.push_source(inner, quote!(#p::Error + 'static)),
+                    Role::Extension(_) => b.push_problem(inner, quote!(#p::serde::Serialize)),
+                    Role::Header(_) => b.push_problem(inner, quote!(#p::fmt::Display)),
+                    Role::Unused => {}
+                }
+            }
+        }
+        b
+    }
+
+    fn predicate(&self, ty: &Type, bound: TokenStream) -> Option<WherePredicate> {
+        if !mentions(quote!(#ty), &self.params) {
+            return None;
+        }
+        syn::parse2(quote!(#ty: #bound)).ok()
+    }
+
+    fn push_display(&mut self, ty: &Type, bound: TokenStream) {
+        if let Some(pred) = self.predicate(ty, bound) {
+            self.display.push(pred);
+        }
+    }
+
+    fn push_source(&mut self, ty: &Type, bound: TokenStream) {
+        if let Some(pred) = self.predicate(ty, bound) {
+            self.source.push(pred);
+        }
+    }
+
+    fn push_problem(&mut self, ty: &Type, bound: TokenStream) {
+        if let Some(pred) = self.predicate(ty, bound) {
+            self.problem.push(pred);
+        }
+    }
+
+    /// The user's `where` clause plus `preds` and an optional `Self` bound.
+    fn where_clause(
+        &self,
+        generics: &syn::Generics,
+        preds: &[WherePredicate],
+        self_bound: Option<TokenStream>,
+    ) -> TokenStream {
+        let user = generics
+            .where_clause
+            .as_ref()
+            .map(|w| w.predicates.iter().collect::<Vec<_>>())
+            .unwrap_or_default();
+        if user.is_empty() && preds.is_empty() && self_bound.is_none() {
+            return TokenStream::new();
+        }
+        let self_bound = self_bound.into_iter();
+        quote!(where #(#user,)* #(#preds,)* #(#self_bound,)*)
+    }
+}
+
+/// Whether a type's tokens name one of the type parameters.
+fn mentions(tokens: TokenStream, params: &[String]) -> bool {
+    tokens.into_iter().any(|tt| match tt {
+        TokenTree::Ident(i) => params.iter().any(|p| i == p),
+        TokenTree::Group(g) => mentions(g.stream(), params),
+        _ => false,
+    })
+}

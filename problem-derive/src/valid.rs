@@ -1,0 +1,229 @@
+//! Compile-time rules of `#[derive(Problem)]`: every mistake becomes a
+//! `syn::Error` on the offending token, saying what to write instead.
+
+use std::collections::BTreeSet;
+
+use syn::ext::IdentExt;
+use syn::{Ident, Member};
+
+use crate::ast::{Case, Input, Role};
+use crate::attr::{Attrs, Errors, Key, StrValue};
+use crate::detail::{ArgRef, Piece, SpecPart};
+
+/// Checks the whole input; all mistakes are reported together.
+pub fn validate(input: &Input<'_>) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    let defaults = input.defaults();
+    check_attrs(defaults, &mut errors);
+    if let Some(detail) = &defaults.detail {
+        errors.push(syn::Error::new(
+            detail.key.span,
+            "`detail` names fields, so it belongs on each variant: move it to the `#[problem(...)]` of the variants",
+        ));
+    }
+    for case in input.cases() {
+        check_attrs(&case.attrs, &mut errors);
+        check_status_present(input, case, &mut errors);
+        check_detail(input.ident(), case, &mut errors);
+        check_fields(case, &mut errors);
+    }
+    errors.finish()
+}
+
+fn check_attrs(attrs: &Attrs, errors: &mut Errors) {
+    if let Some(status) = &attrs.status {
+        match status.value {
+            Some(400..=599) => {}
+            _ => errors.push(syn::Error::new(
+                status.lit.span(),
+                format!(
+                    "status {} is not an error status: a problem's status must be 400 to 599 (4xx client error, 5xx server error)",
+                    status.lit.base10_digits()
+                ),
+            )),
+        }
+    }
+    if let Some(ty) = &attrs.problem_type {
+        let value = ty.lit.value();
+        if value.is_empty() || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            errors.push(syn::Error::new(
+                ty.lit.span(),
+                "`type` must be a URI reference without spaces, e.g. `type = \"/problems/duplicate-isbn\"` (leave it out for `about:blank`)",
+            ));
+        }
+    }
+}
+
+fn check_status_present(input: &Input<'_>, case: &Case<'_>, errors: &mut Errors) {
+    if case.attrs.status.is_some() || input.defaults().status.is_some() {
+        return;
+    }
+    let msg = match case.variant {
+        Some(v) => format!(
+            "missing `status` for variant `{}`: add `#[problem(status = 404)]` (400 to 599) to the variant, or to the enum for every variant",
+            v.unraw()
+        ),
+        None => format!(
+            "missing `status` for `{}`: add `#[problem(status = 404)]` (400 to 599) above the struct",
+            case.ident.unraw()
+        ),
+    };
+    errors.push(syn::Error::new(case.ident.span(), msg));
+}
+
+fn check_detail(ty: &Ident, case: &Case<'_>, errors: &mut Errors) {
+    let (Some(pieces), Some(StrValue { lit, .. })) = (&case.detail, &case.attrs.detail) else {
+        return;
+    };
+    for piece in pieces {
+        let Piece::Arg { arg, spec } = piece else {
+            continue;
+        };
+        let counts = spec.iter().filter_map(|p| match p {
+            SpecPart::Count(a) => Some(a),
+            SpecPart::Text(_) => None,
+        });
+        for a in std::iter::once(arg).chain(counts) {
+            if case.field_for(a).is_none() {
+                errors.push(syn::Error::new(
+                    lit.span(),
+                    no_such_field(a, &case.describe(ty), case),
+                ));
+            }
+        }
+    }
+}
+
+fn no_such_field(arg: &ArgRef, owner: &str, case: &Case<'_>) -> String {
+    let names: Vec<String> = case
+        .fields
+        .iter()
+        .map(|f| match &f.member {
+            Member::Named(i) => format!("`{{{}}}`", i.unraw()),
+            Member::Unnamed(i) => format!("`{{{}}}`", i.index),
+        })
+        .collect();
+    let hint = if names.is_empty() {
+        format!(
+            "`{owner}` has no fields; remove the placeholder, or write `{{{{` and `}}}}` for literal braces"
+        )
+    } else {
+        format!("use one of {}", names.join(", "))
+    };
+    format!(
+        "`{{{}}}` in `detail` names no field of `{owner}`: {hint}",
+        arg.display()
+    )
+}
+
+fn check_fields(case: &Case<'_>, errors: &mut Errors) {
+    let mut explicit_source: Option<&Key> = None;
+    let mut extension_names: BTreeSet<String> = BTreeSet::new();
+    for field in &case.fields {
+        let a = &field.attrs;
+        let skip = ("skip", a.skip.as_ref());
+        let source = ("source", a.source.as_ref());
+        let rename = ("rename", a.rename.as_ref().map(|r| &r.key));
+        let header = ("header", a.header.as_ref().map(|h| &h.key));
+        conflict(
+            errors,
+            skip,
+            source,
+            "a skipped field is not the cause; remove one of them",
+        );
+        conflict(
+            errors,
+            skip,
+            rename,
+            "a skipped field is not an extension member, so it has no name",
+        );
+        conflict(
+            errors,
+            skip,
+            header,
+            "a skipped field is not sent; remove `skip` to send it as a header",
+        );
+        conflict(
+            errors,
+            source,
+            rename,
+            "the cause is never serialized, so it has no member name",
+        );
+        conflict(
+            errors,
+            source,
+            header,
+            "the cause is never sent to the client",
+        );
+        if let (Some(_), Some(h)) = (&a.rename, &a.header) {
+            errors.push(syn::Error::new(
+                h.key.span,
+                "`rename` and `header` cannot be combined on one field: a header field is not an extension member; name the header with `header = \"...\"` alone",
+            ));
+        }
+        if let Some(src) = &a.source {
+            if explicit_source.is_some() {
+                errors.push(syn::Error::new(
+                    src.span,
+                    "only one field can be the `source` (the cause): remove `#[problem(source)]` from all fields but one",
+                ));
+            } else {
+                explicit_source = Some(src);
+            }
+        }
+        if let Some(h) = &a.header {
+            check_header_name(h, errors);
+        }
+        if let Some(r) = &a.rename
+            && r.lit.value().is_empty()
+        {
+            errors.push(syn::Error::new(
+                r.lit.span(),
+                "`rename` needs a non-empty member name, e.g. `rename = \"bookId\"`",
+            ));
+        }
+        if let Role::Extension(name) = case.role(field)
+            && !extension_names.insert(name.clone())
+        {
+            let span = a
+                .rename
+                .as_ref()
+                .map_or_else(|| field.span(), |r| r.lit.span());
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "two fields are the extension member `{name}`: give this one another name with `#[problem(rename = \"...\")]`, or `#[problem(skip)]` it"
+                ),
+            ));
+        }
+    }
+}
+
+/// Two field keys that exclude each other: the error is on the second.
+fn conflict(
+    errors: &mut Errors,
+    (first, k1): (&str, Option<&Key>),
+    (second, k2): (&str, Option<&Key>),
+    why: &str,
+) {
+    if let (Some(_), Some(k2)) = (k1, k2) {
+        errors.push(syn::Error::new(
+            k2.span,
+            format!("`{first}` and `{second}` cannot be combined on one field: {why}"),
+        ));
+    }
+}
+
+/// A header name is an RFC 9110 token.
+fn check_header_name(h: &StrValue, errors: &mut Errors) {
+    let name = h.lit.value();
+    let is_tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(is_tchar) {
+        errors.push(syn::Error::new(
+            h.lit.span(),
+            format!(
+                "invalid header name {name:?}: a header name is a token of letters, digits and !#$%&'*+-.^_`|~ (no spaces or colons), e.g. `header = \"Retry-After\"`"
+            ),
+        ));
+    }
+}
