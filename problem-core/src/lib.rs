@@ -40,11 +40,11 @@ pub use version_macros::versioned;
 
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::version::__private as version;
     pub use crate::problem::derive_support::{
         AsDynError, extension, format_detail, header, status_code,
     };
     pub use crate::problem::{ABOUT_BLANK, Extensions, ProblemBuildError, standalone_response};
+    pub use crate::version::__private as version;
     pub use actix_web;
     pub use actix_web::http::StatusCode;
     pub use actix_web::http::header::HeaderMap;

@@ -4,6 +4,7 @@
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 
+use actix_web::middleware::Condition;
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{App, HttpResponse, HttpServer};
 
@@ -11,6 +12,7 @@ use crate::HttpConfigError;
 use crate::pipeline::{ErrorContext, Logger, Pipeline, PipelineBuilder};
 use crate::problem::Problem;
 use crate::routing::Routes;
+use crate::version::{VersionConfig, VersionStrategy, Versioning};
 
 /// The default `max_request_body_size` of a [`ProblemApp`]: 1 MiB.
 pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
@@ -44,6 +46,7 @@ pub struct ProblemApp {
     routes: Arc<Routes>,
     configure: Vec<Configure>,
     max_request_body_size: usize,
+    versioning: Option<Versioning>,
 }
 
 impl std::fmt::Debug for ProblemApp {
@@ -62,6 +65,7 @@ pub struct ProblemAppBuilder {
     routes: Routes,
     configure: Vec<Configure>,
     max_request_body_size: usize,
+    versioning: Option<VersionConfig>,
 }
 
 /// Options of [`ProblemApp::listen_with`].
@@ -79,6 +83,17 @@ impl ProblemApp {
             routes: Routes::new(),
             configure: Vec::new(),
             max_request_body_size: DEFAULT_MAX_REQUEST_BODY_SIZE,
+            versioning: None,
+        }
+    }
+
+    /// The API-versioning middleware (a no-op without
+    /// [`ProblemAppBuilder::versioning`]): wrap it inside the pipeline,
+    /// `App::new().configure(..).wrap(app.versioning()).wrap(app.pipeline())`.
+    pub fn versioning(&self) -> Condition<Versioning> {
+        match &self.versioning {
+            Some(v) => Condition::new(true, v.clone()),
+            None => Condition::new(false, unversioned()),
         }
     }
 
@@ -160,9 +175,11 @@ impl ProblemApp {
         let app = self.clone();
         let mut server = HttpServer::new(move || {
             let pipeline = app.pipeline();
+            let versioning = app.versioning();
             let app = app.clone();
             App::new()
                 .configure(move |cfg| app.configure(cfg))
+                .wrap(versioning)
                 .wrap(pipeline)
         });
         if let Some(w) = options.workers {
@@ -244,6 +261,15 @@ impl ProblemAppBuilder {
         self
     }
 
+    /// API versioning for every route (spec, "Versioning"): the version is
+    /// resolved once per request, the URL segment removed before routing,
+    /// and the version headers added to every response, problem responses
+    /// included. Paths marked neutral in the configuration are left alone.
+    pub fn versioning(mut self, config: VersionConfig) -> Self {
+        self.versioning = Some(config);
+        self
+    }
+
     /// Extra actix-web configuration (app data, services), applied before
     /// the routes.
     pub fn configure(mut self, f: impl Fn(&mut ServiceConfig) + Send + Sync + 'static) -> Self {
@@ -267,6 +293,35 @@ impl ProblemAppBuilder {
             routes: Arc::new(self.routes),
             configure: self.configure,
             max_request_body_size: self.max_request_body_size,
+            versioning: self.versioning.map(Versioning::new),
         })
     }
+}
+
+/// The disabled stand-in for [`ProblemApp::versioning`] without a configuration.
+fn unversioned() -> Versioning {
+    static DISABLED: std::sync::OnceLock<Option<Versioning>> = std::sync::OnceLock::new();
+    DISABLED
+        .get_or_init(|| {
+            VersionConfig::builder(VersionStrategy::default())
+                .build()
+                .ok()
+                .map(Versioning::new)
+        })
+        .clone()
+        .unwrap_or_else(|| Versioning::from_arc(std::sync::Arc::new(empty_config())))
+}
+
+fn empty_config() -> VersionConfig {
+    // `build()` of the default configuration cannot fail; this is only the
+    // type-level fallback for `unversioned`.
+    match VersionConfig::builder(VersionStrategy::default()).build() {
+        Ok(c) => c,
+        Err(_) => unreachable_config(),
+    }
+}
+
+#[allow(clippy::panic)]
+fn unreachable_config() -> VersionConfig {
+    panic!("the default VersionConfig is valid")
 }

@@ -1,0 +1,173 @@
+//! The book routes other than the list: one book, create, delete, covers.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, web};
+use futures_util::StreamExt;
+use problem_core::pipeline::{UnknownError, ValidBody};
+use problem_core::{
+    Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
+    ValidationException,
+};
+
+use super::db::Db;
+use super::model::NewBook;
+
+/// A book with this ISBN already exists: 409 with an `isbn` extension
+/// member.
+#[derive(Debug, Problem)]
+#[problem(
+    status = 409,
+    title = "Conflict",
+    type = "/problems/duplicate-isbn",
+    detail = "A book with ISBN {isbn} already exists"
+)]
+pub struct DuplicateIsbn {
+    /// The ISBN.
+    pub isbn: String,
+}
+
+/// A database failure: 503 when the pool says the database is
+/// unavailable (masked; logged), else an unknown error (masked 500).
+pub fn db_error(e: sqlx::Error) -> actix_web::Error {
+    match e {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => {
+            ServiceUnavailableException::new()
+                .with_detail("The database is unavailable")
+                .with_header(("Retry-After", "5"))
+                .with_cause(e)
+                .into()
+        }
+        other => UnknownError::from(other).into(),
+    }
+}
+
+/// Parses the `{id}` path parameter: a 400 problem naming it when it is not
+/// an integer.
+pub fn book_id(raw: &str) -> Result<i64, actix_web::Error> {
+    raw.parse::<i64>().map_err(|_| {
+        ValidationException::new(vec![
+            Issue::new(
+                IssueLocation::Path,
+                "id",
+                "invalid_value",
+                format!("`{raw}` is not an integer"),
+            )
+            .with("expected", "integer"),
+        ])
+        .into()
+    })
+}
+
+fn not_found(id: i64) -> actix_web::Error {
+    NotFoundException::new()
+        .with_detail(format!("Book {id} not found"))
+        .into()
+}
+
+/// `GET /books/{id}`.
+pub async fn get_book(
+    db: web::Data<Db>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, actix_web::Error> {
+    let id = book_id(&id)?;
+    match db.book(id).await.map_err(db_error)? {
+        Some(book) => Ok(HttpResponse::Ok().json(book)),
+        None => Err(not_found(id)),
+    }
+}
+
+/// `POST /books`: JSON or form; 201 with `Location`.
+pub async fn create_book(
+    db: web::Data<Db>,
+    body: ValidBody<NewBook>,
+) -> Result<HttpResponse, actix_web::Error> {
+    let new = body.into_inner();
+    if db.isbn_exists(&new.isbn).await.map_err(db_error)? {
+        return Err(DuplicateIsbn { isbn: new.isbn }.into());
+    }
+    match db.insert(&new).await {
+        Ok(book) => Ok(HttpResponse::Created()
+            .insert_header((header::LOCATION, format!("/books/{}", book.id)))
+            .json(book)),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            Err(DuplicateIsbn { isbn: new.isbn }.into())
+        }
+        Err(e) => Err(db_error(e)),
+    }
+}
+
+/// `DELETE /books/{id}`: 204.
+pub async fn delete_book(
+    db: web::Data<Db>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, actix_web::Error> {
+    let id = book_id(&id)?;
+    if db.delete(id).await.map_err(db_error)? {
+        Ok(HttpResponse::NoContent().finish())
+    } else {
+        Err(not_found(id))
+    }
+}
+
+/// `PUT /books/{id}/cover`: `multipart/form-data` with a file part
+/// `cover`; 204.
+pub async fn put_cover(
+    db: web::Data<Db>,
+    id: web::Path<String>,
+    mut form: actix_multipart::Multipart,
+) -> Result<HttpResponse, actix_web::Error> {
+    let id = book_id(&id)?;
+    let mut cover: Option<(String, Vec<u8>)> = None;
+    while let Some(field) = form.next().await {
+        let mut field = field?;
+        let is_cover = field.content_disposition().and_then(|cd| cd.get_name()) == Some("cover");
+        let content_type = field
+            .content_type()
+            .map(|m| m.to_string())
+            .unwrap_or_else(|| "application/octet-stream".into());
+        let mut data = Vec::new();
+        while let Some(chunk) = field.next().await {
+            data.extend_from_slice(&chunk?);
+        }
+        if is_cover && cover.is_none() {
+            cover = Some((content_type, data));
+        }
+    }
+    let Some((content_type, data)) = cover else {
+        return Err(ValidationException::new(vec![Issue::new(
+            IssueLocation::Body,
+            "cover",
+            "required",
+            "a file part named `cover` is required",
+        )])
+        .into());
+    };
+    if db.book(id).await.map_err(db_error)?.is_none() {
+        return Err(not_found(id));
+    }
+    db.put_cover(id, &content_type, data)
+        .await
+        .map_err(db_error)?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `GET /books/{id}/cover`: the stored bytes, or 404.
+pub async fn get_cover(
+    db: web::Data<Db>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, actix_web::Error> {
+    let id = book_id(&id)?;
+    match db.cover(id).await.map_err(db_error)? {
+        Some((content_type, data)) => Ok(HttpResponse::Ok()
+            .insert_header((header::CONTENT_TYPE, content_type))
+            .body(data)),
+        None => Err(NotFoundException::new()
+            .with_detail(format!("Book {id} has no cover"))
+            .into()),
+    }
+}
+
+/// `GET /health`: version-neutral.
+pub async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
+}

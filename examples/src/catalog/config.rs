@@ -1,0 +1,127 @@
+//! The catalog's settings, read from the environment once at start.
+
+use std::env;
+
+use rand::RngCore;
+
+/// Settings of the catalog service (see the README for each variable).
+#[derive(Clone)]
+pub struct Config {
+    /// `DATABASE_URL`: `sqlite:...` or `postgres://...`; unset means an
+    /// in-memory SQLite database.
+    pub database_url: Option<String>,
+    /// `CATALOG_ADDR`, default `127.0.0.1:8080`.
+    pub addr: String,
+    /// `CATALOG_SEED_ROWS`, default 10000.
+    pub seed_rows: u32,
+    /// `CATALOG_ALLOWED_HOSTS`, default `localhost,127.0.0.1`.
+    pub allowed_hosts: Vec<String>,
+    /// `CATALOG_MAX_BODY_BYTES`, default 1048576.
+    pub max_body_bytes: usize,
+    /// `CATALOG_CURSOR_KEY`: HMAC key of cursors; random per start when unset.
+    pub cursor_key: Vec<u8>,
+    /// `CATALOG_ADMIN_TOKEN`.
+    pub admin_token: String,
+    /// `CATALOG_EDITOR_TOKEN`.
+    pub editor_token: String,
+    /// `NODE_ENV=development`.
+    pub development: bool,
+    /// `CATALOG_WORKERS`: worker threads; default actix-web's.
+    pub workers: Option<usize>,
+    /// Tokens that were generated because their variable was unset, to print once.
+    pub generated: Vec<(&'static str, String)>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("seed_rows", &self.seed_rows)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("development", &self.development)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A setting could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{name}: {message}")]
+pub struct ConfigError {
+    /// The variable.
+    pub name: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn var(name: &str) -> Option<String> {
+    env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn parsed<T: std::str::FromStr>(name: &'static str, default: T) -> Result<T, ConfigError>
+where
+    T::Err: std::fmt::Display,
+{
+    match var(name) {
+        None => Ok(default),
+        Some(v) => v.trim().parse().map_err(|e: T::Err| ConfigError {
+            name,
+            message: format!("`{v}`: {e}"),
+        }),
+    }
+}
+
+fn random_token() -> String {
+    let mut bytes = [0u8; 24];
+    rand::rng().fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Config {
+    /// Reads the settings.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for a variable that does not parse.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let mut generated = Vec::new();
+        let mut token = |name: &'static str| match var(name) {
+            Some(t) => t,
+            None => {
+                let t = random_token();
+                generated.push((name, t.clone()));
+                t
+            }
+        };
+        let admin_token = token("CATALOG_ADMIN_TOKEN");
+        let editor_token = token("CATALOG_EDITOR_TOKEN");
+        let cursor_key = match var("CATALOG_CURSOR_KEY") {
+            Some(k) => k.into_bytes(),
+            None => {
+                let mut k = vec![0u8; 32];
+                rand::rng().fill_bytes(&mut k);
+                k
+            }
+        };
+        Ok(Self {
+            database_url: var("DATABASE_URL"),
+            addr: var("CATALOG_ADDR").unwrap_or_else(|| "127.0.0.1:8080".into()),
+            seed_rows: parsed("CATALOG_SEED_ROWS", 10_000)?,
+            allowed_hosts: var("CATALOG_ALLOWED_HOSTS")
+                .unwrap_or_else(|| "localhost,127.0.0.1".into())
+                .split(',')
+                .map(|h| h.trim().to_owned())
+                .filter(|h| !h.is_empty())
+                .collect(),
+            max_body_bytes: parsed("CATALOG_MAX_BODY_BYTES", 1_048_576)?,
+            cursor_key,
+            admin_token,
+            editor_token,
+            development: var("NODE_ENV").is_some_and(|v| v == "development"),
+            workers: match var("CATALOG_WORKERS") {
+                None => None,
+                Some(_) => Some(parsed("CATALOG_WORKERS", 1)?),
+            },
+            generated,
+        })
+    }
+}

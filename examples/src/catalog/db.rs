@@ -1,0 +1,406 @@
+//! The database: SQLite (embedded, in memory by default) or PostgreSQL,
+//! one code path: statements are built once with sea-query and run on
+//! whichever pool is configured.
+
+use std::time::Duration;
+
+use sea_query::{
+    ColumnDef, Expr, ExprTrait, Iden, InsertStatement, OnConflict, PostgresQueryBuilder, Query,
+    SelectStatement, SqliteQueryBuilder, Table, TableCreateStatement,
+};
+use sea_query_sqlx::SqlxBinder;
+use sqlx::postgres::PgPoolOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::{PgPool, SqlitePool};
+
+use super::model::{Book, NewBook};
+
+/// The `books` table and its columns.
+#[derive(Debug, Clone, Copy, Iden)]
+pub enum Books {
+    /// The table.
+    Table,
+    /// `id`
+    Id,
+    /// `isbn`
+    Isbn,
+    /// `title`
+    Title,
+    /// `author`
+    Author,
+    /// `genre`
+    Genre,
+    /// `year`
+    Year,
+    /// `price`
+    Price,
+    /// `rating`
+    Rating,
+    /// `subtitle`
+    Subtitle,
+    /// `published_at`
+    PublishedAt,
+    /// `in_stock`
+    InStock,
+}
+
+/// The `covers` table.
+#[derive(Debug, Clone, Copy, Iden)]
+pub enum Covers {
+    /// The table.
+    Table,
+    /// `book_id`
+    BookId,
+    /// `content_type`
+    ContentType,
+    /// `data`
+    Data,
+}
+
+/// Every column of `books`, in [`Book`] order.
+pub const BOOK_COLUMNS: [Books; 11] = [
+    Books::Id,
+    Books::Isbn,
+    Books::Title,
+    Books::Author,
+    Books::Genre,
+    Books::Year,
+    Books::Price,
+    Books::Rating,
+    Books::Subtitle,
+    Books::PublishedAt,
+    Books::InStock,
+];
+
+/// A connection pool to either database.
+#[derive(Debug, Clone)]
+pub enum Db {
+    /// SQLite.
+    Sqlite(SqlitePool),
+    /// PostgreSQL.
+    Postgres(PgPool),
+}
+
+/// How long a request waits for a database connection before it fails
+/// (as 503): nothing hangs past it.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Runs the same sea-query statement on either pool.
+macro_rules! on_db {
+    ($db:expr, $stmt:expr, |$sql:ident, $values:ident, $pool:ident| $body:expr) => {
+        match $db {
+            Db::Sqlite($pool) => {
+                let ($sql, $values) = $stmt.build_sqlx(SqliteQueryBuilder);
+                // Built by sea-query: identifiers from the code, every value bound.
+                let $sql = sqlx::AssertSqlSafe($sql);
+                $body
+            }
+            Db::Postgres($pool) => {
+                let ($sql, $values) = $stmt.build_sqlx(PostgresQueryBuilder);
+                let $sql = sqlx::AssertSqlSafe($sql);
+                $body
+            }
+        }
+    };
+}
+
+fn books_table() -> TableCreateStatement {
+    Table::create()
+        .table(Books::Table)
+        .if_not_exists()
+        .col(
+            ColumnDef::new(Books::Id)
+                .big_integer()
+                .not_null()
+                .auto_increment()
+                .primary_key(),
+        )
+        .col(ColumnDef::new(Books::Isbn).string().not_null().unique_key())
+        .col(ColumnDef::new(Books::Title).string().not_null())
+        .col(ColumnDef::new(Books::Author).string().not_null())
+        .col(ColumnDef::new(Books::Genre).string().not_null())
+        .col(ColumnDef::new(Books::Year).integer().not_null())
+        .col(ColumnDef::new(Books::Price).double().not_null())
+        .col(ColumnDef::new(Books::Rating).double().not_null())
+        .col(ColumnDef::new(Books::Subtitle).string().null())
+        .col(ColumnDef::new(Books::PublishedAt).date().not_null())
+        .col(ColumnDef::new(Books::InStock).boolean().not_null())
+        .to_owned()
+}
+
+fn covers_table() -> TableCreateStatement {
+    Table::create()
+        .table(Covers::Table)
+        .if_not_exists()
+        .col(
+            ColumnDef::new(Covers::BookId)
+                .big_integer()
+                .not_null()
+                .primary_key(),
+        )
+        .col(ColumnDef::new(Covers::ContentType).string().not_null())
+        .col(ColumnDef::new(Covers::Data).blob().not_null())
+        .to_owned()
+}
+
+fn insert_books(books: &[Book]) -> InsertStatement {
+    let mut insert = Query::insert();
+    insert.into_table(Books::Table).columns(BOOK_COLUMNS);
+    for b in books {
+        insert.values_panic([
+            b.id.into(),
+            b.isbn.clone().into(),
+            b.title.clone().into(),
+            b.author.clone().into(),
+            b.genre.clone().into(),
+            b.year.into(),
+            b.price.into(),
+            b.rating.into(),
+            b.subtitle.clone().into(),
+            b.published_at.into(),
+            b.in_stock.into(),
+        ]);
+    }
+    insert
+}
+
+impl Db {
+    /// Connects: `postgres://...` to PostgreSQL, `sqlite:...` to that
+    /// SQLite file, `None` to an in-memory SQLite database.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn connect(url: Option<&str>) -> Result<Self, sqlx::Error> {
+        match url {
+            Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
+                let pool = PgPoolOptions::new()
+                    .max_connections(8)
+                    .acquire_timeout(ACQUIRE_TIMEOUT)
+                    .connect_lazy(u)?;
+                Ok(Db::Postgres(pool))
+            }
+            Some(u) => {
+                let options: SqliteConnectOptions =
+                    u.parse::<SqliteConnectOptions>()?.create_if_missing(true);
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(4)
+                    .acquire_timeout(ACQUIRE_TIMEOUT)
+                    .connect_with(options)
+                    .await?;
+                Ok(Db::Sqlite(pool))
+            }
+            None => {
+                // One connection that never closes: the in-memory database
+                // lives as long as it does.
+                let pool = SqlitePoolOptions::new()
+                    .min_connections(1)
+                    .max_connections(1)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+                    .acquire_timeout(ACQUIRE_TIMEOUT)
+                    .connect("sqlite::memory:")
+                    .await?;
+                Ok(Db::Sqlite(pool))
+            }
+        }
+    }
+
+    /// Creates the tables when missing and seeds `rows` books when `books`
+    /// is empty.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn prepare(&self, rows: u32) -> Result<(), sqlx::Error> {
+        self.execute_ddl(&books_table()).await?;
+        self.execute_ddl(&covers_table()).await?;
+        if self
+            .count(Query::select().from(Books::Table).to_owned())
+            .await?
+            > 0
+        {
+            return Ok(());
+        }
+        let books = super::seed::books(rows);
+        for chunk in books.chunks(500) {
+            let stmt = insert_books(chunk);
+            on_db!(self, stmt, |sql, values, pool| {
+                sqlx::query_with(sql, values).execute(pool).await?;
+            });
+        }
+        if let Db::Postgres(pool) = self {
+            sqlx::query("SELECT setval(pg_get_serial_sequence('books', 'id'), GREATEST((SELECT MAX(id) FROM books), 1))")
+                .execute(pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn execute_ddl(&self, table: &TableCreateStatement) -> Result<(), sqlx::Error> {
+        match self {
+            Db::Sqlite(pool) => {
+                sqlx::query(sqlx::AssertSqlSafe(table.to_string(SqliteQueryBuilder)))
+                    .execute(pool)
+                    .await?;
+            }
+            Db::Postgres(pool) => {
+                sqlx::query(sqlx::AssertSqlSafe(table.to_string(PostgresQueryBuilder)))
+                    .execute(pool)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a `SELECT` of book columns.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn books(&self, select: &SelectStatement) -> Result<Vec<Book>, sqlx::Error> {
+        on_db!(self, select, |sql, values, pool| {
+            sqlx::query_as_with::<_, Book, _>(sql, values)
+                .fetch_all(pool)
+                .await
+        })
+    }
+
+    /// `SELECT COUNT(*)` over a statement's `FROM` and `WHERE` (its columns,
+    /// order and limits are replaced).
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn count(&self, mut select: SelectStatement) -> Result<i64, sqlx::Error> {
+        select.clear_selects().clear_order_by();
+        select.reset_limit().reset_offset();
+        select.expr(Expr::cust("COUNT(*)"));
+        on_db!(self, select, |sql, values, pool| {
+            let (n,): (i64,) = sqlx::query_as_with(sql, values).fetch_one(pool).await?;
+            Ok(n)
+        })
+    }
+
+    /// One book by id.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn book(&self, id: i64) -> Result<Option<Book>, sqlx::Error> {
+        let select = Query::select()
+            .columns(BOOK_COLUMNS)
+            .from(Books::Table)
+            .and_where(Expr::col(Books::Id).eq(id))
+            .to_owned();
+        Ok(self.books(&select).await?.into_iter().next())
+    }
+
+    /// Whether a book has this ISBN.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn isbn_exists(&self, isbn: &str) -> Result<bool, sqlx::Error> {
+        let select = Query::select()
+            .from(Books::Table)
+            .and_where(Expr::col(Books::Isbn).eq(isbn))
+            .to_owned();
+        Ok(self.count(select).await? > 0)
+    }
+
+    /// Inserts a book; returns it with its new id.
+    ///
+    /// # Errors
+    /// The driver's error (a unique violation for a duplicate ISBN).
+    pub async fn insert(&self, new: &NewBook) -> Result<Book, sqlx::Error> {
+        let published_at = new.published_at.unwrap_or_else(|| {
+            time::Date::from_calendar_date(new.year, time::Month::January, 1)
+                .unwrap_or(time::Date::MIN)
+        });
+        let insert = Query::insert()
+            .into_table(Books::Table)
+            .columns(BOOK_COLUMNS.into_iter().skip(1))
+            .values_panic([
+                new.isbn.clone().into(),
+                new.title.clone().into(),
+                new.author.clone().into(),
+                new.genre.clone().into(),
+                new.year.into(),
+                new.price.into(),
+                new.rating.into(),
+                new.subtitle.clone().into(),
+                published_at.into(),
+                new.in_stock.into(),
+            ])
+            .returning(Query::returning().columns(BOOK_COLUMNS))
+            .to_owned();
+        on_db!(self, insert, |sql, values, pool| {
+            sqlx::query_as_with::<_, Book, _>(sql, values)
+                .fetch_one(pool)
+                .await
+        })
+    }
+
+    /// Deletes a book and its cover; whether it existed.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn delete(&self, id: i64) -> Result<bool, sqlx::Error> {
+        let covers = Query::delete()
+            .from_table(Covers::Table)
+            .and_where(Expr::col(Covers::BookId).eq(id))
+            .to_owned();
+        on_db!(self, covers, |sql, values, pool| {
+            sqlx::query_with(sql, values).execute(pool).await?;
+        });
+        let books = Query::delete()
+            .from_table(Books::Table)
+            .and_where(Expr::col(Books::Id).eq(id))
+            .to_owned();
+        let affected = on_db!(self, books, |sql, values, pool| {
+            sqlx::query_with(sql, values)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        Ok(affected > 0)
+    }
+
+    /// Stores a book's cover (replacing any earlier one).
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn put_cover(
+        &self,
+        id: i64,
+        content_type: &str,
+        data: Vec<u8>,
+    ) -> Result<(), sqlx::Error> {
+        let insert = Query::insert()
+            .into_table(Covers::Table)
+            .columns([Covers::BookId, Covers::ContentType, Covers::Data])
+            .values_panic([id.into(), content_type.into(), data.into()])
+            .on_conflict(
+                OnConflict::column(Covers::BookId)
+                    .update_columns([Covers::ContentType, Covers::Data])
+                    .to_owned(),
+            )
+            .to_owned();
+        on_db!(self, insert, |sql, values, pool| {
+            sqlx::query_with(sql, values).execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// A book's cover: content type and bytes.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn cover(&self, id: i64) -> Result<Option<(String, Vec<u8>)>, sqlx::Error> {
+        let select = Query::select()
+            .columns([Covers::ContentType, Covers::Data])
+            .from(Covers::Table)
+            .and_where(Expr::col(Covers::BookId).eq(id))
+            .to_owned();
+        on_db!(self, select, |sql, values, pool| {
+            sqlx::query_as_with::<_, (String, Vec<u8>), _>(sql, values)
+                .fetch_optional(pool)
+                .await
+        })
+    }
+}

@@ -1,0 +1,34 @@
+//! `GET /demo/errors/{kind}`: the error rules, on purpose.
+
+use actix_web::{HttpResponse, web};
+use problem_core::pipeline::UnknownError;
+use problem_core::{BadRequestException, NotFoundException, ServiceUnavailableException};
+use serde_json::json;
+
+/// An error that is not a problem type, as a database driver would return.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "could not connect to postgres://catalog:s3cret@db.internal:5432/catalog: connection refused"
+)]
+pub struct DatabaseError;
+
+/// `unknown`, `panic`, `unavailable` or `bad-request`; any other kind is a 404.
+pub async fn demo_error(kind: web::Path<String>) -> Result<HttpResponse, actix_web::Error> {
+    match kind.as_str() {
+        "unknown" => Err(UnknownError::from(DatabaseError).into()),
+        "panic" => panic!("demo panic: the handler gave up"),
+        "unavailable" => Err(ServiceUnavailableException::new()
+            .with_detail("Maintenance window")
+            .with_extension("window", json!({"start": "02:00Z", "end": "03:00Z"}))
+            .with_header(("Retry-After", "120"))
+            .into()),
+        "bad-request" => Err(BadRequestException::new()
+            .with_detail("This request is bad on purpose")
+            .with_extension("hint", "try /books instead")
+            .into()),
+        other => Err(NotFoundException::new()
+            .with_detail(format!("No demo error named {other}"))
+            .with_extension("kinds", ["unknown", "panic", "unavailable", "bad-request"])
+            .into()),
+    }
+}

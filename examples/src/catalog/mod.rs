@@ -1,0 +1,50 @@
+//! The catalog service: books on SQLite or PostgreSQL behind the error
+//! pipeline, collection query conventions and API versioning.
+//!
+//! Start it with `cargo run --release -p examples --bin catalog`; settings
+//! are environment variables ([`Config`]).
+
+pub mod auth;
+pub mod books;
+pub mod config;
+pub mod db;
+pub mod demo;
+pub mod model;
+pub mod seed;
+
+use actix_web::web;
+use problem_core::HttpConfigError;
+use problem_core::server::ProblemApp;
+
+pub use config::Config;
+pub use db::Db;
+
+/// Builds the application from its settings and database.
+///
+/// # Errors
+/// [`HttpConfigError`] for a setup mistake (e.g. a bad allowed host).
+pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
+    let tokens = auth::Tokens::new(&config.admin_token, &config.editor_token);
+    let data = web::Data::new(db);
+    ProblemApp::builder()
+        .tag("catalog")
+        .development(config.development)
+        .allowed_hosts(config.allowed_hosts.clone())
+        .max_request_body_size(config.max_body_bytes)
+        .configure(move |cfg| {
+            cfg.app_data(data.clone());
+        })
+        .routes(|r| {
+            r.get("/books/{id}", books::get_book)
+                .post("/books", books::create_book)
+                .guard(tokens.editor_or_admin())
+                .delete("/books/{id}", books::delete_book)
+                .guard(tokens.admin_only())
+                .put("/books/{id}/cover", books::put_cover)
+                .guard(tokens.editor_or_admin())
+                .get("/books/{id}/cover", books::get_cover)
+                .get("/health", books::health)
+                .get("/demo/errors/{kind}", demo::demo_error)
+        })
+        .build()
+}

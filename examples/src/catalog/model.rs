@@ -1,0 +1,109 @@
+//! Books: the catalog's resource.
+
+use serde::{Deserialize, Serialize};
+use time::Date;
+use validator::{Validate, ValidationError};
+
+/// A book (issue "The catalog service", "Data").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct Book {
+    /// The key.
+    pub id: i64,
+    /// ISBN-10 or ISBN-13 digits; unique.
+    pub isbn: String,
+    /// Title.
+    pub title: String,
+    /// Author.
+    pub author: String,
+    /// One of [`GENRES`](super::seed::GENRES) for seeded rows.
+    pub genre: String,
+    /// Publication year.
+    pub year: i32,
+    /// Price, >= 0.
+    pub price: f64,
+    /// Rating, 0 to 5.
+    pub rating: f64,
+    /// Subtitle, or null.
+    pub subtitle: Option<String>,
+    /// Publication date (RFC 3339 full-date).
+    pub published_at: Date,
+    /// Whether the book is in stock.
+    pub in_stock: bool,
+}
+
+fn isbn_digits(isbn: &str) -> Result<(), ValidationError> {
+    if (isbn.len() == 10 || isbn.len() == 13) && isbn.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(())
+    } else {
+        Err(ValidationError::new("isbn").with_message("isbn must be 10 or 13 digits".into()))
+    }
+}
+
+fn not_blank(text: &str) -> Result<(), ValidationError> {
+    if text.trim().is_empty() {
+        Err(ValidationError::new("length").with_message("must not be empty".into()))
+    } else {
+        Ok(())
+    }
+}
+
+fn publication_year(year: i32) -> Result<(), ValidationError> {
+    let next = time::OffsetDateTime::now_utc().year() + 1;
+    if (1450..=next).contains(&year) {
+        Ok(())
+    } else {
+        let mut e = ValidationError::new("range")
+            .with_message(format!("year must be between 1450 and {next}").into());
+        e.add_param("min".into(), &1450);
+        e.add_param("max".into(), &next);
+        Err(e)
+    }
+}
+
+fn default_genre() -> String {
+    "fiction".into()
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// The body of `POST /books`, as JSON or as a form. Required: `isbn`,
+/// `title`, `author`, `year`, `price`. Defaults: `genre` `fiction`,
+/// `rating` 0, `subtitle` null, `published_at` January 1st of `year`,
+/// `in_stock` true.
+#[derive(Debug, Clone, Deserialize, Validate)]
+pub struct NewBook {
+    /// 10 or 13 digits.
+    #[validate(custom(function = "isbn_digits"))]
+    pub isbn: String,
+    /// Non-empty.
+    #[validate(custom(function = "not_blank"))]
+    pub title: String,
+    /// Non-empty.
+    #[validate(custom(function = "not_blank"))]
+    pub author: String,
+    /// Genre.
+    #[serde(default = "default_genre")]
+    #[validate(custom(function = "not_blank"))]
+    pub genre: String,
+    /// 1450 to next year.
+    #[validate(custom(function = "publication_year"))]
+    pub year: i32,
+    /// >= 0.
+    #[validate(range(min = 0.0, message = "price must be at least 0"))]
+    pub price: f64,
+    /// 0 to 5.
+    #[serde(default)]
+    #[validate(range(min = 0.0, max = 5.0, message = "rating must be between 0 and 5"))]
+    pub rating: f64,
+    /// Subtitle.
+    #[serde(default)]
+    pub subtitle: Option<String>,
+    /// Publication date.
+    #[serde(default)]
+    pub published_at: Option<Date>,
+    /// In stock.
+    #[serde(default = "default_true")]
+    pub in_stock: bool,
+}
