@@ -894,10 +894,11 @@ async fn an_error_returned_by_middleware_is_a_problem() {
             .wrap(app.pipeline()),
     )
     .await;
-    let err = test::try_call_service(&svc, TestRequest::get().uri("/ok?mw").to_request())
-        .await
-        .err()
-        .expect("the pipeline hands actix-web the rendered problem");
+    let Err(err) =
+        test::try_call_service(&svc, TestRequest::get().uri("/ok?mw").to_request()).await
+    else {
+        panic!("the pipeline hands actix-web the rendered problem as an error")
+    };
     let res = err.error_response();
     assert_eq!(res.status(), 503);
     assert_eq!(res.headers().get("retry-after").unwrap(), "5");

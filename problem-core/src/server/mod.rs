@@ -12,7 +12,7 @@ use crate::HttpConfigError;
 use crate::pipeline::{ErrorContext, Logger, Pipeline, PipelineBuilder};
 use crate::problem::Problem;
 use crate::routing::Routes;
-use crate::version::{VersionConfig, VersionStrategy, Versioning};
+use crate::version::{VersionConfig, Versioning};
 
 /// The default `max_request_body_size` of a [`ProblemApp`]: 1 MiB.
 pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
@@ -93,7 +93,7 @@ impl ProblemApp {
     pub fn versioning(&self) -> Condition<Versioning> {
         match &self.versioning {
             Some(v) => Condition::new(true, v.clone()),
-            None => Condition::new(false, unversioned()),
+            None => Condition::new(false, Versioning::new(VersionConfig::default())),
         }
     }
 
@@ -296,32 +296,4 @@ impl ProblemAppBuilder {
             versioning: self.versioning.map(Versioning::new),
         })
     }
-}
-
-/// The disabled stand-in for [`ProblemApp::versioning`] without a configuration.
-fn unversioned() -> Versioning {
-    static DISABLED: std::sync::OnceLock<Option<Versioning>> = std::sync::OnceLock::new();
-    DISABLED
-        .get_or_init(|| {
-            VersionConfig::builder(VersionStrategy::default())
-                .build()
-                .ok()
-                .map(Versioning::new)
-        })
-        .clone()
-        .unwrap_or_else(|| Versioning::from_arc(std::sync::Arc::new(empty_config())))
-}
-
-fn empty_config() -> VersionConfig {
-    // `build()` of the default configuration cannot fail; this is only the
-    // type-level fallback for `unversioned`.
-    match VersionConfig::builder(VersionStrategy::default()).build() {
-        Ok(c) => c,
-        Err(_) => unreachable_config(),
-    }
-}
-
-#[allow(clippy::panic)]
-fn unreachable_config() -> VersionConfig {
-    panic!("the default VersionConfig is valid")
 }

@@ -92,6 +92,25 @@ pub struct VersionConfigBuilder {
     neutral_paths: Vec<String>,
 }
 
+impl Default for VersionConfig {
+    /// The default strategy (path, header, query) with the defaults of
+    /// `DECISIONS.md`: no default version, every well-formed version
+    /// accepted, response headers on.
+    fn default() -> Self {
+        Self {
+            strategy: VersionStrategy::default(),
+            default_version: None,
+            supported: Vec::new(),
+            advertised: Vec::new(),
+            deprecated: BTreeMap::new(),
+            removed: BTreeMap::new(),
+            require_version: false,
+            add_response_headers: true,
+            neutral_paths: Vec::new(),
+        }
+    }
+}
+
 impl VersionConfig {
     /// A builder for the given strategy, with the defaults of
     /// `DECISIONS.md` (see the table above).
