@@ -29,6 +29,11 @@ pub use problem::*;
 #[cfg(feature = "derive")]
 pub use problem_derive::Problem;
 
+/// `#[derive(CollectionQuery)]`: the whitelist of a collection's query
+/// parameters (see [`query::CollectionQuery`]).
+#[cfg(feature = "derive")]
+pub use query_derive::CollectionQuery;
+
 #[doc(hidden)]
 pub mod __private {
     pub use crate::problem::standalone_response;

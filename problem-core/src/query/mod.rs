@@ -59,6 +59,8 @@ mod pagination;
 mod params;
 mod search;
 mod sort;
+#[cfg(feature = "sea-query")]
+pub mod sql;
 mod typed;
 mod value;
 
