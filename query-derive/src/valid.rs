@@ -54,13 +54,13 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                 ),
             ));
         }
-        if let Some(r) = &f.attrs.rename {
-            if !valid_param_name(&r.value()) {
-                push(Error::new(
-                    r.span(),
-                    "`rename` must be a non-empty name of letters, digits and `_` without `__` (it becomes a query parameter name)",
-                ));
-            }
+        if let Some(r) = &f.attrs.rename
+            && !valid_param_name(&r.value())
+        {
+            push(Error::new(
+                r.span(),
+                "`rename` must be a non-empty name of letters, digits and `_` without `__` (it becomes a query parameter name)",
+            ));
         }
         if let Some(c) = &f.attrs.column {
             let v = c.value();
@@ -109,17 +109,17 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                 ));
             }
         }
-        if let Some(span) = f.attrs.search {
-            if !matches!(known, KnownType::Text | KnownType::Other) {
-                push(Error::new(
-                    span,
-                    format!(
-                        "`search` matches text and `{}` is {}: remove `search`, or filter it with `eq`/`in`",
-                        f.name,
-                        type_name(known)
-                    ),
-                ));
-            }
+        if let Some(span) = f.attrs.search
+            && !matches!(known, KnownType::Text | KnownType::Other)
+        {
+            push(Error::new(
+                span,
+                format!(
+                    "`search` matches text and `{}` is {}: remove `search`, or filter it with `eq`/`in`",
+                    f.name,
+                    type_name(known)
+                ),
+            ));
         }
     }
 
@@ -226,8 +226,10 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         "default_page_size",
         &mut push,
     );
-    if default_page_size > max_page_size {
-        if let Some(lit) = &input.attrs.default_page_size {
+    if default_page_size > max_page_size
+        && let Some(lit) = &input.attrs.default_page_size
+    {
+        {
             push(Error::new(
                 lit.span(),
                 format!(

@@ -171,3 +171,47 @@ fn order_appends_the_key() {
     );
     assert!(q::<BookQuery>("").sort().is_empty());
 }
+
+async fn list(q: problem_core::query::Collection<BookQuery>) -> actix_web::HttpResponse {
+    actix_web::HttpResponse::Ok().body(q.order().to_string())
+}
+
+#[actix_web::test]
+async fn extractor_with_the_derived_query() {
+    use actix_web::{App, test as atest, web};
+    let app = atest::init_service(App::new().route("/books", web::get().to(list))).await;
+    let res = atest::call_service(
+        &app,
+        atest::TestRequest::get()
+            .uri("/books?sort=-published&year__gte=2000&api-version=2")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(atest::read_body(res).await, "-published,id");
+    let res = atest::call_service(
+        &app,
+        atest::TestRequest::get()
+            .uri("/books?year__gte=soon&sort=subtitle&isbn=1&subtitle__is_null=maybe")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    let body: serde_json::Value = atest::read_body_json(res).await;
+    assert_eq!(
+        body,
+        serde_json::json!({
+            "type": "about:blank",
+            "title": "Bad Request",
+            "status": 400,
+            "detail": "Request validation failed",
+            "instance": "",
+            "issues": [
+                {"location": "query", "name": "sort", "code": "not_sortable", "message": "`subtitle` is not a sortable field", "allowed": ["id", "title", "year", "published"]},
+                {"location": "query", "name": "year__gte", "code": "invalid_value", "message": "`soon` is not a valid integer", "expected": "integer"},
+                {"location": "query", "name": "isbn", "code": "unknown_parameter", "message": "unknown query parameter `isbn`", "allowed": ["id", "title", "year", "subtitle", "published"]},
+                {"location": "query", "name": "subtitle__is_null", "code": "invalid_value", "message": "`maybe` is not a valid boolean", "expected": "boolean"}
+            ]
+        })
+    );
+}

@@ -78,18 +78,18 @@ pub(crate) fn parse_fields(
             .and_then(|v| comma_list(name, v, issues))?;
         let mut out: Vec<String> = Vec::new();
         for f in list {
-            if let Some(schema) = schema {
-                if !schema.field(f).is_some_and(|s| s.selectable) {
-                    issues.push(
-                        issue(
-                            name,
-                            code::NOT_SELECTABLE,
-                            format!("`{}` is not a selectable field", shorten(f)),
-                        )
-                        .with("allowed", schema.selectable_fields()),
-                    );
-                    continue;
-                }
+            if let Some(schema) = schema
+                && !schema.field(f).is_some_and(|s| s.selectable)
+            {
+                issues.push(
+                    issue(
+                        name,
+                        code::NOT_SELECTABLE,
+                        format!("`{}` is not a selectable field", shorten(f)),
+                    )
+                    .with("allowed", schema.selectable_fields()),
+                );
+                continue;
             }
             if !out.iter().any(|o| o == f) {
                 out.push(f.to_owned());

@@ -62,18 +62,18 @@ pub(crate) fn parse_search(
     let mut names = Vec::new();
     if let Some(list) = fields.as_ref() {
         for f in list {
-            if let Some(schema) = schema {
-                if !schema.field(f).is_some_and(|s| s.searchable) {
-                    issues.push(
-                        issue(
-                            "search_fields",
-                            code::NOT_SEARCHABLE,
-                            format!("`{}` is not a searchable field", shorten(f)),
-                        )
-                        .with("allowed", schema.searchable_fields()),
-                    );
-                    continue;
-                }
+            if let Some(schema) = schema
+                && !schema.field(f).is_some_and(|s| s.searchable)
+            {
+                issues.push(
+                    issue(
+                        "search_fields",
+                        code::NOT_SEARCHABLE,
+                        format!("`{}` is not a searchable field", shorten(f)),
+                    )
+                    .with("allowed", schema.searchable_fields()),
+                );
+                continue;
             }
             if !names.contains(&(*f).to_owned()) {
                 names.push((*f).to_owned());
@@ -114,18 +114,18 @@ pub(crate) fn parse_search(
         );
         return None;
     }
-    if let Some(schema) = schema {
-        if schema.searchable_fields().is_empty() {
-            issues.push(
-                issue(
-                    name,
-                    code::NOT_SEARCHABLE,
-                    "this collection has no searchable field",
-                )
-                .with("allowed", Vec::<&str>::new()),
-            );
-            return None;
-        }
+    if let Some(schema) = schema
+        && schema.searchable_fields().is_empty()
+    {
+        issues.push(
+            issue(
+                name,
+                code::NOT_SEARCHABLE,
+                "this collection has no searchable field",
+            )
+            .with("allowed", Vec::<&str>::new()),
+        );
+        return None;
     }
     Some(Search {
         query: value.to_owned(),

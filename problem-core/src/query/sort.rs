@@ -152,18 +152,18 @@ pub(crate) fn parse_sort(
             );
             continue;
         }
-        if let Some(schema) = schema {
-            if !schema.field(name).is_some_and(|f| f.sortable) {
-                issues.push(
-                    issue(
-                        "sort",
-                        code::NOT_SORTABLE,
-                        format!("`{}` is not a sortable field", shorten(name)),
-                    )
-                    .with("allowed", schema.sortable_fields()),
-                );
-                continue;
-            }
+        if let Some(schema) = schema
+            && !schema.field(name).is_some_and(|f| f.sortable)
+        {
+            issues.push(
+                issue(
+                    "sort",
+                    code::NOT_SORTABLE,
+                    format!("`{}` is not a sortable field", shorten(name)),
+                )
+                .with("allowed", schema.sortable_fields()),
+            );
+            continue;
         }
         if out.iter().any(|f| f.field == name) {
             issues.push(

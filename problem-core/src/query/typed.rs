@@ -198,38 +198,46 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             config: config.clone(),
             _marker: PhantomData,
         };
-        if issues.is_empty() {
-            if let Some(token) = query.params.cursor.clone() {
-                match query.decode_cursor(&token) {
-                    Ok(values) => query.after = Some(values),
-                    Err(issue) => issues.push(issue),
-                }
+        if issues.is_empty()
+            && let Some(token) = query.params.cursor.clone()
+        {
+            match query.decode_cursor(&token) {
+                Ok(values) => query.after = Some(values),
+                Err(issue) => issues.push(*issue),
             }
         }
         QueryError::from_issues(issues).map(|()| query)
     }
 
-    fn decode_cursor(&self, token: &str) -> Result<Vec<Value>, crate::problem::Issue> {
-        let keys = self.config.keys().ok_or_else(invalid_cursor)?;
-        let payload = keys.open(token).ok_or_else(invalid_cursor)?;
+    fn decode_cursor(&self, token: &str) -> Result<Vec<Value>, Box<crate::problem::Issue>> {
+        let keys = self
+            .config
+            .keys()
+            .ok_or_else(|| Box::new(invalid_cursor()))?;
+        let payload = keys.open(token).ok_or_else(|| Box::new(invalid_cursor()))?;
         if payload.r != Q::SCHEMA.resource {
-            return Err(invalid_cursor());
+            return Err(Box::new(invalid_cursor()));
         }
         if payload.s != self.order.to_string() {
-            return Err(cursor_mismatch("sort"));
+            return Err(Box::new(cursor_mismatch("sort")));
         }
         if payload.h != self.filter_hash() {
-            return Err(cursor_mismatch("filter or search"));
+            return Err(Box::new(cursor_mismatch("filter or search")));
         }
         if payload.k.len() != self.order.fields().len() {
-            return Err(invalid_cursor());
+            return Err(Box::new(invalid_cursor()));
         }
         let mut values = Vec::with_capacity(payload.k.len());
         for (sort, json) in self.order.fields().iter().zip(&payload.k) {
-            let spec = Q::SCHEMA.field(&sort.field).ok_or_else(invalid_cursor)?;
-            let v = spec.kind.from_json(json).ok_or_else(invalid_cursor)?;
+            let spec = Q::SCHEMA
+                .field(&sort.field)
+                .ok_or_else(|| Box::new(invalid_cursor()))?;
+            let v = spec
+                .kind
+                .from_json(json)
+                .ok_or_else(|| Box::new(invalid_cursor()))?;
             if v.is_null() && (!spec.nullable || spec.name == Q::SCHEMA.key) {
-                return Err(invalid_cursor());
+                return Err(Box::new(invalid_cursor()));
             }
             values.push(v);
         }
