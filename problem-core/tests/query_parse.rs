@@ -156,6 +156,8 @@ fn filter_errors_untyped() {
         json!([{"location": "query", "name": "a__not_in", "code": "too_many_values", "message": "`a__not_in` takes at most 100 values", "maximum": 100}])
     );
     assert_eq!(untyped_issues("__gt=1")[0]["code"], "unknown_field");
+    // the versioning query parameter is not a filter
+    assert!(Filter::parse(&raw("api-version=2")).unwrap().is_empty());
 }
 
 #[test]

@@ -19,7 +19,8 @@ use super::typed::{CollectionQuery, TypedQuery};
 type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync;
 
 /// Settings of the [`Collection`] extractor, registered with
-/// `App::app_data(QueryConfig::default()...)` (or on a scope/resource).
+/// `App::app_data(QueryConfig::default()...)` (or on a scope/resource;
+/// `web::Data<QueryConfig>` is found too).
 /// Without one, [`QueryConfig::default`] applies.
 ///
 /// | Setting | Default | Meaning |
@@ -195,7 +196,10 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let default;
-        let config = match req.app_data::<QueryConfig>() {
+        let config = match req.app_data::<QueryConfig>().or_else(|| {
+            req.app_data::<actix_web::web::Data<QueryConfig>>()
+                .map(|d| d.get_ref())
+        }) {
             Some(c) => c,
             None => {
                 default = QueryConfig::default();

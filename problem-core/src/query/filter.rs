@@ -150,7 +150,8 @@ impl Filter {
         self.0.is_empty()
     }
 
-    /// Parses every non-reserved parameter as a filter, without a whitelist.
+    /// Parses every non-reserved parameter as a filter, without a whitelist
+    /// (`api-version`, the versioning parameter, is ignored).
     ///
     /// # Errors
     /// [`QueryError::Invalid`]: an unknown operator (`operator_not_allowed`),
@@ -169,8 +170,8 @@ impl Filter {
 pub(crate) struct FilterOptions<'a> {
     /// Ignore parameters that match no filterable field.
     pub lenient: bool,
-    /// Parameter names that are always ignored (e.g. `api-version`).
-    pub ignored: &'a [String],
+    /// Parameter names that are always ignored; `None`: `api-version`.
+    pub ignored: Option<&'a [String]>,
 }
 
 pub(crate) fn parse_filter(
@@ -181,7 +182,11 @@ pub(crate) fn parse_filter(
 ) -> Filter {
     let mut out = Vec::new();
     for (name, value) in raw.pairs() {
-        if super::params::is_reserved(name) || options.ignored.iter().any(|i| i == name) {
+        let ignored = match options.ignored {
+            Some(list) => list.iter().any(|i| i == name),
+            None => name == "api-version",
+        };
+        if super::params::is_reserved(name) || ignored {
             continue;
         }
         let (field_name, op_name) = split_param(name, schema);

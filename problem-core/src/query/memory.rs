@@ -41,21 +41,25 @@ fn field_value(spec: &FieldSpec, row: &Row) -> Result<Value, ApplyError> {
     }
 }
 
+fn to_row<T: Serialize + ?Sized>(index: usize, item: &T) -> Result<Row, ApplyError> {
+    match serde_json::to_value(item) {
+        Ok(Json::Object(object)) => Ok(Row { index, object }),
+        Ok(other) => Err(ApplyError::NotAnObject {
+            index,
+            message: format!("got {other}"),
+        }),
+        Err(e) => Err(ApplyError::NotAnObject {
+            index,
+            message: e.to_string(),
+        }),
+    }
+}
+
 fn to_rows<T: Serialize>(items: impl IntoIterator<Item = T>) -> Result<Vec<Row>, ApplyError> {
     items
         .into_iter()
         .enumerate()
-        .map(|(index, item)| match serde_json::to_value(&item) {
-            Ok(Json::Object(object)) => Ok(Row { index, object }),
-            Ok(other) => Err(ApplyError::NotAnObject {
-                index,
-                message: format!("got {other}"),
-            }),
-            Err(e) => Err(ApplyError::NotAnObject {
-                index,
-                message: e.to_string(),
-            }),
-        })
+        .map(|(index, item)| to_row(index, &item))
         .collect()
 }
 
@@ -170,10 +174,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// [`ApplyError`] when the item is not a JSON object or a member has
     /// the wrong type.
     pub fn matches<T: Serialize>(&self, item: &T) -> Result<bool, ApplyError> {
-        let row = to_rows(std::iter::once(item))?
-            .pop()
-            .ok_or(ApplyError::NoCursorKey)?;
-        self.row_matches(&row)
+        self.row_matches(&to_row(0, item)?)
     }
 
     /// The offset page of `items`: filtered, searched, sorted by
@@ -266,9 +267,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             rows.truncate(limit);
             match rows.last() {
                 Some(last) => {
-                    let row = to_rows(std::iter::once(last))?
-                        .pop()
-                        .ok_or(ApplyError::NoCursorKey)?;
+                    let row = to_row(limit.saturating_sub(1), last)?;
                     Some(self.seal_cursor(self.order_values(&row)?)?)
                 }
                 None => None,

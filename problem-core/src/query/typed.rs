@@ -187,7 +187,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         let mut issues = Vec::new();
         let options = FilterOptions {
             lenient: config.is_lenient(),
-            ignored: config.ignored_parameters(),
+            ignored: Some(config.ignored_parameters()),
         };
         let params = parse_all(raw, Some(schema), schema.page_size, &options, &mut issues);
         let order = effective_order(schema, &params.sort);
