@@ -38,6 +38,11 @@ pub use problem_derive::Problem;
 #[cfg(feature = "derive")]
 pub use version_macros::versioned;
 
+/// `#[derive(CollectionQuery)]`: the whitelist of a collection's query
+/// parameters (see [`query::CollectionQuery`]).
+#[cfg(feature = "derive")]
+pub use query_derive::CollectionQuery;
+
 #[doc(hidden)]
 pub mod __private {
     pub use crate::problem::derive_support::{

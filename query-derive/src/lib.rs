@@ -1,10 +1,38 @@
 //! `#[derive(CollectionQuery)]`: use it through `problem_core::CollectionQuery`.
+//!
+//! The macro parses the struct into a small AST ([`ast`]), reads the
+//! `#[query(...)]` attributes ([`attr`]), checks them ([`valid`]) and
+//! generates the `problem_core::query::CollectionQuery` impl ([`expand`]).
+//! Every mistake is a compile error spanned on the offending token, saying
+//! what to write instead.
 #![deny(missing_docs)]
 
 use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `problem_core::query::CollectionQuery` (stub until implemented).
+mod ast;
+mod attr;
+mod expand;
+mod valid;
+
+/// Derives `problem_core::query::CollectionQuery`: the whitelist of a
+/// collection's query parameters.
+///
+/// Container: `#[query(key = "id", default_sort = "-year,id",
+/// max_page_size = 100, default_page_size = 20)]` (all optional; `key`
+/// defaults to a field named `id`). Fields: `#[query(filter(eq, ne, gt, gte,
+/// lt, lte, in, not_in, contains, starts_with, ends_with, is_null,
+/// is_not_null), sort, search, select = false, column = "sql_column",
+/// rename = "param_name")]`. Every field is selectable unless
+/// `select = false`.
 #[proc_macro_derive(CollectionQuery, attributes(query))]
-pub fn derive_collection_query(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn derive_collection_query(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match ast::Input::from_syn(&input).and_then(|ast| {
+        let resolved = valid::check(&ast)?;
+        Ok(expand::expand(&ast, &resolved))
+    }) {
+        Ok(tokens) => tokens.into(),
+        Err(err) => err.to_compile_error().into(),
+    }
 }

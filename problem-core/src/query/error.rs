@@ -1,0 +1,167 @@
+//! [`QueryError`]: why a collection query was refused, and the stable issue
+//! codes of its `issues` list (`DECISIONS.md`, "Collection queries").
+
+use crate::problem::{BadRequestException, Issue, IssueLocation, ValidationException};
+
+/// At most this many query parameters are accepted (spec, "Limits").
+pub const MAX_QUERY_PARAMETERS: usize = 1000;
+
+/// The detail of the 400 answered to a query string with more than
+/// [`MAX_QUERY_PARAMETERS`] parameters (spec, "Errors raised by the service itself").
+pub const TOO_MANY_PARAMETERS_DETAIL: &str = "The query string has more than 1000 parameters.";
+
+/// The stable `code` of each query issue (`issues[].code`).
+pub mod code {
+    /// A parameter that is neither reserved nor a whitelisted filter.
+    pub const UNKNOWN_PARAMETER: &str = "unknown_parameter";
+    /// A filter (`field__op`) on a field that is not filterable.
+    pub const UNKNOWN_FIELD: &str = "unknown_field";
+    /// An operator that does not exist or is not allowed on that field.
+    pub const OPERATOR_NOT_ALLOWED: &str = "operator_not_allowed";
+    /// A value that does not parse (member `expected` names the type).
+    pub const INVALID_VALUE: &str = "invalid_value";
+    /// A `sort` entry naming a field that is not sortable.
+    pub const NOT_SORTABLE: &str = "not_sortable";
+    /// A `search_fields` entry naming a field that is not searchable.
+    pub const NOT_SEARCHABLE: &str = "not_searchable";
+    /// A `fields`/`exclude` entry naming a field that is not selectable.
+    pub const NOT_SELECTABLE: &str = "not_selectable";
+    /// Parameters that contradict each other (`per_page` and `limit`, `q`
+    /// and `search`, `cursor` and `page`, a repeated parameter).
+    pub const CONFLICTING_PARAMETERS: &str = "conflicting_parameters";
+    /// A number outside its range (`page` below 1, page size below 1).
+    pub const OUT_OF_RANGE: &str = "out_of_range";
+    /// A list longer than allowed (`__in` and `__not_in`: 100 values).
+    pub const TOO_MANY_VALUES: &str = "too_many_values";
+    /// A cursor that is tampered, truncated or was not issued here.
+    pub const INVALID_CURSOR: &str = "invalid_cursor";
+    /// A cursor used with a different sort, filter or search.
+    pub const CURSOR_MISMATCH: &str = "cursor_mismatch";
+}
+
+/// Why a collection query was refused.
+///
+/// Converts into an `actix_web::Error` carrying the problem:
+/// - [`TooManyParameters`](Self::TooManyParameters): 400 [`BadRequestException`]
+///   with detail `The query string has more than 1000 parameters.`;
+/// - [`Invalid`](Self::Invalid): 400 [`ValidationException`] (detail
+///   `Request validation failed`) whose `issues` list holds **every** issue of
+///   the request, each with location `query`, the parameter `name` as sent, a
+///   stable [`code`] and a message.
+///
+/// ```
+/// use problem_core::query::{QueryError, RawQuery};
+/// let qs = "a=1&".repeat(1001);
+/// let err = RawQuery::parse(&qs).unwrap_err();
+/// assert_eq!(err, QueryError::TooManyParameters);
+/// assert_eq!(err.to_string(), "The query string has more than 1000 parameters.");
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum QueryError {
+    /// More than [`MAX_QUERY_PARAMETERS`] parameters.
+    #[error("The query string has more than 1000 parameters.")]
+    TooManyParameters,
+    /// One or more issues; never empty when produced by this crate.
+    #[error("Request validation failed")]
+    Invalid(Vec<Issue>),
+}
+
+impl QueryError {
+    /// The issues (empty for [`TooManyParameters`](Self::TooManyParameters)).
+    pub fn issues(&self) -> &[Issue] {
+        match self {
+            Self::TooManyParameters => &[],
+            Self::Invalid(issues) => issues,
+        }
+    }
+
+    /// The problem this error is answered with, as an `actix_web::Error`.
+    pub fn into_actix_error(self) -> actix_web::Error {
+        match self {
+            Self::TooManyParameters => BadRequestException::new()
+                .with_detail(TOO_MANY_PARAMETERS_DETAIL)
+                .into(),
+            Self::Invalid(issues) => ValidationException::new(issues).into(),
+        }
+    }
+
+    pub(crate) fn from_issues(issues: Vec<Issue>) -> Result<(), Self> {
+        if issues.is_empty() {
+            Ok(())
+        } else {
+            Err(Self::Invalid(issues))
+        }
+    }
+}
+
+impl From<QueryError> for actix_web::Error {
+    fn from(err: QueryError) -> Self {
+        err.into_actix_error()
+    }
+}
+
+/// A query issue with location `query`.
+pub(crate) fn issue(name: &str, code: &'static str, message: impl Into<String>) -> Issue {
+    Issue::new(IssueLocation::Query, name, code, message)
+}
+
+/// `invalid_value` with the `expected` member.
+pub(crate) fn invalid_value(name: &str, value: &str, expected: &str) -> Issue {
+    issue(
+        name,
+        code::INVALID_VALUE,
+        format!("`{}` is not a valid {expected}", shorten(value)),
+    )
+    .with("expected", expected)
+}
+
+/// `conflicting_parameters` between the named parameters.
+pub(crate) fn conflict(name: &str, parameters: &[&str], message: impl Into<String>) -> Issue {
+    issue(name, code::CONFLICTING_PARAMETERS, message).with("parameters", parameters)
+}
+
+/// Echoes at most 64 characters of a client value in a message.
+pub(crate) fn shorten(value: &str) -> String {
+    const MAX: usize = 64;
+    match value.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &value[..at]),
+        None => value.to_owned(),
+    }
+}
+
+/// A server-side failure while applying a query or building a page (not the
+/// client's fault): answered as a 500 problem by the error pipeline.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ApplyError {
+    /// A cursor page was built but `QueryConfig` has no cursor key.
+    #[error("cursor pagination needs a cursor key: set QueryConfig::cursor_keys")]
+    NoCursorKey,
+    /// An item did not serialize to a JSON object.
+    #[error("item #{index} does not serialize to a JSON object: {message}")]
+    NotAnObject {
+        /// Position of the item.
+        index: usize,
+        /// Why.
+        message: String,
+    },
+    /// An item's member does not have the field's type.
+    #[error("member `{field}` of item #{index} is not a {expected}")]
+    FieldType {
+        /// Position of the item.
+        index: usize,
+        /// The field.
+        field: &'static str,
+        /// The expected type (`integer`, `RFC 3339 date`, ...).
+        expected: &'static str,
+    },
+}
+
+impl From<ApplyError> for actix_web::Error {
+    fn from(err: ApplyError) -> Self {
+        crate::problem::InternalServerErrorException::new()
+            .with_detail(err.to_string())
+            .with_cause(err)
+            .into()
+    }
+}

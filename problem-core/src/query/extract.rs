@@ -1,0 +1,216 @@
+//! The actix-web extractor [`Collection`] and its [`QueryConfig`] (like
+//! actix-web's `QueryConfig`: put it in `app_data`).
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest};
+use futures_util::future::{Ready, ready};
+
+use crate::config::HttpConfigError;
+
+use super::cursor::CursorKeys;
+use super::error::QueryError;
+use super::params::RawQuery;
+use super::typed::{CollectionQuery, TypedQuery};
+
+type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync;
+
+/// Settings of the [`Collection`] extractor, registered with
+/// `App::app_data(QueryConfig::default()...)` (or on a scope/resource;
+/// `web::Data<QueryConfig>` is found too).
+/// Without one, [`QueryConfig::default`] applies.
+///
+/// | Setting | Default | Meaning |
+/// |---|---|---|
+/// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, every `cursor` sent is `invalid_cursor` and building a cursor page fails with [`ApplyError::NoCursorKey`](super::ApplyError) (a 500): there is deliberately no random per-process key, whose cursors would break across restarts and instances. |
+/// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
+/// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). |
+/// | [`count_total`](Self::count_total) | `true` | Count the total; off: `meta.total`/`meta.total_pages` and the `last` link are omitted. |
+/// | [`error_handler`](Self::error_handler) | none | Turns a [`QueryError`] into the error answered; default: [`QueryError::into_actix_error`]. |
+///
+/// ```
+/// use problem_core::query::QueryConfig;
+/// let config = QueryConfig::default()
+///     .cursor_keys([b"0123456789abcdef0123456789abcdef".to_vec()]).unwrap()
+///     .count_total(false);
+/// assert!(!config.counts_total());
+/// assert_eq!(config.ignored_parameters(), ["api-version"]);
+/// ```
+#[derive(Clone)]
+pub struct QueryConfig {
+    keys: Option<CursorKeys>,
+    lenient: bool,
+    ignored: Vec<String>,
+    count_total: bool,
+    error_handler: Option<Arc<ErrorHandler>>,
+}
+
+impl Default for QueryConfig {
+    fn default() -> Self {
+        Self {
+            keys: None,
+            lenient: false,
+            ignored: vec!["api-version".to_owned()],
+            count_total: true,
+            error_handler: None,
+        }
+    }
+}
+
+impl fmt::Debug for QueryConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QueryConfig")
+            .field("keys", &self.keys)
+            .field("lenient", &self.lenient)
+            .field("ignored", &self.ignored)
+            .field("count_total", &self.count_total)
+            .field("error_handler", &self.error_handler.is_some())
+            .finish()
+    }
+}
+
+impl QueryConfig {
+    /// Sets the cursor keys, newest first (each at least 32 bytes).
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidQueryConfig`] for no key or a short key.
+    pub fn cursor_keys<I, K>(mut self, keys: I) -> Result<Self, HttpConfigError>
+    where
+        I: IntoIterator<Item = K>,
+        K: Into<Vec<u8>>,
+    {
+        self.keys = Some(CursorKeys::new(keys)?);
+        Ok(self)
+    }
+
+    /// Opt-in lenient mode: unknown parameters are ignored.
+    pub fn lenient(mut self, lenient: bool) -> Self {
+        self.lenient = lenient;
+        self
+    }
+
+    /// Replaces the names of parameters that are never filters.
+    pub fn ignore_parameters<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.ignored = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Turns counting the total on or off.
+    pub fn count_total(mut self, on: bool) -> Self {
+        self.count_total = on;
+        self
+    }
+
+    /// Sets the hook that turns a query error into the response error.
+    pub fn error_handler<F>(mut self, f: F) -> Self
+    where
+        F: Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync + 'static,
+    {
+        self.error_handler = Some(Arc::new(f));
+        self
+    }
+
+    /// Whether lenient mode is on.
+    pub fn is_lenient(&self) -> bool {
+        self.lenient
+    }
+
+    /// The ignored parameter names.
+    pub fn ignored_parameters(&self) -> &[String] {
+        &self.ignored
+    }
+
+    /// Whether totals are counted.
+    pub fn counts_total(&self) -> bool {
+        self.count_total
+    }
+
+    /// The cursor keys, if configured.
+    pub fn keys(&self) -> Option<&CursorKeys> {
+        self.keys.as_ref()
+    }
+
+    fn error(&self, err: QueryError, req: &HttpRequest) -> actix_web::Error {
+        match &self.error_handler {
+            Some(h) => h(err, req),
+            None => err.into_actix_error(),
+        }
+    }
+}
+
+/// Extractor of a typed collection query: parses the request's query string
+/// against `Q`'s schema before the handler runs. A bad query answers 400
+/// (a `ValidationException` with every issue, or the 1000-parameter
+/// `BadRequestException`) and the handler is not called.
+///
+/// ```no_run
+/// use actix_web::{get, HttpResponse, Responder};
+/// use problem_core::CollectionQuery;
+/// use problem_core::query::Collection;
+///
+/// #[derive(CollectionQuery)]
+/// #[query(key = "id")]
+/// #[allow(dead_code)]
+/// struct BookQuery {
+///     #[query(filter(eq, gt), sort)]
+///     id: i64,
+/// }
+///
+/// #[get("/books")]
+/// async fn list(q: Collection<BookQuery>) -> impl Responder {
+///     HttpResponse::Ok().body(q.order().to_string())
+/// }
+/// ```
+pub struct Collection<Q>(pub TypedQuery<Q>);
+
+impl<Q> Collection<Q> {
+    /// The parsed query.
+    pub fn into_inner(self) -> TypedQuery<Q> {
+        self.0
+    }
+}
+
+impl<Q> Deref for Collection<Q> {
+    type Target = TypedQuery<Q>;
+    fn deref(&self) -> &TypedQuery<Q> {
+        &self.0
+    }
+}
+
+impl<Q> fmt::Debug for Collection<Q> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Collection").field(&self.0).finish()
+    }
+}
+
+impl<Q: CollectionQuery> FromRequest for Collection<Q> {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let default;
+        let config = match req.app_data::<QueryConfig>().or_else(|| {
+            req.app_data::<actix_web::web::Data<QueryConfig>>()
+                .map(|d| d.get_ref())
+        }) {
+            Some(c) => c,
+            None => {
+                default = QueryConfig::default();
+                &default
+            }
+        };
+        let parsed = RawQuery::parse(req.query_string())
+            .and_then(|raw| TypedQuery::<Q>::parse(&raw, config));
+        ready(match parsed {
+            Ok(q) => Ok(Collection(q)),
+            Err(e) => Err(config.error(e, req)),
+        })
+    }
+}

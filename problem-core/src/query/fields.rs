@@ -1,0 +1,103 @@
+//! Sparse fieldsets: `fields` and `exclude` (spec, "Field selection
+//! parameters"; `DECISIONS.md`).
+
+use serde_json::{Map, Value as Json};
+
+use crate::problem::Issue;
+
+use super::error::{QueryError, code, issue, shorten};
+use super::params::{RawQuery, comma_list};
+use super::typed::QuerySchema;
+
+/// The top-level members to keep in each item: `fields` (include) then
+/// `exclude`. Both may be combined: the included members minus the excluded
+/// ones. An empty `fields=` means no restriction. With a schema, a name that
+/// is not selectable is `not_selectable`.
+///
+/// ```
+/// use problem_core::query::{FieldSelection, RawQuery};
+/// let sel = FieldSelection::parse(&RawQuery::parse("fields=id,title,year&exclude=year").unwrap()).unwrap();
+/// let item = serde_json::json!({"id": 1, "title": "Dune", "year": 1965, "isbn": "x"});
+/// assert_eq!(sel.apply(item), serde_json::json!({"id": 1, "title": "Dune"}));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct FieldSelection {
+    /// Members to include (`fields`), or `None` for every member.
+    pub include: Option<Vec<String>>,
+    /// Members to exclude (`exclude`).
+    pub exclude: Vec<String>,
+}
+
+impl FieldSelection {
+    /// Parses `fields` and `exclude` without a whitelist.
+    ///
+    /// # Errors
+    /// [`QueryError::Invalid`] for empty entries or repeated parameters
+    /// with different values.
+    pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
+        let mut issues = Vec::new();
+        let s = parse_fields(raw, None, &mut issues);
+        QueryError::from_issues(issues).map(|()| s)
+    }
+
+    /// Whether the selection keeps every member.
+    pub fn is_all(&self) -> bool {
+        self.include.is_none() && self.exclude.is_empty()
+    }
+
+    /// Whether the member `name` is kept.
+    pub fn keeps(&self, name: &str) -> bool {
+        self.include
+            .as_ref()
+            .is_none_or(|inc| inc.iter().any(|f| f == name))
+            && !self.exclude.iter().any(|f| f == name)
+    }
+
+    /// Keeps the selected members of a JSON object (order kept); any other
+    /// JSON value is returned unchanged.
+    pub fn apply(&self, item: Json) -> Json {
+        match item {
+            Json::Object(map) if !self.is_all() => Json::Object(
+                map.into_iter()
+                    .filter(|(k, _)| self.keeps(k))
+                    .collect::<Map<String, Json>>(),
+            ),
+            other => other,
+        }
+    }
+}
+
+pub(crate) fn parse_fields(
+    raw: &RawQuery,
+    schema: Option<&QuerySchema>,
+    issues: &mut Vec<Issue>,
+) -> FieldSelection {
+    let read = |name: &str, issues: &mut Vec<Issue>| -> Option<Vec<String>> {
+        let list = raw
+            .single(name, issues)
+            .and_then(|v| comma_list(name, v, issues))?;
+        let mut out: Vec<String> = Vec::new();
+        for f in list {
+            if let Some(schema) = schema
+                && !schema.field(f).is_some_and(|s| s.selectable)
+            {
+                issues.push(
+                    issue(
+                        name,
+                        code::NOT_SELECTABLE,
+                        format!("`{}` is not a selectable field", shorten(f)),
+                    )
+                    .with("allowed", schema.selectable_fields()),
+                );
+                continue;
+            }
+            if !out.iter().any(|o| o == f) {
+                out.push(f.to_owned());
+            }
+        }
+        Some(out)
+    };
+    let include = read("fields", issues);
+    let exclude = read("exclude", issues).unwrap_or_default();
+    FieldSelection { include, exclude }
+}

@@ -1,0 +1,363 @@
+//! Field filters: `field=value` and `field__operator=value` (spec, "Filter
+//! parameters"; `DECISIONS.md`: unknown fields and operators, value typing,
+//! `__in` limits, null tests, `LIKE` semantics).
+
+use std::fmt;
+
+use crate::problem::Issue;
+
+use super::error::{QueryError, code, invalid_value, issue, shorten};
+use super::params::{MAX_LIST_VALUES, RawQuery};
+use super::typed::{FieldSpec, QuerySchema};
+use super::value::{Value, ValueKind};
+
+/// A filter operator (spec, "Filter parameters").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operator {
+    /// `field=value` (also `field__eq=value`): `=`.
+    Eq,
+    /// `field__ne=value`: `!=`.
+    Ne,
+    /// `field__gt=value`: `>`.
+    Gt,
+    /// `field__gte=value`: `>=`.
+    Gte,
+    /// `field__lt=value`: `<`.
+    Lt,
+    /// `field__lte=value`: `<=`.
+    Lte,
+    /// `field__in=v1,v2`: `IN` (at most 100 values).
+    In,
+    /// `field__not_in=v1,v2`: `NOT IN` (at most 100 values).
+    NotIn,
+    /// `field__contains=value`: `LIKE %value%`, case-sensitive.
+    Contains,
+    /// `field__starts_with=value`: `LIKE value%`, case-sensitive.
+    StartsWith,
+    /// `field__ends_with=value`: `LIKE %value`, case-sensitive.
+    EndsWith,
+    /// `field__is_null=true`: `IS NULL` (`false` means `IS NOT NULL`).
+    IsNull,
+    /// `field__is_not_null=true`: `IS NOT NULL` (`false` means `IS NULL`).
+    IsNotNull,
+}
+
+impl Operator {
+    /// Every operator, in the spec's order.
+    pub const ALL: [Operator; 13] = [
+        Self::Eq,
+        Self::Ne,
+        Self::Gt,
+        Self::Gte,
+        Self::Lt,
+        Self::Lte,
+        Self::In,
+        Self::NotIn,
+        Self::Contains,
+        Self::StartsWith,
+        Self::EndsWith,
+        Self::IsNull,
+        Self::IsNotNull,
+    ];
+
+    /// The operator's name in the query form and in `#[query(filter(..))]`:
+    /// `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `not_in`, `contains`,
+    /// `starts_with`, `ends_with`, `is_null`, `is_not_null`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Eq => "eq",
+            Self::Ne => "ne",
+            Self::Gt => "gt",
+            Self::Gte => "gte",
+            Self::Lt => "lt",
+            Self::Lte => "lte",
+            Self::In => "in",
+            Self::NotIn => "not_in",
+            Self::Contains => "contains",
+            Self::StartsWith => "starts_with",
+            Self::EndsWith => "ends_with",
+            Self::IsNull => "is_null",
+            Self::IsNotNull => "is_not_null",
+        }
+    }
+
+    /// The operator of a name given by [`as_str`](Self::as_str).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|o| o.as_str() == name)
+    }
+}
+
+impl fmt::Display for Operator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The right-hand side of a condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operand {
+    /// One value (`eq` .. `lte`, `contains`, `starts_with`, `ends_with`).
+    One(Value),
+    /// A list (`in`, `not_in`).
+    List(Vec<Value>),
+    /// No value (`is_null`, `is_not_null`).
+    None,
+}
+
+/// One filter condition: `field <op> operand`.
+///
+/// `is_null=false` is stored as [`Operator::IsNotNull`] and
+/// `is_not_null=false` as [`Operator::IsNull`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Condition {
+    /// The parameter name as sent (`year__gte`).
+    pub param: String,
+    /// The field name.
+    pub field: String,
+    /// The operator.
+    pub op: Operator,
+    /// The value(s). Without a schema every value is [`Value::Text`].
+    pub operand: Operand,
+}
+
+/// Every filter condition of a request; all must hold (AND). A repeated
+/// filter parameter adds one condition per value.
+///
+/// Without a schema ([`Filter::parse`]) every parameter that is not reserved
+/// is a filter on a field of that name, and values stay text. With a schema
+/// (typed queries) only whitelisted fields and operators are accepted and
+/// values are typed by the field's Rust type.
+///
+/// ```
+/// use problem_core::query::{Filter, Operand, Operator, RawQuery, Value};
+/// let f = Filter::parse(&RawQuery::parse("status=active&age__gte=18&id__in=1,2").unwrap()).unwrap();
+/// let c = &f.conditions()[1];
+/// assert_eq!((c.field.as_str(), c.op), ("age", Operator::Gte));
+/// assert_eq!(c.operand, Operand::One(Value::Text("18".into())));
+/// assert_eq!(f.conditions()[2].operand, Operand::List(vec![Value::Text("1".into()), Value::Text("2".into())]));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter(Vec<Condition>);
+
+impl Filter {
+    /// The conditions, in query order.
+    pub fn conditions(&self) -> &[Condition] {
+        &self.0
+    }
+
+    /// Whether there is no condition.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Parses every non-reserved parameter as a filter, without a whitelist
+    /// (`api-version`, the versioning parameter, is ignored).
+    ///
+    /// # Errors
+    /// [`QueryError::Invalid`]: an unknown operator (`operator_not_allowed`),
+    /// an empty field name (`unknown_field`), more than 100 list values
+    /// (`too_many_values`), a null test that is not `true`/`false`
+    /// (`invalid_value`).
+    pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
+        let mut issues = Vec::new();
+        let f = parse_filter(raw, None, &FilterOptions::default(), &mut issues);
+        QueryError::from_issues(issues).map(|()| f)
+    }
+}
+
+/// Which non-reserved parameters are not filters.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FilterOptions<'a> {
+    /// Ignore parameters that match no filterable field.
+    pub lenient: bool,
+    /// Parameter names that are always ignored; `None`: `api-version`.
+    pub ignored: Option<&'a [String]>,
+}
+
+pub(crate) fn parse_filter(
+    raw: &RawQuery,
+    schema: Option<&QuerySchema>,
+    options: &FilterOptions<'_>,
+    issues: &mut Vec<Issue>,
+) -> Filter {
+    let mut out = Vec::new();
+    for (name, value) in raw.pairs() {
+        let ignored = match options.ignored {
+            Some(list) => list.iter().any(|i| i == name),
+            None => name == "api-version",
+        };
+        if super::params::is_reserved(name) || ignored {
+            continue;
+        }
+        let (field_name, op_name) = split_param(name, schema);
+        let op = match op_name {
+            None => Some(Operator::Eq),
+            Some(o) => Operator::from_name(o),
+        };
+        let spec = match schema {
+            None => None,
+            Some(schema) => match schema.field(field_name).filter(|f| !f.operators.is_empty()) {
+                Some(spec) => Some(spec),
+                None => {
+                    if !options.lenient {
+                        issues.push(unknown(name, field_name, op_name, schema));
+                    }
+                    continue;
+                }
+            },
+        };
+        if field_name.is_empty() {
+            issues.push(issue(
+                name,
+                code::UNKNOWN_FIELD,
+                "the filter names no field",
+            ));
+            continue;
+        }
+        let allowed: Vec<&str> = match spec {
+            Some(s) => s.operators.iter().map(|o| o.as_str()).collect(),
+            None => Operator::ALL.iter().map(|o| o.as_str()).collect(),
+        };
+        let op = match op {
+            Some(op) if spec.is_none_or(|s| s.operators.contains(&op)) => op,
+            _ => {
+                issues.push(
+                    issue(
+                        name,
+                        code::OPERATOR_NOT_ALLOWED,
+                        format!(
+                            "operator `{}` is not allowed on `{}`",
+                            shorten(op_name.unwrap_or("eq")),
+                            shorten(field_name)
+                        ),
+                    )
+                    .with("allowed", allowed),
+                );
+                continue;
+            }
+        };
+        let kind = spec.map_or(ValueKind::Text, |s| s.kind);
+        if let Some((op, operand)) = parse_operand(name, op, value, kind, issues) {
+            out.push(Condition {
+                param: name.clone(),
+                field: field_name.to_owned(),
+                op,
+                operand,
+            });
+        }
+    }
+    Filter(out)
+}
+
+/// Splits `field__op`; a whitelisted field whose name contains `__` wins.
+fn split_param<'a>(name: &'a str, schema: Option<&QuerySchema>) -> (&'a str, Option<&'a str>) {
+    if schema.is_some_and(|s| s.field(name).is_some()) {
+        return (name, None);
+    }
+    match name.rsplit_once("__") {
+        Some((field, op)) => (field, Some(op)),
+        None => (name, None),
+    }
+}
+
+fn unknown(name: &str, field: &str, op: Option<&str>, schema: &QuerySchema) -> Issue {
+    let allowed = schema.filterable_fields();
+    if op.is_some_and(|o| Operator::from_name(o).is_some()) {
+        issue(
+            name,
+            code::UNKNOWN_FIELD,
+            format!("`{}` is not a filterable field", shorten(field)),
+        )
+        .with("allowed", allowed)
+    } else {
+        issue(
+            name,
+            code::UNKNOWN_PARAMETER,
+            format!("unknown query parameter `{}`", shorten(name)),
+        )
+        .with("allowed", allowed)
+    }
+}
+
+fn parse_operand(
+    name: &str,
+    op: Operator,
+    value: &str,
+    kind: ValueKind,
+    issues: &mut Vec<Issue>,
+) -> Option<(Operator, Operand)> {
+    let one = |v: &str, issues: &mut Vec<Issue>| match kind.parse(v) {
+        Some(v) => Some(v),
+        None => {
+            issues.push(invalid_value(name, v, kind.expected()));
+            None
+        }
+    };
+    match op {
+        Operator::Eq
+        | Operator::Ne
+        | Operator::Gt
+        | Operator::Gte
+        | Operator::Lt
+        | Operator::Lte => one(value, issues).map(|v| (op, Operand::One(v))),
+        Operator::Contains | Operator::StartsWith | Operator::EndsWith => {
+            Some((op, Operand::One(Value::Text(value.to_owned()))))
+        }
+        Operator::In | Operator::NotIn => {
+            let parts: Vec<&str> = value.split(',').take(MAX_LIST_VALUES + 1).collect();
+            if parts.len() > MAX_LIST_VALUES {
+                issues.push(
+                    issue(
+                        name,
+                        code::TOO_MANY_VALUES,
+                        format!("`{name}` takes at most {MAX_LIST_VALUES} values"),
+                    )
+                    .with("maximum", MAX_LIST_VALUES),
+                );
+                return None;
+            }
+            let before = issues.len();
+            let values: Vec<Value> = parts.into_iter().filter_map(|p| one(p, issues)).collect();
+            (issues.len() == before).then_some((op, Operand::List(values)))
+        }
+        Operator::IsNull | Operator::IsNotNull => {
+            let truth = match value {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    issues.push(invalid_value(name, value, "boolean"));
+                    return None;
+                }
+            };
+            let op = match (op, truth) {
+                (Operator::IsNull, true) | (Operator::IsNotNull, false) => Operator::IsNull,
+                _ => Operator::IsNotNull,
+            };
+            Some((op, Operand::None))
+        }
+    }
+}
+
+/// Escapes `%`, `_` and the escape character `\` for a `LIKE` pattern with
+/// `ESCAPE '\'`.
+///
+/// ```
+/// assert_eq!(problem_core::query::escape_like(r"50%_a\b"), r"50\%\_a\\b");
+/// ```
+pub fn escape_like(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 4);
+    for c in value.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl FieldSpec {
+    /// Whether `op` is allowed on this field.
+    pub fn allows(&self, op: Operator) -> bool {
+        self.operators.contains(&op)
+    }
+}

@@ -1,0 +1,413 @@
+//! List responses (`DECISIONS.md`, "list response shape"): the offset
+//! envelope [`Page`], the cursor envelope [`CursorPage`], their [`Links`]
+//! and the RFC 8288 `Link` header ([`LinkHeader`]).
+//!
+//! Links are computed from the request's own URL: the path and the query
+//! string as received, every other parameter kept byte for byte, only
+//! `page` (offset) or `cursor` replaced (in place when present, else
+//! appended). They are relative references (`/books?page=2`), so they never
+//! depend on a client-supplied `Host` header.
+
+use actix_web::body::BoxBody;
+use actix_web::http::header::{HeaderValue, LINK};
+use actix_web::{HttpRequest, HttpResponse, Responder};
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use super::error::ApplyError;
+use super::fields::FieldSelection;
+use super::pagination::Pagination;
+
+/// `meta` of the offset envelope. `total` and `total_pages` are omitted
+/// when the total is not counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PageMeta {
+    /// The page number, from 1.
+    pub page: u64,
+    /// The effective page size.
+    pub per_page: u64,
+    /// The number of matching items.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// `ceil(total / per_page)` (0 when nothing matches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<u64>,
+}
+
+/// `meta` of the cursor envelope; `next_cursor` is `null` on the last page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CursorMeta {
+    /// The page size.
+    pub limit: u64,
+    /// The cursor of the next page.
+    pub next_cursor: Option<String>,
+}
+
+/// The `links` member; absent links are omitted, never `null`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Links {
+    /// This page.
+    #[serde(rename = "self")]
+    pub self_: String,
+    /// The first page (offset only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// The previous page (offset, page > 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
+    /// The next page, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    /// The last page (offset, when the total is counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<String>,
+}
+
+impl Links {
+    fn entries(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("self", Some(self.self_.as_str())),
+            ("first", self.first.as_deref()),
+            ("prev", self.prev.as_deref()),
+            ("next", self.next.as_deref()),
+            ("last", self.last.as_deref()),
+        ]
+        .into_iter()
+        .filter_map(|(rel, url)| url.map(|u| (rel, u)))
+    }
+}
+
+/// Builder of an RFC 8288 `Link` header value:
+/// `<url>; rel="self", <url>; rel="next"`.
+///
+/// ```
+/// use problem_core::query::{LinkHeader, Links};
+/// let links = Links { self_: "/b?page=2".into(), next: Some("/b?page=3".into()), ..Default::default() };
+/// assert_eq!(LinkHeader::from_links(&links).to_string(), r#"</b?page=2>; rel="self", </b?page=3>; rel="next""#);
+/// assert_eq!(LinkHeader::new().link("/x", "sunset").to_string(), r#"</x>; rel="sunset""#);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkHeader(Vec<(String, String)>);
+
+impl LinkHeader {
+    /// An empty header.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a link; `<`, `>`, `"`, spaces and control characters in the URL
+    /// are percent-encoded.
+    pub fn link(mut self, url: &str, rel: &str) -> Self {
+        self.0.push((safe_url(url), rel.to_owned()));
+        self
+    }
+
+    /// The links of an envelope, in the order self, first, prev, next, last.
+    pub fn from_links(links: &Links) -> Self {
+        links
+            .entries()
+            .fold(Self::new(), |h, (rel, url)| h.link(url, rel))
+    }
+
+    /// Whether there is no link.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The header value (`None` when empty).
+    pub fn to_header_value(&self) -> Option<HeaderValue> {
+        if self.0.is_empty() {
+            return None;
+        }
+        HeaderValue::from_str(&self.to_string()).ok()
+    }
+}
+
+impl std::fmt::Display for LinkHeader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (url, rel)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "<{url}>; rel=\"{rel}\"")?;
+        }
+        Ok(())
+    }
+}
+
+fn safe_url(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        if c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"') {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
+/// `path?query` with the parameter `name` set to `value` (in place of its
+/// first occurrence, later ones dropped; appended when absent) and the
+/// parameters in `drop` removed; other parameters are kept as sent.
+pub(crate) fn url_with(path: &str, query: &str, name: &str, value: &str, drop: &[&str]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut placed = false;
+    for seg in query.split('&').filter(|s| !s.is_empty()) {
+        let raw_name = seg.split_once('=').map_or(seg, |(k, _)| k);
+        let decoded: String = form_urlencoded::parse(raw_name.as_bytes())
+            .next()
+            .map(|(k, _)| k.into_owned())
+            .unwrap_or_default();
+        if decoded == name {
+            if !placed {
+                parts.push(format!("{name}={value}"));
+                placed = true;
+            }
+        } else if !drop.contains(&decoded.as_str()) {
+            parts.push(seg.to_owned());
+        }
+    }
+    if !placed {
+        parts.push(format!("{name}={value}"));
+    }
+    format!("{path}?{}", parts.join("&"))
+}
+
+pub(crate) fn self_url(path: &str, query: &str) -> String {
+    if query.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{query}")
+    }
+}
+
+fn select_items<T: Serialize>(
+    data: &[T],
+    fields: &FieldSelection,
+) -> Result<Vec<Json>, ApplyError> {
+    data.iter()
+        .enumerate()
+        .map(|(index, item)| {
+            serde_json::to_value(item)
+                .map(|v| fields.apply(v))
+                .map_err(|e| ApplyError::NotAnObject {
+                    index,
+                    message: e.to_string(),
+                })
+        })
+        .collect()
+}
+
+fn envelope(data: Vec<Json>, meta: Json, links: &Links) -> Json {
+    let mut m = Map::new();
+    m.insert("data".into(), Json::Array(data));
+    m.insert("meta".into(), meta);
+    m.insert(
+        "links".into(),
+        serde_json::to_value(links).unwrap_or(Json::Null),
+    );
+    Json::Object(m)
+}
+
+fn respond(body: Result<(Json, Links), ApplyError>) -> HttpResponse {
+    match body {
+        Ok((json, links)) => {
+            let mut res = HttpResponse::Ok().json(json);
+            if let Some(v) = LinkHeader::from_links(&links).to_header_value() {
+                res.headers_mut().insert(LINK, v);
+            }
+            res
+        }
+        Err(e) => HttpResponse::from_error(actix_web::Error::from(e)),
+    }
+}
+
+/// An offset-paginated list response:
+/// `{"data": [...], "meta": {"page", "per_page", "total", "total_pages"},
+/// "links": {"self", "first", "prev", "next", "last"}}`, with the same links
+/// in a `Link` header. As a [`Responder`] it computes the links from the
+/// request and applies the sparse fieldset to each serialized item.
+///
+/// Links: `first` always; `prev` when `page > 1`; `next` when
+/// `page < total_pages`, or, without a total, when the page is full;
+/// `last` only with a total (page `max(total_pages, 1)`).
+///
+/// ```
+/// use problem_core::query::{FieldSelection, Page, Pagination};
+/// let page = Page::new(vec![serde_json::json!({"id": 3, "t": "x"})], Pagination { page: 2, per_page: 1 }, Some(3))
+///     .with_fields(FieldSelection { include: Some(vec!["id".into()]), exclude: vec![] });
+/// assert_eq!(
+///     page.to_json("/books", "page=2&per_page=1&fields=id").unwrap(),
+///     serde_json::json!({
+///         "data": [{"id": 3}],
+///         "meta": {"page": 2, "per_page": 1, "total": 3, "total_pages": 3},
+///         "links": {
+///             "self": "/books?page=2&per_page=1&fields=id",
+///             "first": "/books?page=1&per_page=1&fields=id",
+///             "prev": "/books?page=1&per_page=1&fields=id",
+///             "next": "/books?page=3&per_page=1&fields=id",
+///             "last": "/books?page=3&per_page=1&fields=id"
+///         }
+///     })
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct Page<T> {
+    /// The items of the page.
+    pub data: Vec<T>,
+    /// Page number, size and optional total.
+    pub meta: PageMeta,
+    /// The sparse fieldset applied to each item on output.
+    pub fields: FieldSelection,
+}
+
+impl<T> Page<T> {
+    /// A page of items; `total` is the number of matching items, if counted.
+    pub fn new(data: Vec<T>, pagination: Pagination, total: Option<u64>) -> Self {
+        let per_page = pagination.per_page.max(1);
+        Self {
+            data,
+            meta: PageMeta {
+                page: pagination.page,
+                per_page: pagination.per_page,
+                total,
+                total_pages: total.map(|t| t.div_ceil(per_page)),
+            },
+            fields: FieldSelection::default(),
+        }
+    }
+
+    /// Sets the sparse fieldset.
+    pub fn with_fields(mut self, fields: FieldSelection) -> Self {
+        self.fields = fields;
+        self
+    }
+
+    /// The links for a request with this path and raw query string.
+    pub fn links(&self, path: &str, query: &str) -> Links {
+        let page = self.meta.page;
+        let at = |p: u64| url_with(path, query, "page", &p.to_string(), &["cursor"]);
+        let next = match self.meta.total_pages {
+            Some(tp) => page < tp,
+            None => self.data.len() as u64 >= self.meta.per_page,
+        };
+        Links {
+            self_: self_url(path, query),
+            first: Some(at(1)),
+            prev: (page > 1).then(|| at(page - 1)),
+            next: next.then(|| at(page + 1)),
+            last: self.meta.total_pages.map(|tp| at(tp.max(1))),
+        }
+    }
+}
+
+impl<T: Serialize> Page<T> {
+    /// The envelope for a request with this path and raw query string.
+    ///
+    /// # Errors
+    /// [`ApplyError::NotAnObject`] when an item does not serialize.
+    pub fn to_json(&self, path: &str, query: &str) -> Result<Json, ApplyError> {
+        self.render(path, query).map(|(j, _)| j)
+    }
+
+    fn render(&self, path: &str, query: &str) -> Result<(Json, Links), ApplyError> {
+        let data = select_items(&self.data, &self.fields)?;
+        let links = self.links(path, query);
+        let meta = serde_json::to_value(self.meta).unwrap_or(Json::Null);
+        Ok((envelope(data, meta, &links), links))
+    }
+}
+
+impl<T: Serialize> Responder for Page<T> {
+    type Body = BoxBody;
+
+    fn respond_to(self, req: &HttpRequest) -> HttpResponse {
+        respond(self.render(req.path(), req.query_string()))
+    }
+}
+
+/// A cursor-paginated list response:
+/// `{"data": [...], "meta": {"limit", "next_cursor"}, "links": {"self", "next"}}`,
+/// with the same links in a `Link` header; `next` is the request URL with
+/// `cursor` set to `next_cursor` (and `page` dropped).
+///
+/// ```
+/// use problem_core::query::CursorPage;
+/// let page = CursorPage::new(vec![1, 2], 2, Some("abc".into()));
+/// assert_eq!(
+///     page.to_json("/n", "limit=2&sort=-id").unwrap(),
+///     serde_json::json!({
+///         "data": [1, 2],
+///         "meta": {"limit": 2, "next_cursor": "abc"},
+///         "links": {"self": "/n?limit=2&sort=-id", "next": "/n?limit=2&sort=-id&cursor=abc"}
+///     })
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct CursorPage<T> {
+    /// The items of the page.
+    pub data: Vec<T>,
+    /// Page size and next cursor.
+    pub meta: CursorMeta,
+    /// The sparse fieldset applied to each item on output.
+    pub fields: FieldSelection,
+}
+
+impl<T> CursorPage<T> {
+    /// A page of items with its page size and the next cursor, if any.
+    pub fn new(data: Vec<T>, limit: u64, next_cursor: Option<String>) -> Self {
+        Self {
+            data,
+            meta: CursorMeta { limit, next_cursor },
+            fields: FieldSelection::default(),
+        }
+    }
+
+    /// Sets the sparse fieldset.
+    pub fn with_fields(mut self, fields: FieldSelection) -> Self {
+        self.fields = fields;
+        self
+    }
+
+    /// The links for a request with this path and raw query string.
+    pub fn links(&self, path: &str, query: &str) -> Links {
+        Links {
+            self_: self_url(path, query),
+            next: self
+                .meta
+                .next_cursor
+                .as_ref()
+                .map(|c| url_with(path, query, "cursor", c, &["page"])),
+            ..Links::default()
+        }
+    }
+}
+
+impl<T: Serialize> CursorPage<T> {
+    /// The envelope for a request with this path and raw query string.
+    ///
+    /// # Errors
+    /// [`ApplyError::NotAnObject`] when an item does not serialize.
+    pub fn to_json(&self, path: &str, query: &str) -> Result<Json, ApplyError> {
+        self.render(path, query).map(|(j, _)| j)
+    }
+
+    fn render(&self, path: &str, query: &str) -> Result<(Json, Links), ApplyError> {
+        let data = select_items(&self.data, &self.fields)?;
+        let links = self.links(path, query);
+        let meta = serde_json::to_value(&self.meta).unwrap_or(Json::Null);
+        Ok((envelope(data, meta, &links), links))
+    }
+}
+
+impl<T: Serialize> Responder for CursorPage<T> {
+    type Body = BoxBody;
+
+    fn respond_to(self, req: &HttpRequest) -> HttpResponse {
+        respond(self.render(req.path(), req.query_string()))
+    }
+}

@@ -1,0 +1,181 @@
+//! Offset pagination: `page`, `per_page` / `limit` (spec, "Offset pagination
+//! parameters"; `DECISIONS.md`: conflicting sizes, clamping, ranges).
+
+use crate::problem::Issue;
+
+use super::error::{QueryError, code, conflict, invalid_value, issue};
+use super::params::{DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, Int, RawQuery, parse_int};
+
+/// The page size bounds: `default` when the request gives none, `max` to
+/// clamp larger requests to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSizeLimits {
+    /// Page size when neither `per_page` nor `limit` is given (spec: 20).
+    pub default: u64,
+    /// Largest page size; a larger request is clamped to it (default 100).
+    pub max: u64,
+}
+
+impl Default for PageSizeLimits {
+    fn default() -> Self {
+        Self {
+            default: DEFAULT_PAGE_SIZE,
+            max: DEFAULT_MAX_PAGE_SIZE,
+        }
+    }
+}
+
+/// Offset pagination: the 1-based `page` and the effective page size.
+///
+/// Rules (`DECISIONS.md`):
+/// - `page` defaults to 1; below 1 is `out_of_range`, not an integer is `invalid_value`;
+/// - the size comes from `per_page` or `limit` (default 20); both may be
+///   given when equal, different values are `conflicting_parameters`;
+/// - a size over the maximum (default 100) is clamped; 0 and negatives are
+///   `out_of_range`, non-integers `invalid_value`.
+///
+/// ```
+/// use problem_core::query::{Pagination, RawQuery};
+/// let p = Pagination::parse(&RawQuery::parse("page=2&per_page=50").unwrap()).unwrap();
+/// assert_eq!((p.page, p.per_page, p.offset(), p.limit()), (2, 50, 50, 50));
+/// let p = Pagination::parse(&RawQuery::parse("").unwrap()).unwrap();
+/// assert_eq!((p.page, p.per_page, p.offset()), (1, 20, 0));
+/// let p = Pagination::parse(&RawQuery::parse("limit=500").unwrap()).unwrap();
+/// assert_eq!(p.per_page, 100);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pagination {
+    /// The page number, from 1.
+    pub page: u64,
+    /// The effective page size (after clamping).
+    pub per_page: u64,
+}
+
+impl Default for Pagination {
+    fn default() -> Self {
+        Self {
+            page: 1,
+            per_page: DEFAULT_PAGE_SIZE,
+        }
+    }
+}
+
+impl Pagination {
+    /// `(page - 1) * per_page`: the number of items skipped.
+    pub fn offset(&self) -> u64 {
+        self.page.saturating_sub(1).saturating_mul(self.per_page)
+    }
+
+    /// The number of items on the page: `per_page`.
+    pub fn limit(&self) -> u64 {
+        self.per_page
+    }
+
+    /// Parses `page`, `per_page` and `limit` with the default limits.
+    ///
+    /// # Errors
+    /// [`QueryError::Invalid`] with every issue found.
+    pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
+        Self::parse_with(raw, PageSizeLimits::default())
+    }
+
+    /// Parses with explicit page size limits.
+    ///
+    /// # Errors
+    /// [`QueryError::Invalid`] with every issue found.
+    pub fn parse_with(raw: &RawQuery, limits: PageSizeLimits) -> Result<Self, QueryError> {
+        let mut issues = Vec::new();
+        let p = parse_pagination(raw, limits, &mut issues);
+        QueryError::from_issues(issues).map(|()| p)
+    }
+}
+
+/// Largest accepted offset, so that it fits a signed 64-bit SQL integer.
+const MAX_OFFSET: i128 = i64::MAX as i128;
+
+pub(crate) fn parse_pagination(
+    raw: &RawQuery,
+    limits: PageSizeLimits,
+    issues: &mut Vec<Issue>,
+) -> Pagination {
+    let per_page = parse_page_size(raw, limits, issues);
+    let mut page = 1;
+    if let Some(v) = raw.single("page", issues) {
+        match parse_int(v) {
+            Int::Value(n) if n < 1 => issues.push(
+                issue(
+                    "page",
+                    code::OUT_OF_RANGE,
+                    format!("`page` must be 1 or more, got {n}"),
+                )
+                .with("minimum", 1),
+            ),
+            Int::Value(n) if (n - 1).saturating_mul(i128::from(per_page)) > MAX_OFFSET => issues
+                .push(
+                    issue("page", code::OUT_OF_RANGE, "`page` is too large")
+                        .with("minimum", 1)
+                        .with("maximum", (MAX_OFFSET / i128::from(per_page.max(1))) as i64),
+                ),
+            Int::Value(n) => page = n as u64,
+            Int::NotInteger => issues.push(invalid_value("page", v, "integer")),
+        }
+    }
+    Pagination { page, per_page }
+}
+
+/// The page size from `per_page` / `limit` (shared by offset and cursor pagination).
+pub(crate) fn parse_page_size(
+    raw: &RawQuery,
+    limits: PageSizeLimits,
+    issues: &mut Vec<Issue>,
+) -> u64 {
+    let before = issues.len();
+    let per_page = raw.single("per_page", issues).map(|v| ("per_page", v));
+    let limit = raw.single("limit", issues).map(|v| ("limit", v));
+    if issues.len() > before {
+        return limits.default;
+    }
+    let (name, value) = match (per_page, limit) {
+        (None, None) => return limits.default,
+        (Some(p), None) => p,
+        (None, Some(l)) => l,
+        (Some(p), Some(l)) => {
+            let same = match (parse_int(p.1), parse_int(l.1)) {
+                (Int::Value(a), Int::Value(b)) => a == b,
+                _ => p.1 == l.1,
+            };
+            if !same {
+                issues.push(conflict(
+                    "per_page",
+                    &["per_page", "limit"],
+                    format!(
+                        "`per_page` ({}) and `limit` ({}) differ: send one of them",
+                        super::error::shorten(p.1),
+                        super::error::shorten(l.1)
+                    ),
+                ));
+                return limits.default;
+            }
+            p
+        }
+    };
+    match parse_int(value) {
+        Int::Value(n) if n < 1 => {
+            issues.push(
+                issue(
+                    name,
+                    code::OUT_OF_RANGE,
+                    format!("`{name}` must be 1 or more, got {n}"),
+                )
+                .with("minimum", 1)
+                .with("maximum", limits.max),
+            );
+            limits.default
+        }
+        Int::Value(n) => u64::try_from(n).unwrap_or(u64::MAX).min(limits.max),
+        Int::NotInteger => {
+            issues.push(invalid_value(name, value, "integer"));
+            limits.default
+        }
+    }
+}

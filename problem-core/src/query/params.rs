@@ -1,0 +1,188 @@
+//! The raw query: decoded `(name, value)` pairs, the reserved parameter
+//! names and the limits (spec, "Collection request"; `DECISIONS.md`).
+
+use crate::problem::Issue;
+
+use super::error::{MAX_QUERY_PARAMETERS, QueryError, conflict, shorten};
+
+/// The query parameter names with a meaning of their own; every other
+/// parameter is a filter (spec, "Collection request", Query).
+pub const RESERVED_PARAMETERS: [&str; 10] = [
+    "page",
+    "per_page",
+    "limit",
+    "cursor",
+    "sort",
+    "q",
+    "search",
+    "search_fields",
+    "fields",
+    "exclude",
+];
+
+/// Default page size of offset and cursor pagination (spec, "Limits").
+pub const DEFAULT_PAGE_SIZE: u64 = 20;
+/// Default maximum page size; larger requested sizes are clamped to it.
+pub const DEFAULT_MAX_PAGE_SIZE: u64 = 100;
+/// At most this many comma-separated values in `__in` / `__not_in`.
+pub const MAX_LIST_VALUES: usize = 100;
+/// At most this many whitespace-separated search terms in `q`/`search`.
+pub const MAX_SEARCH_TERMS: usize = 20;
+
+/// Whether `name` is one of [`RESERVED_PARAMETERS`].
+pub fn is_reserved(name: &str) -> bool {
+    RESERVED_PARAMETERS.contains(&name)
+}
+
+/// A query string decoded into `(name, value)` pairs, in order, repeated
+/// names kept (`application/x-www-form-urlencoded` rules: `+` is a space,
+/// percent-escapes decoded, invalid UTF-8 replaced by U+FFFD).
+///
+/// Parsing refuses more than [`MAX_QUERY_PARAMETERS`] (1000) parameters with
+/// [`QueryError::TooManyParameters`] before decoding anything.
+///
+/// ```
+/// use problem_core::query::RawQuery;
+/// let raw = RawQuery::parse("sort=-year,title&year__gte=2000&q=rust+book").unwrap();
+/// assert_eq!(raw.get_all("q").collect::<Vec<_>>(), ["rust book"]);
+/// assert_eq!(raw.len(), 3);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawQuery {
+    pairs: Vec<(String, String)>,
+}
+
+impl RawQuery {
+    /// Decodes a query string (without the leading `?`).
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] for more than 1000 parameters.
+    pub fn parse(query: &str) -> Result<Self, QueryError> {
+        let count = query
+            .split('&')
+            .filter(|s| !s.is_empty())
+            .take(MAX_QUERY_PARAMETERS + 1);
+        if count.count() > MAX_QUERY_PARAMETERS {
+            return Err(QueryError::TooManyParameters);
+        }
+        Ok(Self {
+            pairs: form_urlencoded::parse(query.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+        })
+    }
+
+    /// Takes already decoded pairs.
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] for more than 1000 pairs.
+    pub fn from_pairs<I, K, V>(pairs: I) -> Result<Self, QueryError>
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        let mut out = Vec::new();
+        for (k, v) in pairs {
+            if out.len() == MAX_QUERY_PARAMETERS {
+                return Err(QueryError::TooManyParameters);
+            }
+            out.push((k.into(), v.into()));
+        }
+        Ok(Self { pairs: out })
+    }
+
+    /// The pairs, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
+    /// Number of pairs.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Whether there is no pair.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// Every value of `name`, in order.
+    pub fn get_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.pairs
+            .iter()
+            .filter(move |(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether `name` is present (even with an empty value).
+    pub fn contains(&self, name: &str) -> bool {
+        self.pairs.iter().any(|(k, _)| k == name)
+    }
+
+    /// The single value of a reserved parameter. A repeated parameter is
+    /// accepted when every value is the same; different values are a
+    /// `conflicting_parameters` issue.
+    pub(crate) fn single<'a>(&'a self, name: &'a str, issues: &mut Vec<Issue>) -> Option<&'a str> {
+        let mut values = self.get_all(name);
+        let first = values.next()?;
+        if values.any(|v| v != first) {
+            issues.push(conflict(
+                name,
+                &[name],
+                format!("`{name}` is given more than once with different values: send it once"),
+            ));
+            return None;
+        }
+        Some(first)
+    }
+}
+
+/// Result of reading an integer parameter.
+pub(crate) enum Int {
+    Value(i128),
+    NotInteger,
+}
+
+/// Parses an optionally signed decimal integer; very long numbers saturate.
+pub(crate) fn parse_int(s: &str) -> Int {
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Int::NotInteger;
+    }
+    let trimmed = digits.trim_start_matches('0');
+    let magnitude: i128 = if trimmed.len() > 30 {
+        i128::from(u64::MAX) * 1_000
+    } else {
+        trimmed.parse().unwrap_or(0)
+    };
+    Int::Value(if neg { -magnitude } else { magnitude })
+}
+
+/// A comma-separated list: `None` for an empty value, else the entries
+/// trimmed; an empty entry (`a,,b`) is an `invalid_value` issue.
+pub(crate) fn comma_list<'a>(
+    name: &str,
+    value: &'a str,
+    issues: &mut Vec<Issue>,
+) -> Option<Vec<&'a str>> {
+    if value.trim().is_empty() {
+        return None;
+    }
+    let entries: Vec<&str> = value.split(',').map(str::trim).collect();
+    if entries.iter().any(|e| e.is_empty()) {
+        issues.push(
+            super::error::issue(
+                name,
+                super::error::code::INVALID_VALUE,
+                format!("`{}` has an empty entry", shorten(value)),
+            )
+            .with("expected", "comma-separated list of field names"),
+        );
+        return None;
+    }
+    Some(entries)
+}

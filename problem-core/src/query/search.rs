@@ -1,0 +1,140 @@
+//! Search: `q` / `search` and `search_fields` (spec, "Search parameters";
+//! `DECISIONS.md`: search semantics).
+
+use crate::problem::Issue;
+
+use super::error::{QueryError, code, conflict, issue, shorten};
+use super::params::{MAX_SEARCH_TERMS, RawQuery, comma_list};
+use super::typed::QuerySchema;
+
+/// A parsed search: the terms of `q` (or `search`) and the fields to search.
+///
+/// Semantics: the value is split on whitespace; every term must match at
+/// least one searched field (AND across terms, OR across fields), as a
+/// case-insensitive substring. `q` and `search` are synonyms; both given
+/// with different values is `conflicting_parameters`. At most 20 terms
+/// (`too_many_values`). A blank value means no search.
+///
+/// `search_fields` narrows the search to a subset of the searchable fields
+/// (with a schema, a field that is not searchable is `not_searchable`);
+/// without it every searchable field is searched. `search_fields` without a
+/// search is accepted and has no effect.
+///
+/// ```
+/// use problem_core::query::{RawQuery, Search};
+/// let s = Search::parse(&RawQuery::parse("q=rust++async&search_fields=title").unwrap()).unwrap().unwrap();
+/// assert_eq!(s.terms, ["rust", "async"]);
+/// assert_eq!(s.fields, Some(vec!["title".to_string()]));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Search {
+    /// The search value as sent.
+    pub query: String,
+    /// The whitespace-separated terms (never empty).
+    pub terms: Vec<String>,
+    /// The fields named by `search_fields`, or `None` for every searchable field.
+    pub fields: Option<Vec<String>>,
+}
+
+impl Search {
+    /// Parses `q`/`search` and `search_fields` without a whitelist;
+    /// `Ok(None)` when no search was requested.
+    ///
+    /// # Errors
+    /// [`QueryError::Invalid`] for conflicting values or too many terms.
+    pub fn parse(raw: &RawQuery) -> Result<Option<Self>, QueryError> {
+        let mut issues = Vec::new();
+        let s = parse_search(raw, None, &mut issues);
+        QueryError::from_issues(issues).map(|()| s)
+    }
+}
+
+pub(crate) fn parse_search(
+    raw: &RawQuery,
+    schema: Option<&QuerySchema>,
+    issues: &mut Vec<Issue>,
+) -> Option<Search> {
+    let q = raw.single("q", issues).map(|v| ("q", v));
+    let search = raw.single("search", issues).map(|v| ("search", v));
+    let fields = raw
+        .single("search_fields", issues)
+        .and_then(|v| comma_list("search_fields", v, issues));
+    let mut names = Vec::new();
+    if let Some(list) = fields.as_ref() {
+        for f in list {
+            if let Some(schema) = schema
+                && !schema.field(f).is_some_and(|s| s.searchable)
+            {
+                issues.push(
+                    issue(
+                        "search_fields",
+                        code::NOT_SEARCHABLE,
+                        format!("`{}` is not a searchable field", shorten(f)),
+                    )
+                    .with("allowed", schema.searchable_fields()),
+                );
+                continue;
+            }
+            if !names.contains(&(*f).to_owned()) {
+                names.push((*f).to_owned());
+            }
+        }
+    }
+    let (name, value) = match (q, search) {
+        (None, None) => return None,
+        (Some(v), None) | (None, Some(v)) => v,
+        (Some(a), Some(b)) => {
+            if a.1 != b.1 {
+                issues.push(conflict(
+                    "q",
+                    &["q", "search"],
+                    "`q` and `search` differ: send one of them",
+                ));
+                return None;
+            }
+            a
+        }
+    };
+    let terms: Vec<String> = value
+        .split_whitespace()
+        .take(MAX_SEARCH_TERMS + 1)
+        .map(str::to_owned)
+        .collect();
+    if terms.is_empty() {
+        return None;
+    }
+    if terms.len() > MAX_SEARCH_TERMS {
+        issues.push(
+            issue(
+                name,
+                code::TOO_MANY_VALUES,
+                format!("`{name}` takes at most {MAX_SEARCH_TERMS} terms"),
+            )
+            .with("maximum", MAX_SEARCH_TERMS),
+        );
+        return None;
+    }
+    if let Some(schema) = schema
+        && schema.searchable_fields().is_empty()
+    {
+        issues.push(
+            issue(
+                name,
+                code::NOT_SEARCHABLE,
+                "this collection has no searchable field",
+            )
+            .with("allowed", Vec::<&str>::new()),
+        );
+        return None;
+    }
+    Some(Search {
+        query: value.to_owned(),
+        terms,
+        fields: fields.map(|_| names),
+    })
+}
+
+/// Whether `term` occurs in `text`, ignoring case (Unicode lowercase).
+pub(crate) fn contains_ci(text: &str, term_lower: &str) -> bool {
+    text.to_lowercase().contains(term_lower)
+}

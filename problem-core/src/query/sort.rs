@@ -1,0 +1,185 @@
+//! Multi-field sorting: `sort=-age,name` (spec, "Sort parameters";
+//! `DECISIONS.md`: non-sortable fields, key tie-breaker).
+
+use std::fmt;
+
+use crate::problem::Issue;
+
+use super::error::{QueryError, code, issue, shorten};
+use super::params::{RawQuery, comma_list};
+use super::typed::QuerySchema;
+
+/// A sort direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Ascending: `field` or `+field`.
+    Asc,
+    /// Descending: `-field`.
+    Desc,
+}
+
+/// One entry of a sort: a field and its direction.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SortField {
+    /// The field name as in the query.
+    pub field: String,
+    /// Its direction.
+    pub direction: Direction,
+}
+
+impl SortField {
+    /// An ascending entry.
+    pub fn asc(field: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            direction: Direction::Asc,
+        }
+    }
+
+    /// A descending entry.
+    pub fn desc(field: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            direction: Direction::Desc,
+        }
+    }
+}
+
+/// A parsed `sort`: entries in order of precedence; empty means no sorting
+/// was requested.
+///
+/// Each comma-separated entry is `-field` (descending), `+field` or `field`
+/// (ascending); whitespace around entries is ignored (so an unencoded `+`,
+/// which decodes to a space, still means ascending). An empty entry or a
+/// field named twice is `invalid_value`; with a schema, a field that is not
+/// sortable is `not_sortable` listing the sortable fields in `allowed`.
+///
+/// ```
+/// use problem_core::query::{RawQuery, Sort, SortField};
+/// let sort = Sort::parse(&RawQuery::parse("sort=-age,name").unwrap()).unwrap();
+/// assert_eq!(sort.fields(), [SortField::desc("age"), SortField::asc("name")]);
+/// assert_eq!(sort.to_string(), "-age,name");
+/// assert!(Sort::parse(&RawQuery::parse("").unwrap()).unwrap().is_empty());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Sort(Vec<SortField>);
+
+impl Sort {
+    /// A sort from entries.
+    pub fn new(fields: Vec<SortField>) -> Self {
+        Self(fields)
+    }
+
+    /// The entries, in order of precedence.
+    pub fn fields(&self) -> &[SortField] {
+        &self.0
+    }
+
+    /// Whether no sorting was requested.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether `field` is one of the entries.
+    pub fn contains(&self, field: &str) -> bool {
+        self.0.iter().any(|f| f.field == field)
+    }
+
+    /// Parses `sort` without a whitelist (any field name).
+    ///
+    /// # Errors
+    /// [`QueryError::Invalid`] for empty entries, repeated fields or a
+    /// repeated `sort` parameter with different values.
+    pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
+        let mut issues = Vec::new();
+        let sort = parse_sort(raw, None, &mut issues);
+        QueryError::from_issues(issues).map(|()| sort)
+    }
+
+    /// The sort with `key` appended ascending when absent, so the order is total.
+    pub fn with_tie_breaker(mut self, key: &str) -> Self {
+        if !self.contains(key) {
+            self.0.push(SortField::asc(key));
+        }
+        self
+    }
+}
+
+impl fmt::Display for Sort {
+    /// The query form: `-age,name`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            if s.direction == Direction::Desc {
+                f.write_str("-")?;
+            }
+            f.write_str(&s.field)?;
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn parse_sort(
+    raw: &RawQuery,
+    schema: Option<&QuerySchema>,
+    issues: &mut Vec<Issue>,
+) -> Sort {
+    let Some(value) = raw.single("sort", issues) else {
+        return Sort::default();
+    };
+    let Some(entries) = comma_list("sort", value, issues) else {
+        return Sort::default();
+    };
+    let mut out: Vec<SortField> = Vec::new();
+    for entry in entries {
+        let (direction, name) = if let Some(n) = entry.strip_prefix('-') {
+            (Direction::Desc, n.trim_start())
+        } else if let Some(n) = entry.strip_prefix('+') {
+            (Direction::Asc, n.trim_start())
+        } else {
+            (Direction::Asc, entry)
+        };
+        if name.is_empty() {
+            issues.push(
+                issue(
+                    "sort",
+                    code::INVALID_VALUE,
+                    format!("`{}` names no field", shorten(entry)),
+                )
+                .with("expected", "comma-separated list of field names"),
+            );
+            continue;
+        }
+        if let Some(schema) = schema
+            && !schema.field(name).is_some_and(|f| f.sortable)
+        {
+            issues.push(
+                issue(
+                    "sort",
+                    code::NOT_SORTABLE,
+                    format!("`{}` is not a sortable field", shorten(name)),
+                )
+                .with("allowed", schema.sortable_fields()),
+            );
+            continue;
+        }
+        if out.iter().any(|f| f.field == name) {
+            issues.push(
+                issue(
+                    "sort",
+                    code::INVALID_VALUE,
+                    format!("`{}` is sorted on more than once", shorten(name)),
+                )
+                .with("expected", "comma-separated list of distinct field names"),
+            );
+            continue;
+        }
+        out.push(SortField {
+            field: name.to_owned(),
+            direction,
+        });
+    }
+    Sort(out)
+}

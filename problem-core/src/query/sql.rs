@@ -1,0 +1,275 @@
+//! Applying a typed query to a `sea_query::SelectStatement` (feature
+//! `sea-query`; `DECISIONS.md`, "SQL").
+//!
+//! - Column names come only from the schema's whitelist (`column = ".."`,
+//!   quoted by sea-query); every value is a bound parameter.
+//! - `WHERE`: every filter condition (AND) and the search: for each term,
+//!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` OR-ed over the searched fields,
+//!   the terms AND-ed.
+//! - `contains` / `starts_with` / `ends_with`: `col LIKE ? ESCAPE '\'` with
+//!   `%`, `_` and `\` escaped, plus a case-sensitive check that works on
+//!   both SQLite (whose `LIKE` ignores ASCII case) and PostgreSQL:
+//!   `REPLACE(col, ?, '') <> col`, `SUBSTR(col, 1, n) = ?`,
+//!   `SUBSTR(col, LENGTH(col) - n + 1) = ?`.
+//! - `ORDER BY` the effective order (key last); nullable columns get
+//!   `NULLS FIRST` ascending and `NULLS LAST` descending, as in memory.
+//! - Keyset cursors: the lexicographic OR-expansion
+//!   `(a > ?) OR (a = ? AND b < ?) OR ...`, null-aware, then `LIMIT limit + 1`.
+//!
+//! ```
+//! use problem_core::CollectionQuery;
+//! use problem_core::query::{QueryConfig, TypedQuery};
+//! use sea_query::{Alias, Asterisk, Query, SqliteQueryBuilder};
+//!
+//! #[derive(CollectionQuery)]
+//! #[allow(dead_code)]
+//! struct BookQuery {
+//!     #[query(filter(eq, gt), sort)]
+//!     id: i64,
+//!     #[query(filter(contains), search)]
+//!     title: String,
+//! }
+//!
+//! let q = TypedQuery::<BookQuery>::from_query_str("id__gt=5&q=dune&page=2&per_page=10", &QueryConfig::default()).unwrap();
+//! let mut select = Query::select().column(Asterisk).from(Alias::new("books")).to_owned();
+//! let count = q.count_statement(&select);
+//! q.apply_to(&mut select);
+//! let (sql, values) = select.build(SqliteQueryBuilder);
+//! assert_eq!(
+//!     sql,
+//!     r#"SELECT * FROM "books" WHERE "id" > ? AND LOWER("title") LIKE LOWER(?) ESCAPE '\' ORDER BY "id" ASC LIMIT ? OFFSET ?"#
+//! );
+//! assert_eq!(values.0.len(), 4);
+//! assert_eq!(
+//!     count.build(SqliteQueryBuilder).0,
+//!     r#"SELECT COUNT(*) AS "total" FROM (SELECT * FROM "books" WHERE "id" > ? AND LOWER("title") LIKE LOWER(?) ESCAPE '\') AS "collection""#
+//! );
+//! ```
+
+use sea_query::{
+    Alias, Asterisk, BinOper, Cond, Condition, Expr, ExprTrait, Func, LikeExpr, NullOrdering,
+    Order, Query, SelectStatement,
+};
+
+use super::filter::{Condition as FilterCondition, Operand, Operator, escape_like};
+use super::sort::Direction;
+use super::typed::{CollectionQuery, FieldSpec, TypedQuery};
+use super::value::Value;
+
+/// The escape character of every `LIKE` pattern.
+const ESCAPE: char = '\\';
+
+/// The column of a whitelisted field (`col` or `table.col`).
+fn column(spec: &FieldSpec) -> Expr {
+    match spec.column.split_once('.') {
+        Some((table, col)) => Expr::col((Alias::new(table), Alias::new(col))),
+        None => Expr::col(Alias::new(spec.column)),
+    }
+}
+
+/// A bound value.
+pub(crate) fn bind(value: &Value) -> Expr {
+    match value {
+        Value::Null => Expr::val(sea_query::Value::String(None)),
+        Value::Integer(v) => Expr::val(*v),
+        Value::Float(v) => Expr::val(*v),
+        Value::Boolean(v) => Expr::val(*v),
+        Value::Text(v) => Expr::val(v.clone()),
+        Value::Date(d) => Expr::val(*d),
+        Value::DateTime(d) => Expr::val(*d),
+    }
+}
+
+fn like(col: Expr, pattern: String) -> Expr {
+    col.like(LikeExpr::new(pattern).escape(ESCAPE))
+}
+
+fn func(name: &'static str, args: Vec<Expr>) -> Expr {
+    Expr::from(Func::cust(Alias::new(name)).args(args))
+}
+
+fn text_condition(op: Operator, col: Expr, text: &str) -> Expr {
+    let escaped = escape_like(text);
+    let n = i32::try_from(text.chars().count()).unwrap_or(i32::MAX);
+    let (pattern, exact) = match op {
+        Operator::Contains => (
+            format!("%{escaped}%"),
+            func(
+                "REPLACE",
+                vec![col.clone(), Expr::val(text.to_owned()), Expr::val("")],
+            )
+            .ne(col.clone()),
+        ),
+        Operator::StartsWith => (
+            format!("{escaped}%"),
+            func("SUBSTR", vec![col.clone(), Expr::val(1i32), Expr::val(n)])
+                .eq(Expr::val(text.to_owned())),
+        ),
+        _ => (
+            format!("%{escaped}"),
+            func(
+                "SUBSTR",
+                vec![
+                    col.clone(),
+                    func("LENGTH", vec![col.clone()])
+                        .sub(Expr::val(n))
+                        .add(Expr::val(1i32)),
+                ],
+            )
+            .eq(Expr::val(text.to_owned())),
+        ),
+    };
+    let l = like(col, pattern);
+    if text.is_empty() { l } else { l.and(exact) }
+}
+
+fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
+    let col = column(spec);
+    match (&cond.op, &cond.operand) {
+        (Operator::Eq, Operand::One(v)) => col.eq(bind(v)),
+        (Operator::Ne, Operand::One(v)) => col.ne(bind(v)),
+        (Operator::Gt, Operand::One(v)) => col.gt(bind(v)),
+        (Operator::Gte, Operand::One(v)) => col.gte(bind(v)),
+        (Operator::Lt, Operand::One(v)) => col.lt(bind(v)),
+        (Operator::Lte, Operand::One(v)) => col.lte(bind(v)),
+        (Operator::In, Operand::List(vs)) => col.is_in(vs.iter().map(bind)),
+        (Operator::NotIn, Operand::List(vs)) => col.is_not_in(vs.iter().map(bind)),
+        (
+            op @ (Operator::Contains | Operator::StartsWith | Operator::EndsWith),
+            Operand::One(Value::Text(t)),
+        ) => text_condition(*op, col, t),
+        (Operator::IsNull, _) => col.is_null(),
+        (Operator::IsNotNull, _) => col.is_not_null(),
+        // Unreachable for parsed queries; never widen the result.
+        _ => Expr::val(false),
+    }
+}
+
+impl<Q: CollectionQuery> TypedQuery<Q> {
+    /// The `WHERE` condition of the filters and the search (no keyset).
+    pub fn sql_condition(&self) -> Condition {
+        let mut all = Cond::all();
+        for cond in self.filter().conditions() {
+            if let Some(spec) = Q::SCHEMA.field(&cond.field) {
+                all = all.add(condition_expr(cond, spec));
+            }
+        }
+        if let Some(search) = self.search() {
+            let fields: Vec<&FieldSpec> = self
+                .search_fields()
+                .into_iter()
+                .filter_map(|f| Q::SCHEMA.field(f))
+                .collect();
+            for term in &search.terms {
+                let pattern = format!("%{}%", escape_like(term));
+                let mut any = Cond::any();
+                for spec in &fields {
+                    let lowered = Expr::from(Func::lower(Expr::val(pattern.clone())))
+                        .binary(BinOper::Escape, Expr::Constant(ESCAPE.into()));
+                    any = any
+                        .add(Expr::from(Func::lower(column(spec))).binary(BinOper::Like, lowered));
+                }
+                all = all.add(any);
+            }
+        }
+        all
+    }
+
+    /// The keyset condition: rows strictly after the cursor's row in the
+    /// effective order (`None` without a cursor).
+    pub fn keyset_condition(&self) -> Option<Condition> {
+        let after = self.after()?;
+        let order = self.order().fields();
+        let mut any = Cond::any();
+        for i in 0..order.len() {
+            let mut branch = Cond::all();
+            let mut possible = true;
+            for (j, s) in order.iter().enumerate().take(i + 1) {
+                let Some(spec) = Q::SCHEMA.field(&s.field) else {
+                    return Some(Cond::all().add(Expr::val(false)));
+                };
+                let Some(v) = after.get(j) else {
+                    return Some(Cond::all().add(Expr::val(false)));
+                };
+                let col = column(spec);
+                if j < i {
+                    branch = branch.add(if v.is_null() {
+                        col.is_null()
+                    } else {
+                        col.eq(bind(v))
+                    });
+                    continue;
+                }
+                // The i-th entry: strictly after `v` in its direction, nulls lowest.
+                match (s.direction, v.is_null()) {
+                    (Direction::Asc, true) => branch = branch.add(col.is_not_null()),
+                    (Direction::Asc, false) => branch = branch.add(col.gt(bind(v))),
+                    (Direction::Desc, true) => possible = false,
+                    (Direction::Desc, false) if spec.nullable => {
+                        branch =
+                            branch.add(Cond::any().add(col.clone().lt(bind(v))).add(col.is_null()));
+                    }
+                    (Direction::Desc, false) => branch = branch.add(col.lt(bind(v))),
+                }
+            }
+            if possible {
+                any = any.add(branch);
+            }
+        }
+        if any.is_empty() {
+            any = any.add(Expr::val(false));
+        }
+        Some(any)
+    }
+
+    fn order_by(&self, stmt: &mut SelectStatement) {
+        for s in self.order().fields() {
+            let Some(spec) = Q::SCHEMA.field(&s.field) else {
+                continue;
+            };
+            let (order, nulls) = match s.direction {
+                Direction::Asc => (Order::Asc, NullOrdering::First),
+                Direction::Desc => (Order::Desc, NullOrdering::Last),
+            };
+            if spec.nullable {
+                stmt.order_by_expr_with_nulls(column(spec), order, nulls);
+            } else {
+                stmt.order_by_expr(column(spec), order);
+            }
+        }
+    }
+
+    /// Offset pagination: adds the `WHERE` of filters and search, `ORDER BY`
+    /// the effective order and `LIMIT per_page OFFSET (page - 1) * per_page`.
+    pub fn apply_to(&self, stmt: &mut SelectStatement) {
+        stmt.cond_where(self.sql_condition());
+        self.order_by(stmt);
+        let p = self.pagination();
+        stmt.limit(p.limit()).offset(p.offset());
+    }
+
+    /// Cursor pagination: the `WHERE` of filters and search, the keyset
+    /// condition when a cursor was sent, `ORDER BY` the effective order and
+    /// `LIMIT limit + 1`; pass the rows to [`TypedQuery::cursor_page`].
+    pub fn apply_cursor_to(&self, stmt: &mut SelectStatement) {
+        stmt.cond_where(self.sql_condition());
+        if let Some(keyset) = self.keyset_condition() {
+            stmt.cond_where(keyset);
+        }
+        self.order_by(stmt);
+        stmt.limit(self.limit().saturating_add(1));
+    }
+
+    /// `SELECT COUNT(*) AS "total" FROM (<base> WHERE <filters and search>) AS "collection"`:
+    /// the number of matching rows of `base` (whose own `ORDER BY`, `LIMIT`
+    /// and `OFFSET` are dropped).
+    pub fn count_statement(&self, base: &SelectStatement) -> SelectStatement {
+        let mut inner = base.clone();
+        inner.clear_order_by().reset_limit().reset_offset();
+        inner.cond_where(self.sql_condition());
+        Query::select()
+            .expr_as(Func::count(Expr::col(Asterisk)), Alias::new("total"))
+            .from_subquery(inner, Alias::new("collection"))
+            .to_owned()
+    }
+}

@@ -1,0 +1,294 @@
+//! Typed filter values: the kinds a field can have, parsing a query value by
+//! the field's Rust type, and comparing values (`DECISIONS.md`, "filter
+//! value typing").
+
+use std::cmp::Ordering;
+
+use serde_json::Value as Json;
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
+use time::{Date, OffsetDateTime, UtcOffset};
+
+use super::params::{Int, parse_int};
+
+/// The type of a queryable field, from its Rust type ([`QueryValue::KIND`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// An integer type; values outside `min..=max` do not parse.
+    Integer {
+        /// Smallest value of the Rust type.
+        min: i64,
+        /// Largest value of the Rust type.
+        max: i64,
+    },
+    /// `f32` / `f64`; only finite numbers parse.
+    Float,
+    /// `bool`: `true` or `false`.
+    Boolean,
+    /// `String`: any text.
+    Text,
+    /// `time::Date`: an RFC 3339 full-date, `2024-05-31`.
+    Date,
+    /// `time::OffsetDateTime`: an RFC 3339 date-time, `2024-05-31T12:00:00Z`.
+    DateTime,
+}
+
+impl ValueKind {
+    /// The `expected` member of an `invalid_value` issue for this kind:
+    /// `integer`, `number`, `boolean`, `string`, `RFC 3339 date`,
+    /// `RFC 3339 date-time`.
+    pub fn expected(self) -> &'static str {
+        match self {
+            Self::Integer { .. } => "integer",
+            Self::Float => "number",
+            Self::Boolean => "boolean",
+            Self::Text => "string",
+            Self::Date => "RFC 3339 date",
+            Self::DateTime => "RFC 3339 date-time",
+        }
+    }
+
+    /// Parses a query value. Date-times are converted to UTC.
+    ///
+    /// ```
+    /// use problem_core::query::{Value, ValueKind};
+    /// let int = ValueKind::Integer { min: i32::MIN as i64, max: i32::MAX as i64 };
+    /// assert_eq!(int.parse("42"), Some(Value::Integer(42)));
+    /// assert_eq!(int.parse("4294967296"), None);
+    /// assert_eq!(ValueKind::Boolean.parse("yes"), None);
+    /// ```
+    pub fn parse(self, s: &str) -> Option<Value> {
+        match self {
+            Self::Integer { min, max } => match parse_int(s) {
+                Int::Value(v) if v >= i128::from(min) && v <= i128::from(max) => {
+                    i64::try_from(v).ok().map(Value::Integer)
+                }
+                _ => None,
+            },
+            Self::Float => {
+                let ok = !s.is_empty()
+                    && s.bytes().all(|b| {
+                        b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
+                    });
+                let v: f64 = if ok { s.parse().ok()? } else { return None };
+                v.is_finite().then_some(Value::Float(v))
+            }
+            Self::Boolean => match s {
+                "true" => Some(Value::Boolean(true)),
+                "false" => Some(Value::Boolean(false)),
+                _ => None,
+            },
+            Self::Text => Some(Value::Text(s.to_owned())),
+            Self::Date => parse_date(s).map(Value::Date),
+            Self::DateTime => OffsetDateTime::parse(s, &Rfc3339)
+                .ok()
+                .map(|d| Value::DateTime(d.to_offset(UtcOffset::UTC))),
+        }
+    }
+
+    /// Reads a value of this kind from JSON (a serialized item or a cursor):
+    /// numbers, booleans, strings; dates and date-times as RFC 3339 strings.
+    /// `null` is [`Value::Null`]; anything else is `None`.
+    pub fn from_json(self, json: &Json) -> Option<Value> {
+        if json.is_null() {
+            return Some(Value::Null);
+        }
+        match self {
+            Self::Integer { min, max } => {
+                let v = json.as_i64()?;
+                (v >= min && v <= max).then_some(Value::Integer(v))
+            }
+            Self::Float => json.as_f64().filter(|v| v.is_finite()).map(Value::Float),
+            Self::Boolean => json.as_bool().map(Value::Boolean),
+            Self::Text => json.as_str().map(|s| Value::Text(s.to_owned())),
+            Self::Date => json.as_str().and_then(|s| self.parse(s)),
+            Self::DateTime => json.as_str().and_then(|s| self.parse(s)),
+        }
+    }
+}
+
+fn parse_date(s: &str) -> Option<Date> {
+    Date::parse(s, format_description!("[year]-[month]-[day]")).ok()
+}
+
+/// A typed filter value, cursor value or field value of an item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// SQL `NULL` / JSON `null` / `None`.
+    Null,
+    /// Any integer type, widened.
+    Integer(i64),
+    /// A finite float.
+    Float(f64),
+    /// A boolean.
+    Boolean(bool),
+    /// Text.
+    Text(String),
+    /// A calendar date.
+    Date(Date),
+    /// A date-time, in UTC.
+    DateTime(OffsetDateTime),
+}
+
+impl Value {
+    /// The value as JSON (dates as RFC 3339 strings).
+    pub fn to_json(&self) -> Json {
+        match self {
+            Self::Null => Json::Null,
+            Self::Integer(v) => Json::from(*v),
+            Self::Float(v) => serde_json::Number::from_f64(*v).map_or(Json::Null, Json::Number),
+            Self::Boolean(v) => Json::Bool(*v),
+            Self::Text(v) => Json::String(v.clone()),
+            Self::Date(d) => Json::String(format_date(*d)),
+            Self::DateTime(d) => Json::String(d.format(&Rfc3339).unwrap_or_default()),
+        }
+    }
+
+    /// The canonical text of the value (for hashing filters into a cursor).
+    pub(crate) fn canonical(&self) -> String {
+        match self {
+            Self::Null => "null".into(),
+            Self::Integer(v) => format!("i:{v}"),
+            Self::Float(v) => format!("f:{v:?}"),
+            Self::Boolean(v) => format!("b:{v}"),
+            Self::Text(v) => format!("s:{}:{v}", v.len()),
+            Self::Date(d) => format!("d:{}", format_date(*d)),
+            Self::DateTime(d) => format!("t:{}", d.unix_timestamp_nanos()),
+        }
+    }
+
+    /// Whether this is [`Value::Null`].
+    pub fn is_null(&self) -> bool {
+        matches!(self, Self::Null)
+    }
+
+    /// Compares two non-null values of the same kind (SQL comparison);
+    /// `None` when either is null or the kinds differ.
+    pub fn compare(&self, other: &Self) -> Option<Ordering> {
+        match (self, other) {
+            (Self::Integer(a), Self::Integer(b)) => Some(a.cmp(b)),
+            (Self::Float(a), Self::Float(b)) => a.partial_cmp(b),
+            (Self::Integer(a), Self::Float(b)) => (*a as f64).partial_cmp(b),
+            (Self::Float(a), Self::Integer(b)) => a.partial_cmp(&(*b as f64)),
+            (Self::Boolean(a), Self::Boolean(b)) => Some(a.cmp(b)),
+            (Self::Text(a), Self::Text(b)) => Some(a.as_bytes().cmp(b.as_bytes())),
+            (Self::Date(a), Self::Date(b)) => Some(a.cmp(b)),
+            (Self::DateTime(a), Self::DateTime(b)) => Some(a.cmp(b)),
+            _ => None,
+        }
+    }
+
+    /// Total order used for sorting: `NULL` sorts before every value
+    /// (first ascending, last descending), as SQLite does.
+    pub fn sort_cmp(&self, other: &Self) -> Ordering {
+        match (self.is_null(), other.is_null()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            (false, false) => self.compare(other).unwrap_or(Ordering::Equal),
+        }
+    }
+}
+
+pub(crate) fn format_date(d: Date) -> String {
+    d.format(format_description!("[year]-[month]-[day]"))
+        .unwrap_or_default()
+}
+
+/// A Rust type usable as a queryable field; the derive reads
+/// `<T as QueryValue>::KIND` for each field (`Option<T>` makes it nullable).
+///
+/// Implemented for `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `f32`,
+/// `f64`, `bool`, `String`, `time::Date` and `time::OffsetDateTime`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of a `CollectionQuery`",
+    label = "not a queryable type",
+    note = "use an integer (i8..i64, u8..u32), f32, f64, bool, String, time::Date or time::OffsetDateTime, or Option of one of them"
+)]
+pub trait QueryValue {
+    /// How query values of this type parse and compare.
+    const KIND: ValueKind;
+}
+
+/// A [`QueryValue`] with an order: `gt`, `gte`, `lt`, `lte` are allowed on it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no order, so `gt`, `gte`, `lt` and `lte` cannot filter it",
+    label = "not ordered",
+    note = "use `eq`, `ne`, `in` or `not_in` on this field"
+)]
+pub trait OrderedValue: QueryValue {}
+
+/// A [`QueryValue`] that is text: `contains`, `starts_with`, `ends_with` and
+/// `search` are allowed on it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not text, so `contains`, `starts_with`, `ends_with` and `search` cannot apply to it",
+    label = "not a String",
+    note = "only String fields (or Option<String>) can be matched as text"
+)]
+pub trait TextValue: QueryValue {}
+
+macro_rules! integers {
+    ($($t:ty),*) => {$(
+        impl QueryValue for $t {
+            const KIND: ValueKind = ValueKind::Integer { min: <$t>::MIN as i64, max: <$t>::MAX as i64 };
+        }
+        impl OrderedValue for $t {}
+    )*};
+}
+integers!(i8, i16, i32, i64, u8, u16, u32);
+
+impl QueryValue for f32 {
+    const KIND: ValueKind = ValueKind::Float;
+}
+impl OrderedValue for f32 {}
+impl QueryValue for f64 {
+    const KIND: ValueKind = ValueKind::Float;
+}
+impl OrderedValue for f64 {}
+impl QueryValue for bool {
+    const KIND: ValueKind = ValueKind::Boolean;
+}
+impl QueryValue for String {
+    const KIND: ValueKind = ValueKind::Text;
+}
+impl OrderedValue for String {}
+impl TextValue for String {}
+impl QueryValue for Date {
+    const KIND: ValueKind = ValueKind::Date;
+}
+impl OrderedValue for Date {}
+impl QueryValue for OffsetDateTime {
+    const KIND: ValueKind = ValueKind::DateTime;
+}
+impl OrderedValue for OffsetDateTime {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::{date, datetime};
+
+    #[test]
+    fn parses_by_kind() {
+        let i8k = <i8 as QueryValue>::KIND;
+        assert_eq!(i8k.parse("-128"), Some(Value::Integer(-128)));
+        assert_eq!(i8k.parse("128"), None);
+        assert_eq!(i8k.parse("1.5"), None);
+        assert_eq!(i8k.parse(""), None);
+        assert_eq!(ValueKind::Float.parse("1.5e3"), Some(Value::Float(1500.0)));
+        assert_eq!(ValueKind::Float.parse("NaN"), None);
+        assert_eq!(ValueKind::Float.parse("inf"), None);
+        assert_eq!(ValueKind::Float.parse("1e999"), None);
+        assert_eq!(ValueKind::Boolean.parse("true"), Some(Value::Boolean(true)));
+        assert_eq!(ValueKind::Boolean.parse("1"), None);
+        assert_eq!(
+            ValueKind::Date.parse("2024-02-29"),
+            Some(Value::Date(date!(2024 - 02 - 29)))
+        );
+        assert_eq!(ValueKind::Date.parse("2023-02-29"), None);
+        assert_eq!(
+            ValueKind::DateTime.parse("2024-01-01T02:00:00+02:00"),
+            Some(Value::DateTime(datetime!(2024-01-01 0:00 UTC)))
+        );
+        assert_eq!(ValueKind::DateTime.parse("2024-01-01"), None);
+    }
+}

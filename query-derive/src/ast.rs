@@ -1,0 +1,162 @@
+//! The parsed form of the deriving struct.
+
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type};
+
+use crate::attr::{ContainerAttrs, FieldAttrs};
+
+/// The struct.
+pub struct Input<'a> {
+    pub ident: &'a Ident,
+    pub attrs: ContainerAttrs,
+    pub fields: Vec<Field<'a>>,
+}
+
+/// One named field.
+pub struct Field<'a> {
+    /// The query name (the identifier without `r#`, or `rename`).
+    pub name: String,
+    pub ident: &'a Ident,
+    /// The full type.
+    pub ty: &'a Type,
+    /// The type inside `Option<..>`, or the full type.
+    pub value_ty: &'a Type,
+    /// Whether the type is `Option<T>`.
+    pub nullable: bool,
+    /// `Option<Option<T>>`: refused by validation.
+    pub nested_option: Option<Span>,
+    pub attrs: FieldAttrs,
+}
+
+/// What the derive knows of a field's value type from its spelling.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum KnownType {
+    Integer,
+    Float,
+    Bool,
+    Text,
+    Date,
+    DateTime,
+    /// Another type (an alias...): checked by trait bounds instead.
+    Other,
+}
+
+impl Field<'_> {
+    pub fn known_type(&self) -> KnownType {
+        match last_ident(self.value_ty).map(|i| i.to_string()).as_deref() {
+            Some("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32") => KnownType::Integer,
+            Some("f32" | "f64") => KnownType::Float,
+            Some("bool") => KnownType::Bool,
+            Some("String") => KnownType::Text,
+            Some("Date") => KnownType::Date,
+            Some("OffsetDateTime") => KnownType::DateTime,
+            _ => KnownType::Other,
+        }
+    }
+}
+
+fn last_ident(ty: &Type) -> Option<&Ident> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| &s.ident),
+        _ => None,
+    }
+}
+
+/// `Some(T)` when `ty` is `Option<T>` (also `std::option::Option<T>`).
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let seg = p.path.segments.last()?;
+    if seg.ident != "Option" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    if args.args.len() != 1 {
+        return None;
+    }
+    match args.args.first()? {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+impl<'a> Input<'a> {
+    pub fn from_syn(input: &'a DeriveInput) -> syn::Result<Self> {
+        let data = match &input.data {
+            Data::Struct(s) => s,
+            Data::Enum(e) => {
+                return Err(syn::Error::new(
+                    e.enum_token.span,
+                    "#[derive(CollectionQuery)] needs a struct with named fields, one per queryable field; an enum cannot describe a collection",
+                ));
+            }
+            Data::Union(u) => {
+                return Err(syn::Error::new(
+                    u.union_token.span,
+                    "#[derive(CollectionQuery)] needs a struct with named fields, not a union",
+                ));
+            }
+        };
+        if let Some(p) = input.generics.params.first() {
+            return Err(syn::Error::new_spanned(
+                p,
+                "#[derive(CollectionQuery)] does not support generic parameters: remove them (the struct only describes field names and types)",
+            ));
+        }
+        let named = match &data.fields {
+            Fields::Named(n) => n,
+            Fields::Unnamed(u) => {
+                return Err(syn::Error::new_spanned(
+                    u,
+                    "#[derive(CollectionQuery)] needs named fields: write `struct Name { field: Type, .. }`",
+                ));
+            }
+            Fields::Unit => {
+                return Err(syn::Error::new_spanned(
+                    &input.ident,
+                    "#[derive(CollectionQuery)] needs at least one named field: write `struct Name { id: i64 }`",
+                ));
+            }
+        };
+        let attrs = ContainerAttrs::from_attrs(&input.attrs)?;
+        let mut fields = Vec::new();
+        for f in &named.named {
+            let Some(ident) = f.ident.as_ref() else {
+                continue;
+            };
+            let fattrs = FieldAttrs::from_attrs(&f.attrs)?;
+            let (value_ty, nullable) = match option_inner(&f.ty) {
+                Some(inner) => (inner, true),
+                None => (&f.ty, false),
+            };
+            let nested_option =
+                option_inner(value_ty).map(|_| syn::spanned::Spanned::span(value_ty));
+            let name = match &fattrs.rename {
+                Some(r) => r.value(),
+                None => ident.to_string().trim_start_matches("r#").to_owned(),
+            };
+            fields.push(Field {
+                name,
+                ident,
+                ty: &f.ty,
+                value_ty,
+                nullable,
+                nested_option,
+                attrs: fattrs,
+            });
+        }
+        Ok(Input {
+            ident: &input.ident,
+            attrs,
+            fields,
+        })
+    }
+
+    pub fn field(&self, name: &str) -> Option<&Field<'a>> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}

@@ -1,0 +1,213 @@
+//! Reading `#[query(...)]` attributes.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Attribute, LitBool, LitInt, LitStr};
+
+/// The operators, as written in `filter(...)`, with their
+/// `problem_core::query::Operator` variant.
+pub const OPERATORS: [(&str, &str); 13] = [
+    ("eq", "Eq"),
+    ("ne", "Ne"),
+    ("gt", "Gt"),
+    ("gte", "Gte"),
+    ("lt", "Lt"),
+    ("lte", "Lte"),
+    ("in", "In"),
+    ("not_in", "NotIn"),
+    ("contains", "Contains"),
+    ("starts_with", "StartsWith"),
+    ("ends_with", "EndsWith"),
+    ("is_null", "IsNull"),
+    ("is_not_null", "IsNotNull"),
+];
+
+/// Common misspellings and the operator meant.
+const ALIASES: [(&str, &str); 14] = [
+    ("equals", "eq"),
+    ("neq", "ne"),
+    ("not_eq", "ne"),
+    ("ge", "gte"),
+    ("greater_than", "gt"),
+    ("le", "lte"),
+    ("less_than", "lt"),
+    ("nin", "not_in"),
+    ("like", "contains"),
+    (
+        "icontains",
+        "contains (search is the case-insensitive match: add `search`)",
+    ),
+    ("startswith", "starts_with"),
+    ("endswith", "ends_with"),
+    ("isnull", "is_null"),
+    ("not_null", "is_not_null"),
+];
+
+const CONTAINER_KEYS: &str = "key, default_sort, max_page_size, default_page_size";
+const FIELD_KEYS: &str =
+    "filter(..), sort, search, select, select = false, column = \"..\", rename = \"..\"";
+
+/// Container attributes.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    pub key: Option<LitStr>,
+    pub default_sort: Option<LitStr>,
+    pub max_page_size: Option<LitInt>,
+    pub default_page_size: Option<LitInt>,
+}
+
+/// One operator as written.
+pub struct Op {
+    pub name: &'static str,
+    pub variant: &'static str,
+    pub span: Span,
+}
+
+/// Field attributes.
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub filter: Vec<Op>,
+    pub sort: Option<Span>,
+    pub search: Option<Span>,
+    /// `select = false` (span of the `false`).
+    pub no_select: Option<Span>,
+    pub column: Option<LitStr>,
+    pub rename: Option<LitStr>,
+}
+
+fn duplicate(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Error {
+    meta.error(format!("`{what}` is given twice: remove one"))
+}
+
+impl ContainerAttrs {
+    pub fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
+        let mut out = Self::default();
+        for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
+            attr.parse_nested_meta(|meta| {
+                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                match key.as_str() {
+                    "key" => set(&mut out.key, &meta, "key", meta.value()?.parse()?),
+                    "default_sort" => set(&mut out.default_sort, &meta, "default_sort", meta.value()?.parse()?),
+                    "max_page_size" => set(&mut out.max_page_size, &meta, "max_page_size", meta.value()?.parse()?),
+                    "default_page_size" => {
+                        set(&mut out.default_page_size, &meta, "default_page_size", meta.value()?.parse()?)
+                    }
+                    "filter" | "sort" | "search" | "select" | "column" | "rename" => Err(meta.error(format!(
+                        "`{key}` belongs on a field: move it to `#[query({key}..)]` on the field; on the struct use one of: {CONTAINER_KEYS}"
+                    ))),
+                    _ => Err(meta.error(format!(
+                        "unknown query attribute `{}` on the struct: expected one of: {CONTAINER_KEYS}",
+                        path_text(&meta)
+                    ))),
+                }
+            })?;
+        }
+        Ok(out)
+    }
+}
+
+fn set<T>(
+    slot: &mut Option<T>,
+    meta: &ParseNestedMeta<'_>,
+    what: &str,
+    value: T,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(duplicate(meta, what));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+fn flag(slot: &mut Option<Span>, meta: &ParseNestedMeta<'_>, what: &str) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!("`{what}` takes no value: write `{what}`")));
+    }
+    if slot.is_some() {
+        return Err(duplicate(meta, what));
+    }
+    *slot = Some(meta.path.span());
+    Ok(())
+}
+
+fn path_text(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+impl FieldAttrs {
+    pub fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
+        let mut out = Self::default();
+        let mut seen_filter = false;
+        for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
+            attr.parse_nested_meta(|meta| {
+                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                match key.as_str() {
+                    "filter" => {
+                        if seen_filter {
+                            return Err(meta.error("`filter(..)` is given twice: list every operator in one `filter(..)`"));
+                        }
+                        seen_filter = true;
+                        if !meta.input.peek(syn::token::Paren) {
+                            return Err(meta.error("`filter` needs its operators: write `filter(eq, in, ..)`"));
+                        }
+                        meta.parse_nested_meta(|op| {
+                            let name = op.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                            let name = name.trim_start_matches("r#");
+                            let Some((n, v)) = OPERATORS.iter().find(|(n, _)| *n == name) else {
+                                let all = OPERATORS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
+                                let hint = ALIASES
+                                    .iter()
+                                    .find(|(a, _)| *a == name)
+                                    .map(|(_, m)| format!("did you mean `{m}`? "))
+                                    .unwrap_or_default();
+                                return Err(op.error(format!(
+                                    "unknown filter operator `{}`: {hint}expected one of: {all}",
+                                    path_text(&op)
+                                )));
+                            };
+                            if op.input.peek(syn::Token![=]) || op.input.peek(syn::token::Paren) {
+                                return Err(op.error(format!("operator `{n}` takes no value: write `{n}`")));
+                            }
+                            if out.filter.iter().any(|o| o.name == *n) {
+                                return Err(op.error(format!("operator `{n}` is listed twice: remove one")));
+                            }
+                            out.filter.push(Op { name: n, variant: v, span: op.path.span() });
+                            Ok(())
+                        })?;
+                        if out.filter.is_empty() {
+                            return Err(meta.error("`filter()` lists no operator: write `filter(eq, ..)` or remove it"));
+                        }
+                        Ok(())
+                    }
+                    "sort" => flag(&mut out.sort, &meta, "sort"),
+                    "search" => flag(&mut out.search, &meta, "search"),
+                    "select" => {
+                        if meta.input.peek(syn::Token![=]) {
+                            let b: LitBool = meta.value()?.parse()?;
+                            if !b.value {
+                                out.no_select = Some(b.span());
+                            }
+                        }
+                        Ok(())
+                    }
+                    "column" => set(&mut out.column, &meta, "column", meta.value()?.parse()?),
+                    "rename" => set(&mut out.rename, &meta, "rename", meta.value()?.parse()?),
+                    "key" | "default_sort" | "max_page_size" | "default_page_size" => Err(meta.error(format!(
+                        "`{key}` belongs on the struct: move it to `#[query({key} = ..)]` above `struct`; on a field use one of: {FIELD_KEYS}"
+                    ))),
+                    _ => Err(meta.error(format!(
+                        "unknown query attribute `{}` on a field: expected one of: {FIELD_KEYS}",
+                        path_text(&meta)
+                    ))),
+                }
+            })?;
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,97 @@
+//! Generating the `CollectionQuery` impl.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::Input;
+use crate::valid::Resolved;
+
+pub fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
+    let ident = input.ident;
+    let resource = ident.to_string();
+    let q = quote!(::problem_core::query);
+    let mut specs = Vec::new();
+    let mut checks = Vec::new();
+    for f in &input.fields {
+        let name = &f.name;
+        let column = f
+            .attrs
+            .column
+            .as_ref()
+            .map_or(f.name.clone(), |c| c.value());
+        let vty = f.value_ty;
+        let kind = quote_spanned!(vty.span()=> <#vty as #q::QueryValue>::KIND);
+        let nullable = f.nullable;
+        let ops = f.attrs.filter.iter().map(|o| {
+            let v = Ident::new(o.variant, Span::call_site());
+            quote!(#q::Operator::#v)
+        });
+        for o in &f.attrs.filter {
+            let bound = match o.name {
+                "gt" | "gte" | "lt" | "lte" => Some(quote!(#q::OrderedValue)),
+                "contains" | "starts_with" | "ends_with" => Some(quote!(#q::TextValue)),
+                _ => None,
+            };
+            if let Some(bound) = bound {
+                checks.push(
+                    quote_spanned!(vty.span()=> { fn __b<T: #bound + ?Sized>() {} __b::<#vty>(); }),
+                );
+            }
+        }
+        if f.attrs.search.is_some() {
+            checks.push(quote_spanned!(vty.span()=> { fn __b<T: #q::TextValue + ?Sized>() {} __b::<#vty>(); }));
+        }
+        let sortable = f.attrs.sort.is_some();
+        let searchable = f.attrs.search.is_some();
+        let selectable = f.attrs.no_select.is_none();
+        specs.push(quote! {
+            #q::FieldSpec {
+                name: #name,
+                column: #column,
+                kind: #kind,
+                nullable: #nullable,
+                operators: &[#(#ops),*],
+                sortable: #sortable,
+                searchable: #searchable,
+                selectable: #selectable,
+            }
+        });
+    }
+    let key = &resolved.key;
+    let default_sort = resolved.default_sort.iter().map(|(name, desc)| {
+        let dir = if *desc { quote!(Desc) } else { quote!(Asc) };
+        quote!((#name, #q::Direction::#dir))
+    });
+    let max = resolved.max_page_size;
+    let default = resolved.default_page_size;
+    let idents: Vec<&syn::Ident> = input.fields.iter().map(|f| f.ident).collect();
+    quote! {
+        impl #q::CollectionQuery for #ident {
+            const SCHEMA: &'static #q::QuerySchema = &#q::QuerySchema {
+                resource: #resource,
+                key: #key,
+                default_sort: &[#(#default_sort),*],
+                page_size: #q::PageSizeLimits { default: #default, max: #max },
+                fields: &[#(#specs),*],
+            };
+        }
+
+        const _: () = {
+            #[allow(dead_code, clippy::all)]
+            fn __checks() {
+                #(#checks)*
+            }
+            impl #ident {
+                // Marks the fields as read and the struct as constructed: the
+                // struct only describes the query, it is never built.
+                #[allow(dead_code, clippy::all)]
+                #[doc(hidden)]
+                fn __collection_query_fields(self) -> Self {
+                    let Self { #(#idents),* } = self;
+                    Self { #(#idents),* }
+                }
+            }
+        };
+    }
+}

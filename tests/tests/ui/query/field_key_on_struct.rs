@@ -1,0 +1,9 @@
+use problem_core::CollectionQuery;
+
+#[derive(CollectionQuery)]
+#[query(sort)]
+struct BookQuery {
+    id: i64,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use problem_core::CollectionQuery;
+
+#[derive(CollectionQuery)]
+#[query(key = "isbn")]
+struct BookQuery {
+    isbn: Option<String>,
+}
+
+fn main() {}
