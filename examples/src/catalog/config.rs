@@ -95,6 +95,12 @@ impl Config {
         let admin_token = token("CATALOG_ADMIN_TOKEN");
         let editor_token = token("CATALOG_EDITOR_TOKEN");
         let cursor_key = match var("CATALOG_CURSOR_KEY") {
+            // Keys shorter than 32 bytes are stretched with SHA-256 (the
+            // query runtime requires 32-byte HMAC keys).
+            Some(k) if k.len() < 32 => {
+                use sha2::Digest;
+                sha2::Sha256::digest(k.as_bytes()).to_vec()
+            }
             Some(k) => k.into_bytes(),
             None => {
                 let mut k = vec![0u8; 32];

@@ -278,6 +278,17 @@ impl Db {
         })
     }
 
+    /// Runs a statement that yields one integer (e.g. a `COUNT`).
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn scalar(&self, select: &SelectStatement) -> Result<i64, sqlx::Error> {
+        on_db!(self, select, |sql, values, pool| {
+            let (n,): (i64,) = sqlx::query_as_with(sql, values).fetch_one(pool).await?;
+            Ok(n)
+        })
+    }
+
     /// One book by id.
     ///
     /// # Errors

@@ -9,12 +9,16 @@ pub mod books;
 pub mod config;
 pub mod db;
 pub mod demo;
+pub mod list;
 pub mod model;
 pub mod seed;
+pub mod versions;
 
 use actix_web::web;
 use problem_core::HttpConfigError;
+use problem_core::query::QueryConfig;
 use problem_core::server::ProblemApp;
+use problem_core::version;
 
 pub use config::Config;
 pub use db::Db;
@@ -26,25 +30,31 @@ pub use db::Db;
 pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
     let tokens = auth::Tokens::new(&config.admin_token, &config.editor_token);
     let data = web::Data::new(db);
+    let queries = QueryConfig::default().cursor_keys([config.cursor_key.clone()])?;
     ProblemApp::builder()
         .tag("catalog")
         .development(config.development)
         .allowed_hosts(config.allowed_hosts.clone())
         .max_request_body_size(config.max_body_bytes)
+        .versioning(versions::config()?)
         .configure(move |cfg| {
-            cfg.app_data(data.clone());
+            cfg.app_data(data.clone()).app_data(queries.clone());
         })
         .routes(|r| {
-            r.get("/books/{id}", books::get_book)
-                .post("/books", books::create_book)
-                .guard(tokens.editor_or_admin())
-                .delete("/books/{id}", books::delete_book)
-                .guard(tokens.admin_only())
-                .put("/books/{id}/cover", books::put_cover)
-                .guard(tokens.editor_or_admin())
-                .get("/books/{id}/cover", books::get_cover)
-                .get("/health", books::health)
-                .get("/demo/errors/{kind}", demo::demo_error)
+            r.get(
+                "/books",
+                version::versioned![list::list_books_v2, list::list_books_v3],
+            )
+            .get("/books/{id}", books::get_book)
+            .post("/books", books::create_book)
+            .guard(tokens.editor_or_admin())
+            .delete("/books/{id}", books::delete_book)
+            .guard(tokens.admin_only())
+            .put("/books/{id}/cover", books::put_cover)
+            .guard(tokens.editor_or_admin())
+            .get("/books/{id}/cover", books::get_cover)
+            .get("/health", books::health)
+            .get("/demo/errors/{kind}", demo::demo_error)
         })
         .build()
 }

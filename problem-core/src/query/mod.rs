@@ -70,7 +70,7 @@ pub use error::{ApplyError, MAX_QUERY_PARAMETERS, QueryError, TOO_MANY_PARAMETER
 pub use extract::{Collection, QueryConfig};
 pub use fields::FieldSelection;
 pub use filter::{Condition, Filter, Operand, Operator, escape_like};
-pub use page::{CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta};
+pub use page::{CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta, request_path};
 pub use pagination::{PageSizeLimits, Pagination};
 pub use params::{
     DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, MAX_LIST_VALUES, MAX_SEARCH_TERMS,

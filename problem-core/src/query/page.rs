@@ -326,7 +326,7 @@ impl<T: Serialize> Responder for Page<T> {
     type Body = BoxBody;
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
-        respond(self.render(req.path(), req.query_string()))
+        respond(self.render(&request_path(req), req.query_string()))
     }
 }
 
@@ -408,6 +408,17 @@ impl<T: Serialize> Responder for CursorPage<T> {
     type Body = BoxBody;
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
-        respond(self.render(req.path(), req.query_string()))
+        respond(self.render(&request_path(req), req.query_string()))
+    }
+}
+
+/// The request path as the client sent it: the `OriginalPath` recorded by a
+/// middleware that rewrote it (URL-path versioning), else the path. Links
+/// keep the client's version segment.
+pub fn request_path(req: &HttpRequest) -> String {
+    use actix_web::HttpMessage;
+    match req.extensions().get::<crate::routing::OriginalPath>() {
+        Some(p) => p.0.clone(),
+        None => req.path().to_owned(),
     }
 }

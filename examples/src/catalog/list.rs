@@ -1,0 +1,161 @@
+//! `GET /books`: the collection query conventions in full, run in the
+//! database; version 3 answers the envelope, version 2 a bare array.
+//!
+//! Pagination: offset (`page`, `per_page`/`limit`) by default; keyset
+//! cursors when the request carries `cursor`, or `limit` without `page` or
+//! `per_page` (the spec's cursor parameters are `cursor` and `limit`). The
+//! first cursor page's `meta.next_cursor` (or `links.next`) continues it.
+
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, Responder, web};
+use problem_core::query::{Collection, LinkHeader, Links, TypedQuery, request_path};
+use problem_core::{CollectionQuery, versioned};
+use sea_query::{Query, SelectStatement};
+use serde_json::Value;
+use time::Date;
+
+use super::books::db_error;
+use super::db::{BOOK_COLUMNS, Books, Db};
+
+/// The queryable fields of a book (issue "The catalog service", `GET /books`).
+#[derive(Debug, CollectionQuery)]
+#[query(key = "id", default_sort = "id", max_page_size = 100)]
+#[allow(dead_code)]
+pub struct BookQuery {
+    #[query(filter(eq, ne, in, not_in, gt, gte, lt, lte), sort)]
+    id: i64,
+    #[query(filter(eq, in))]
+    isbn: String,
+    #[query(filter(eq, contains, starts_with, ends_with), sort, search)]
+    title: String,
+    #[query(filter(eq, ne, in, not_in, contains, starts_with), sort, search)]
+    author: String,
+    #[query(filter(eq, ne, in, not_in))]
+    genre: String,
+    #[query(filter(eq, ne, gt, gte, lt, lte, in), sort)]
+    year: i32,
+    #[query(filter(eq, ne, gt, gte, lt, lte, in), sort)]
+    price: f64,
+    #[query(filter(eq, ne, gt, gte, lt, lte, in), sort)]
+    rating: f64,
+    #[query(filter(is_null, is_not_null, contains), search)]
+    subtitle: Option<String>,
+    #[query(filter(eq, gt, gte, lt, lte), sort)]
+    published_at: Date,
+    #[query(filter(eq))]
+    in_stock: bool,
+}
+
+/// `X-Total-Count` of version-2 lists.
+pub const X_TOTAL_COUNT: HeaderName = HeaderName::from_static("x-total-count");
+
+fn base() -> SelectStatement {
+    Query::select()
+        .columns(BOOK_COLUMNS)
+        .from(Books::Table)
+        .to_owned()
+}
+
+/// Whether the request asks for keyset (cursor) pagination.
+fn cursor_mode(query: &TypedQuery<BookQuery>, raw: &str) -> bool {
+    if query.has_cursor() {
+        return true;
+    }
+    let mut limit = false;
+    for (key, _) in form_urlencoded_keys(raw) {
+        match key.as_str() {
+            "page" | "per_page" => return false,
+            "limit" => limit = true,
+            _ => {}
+        }
+    }
+    limit
+}
+
+fn form_urlencoded_keys(raw: &str) -> impl Iterator<Item = (String, ())> + '_ {
+    raw.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| (p.split('=').next().unwrap_or("").to_owned(), ()))
+}
+
+/// One page of books, with what each version needs to answer it.
+enum Listing {
+    Offset(problem_core::query::Page<super::model::Book>),
+    Cursor(problem_core::query::CursorPage<super::model::Book>),
+}
+
+async fn fetch(
+    db: &Db,
+    query: &TypedQuery<BookQuery>,
+    raw: &str,
+) -> Result<Listing, actix_web::Error> {
+    let mut select = base();
+    if cursor_mode(query, raw) {
+        query.apply_cursor_to(&mut select);
+        let rows = db.books(&select).await.map_err(db_error)?;
+        let page = query.cursor_page(rows).map_err(actix_web::Error::from)?;
+        return Ok(Listing::Cursor(page));
+    }
+    query.apply_to(&mut select);
+    let rows = db.books(&select).await.map_err(db_error)?;
+    let total = if query.count_total() {
+        let n = db
+            .scalar(&query.count_statement(&base()))
+            .await
+            .map_err(db_error)?;
+        Some(u64::try_from(n).unwrap_or(0))
+    } else {
+        None
+    };
+    Ok(Listing::Offset(query.page(rows, total)))
+}
+
+/// Version 3: the envelope `{"data", "meta", "links"}` and the `Link` header.
+#[versioned("3.x")]
+pub async fn list_books_v3(
+    req: HttpRequest,
+    db: web::Data<Db>,
+    query: Collection<BookQuery>,
+) -> Result<HttpResponse, actix_web::Error> {
+    Ok(match fetch(&db, &query, req.query_string()).await? {
+        Listing::Offset(page) => page.respond_to(&req),
+        Listing::Cursor(page) => page.respond_to(&req),
+    })
+}
+
+/// Version 2 (deprecated): a bare JSON array of books, with `X-Total-Count`
+/// (offset pagination) and the `Link` header.
+#[versioned("2.x")]
+pub async fn list_books_v2(
+    req: HttpRequest,
+    db: web::Data<Db>,
+    query: Collection<BookQuery>,
+) -> Result<HttpResponse, actix_web::Error> {
+    let path = request_path(&req);
+    let raw = req.query_string();
+    let (envelope, links, total): (Value, Links, Option<u64>) =
+        match fetch(&db, &query, raw).await? {
+            Listing::Offset(page) => (
+                page.to_json(&path, raw).map_err(actix_web::Error::from)?,
+                page.links(&path, raw),
+                page.meta.total,
+            ),
+            Listing::Cursor(page) => (
+                page.to_json(&path, raw).map_err(actix_web::Error::from)?,
+                page.links(&path, raw),
+                None,
+            ),
+        };
+    let data = match envelope {
+        Value::Object(mut map) => map.remove("data").unwrap_or(Value::Array(Vec::new())),
+        _ => Value::Array(Vec::new()),
+    };
+    let mut res = HttpResponse::Ok().json(data);
+    if let Some(Ok(v)) = total.map(|t| HeaderValue::from_str(&t.to_string())) {
+        res.headers_mut().insert(X_TOTAL_COUNT, v);
+    }
+    if let Some(link) = LinkHeader::from_links(&links).to_header_value() {
+        res.headers_mut().insert(header::LINK, link);
+    }
+    Ok(res)
+}
