@@ -37,6 +37,9 @@ pub enum HttpConfigError {
     /// A collection query configuration is inconsistent.
     #[error("invalid query configuration: {0}")]
     InvalidQueryConfig(String),
+    /// An OpenAPI document cannot be built or serialized (feature `openapi`).
+    #[error("invalid OpenAPI document: {0}")]
+    InvalidOpenApi(String),
     /// The server could not bind or start.
     #[error("cannot start the server: {0}")]
     Io(String),

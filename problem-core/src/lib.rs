@@ -8,6 +8,8 @@
 //! - [`query`]: collection query conventions.
 //! - [`version`]: API versioning.
 //! - [`routing`], [`server`]: the route table and [`ProblemApp`](server::ProblemApp).
+//! - `openapi` (feature `openapi`): OpenAPI 3.1 schemas, parameters and
+//!   per-version documents from the same types and derives.
 //!
 //! ```
 //! use problem_core::{HttpException, Problem};
@@ -17,6 +19,8 @@
 #![deny(missing_docs)]
 
 pub mod config;
+#[cfg(feature = "openapi")]
+pub mod openapi;
 pub mod pipeline;
 pub mod problem;
 pub mod query;
@@ -63,4 +67,25 @@ pub mod __private {
     pub use std::borrow::Cow;
     pub use std::error::Error;
     pub use std::string::String;
+
+    /// Items of the generated `utoipa` impls (feature `openapi`).
+    #[cfg(feature = "openapi")]
+    pub use crate::openapi::__private as openapi;
+    /// Expands the items it is given with the feature `openapi`, to nothing
+    /// without it: the derives wrap their `utoipa` impls in it.
+    pub use crate::__problem_core_openapi_items as openapi_items;
+}
+
+#[cfg(feature = "openapi")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __problem_core_openapi_items {
+    ($($item:tt)*) => { $($item)* };
+}
+
+#[cfg(not(feature = "openapi"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __problem_core_openapi_items {
+    ($($item:tt)*) => {};
 }

@@ -170,6 +170,17 @@ impl VersionConfig {
         self.removed.contains_key(&version)
     }
 
+    /// The removed versions (410 Gone), ascending.
+    pub fn removed_versions(&self) -> Vec<ApiVersion> {
+        self.removed.keys().copied().collect()
+    }
+
+    /// The sunset date of `version`: the one given when it was removed,
+    /// else the one of its deprecation, if any.
+    pub fn sunset_date(&self, version: ApiVersion) -> Option<SystemTime> {
+        self.sunset_of(version)
+    }
+
     /// The neutral paths (see [`VersionConfigBuilder::neutral_path`]).
     pub fn neutral_paths(&self) -> &[String] {
         &self.neutral_paths

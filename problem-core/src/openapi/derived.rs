@@ -1,0 +1,201 @@
+//! Schemas and responses of `#[derive(Problem)]` types: what the generated
+//! `utoipa::ToSchema` and `utoipa::IntoResponses` impls call.
+//!
+//! A derived type is described case by case (the struct, or each enum
+//! variant): its status, problem type and title as single-value enums, its
+//! extension members with the schema of their Rust type, its header fields
+//! as response headers.
+
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+use utoipa::openapi::header::HeaderBuilder;
+use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::{ContentBuilder, RefOr, Response, ResponseBuilder};
+use utoipa::{PartialSchema, ToSchema};
+
+use super::problem::{PROBLEM_MEDIA_TYPE, problem_object};
+use crate::problem::status_title;
+
+/// One extension member of a derived problem type.
+#[derive(Clone)]
+pub struct ProblemMember {
+    /// The member name (the field name, or its `rename`).
+    pub name: &'static str,
+    /// Whether the member is always present (the field is not an `Option`).
+    pub required: bool,
+    /// The schema of the field's type (any JSON value when the type has no
+    /// `utoipa` schema).
+    pub schema: RefOr<Schema>,
+}
+
+/// One case of a derived problem type: the struct, or one enum variant.
+#[derive(Clone)]
+pub struct ProblemCase {
+    /// The status (400 to 599).
+    pub status: u16,
+    /// The problem type URI (`about:blank` when not given).
+    pub problem_type: &'static str,
+    /// The title.
+    pub title: &'static str,
+    /// Whether the case always has a `detail`.
+    pub has_detail: bool,
+    /// The extension members, in field order.
+    pub members: Vec<ProblemMember>,
+    /// The response headers the case sends: `(name, always present)`.
+    pub headers: Vec<(&'static str, bool)>,
+}
+
+fn single(value: impl Into<serde_json::Value>, kind: Type) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(kind)
+        .enum_values(Some([value.into()]))
+}
+
+/// The schema of one case: the members of every problem document
+/// ([`problem_object`]) with `status`, `type` and `title` narrowed to the
+/// case's values and its extension members added. For a 5xx, `detail`
+/// and the extension members are listed but not required: outside
+/// development mode they are masked.
+pub fn problem_case_schema(case: &ProblemCase) -> RefOr<Schema> {
+    let client_error = case.status < 500;
+    let mut object = problem_object()
+        .description(None::<String>)
+        .property("type", single(case.problem_type, Type::String))
+        .property("title", single(case.title, Type::String))
+        .property("status", single(case.status, Type::Integer));
+    if case.has_detail && client_error {
+        object = object.required("detail");
+    }
+    for member in &case.members {
+        object = object.property(member.name, member.schema.clone());
+        if member.required && client_error {
+            object = object.required(member.name);
+        }
+    }
+    object.into()
+}
+
+/// The schema of a derived type: its one case, or `anyOf` its variants'
+/// cases (an empty enum: the plain problem document).
+pub fn problem_schema(cases: &[ProblemCase]) -> RefOr<Schema> {
+    match cases {
+        [] => problem_object().into(),
+        [case] => problem_case_schema(case),
+        many => many
+            .iter()
+            .fold(AnyOfBuilder::new(), |any, case| {
+                any.item(problem_case_schema(case))
+            })
+            .into(),
+    }
+}
+
+/// The responses of a derived type, by status: content
+/// `application/problem+json` with the schema of the cases of that status,
+/// description the first case's title, and the header fields as response
+/// headers.
+pub fn problem_responses(cases: &[ProblemCase]) -> BTreeMap<String, RefOr<Response>> {
+    let mut by_status: BTreeMap<u16, Vec<ProblemCase>> = BTreeMap::new();
+    for case in cases {
+        by_status.entry(case.status).or_default().push(case.clone());
+    }
+    by_status
+        .into_iter()
+        .map(|(status, cases)| {
+            let description = cases.first().map_or(status_title(status), |c| c.title);
+            let mut response = ResponseBuilder::new().description(description).content(
+                PROBLEM_MEDIA_TYPE,
+                ContentBuilder::new()
+                    .schema(Some(problem_schema(&cases)))
+                    .build(),
+            );
+            let mut seen: Vec<&str> = Vec::new();
+            for case in &cases {
+                for (name, _) in &case.headers {
+                    if seen.contains(name) {
+                        continue;
+                    }
+                    seen.push(name);
+                    let always = cases
+                        .iter()
+                        .all(|c| c.headers.iter().any(|(n, req)| n == name && *req));
+                    let text = if always {
+                        "Sent with this problem."
+                    } else {
+                        "Sent with this problem when the value is set."
+                    };
+                    response = response.header(
+                        *name,
+                        HeaderBuilder::new()
+                            .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                            .description(Some(text))
+                            .build(),
+                    );
+                }
+            }
+            (status.to_string(), RefOr::T(response.build()))
+        })
+        .collect()
+}
+
+/// Stands for the type `T` in the autoref-specialized calls below: the
+/// schema of `T` when it implements `utoipa::PartialSchema`, else any JSON
+/// value. Not a public API.
+pub struct SchemaOf<T: ?Sized>(PhantomData<*const T>);
+
+impl<T: ?Sized> SchemaOf<T> {
+    /// The marker.
+    pub const NEW: Self = SchemaOf(PhantomData);
+}
+
+/// First choice of `(&&&SchemaOf::<T>::NEW).member_schema()`, when
+/// `T: ToSchema`.
+pub trait ViaSchema {
+    /// The schema of `T`.
+    fn member_schema(&self) -> RefOr<Schema>;
+    /// The schemas `T` refers to (`ToSchema::schemas`).
+    fn member_schemas(&self, schemas: &mut Vec<(String, RefOr<Schema>)>);
+}
+
+impl<T: ToSchema + ?Sized> ViaSchema for &&SchemaOf<T> {
+    fn member_schema(&self) -> RefOr<Schema> {
+        T::schema()
+    }
+    fn member_schemas(&self, schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        T::schemas(schemas);
+    }
+}
+
+/// Last choice: any JSON value, no referenced schemas.
+pub trait ViaAnyValue {
+    /// `{}`: any JSON value.
+    fn member_schema(&self) -> RefOr<Schema>;
+    /// Nothing.
+    fn member_schemas(&self, schemas: &mut Vec<(String, RefOr<Schema>)>);
+}
+
+impl<T: ?Sized> ViaAnyValue for SchemaOf<T> {
+    fn member_schema(&self) -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::AnyValue)
+            .into()
+    }
+    fn member_schemas(&self, _: &mut Vec<(String, RefOr<Schema>)>) {}
+}
+
+/// Second choice, when `T` is `PartialSchema` alone (no `ToSchema`), e.g.
+/// `Vec<String>`, `Option<u32>`: the schema, no referenced schemas.
+pub trait ViaPartialSchema {
+    /// The schema of `T`.
+    fn member_schema(&self) -> RefOr<Schema>;
+    /// Nothing.
+    fn member_schemas(&self, schemas: &mut Vec<(String, RefOr<Schema>)>);
+}
+
+impl<T: PartialSchema + ?Sized> ViaPartialSchema for &SchemaOf<T> {
+    fn member_schema(&self) -> RefOr<Schema> {
+        T::schema()
+    }
+    fn member_schemas(&self, _: &mut Vec<(String, RefOr<Schema>)>) {}
+}

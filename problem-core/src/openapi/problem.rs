@@ -1,0 +1,300 @@
+//! Schemas of problem documents (RFC 9457; spec, "Problem body") and the
+//! responses that carry them, content type `application/problem+json`.
+
+use std::borrow::Cow;
+
+use utoipa::openapi::schema::{
+    AnyOfBuilder, ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+};
+use utoipa::openapi::{Components, ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
+use utoipa::{Modify, PartialSchema, ToSchema};
+
+use crate::problem::{ABOUT_BLANK, Issue, IssueLocation, ProblemDetails, status_title};
+
+/// The media type of problem documents in OpenAPI documents (RFC 9457
+/// §3): `application/problem+json`. Responses carry it with
+/// `; charset=utf-8` ([`PROBLEM_JSON`](crate::PROBLEM_JSON)).
+pub const PROBLEM_MEDIA_TYPE: &str = "application/problem+json";
+
+/// The name under which [`ProblemDetails`] is registered in
+/// `components.schemas`: `ProblemDetails`.
+pub const PROBLEM_DETAILS_SCHEMA: &str = "ProblemDetails";
+/// The name of [`ValidationProblem`] in `components.schemas`.
+pub const VALIDATION_PROBLEM_SCHEMA: &str = "ValidationProblem";
+/// The name of [`Issue`] in `components.schemas`.
+pub const ISSUE_SCHEMA: &str = "Issue";
+
+fn string() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::String)
+}
+
+/// The members every problem document has, as a schema object:
+/// `type` (URI reference, default `about:blank`), `title`, `status`
+/// (integer 400 to 599), `detail`, `instance` (the request path),
+/// `correlationId` (UUID, masked 5xx only) and `stack` (development only);
+/// required: `type`, `title`, `status`, `instance`; extension members are
+/// allowed (`additionalProperties` is not restricted).
+///
+/// Derived problem types and [`ValidationProblem`] start from it.
+pub fn problem_object() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(
+            "An RFC 9457 problem document. Extension members may follow the standard members.",
+        ))
+        .property(
+            "type",
+            string()
+                .format(Some(SchemaFormat::Custom("uri-reference".into())))
+                .default(Some(ABOUT_BLANK.into()))
+                .description(Some("URI reference identifying the problem type.")),
+        )
+        .required("type")
+        .property(
+            "title",
+            string().description(Some("Short summary of the problem type.")),
+        )
+        .required("title")
+        .property(
+            "status",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+                .minimum(Some(400))
+                .maximum(Some(599))
+                .description(Some("The HTTP status code.")),
+        )
+        .required("status")
+        .property(
+            "detail",
+            string().description(Some(
+                "Explanation of this occurrence; outside development mode a 5xx has none.",
+            )),
+        )
+        .property(
+            "instance",
+            string().description(Some("The request path, without the query string.")),
+        )
+        .required("instance")
+        .property(
+            "correlationId",
+            string()
+                .format(Some(SchemaFormat::Custom("uuid".into())))
+                .description(Some("Id of the log line of a 5xx response.")),
+        )
+        .property(
+            "stack",
+            string().description(Some(
+                "Redacted error chain of an unknown error, development mode only.",
+            )),
+        )
+}
+
+/// `ProblemDetails` is the schema of every problem document: see
+/// [`problem_object`] for its members.
+///
+/// ```
+/// use problem_core::ProblemDetails;
+/// use problem_core::openapi::utoipa::{PartialSchema, ToSchema};
+///
+/// assert_eq!(ProblemDetails::name(), "ProblemDetails");
+/// let schema = serde_json::to_value(ProblemDetails::schema()).unwrap();
+/// assert_eq!(schema["required"], serde_json::json!(["type", "title", "status", "instance"]));
+/// assert_eq!(schema["properties"]["status"]["minimum"], 400);
+/// ```
+impl PartialSchema for ProblemDetails {
+    fn schema() -> RefOr<Schema> {
+        problem_object().into()
+    }
+}
+
+impl ToSchema for ProblemDetails {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed(PROBLEM_DETAILS_SCHEMA)
+    }
+}
+
+/// `IssueLocation`: the string enum `query`, `body`, `path`, `header`.
+impl PartialSchema for IssueLocation {
+    fn schema() -> RefOr<Schema> {
+        string()
+            .enum_values(Some(["query", "body", "path", "header"]))
+            .description(Some("Where the offending value is."))
+            .into()
+    }
+}
+
+impl ToSchema for IssueLocation {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("IssueLocation")
+    }
+}
+
+/// `Issue`: `{"location", "name", "code", "message"}`, all required, plus
+/// code-specific members such as `allowed` or `expected`
+/// (`DECISIONS.md`, the `issues` member).
+impl PartialSchema for Issue {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "One problem with the request; code-specific members such as `allowed` or `expected` may follow.",
+            ))
+            .property("location", IssueLocation::schema())
+            .required("location")
+            .property(
+                "name",
+                string().description(Some(
+                    "The parameter name, or a JSON pointer into the body.",
+                )),
+            )
+            .required("name")
+            .property(
+                "code",
+                string().description(Some(
+                    "A stable snake_case code, e.g. `invalid_value`.",
+                )),
+            )
+            .required("code")
+            .property(
+                "message",
+                string().description(Some("A human-readable message.")),
+            )
+            .required("message")
+            .into()
+    }
+}
+
+impl ToSchema for Issue {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed(ISSUE_SCHEMA)
+    }
+}
+
+/// The schema of a 400 [`ValidationException`](crate::ValidationException)
+/// body: a problem document whose `issues` member lists every [`Issue`]
+/// of the request.
+///
+/// ```
+/// use problem_core::openapi::ValidationProblem;
+/// use problem_core::openapi::utoipa::PartialSchema;
+///
+/// let schema = serde_json::to_value(ValidationProblem::schema()).unwrap();
+/// assert_eq!(schema["properties"]["issues"]["items"]["required"],
+///     serde_json::json!(["location", "name", "code", "message"]));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValidationProblem;
+
+impl PartialSchema for ValidationProblem {
+    fn schema() -> RefOr<Schema> {
+        problem_object()
+            .description(Some(
+                "A problem document for a request that failed validation: `issues` lists every issue.",
+            ))
+            .property(
+                "issues",
+                ArrayBuilder::new()
+                    .items(Issue::schema())
+                    .description(Some("Every issue of the request.")),
+            )
+            .required("issues")
+            .into()
+    }
+}
+
+impl ToSchema for ValidationProblem {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed(VALIDATION_PROBLEM_SCHEMA)
+    }
+}
+
+/// A `$ref` to a schema registered in `components.schemas`.
+pub fn schema_ref(name: &str) -> RefOr<Schema> {
+    RefOr::Ref(Ref::from_schema_name(name))
+}
+
+/// A problem response for `status`: `description` (default: the status's
+/// title), content `application/problem+json` with the schema `schema`.
+pub fn problem_response_with(
+    status: u16,
+    description: Option<&str>,
+    schema: RefOr<Schema>,
+) -> Response {
+    ResponseBuilder::new()
+        .description(description.unwrap_or_else(|| status_title(status)))
+        .content(
+            PROBLEM_MEDIA_TYPE,
+            ContentBuilder::new().schema(Some(schema)).build(),
+        )
+        .build()
+}
+
+/// A problem response for `status` whose body is a `$ref` to
+/// `#/components/schemas/ProblemDetails` (register it with
+/// [`ProblemSchemas`]).
+///
+/// ```
+/// let res = problem_core::openapi::problem_response(404, Some("No such book"));
+/// let json = serde_json::to_value(&res).unwrap();
+/// assert_eq!(json["description"], "No such book");
+/// assert_eq!(json["content"]["application/problem+json"]["schema"]["$ref"], "#/components/schemas/ProblemDetails");
+/// ```
+pub fn problem_response(status: u16, description: Option<&str>) -> Response {
+    problem_response_with(status, description, schema_ref(PROBLEM_DETAILS_SCHEMA))
+}
+
+/// A 400 response: either a [`ValidationProblem`] (with `issues`) or
+/// another problem document (e.g. an unsupported API version); both are
+/// `$ref`s to `components.schemas` (register them with [`ProblemSchemas`]).
+pub fn bad_request_response(description: Option<&str>) -> Response {
+    problem_response_with(
+        400,
+        description,
+        AnyOfBuilder::new()
+            .item(schema_ref(VALIDATION_PROBLEM_SCHEMA))
+            .item(schema_ref(PROBLEM_DETAILS_SCHEMA))
+            .into(),
+    )
+}
+
+/// Registers `ProblemDetails`, `ValidationProblem`, `Issue` and
+/// `IssueLocation` in `components.schemas` (a [`Modify`] for
+/// `#[openapi(modifiers(&ProblemSchemas))]` or to call directly).
+///
+/// ```
+/// use problem_core::openapi::ProblemSchemas;
+/// use problem_core::openapi::utoipa::Modify;
+/// use problem_core::openapi::utoipa::openapi::{Info, OpenApi, Paths};
+///
+/// let mut doc = OpenApi::new(Info::new("catalog", "3"), Paths::new());
+/// ProblemSchemas.modify(&mut doc);
+/// let schemas = &doc.components.as_ref().unwrap().schemas;
+/// assert!(schemas.contains_key("ProblemDetails") && schemas.contains_key("ValidationProblem"));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProblemSchemas;
+
+impl ProblemSchemas {
+    /// The schemas, by component name.
+    pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
+        vec![
+            (ProblemDetails::name().into_owned(), ProblemDetails::schema()),
+            (
+                ValidationProblem::name().into_owned(),
+                ValidationProblem::schema(),
+            ),
+            (Issue::name().into_owned(), Issue::schema()),
+            (IssueLocation::name().into_owned(), IssueLocation::schema()),
+        ]
+    }
+}
+
+impl Modify for ProblemSchemas {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Components::new);
+        for (name, schema) in Self::schemas() {
+            components.schemas.insert(name, schema);
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! The query parameters of a collection ([`QuerySchema`]) as OpenAPI
+//! parameters: what `#[derive(CollectionQuery)]`'s `utoipa::IntoParams`
+//! impl returns (spec, "Collection request"; `DECISIONS.md`, "Collection
+//! queries").
+
+use utoipa::openapi::Required;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn, ParameterStyle};
+use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, SchemaFormat, Type};
+
+use crate::query::{
+    Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator, QuerySchema, ValueKind,
+};
+
+fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaArg>) -> Parameter {
+    let mut builder = ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Query)
+        .required(Required::False)
+        .description(Some(description));
+    match schema.into() {
+        SchemaArg::Scalar(s) => builder = builder.schema(Some(s)),
+        SchemaArg::List(a) => {
+            builder = builder
+                .schema(Some(a))
+                .style(Some(ParameterStyle::Form))
+                .explode(Some(false));
+        }
+    }
+    builder.build()
+}
+
+/// A scalar value, or a comma-separated list (`style: form`,
+/// `explode: false`).
+enum SchemaArg {
+    Scalar(ObjectBuilder),
+    List(ArrayBuilder),
+}
+
+impl From<ObjectBuilder> for SchemaArg {
+    fn from(o: ObjectBuilder) -> Self {
+        Self::Scalar(o)
+    }
+}
+
+impl From<ArrayBuilder> for SchemaArg {
+    fn from(a: ArrayBuilder) -> Self {
+        Self::List(a)
+    }
+}
+
+fn integer(min: u64) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(min))
+}
+
+/// The schema of a value of `kind`, as it is written in a query string.
+///
+/// | Kind | Schema |
+/// |---|---|
+/// | integer | `integer` (`int32` or `int64`) with the Rust type's bounds |
+/// | float | `number` (`double`) |
+/// | boolean | `boolean` |
+/// | text | `string` |
+/// | date | `string`, format `date` (RFC 3339 full-date) |
+/// | date-time | `string`, format `date-time` (RFC 3339) |
+pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
+    match kind {
+        ValueKind::Integer { min, max } => {
+            let format = if min >= i64::from(i32::MIN) && max <= i64::from(i32::MAX) {
+                KnownFormat::Int32
+            } else {
+                KnownFormat::Int64
+            };
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(format)))
+                .minimum(Some(min))
+                .maximum(Some(max))
+        }
+        ValueKind::Float => ObjectBuilder::new()
+            .schema_type(Type::Number)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Double))),
+        ValueKind::Boolean => ObjectBuilder::new().schema_type(Type::Boolean),
+        ValueKind::Text => ObjectBuilder::new().schema_type(Type::String),
+        ValueKind::Date => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date))),
+        ValueKind::DateTime => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))),
+    }
+}
+
+/// The parameter name of a filter: `field` for equality, else
+/// `field__operator`.
+pub fn filter_parameter_name(field: &str, op: Operator) -> String {
+    match op {
+        Operator::Eq => field.to_owned(),
+        other => format!("{field}__{}", other.as_str()),
+    }
+}
+
+fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
+    let name = field.name;
+    let expected = field.kind.expected();
+    let value = value_schema(field.kind);
+    let (text, schema): (String, SchemaArg) = match op {
+        Operator::Eq => (
+            format!("`{name}` equals the value ({expected}); `{name}__eq` means the same."),
+            value.into(),
+        ),
+        Operator::Ne => (format!("`{name}` differs from the value ({expected})."), value.into()),
+        Operator::Gt => (format!("`{name}` is greater than the value ({expected})."), value.into()),
+        Operator::Gte => (
+            format!("`{name}` is greater than or equal to the value ({expected})."),
+            value.into(),
+        ),
+        Operator::Lt => (format!("`{name}` is less than the value ({expected})."), value.into()),
+        Operator::Lte => (
+            format!("`{name}` is less than or equal to the value ({expected})."),
+            value.into(),
+        ),
+        Operator::In | Operator::NotIn => {
+            let item = match field.kind {
+                // Entries cannot be empty nor hold a comma.
+                ValueKind::Text => value.min_length(Some(1)).pattern(Some("^[^,]+$")),
+                _ => value,
+            };
+            let verb = if op == Operator::In { "is one of" } else { "is none of" };
+            (
+                format!(
+                    "`{name}` {verb} the comma-separated values ({expected}, at most {MAX_LIST_VALUES})."
+                ),
+                ArrayBuilder::new()
+                    .items(item)
+                    .min_items(Some(1))
+                    .max_items(Some(MAX_LIST_VALUES))
+                    .into(),
+            )
+        }
+        Operator::Contains => (
+            format!("`{name}` contains the text (case-sensitive)."),
+            ObjectBuilder::new().schema_type(Type::String).into(),
+        ),
+        Operator::StartsWith => (
+            format!("`{name}` starts with the text (case-sensitive)."),
+            ObjectBuilder::new().schema_type(Type::String).into(),
+        ),
+        Operator::EndsWith => (
+            format!("`{name}` ends with the text (case-sensitive)."),
+            ObjectBuilder::new().schema_type(Type::String).into(),
+        ),
+        Operator::IsNull => (
+            format!("`true`: `{name}` is null; `false`: it is not."),
+            ObjectBuilder::new().schema_type(Type::Boolean).into(),
+        ),
+        Operator::IsNotNull => (
+            format!("`true`: `{name}` is not null; `false`: it is."),
+            ObjectBuilder::new().schema_type(Type::Boolean).into(),
+        ),
+    };
+    query(filter_parameter_name(name, op), text, schema)
+}
+
+/// Escapes a field name for a regular expression.
+fn regex_escape(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if "\\^$.|?*+()[]{}-/".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn name_list(names: &[&'static str]) -> ArrayBuilder {
+    ArrayBuilder::new().items(
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(names.iter().copied())),
+    )
+}
+
+/// The query parameters of a collection, in this order: `page`,
+/// `per_page`, `limit`, `cursor`, `sort`, one parameter per allowed filter
+/// (`field` for equality, `field__operator` otherwise, typed by the
+/// field's Rust type; `__in`/`__not_in` as comma-separated lists), `q`,
+/// `search`, `search_fields`, `fields`, `exclude`. None is required.
+///
+/// - `sort` names the sortable fields in its description and restricts
+///   its value with a `pattern` (`^[+-]?(?:id|title)(?:,[+-]?(?:id|title))*$`).
+/// - `search_fields`, `fields` and `exclude` are comma-separated lists
+///   (`style: form`, `explode: false`) of the searchable or selectable
+///   field names (an `enum`).
+/// - Parameters of parts the schema does not use (no sortable field, no
+///   searchable field, no selectable field) are left out.
+///
+/// ```
+/// use problem_core::CollectionQuery;
+/// use problem_core::openapi::utoipa::IntoParams;
+///
+/// #[derive(CollectionQuery)]
+/// #[allow(dead_code)]
+/// struct BookQuery {
+///     #[query(filter(eq, gte), sort)]
+///     id: i64,
+///     #[query(filter(contains), search)]
+///     title: String,
+/// }
+///
+/// let names: Vec<String> = BookQuery::into_params(|| None).into_iter().map(|p| p.name).collect();
+/// assert_eq!(names, ["page", "per_page", "limit", "cursor", "sort", "id", "id__gte",
+///     "title__contains", "q", "search", "search_fields", "fields", "exclude"]);
+/// ```
+pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
+    let limits = schema.page_size;
+    let mut params = vec![
+        query(
+            "page",
+            "Page number of offset pagination, from 1. Not together with `cursor`.".into(),
+            integer(1).default(Some(1.into())),
+        ),
+        query(
+            "per_page",
+            format!(
+                "Page size (default {}); larger sizes are clamped to {}. `limit` is the same parameter: given both, they must be equal.",
+                limits.default, limits.max
+            ),
+            integer(1).default(Some(limits.default.into())),
+        ),
+        query(
+            "limit",
+            format!(
+                "Page size (default {}, clamped to {}), the name used with cursor pagination; the same as `per_page`.",
+                limits.default, limits.max
+            ),
+            integer(1).default(Some(limits.default.into())),
+        ),
+        query(
+            "cursor",
+            "Opaque cursor of the next page (`meta.next_cursor`), valid only with the same sort, filters and search. Not together with `page`.".into(),
+            ObjectBuilder::new().schema_type(Type::String),
+        ),
+    ];
+    let sortable = schema.sortable_fields();
+    if !sortable.is_empty() {
+        let alternatives = sortable
+            .iter()
+            .map(|n| regex_escape(n))
+            .collect::<Vec<_>>()
+            .join("|");
+        let default = schema
+            .default_sort
+            .iter()
+            .map(|(f, d)| format!("{}{f}", if *d == Direction::Desc { "-" } else { "" }))
+            .collect::<Vec<_>>()
+            .join(",");
+        let default = if default.is_empty() {
+            schema.key.to_owned()
+        } else {
+            default
+        };
+        params.push(query(
+            "sort",
+            format!(
+                "Comma-separated sort fields in order of precedence; `-field` descending, `field` or `+field` ascending. Sortable fields: {}. Default: `{default}`; `{}` is always the last tie-breaker.",
+                quoted(&sortable),
+                schema.key
+            ),
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(format!(
+                    "^[+-]?(?:{alternatives})(?:,[+-]?(?:{alternatives}))*$"
+                ))),
+        ));
+    }
+    for field in schema.fields {
+        for op in field.operators {
+            params.push(filter_parameter(field, *op));
+        }
+    }
+    let searchable = schema.searchable_fields();
+    if !searchable.is_empty() {
+        let text = format!(
+            "Search: whitespace-separated terms (at most {MAX_SEARCH_TERMS}), each found case-insensitively in at least one of {}.",
+            quoted(&searchable)
+        );
+        params.push(query(
+            "q",
+            format!("{text} `search` is the same parameter."),
+            ObjectBuilder::new().schema_type(Type::String),
+        ));
+        params.push(query(
+            "search",
+            format!("{text} The same as `q`."),
+            ObjectBuilder::new().schema_type(Type::String),
+        ));
+        params.push(query(
+            "search_fields",
+            format!(
+                "Comma-separated subset of the searchable fields to search in: {}.",
+                quoted(&searchable)
+            ),
+            name_list(&searchable),
+        ));
+    }
+    let selectable = schema.selectable_fields();
+    if !selectable.is_empty() {
+        params.push(query(
+            "fields",
+            format!(
+                "Sparse fieldset: comma-separated fields each item keeps, from {}.",
+                quoted(&selectable)
+            ),
+            name_list(&selectable),
+        ));
+        params.push(query(
+            "exclude",
+            format!(
+                "Comma-separated fields left out of each item (applied after `fields`), from {}.",
+                quoted(&selectable)
+            ),
+            name_list(&selectable),
+        ));
+    }
+    params
+}
