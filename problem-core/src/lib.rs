@@ -68,12 +68,12 @@ pub mod __private {
     pub use std::error::Error;
     pub use std::string::String;
 
-    /// Items of the generated `utoipa` impls (feature `openapi`).
-    #[cfg(feature = "openapi")]
-    pub use crate::openapi::__private as openapi;
     /// Expands the items it is given with the feature `openapi`, to nothing
     /// without it: the derives wrap their `utoipa` impls in it.
     pub use crate::__problem_core_openapi_items as openapi_items;
+    /// Items of the generated `utoipa` impls (feature `openapi`).
+    #[cfg(feature = "openapi")]
+    pub use crate::openapi::__private as openapi;
 }
 
 #[cfg(feature = "openapi")]

@@ -212,7 +212,11 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
         }
     });
 
+    let openapi = openapi(input, &plan);
+
     quote! {
+        #openapi
+
         #[automatically_derived]
         #[allow(unused_qualifications)]
         impl #impl_generics #p::fmt::Display for #ident #ty_generics #display_where {
@@ -253,6 +257,112 @@ pub fn derive(input: &Input<'_>) -> TokenStream {
             }
             fn error_response(&self) -> #p::actix_web::HttpResponse {
                 #p::standalone_response(self)
+            }
+        }
+    }
+}
+
+/// The `utoipa` impls (`PartialSchema`, `ToSchema`, `IntoResponses`),
+/// wrapped in `openapi_items!`, which drops them without the `openapi`
+/// feature of `problem-core`. Each case becomes a run-time
+/// `ProblemCase`; a field's schema is chosen by autoref specialization
+/// (`ToSchema`, else `PartialSchema`, else any JSON value), so a field type
+/// without a `utoipa` schema never breaks the build.
+fn openapi(input: &Input<'_>, plan: &[Plan<'_, '_>]) -> TokenStream {
+    let p = quote!(::problem_core::__private);
+    let o = quote!(::problem_core::__private::openapi);
+    let ident = input.ident();
+    let name = LitStr::new(&ident.unraw().to_string(), Span::call_site());
+    let generics = input.generics();
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let member_ty = |f: &Field<'_>| -> Type { f.option_inner().unwrap_or(f.ty).clone() };
+    let cases: Vec<TokenStream> = plan
+        .iter()
+        .map(|c| {
+            let status = c.status;
+            let problem_type = match c.problem_type {
+                Some(t) => quote!(#t),
+                None => quote!(#p::ABOUT_BLANK),
+            };
+            let title = c.title_expr();
+            let has_detail = c.case.detail.is_some();
+            let members = c.extensions.iter().map(|(f, key)| {
+                let required = f.option_inner().is_none();
+                let ty = member_ty(f);
+                quote! {
+                    #o::ProblemMember {
+                        name: #key,
+                        required: #required,
+                        schema: (&&&#o::SchemaOf::<#ty>::NEW).member_schema(),
+                    }
+                }
+            });
+            let headers = c.headers.iter().map(|(f, header)| {
+                let required = f.option_inner().is_none();
+                quote!((#header, #required))
+            });
+            quote! {
+                #o::ProblemCase {
+                    status: #status,
+                    problem_type: #problem_type,
+                    title: #title,
+                    has_detail: #has_detail,
+                    members: #o::Vec::from([#(#members),*]),
+                    headers: #o::Vec::from([#(#headers),*]),
+                }
+            }
+        })
+        .collect();
+    let mut member_types: Vec<Type> = Vec::new();
+    for c in plan {
+        for (f, _) in &c.extensions {
+            let ty = member_ty(f);
+            if !member_types
+                .iter()
+                .any(|t| quote!(#t).to_string() == quote!(#ty).to_string())
+            {
+                member_types.push(ty);
+            }
+        }
+    }
+    let schemas_fn = (!member_types.is_empty()).then(|| {
+        quote! {
+            fn schemas(__schemas: &mut #o::Vec<(#p::String, #o::RefOr<#o::Schema>)>) {
+                #[allow(unused_imports)]
+                use #o::{ViaAnyValue as _, ViaPartialSchema as _, ViaSchema as _};
+                #((&&&#o::SchemaOf::<#member_types>::NEW).member_schemas(__schemas);)*
+            }
+        }
+    });
+    quote! {
+        ::problem_core::__private::openapi_items! {
+            #[automatically_derived]
+            #[allow(unused_qualifications, clippy::needless_borrow)]
+            impl #impl_generics #o::PartialSchema for #ident #ty_generics #where_clause {
+                fn schema() -> #o::RefOr<#o::Schema> {
+                    #[allow(unused_imports)]
+                    use #o::{ViaAnyValue as _, ViaPartialSchema as _, ViaSchema as _};
+                    #o::problem_schema(&[#(#cases),*])
+                }
+            }
+
+            #[automatically_derived]
+            #[allow(unused_qualifications, clippy::needless_borrow)]
+            impl #impl_generics #o::ToSchema for #ident #ty_generics #where_clause {
+                fn name() -> #p::Cow<'static, str> {
+                    #p::Cow::Borrowed(#name)
+                }
+                #schemas_fn
+            }
+
+            #[automatically_derived]
+            #[allow(unused_qualifications, clippy::needless_borrow)]
+            impl #impl_generics #o::IntoResponses for #ident #ty_generics #where_clause {
+                fn responses() -> #o::BTreeMap<#p::String, #o::RefOr<#o::Response>> {
+                    #[allow(unused_imports)]
+                    use #o::{ViaAnyValue as _, ViaPartialSchema as _, ViaSchema as _};
+                    #o::problem_responses(&[#(#cases),*])
+                }
             }
         }
     }

@@ -1,4 +1,6 @@
-//! Generating the `CollectionQuery` impl.
+//! Generating the `CollectionQuery` impl, and with the `openapi` feature of
+//! `problem-core` the `utoipa::IntoParams` impl (its query parameters, from
+//! the same schema: `problem_core::openapi::query_parameters`).
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -75,6 +77,19 @@ pub fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
                 page_size: #q::PageSizeLimits { default: #default, max: #max },
                 fields: &[#(#specs),*],
             };
+        }
+
+        ::problem_core::__private::openapi_items! {
+            #[automatically_derived]
+            impl ::problem_core::__private::openapi::IntoParams for #ident {
+                fn into_params(
+                    _: impl ::core::ops::Fn() -> ::core::option::Option<::problem_core::__private::openapi::ParameterIn>,
+                ) -> ::problem_core::__private::openapi::Vec<::problem_core::__private::openapi::Parameter> {
+                    ::problem_core::__private::openapi::query_parameters(
+                        <Self as #q::CollectionQuery>::SCHEMA,
+                    )
+                }
+            }
         }
 
         const _: () = {

@@ -11,6 +11,7 @@ pub mod db;
 pub mod demo;
 pub mod list;
 pub mod model;
+pub mod openapi;
 pub mod seed;
 pub mod versions;
 
@@ -31,6 +32,7 @@ pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
     let tokens = auth::Tokens::new(&config.admin_token, &config.editor_token);
     let data = web::Data::new(db);
     let queries = QueryConfig::default().cursor_keys([config.cursor_key.clone()])?;
+    let docs = web::Data::new(openapi::documents(&versions::config()?)?);
     ProblemApp::builder()
         .tag("catalog")
         .development(config.development)
@@ -38,7 +40,9 @@ pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
         .max_request_body_size(config.max_body_bytes)
         .versioning(versions::config()?)
         .configure(move |cfg| {
-            cfg.app_data(data.clone()).app_data(queries.clone());
+            cfg.app_data(data.clone())
+                .app_data(queries.clone())
+                .app_data(docs.clone());
         })
         .routes(|r| {
             r.get(
@@ -54,6 +58,7 @@ pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
             .guard(tokens.editor_or_admin())
             .get("/books/{id}/cover", books::get_cover)
             .get("/health", books::health)
+            .get("/openapi.json", openapi::openapi_json_handler)
             .get("/demo/errors/{kind}", demo::demo_error)
         })
         .build()

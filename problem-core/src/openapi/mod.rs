@@ -46,7 +46,9 @@ mod version;
 
 pub use utoipa;
 
-pub use derived::{ProblemCase, ProblemMember, problem_case_schema, problem_responses, problem_schema};
+pub use derived::{
+    ProblemCase, ProblemMember, problem_case_schema, problem_responses, problem_schema,
+};
 pub use problem::{
     ISSUE_SCHEMA, PROBLEM_DETAILS_SCHEMA, PROBLEM_MEDIA_TYPE, ProblemSchemas,
     VALIDATION_PROBLEM_SCHEMA, ValidationProblem, bad_request_response, problem_object,
@@ -62,7 +64,9 @@ pub use version::{
 #[doc(hidden)]
 pub mod __private {
     pub use super::derived::{SchemaOf, ViaAnyValue, ViaPartialSchema, ViaSchema};
-    pub use super::{ProblemCase, ProblemMember, problem_responses, problem_schema, query_parameters};
+    pub use super::{
+        ProblemCase, ProblemMember, problem_responses, problem_schema, query_parameters,
+    };
     pub use std::collections::BTreeMap;
     pub use std::vec::Vec;
     pub use utoipa::openapi::path::{Parameter, ParameterIn};

@@ -279,7 +279,10 @@ impl ProblemSchemas {
     /// The schemas, by component name.
     pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
         vec![
-            (ProblemDetails::name().into_owned(), ProblemDetails::schema()),
+            (
+                ProblemDetails::name().into_owned(),
+                ProblemDetails::schema(),
+            ),
             (
                 ValidationProblem::name().into_owned(),
                 ValidationProblem::schema(),

@@ -111,13 +111,22 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
             format!("`{name}` equals the value ({expected}); `{name}__eq` means the same."),
             value.into(),
         ),
-        Operator::Ne => (format!("`{name}` differs from the value ({expected})."), value.into()),
-        Operator::Gt => (format!("`{name}` is greater than the value ({expected})."), value.into()),
+        Operator::Ne => (
+            format!("`{name}` differs from the value ({expected})."),
+            value.into(),
+        ),
+        Operator::Gt => (
+            format!("`{name}` is greater than the value ({expected})."),
+            value.into(),
+        ),
         Operator::Gte => (
             format!("`{name}` is greater than or equal to the value ({expected})."),
             value.into(),
         ),
-        Operator::Lt => (format!("`{name}` is less than the value ({expected})."), value.into()),
+        Operator::Lt => (
+            format!("`{name}` is less than the value ({expected})."),
+            value.into(),
+        ),
         Operator::Lte => (
             format!("`{name}` is less than or equal to the value ({expected})."),
             value.into(),
@@ -128,7 +137,11 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
                 ValueKind::Text => value.min_length(Some(1)).pattern(Some("^[^,]+$")),
                 _ => value,
             };
-            let verb = if op == Operator::In { "is one of" } else { "is none of" };
+            let verb = if op == Operator::In {
+                "is one of"
+            } else {
+                "is none of"
+            };
             (
                 format!(
                     "`{name}` {verb} the comma-separated values ({expected}, at most {MAX_LIST_VALUES})."

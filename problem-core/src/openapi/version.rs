@@ -82,12 +82,18 @@ pub fn version_parameters(config: &VersionConfig, version: ApiVersion) -> Vec<Pa
             VersionStrategy::Header { name } => (
                 name.as_str(),
                 ParameterIn::Header,
-                format!("The API version; this document describes version {}.", version.short()),
+                format!(
+                    "The API version; this document describes version {}.",
+                    version.short()
+                ),
             ),
             VersionStrategy::Query { name } => (
                 name.as_str(),
                 ParameterIn::Query,
-                format!("The API version; this document describes version {}.", version.short()),
+                format!(
+                    "The API version; this document describes version {}.",
+                    version.short()
+                ),
             ),
             _ => continue,
         };
@@ -275,7 +281,10 @@ fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
     .chain(item.additional_operations.values_mut())
 }
 
-fn add_headers(response: &mut RefOr<Response>, headers: &[(String, utoipa::openapi::header::Header)]) {
+fn add_headers(
+    response: &mut RefOr<Response>,
+    headers: &[(String, utoipa::openapi::header::Header)],
+) {
     if let RefOr::T(response) = response {
         for (name, header) in headers {
             response
@@ -307,7 +316,10 @@ fn add_headers(response: &mut RefOr<Response>, headers: &[(String, utoipa::opena
 /// ([`ProblemSchemas`](super::ProblemSchemas)).
 pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiVersion) {
     doc.info.version = version.short().to_string();
-    let about = format!("This document describes {}", lower_first(&selection_text(config, version)));
+    let about = format!(
+        "This document describes {}",
+        selection_text(config, version)
+    );
     doc.info.description = Some(match doc.info.description.take() {
         Some(d) if !d.is_empty() => format!("{d}\n\n{about}"),
         _ => about,
@@ -345,9 +357,9 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
             let responses = &mut op.responses.responses;
             match responses.get_mut("400") {
                 Some(RefOr::T(existing)) => {
-                    existing.description.push_str(
-                        " Also: an invalid, missing or unsupported API version.",
-                    );
+                    existing
+                        .description
+                        .push_str(" Also: an invalid, missing or unsupported API version.");
                 }
                 Some(RefOr::Ref(_)) => {}
                 None => {
@@ -371,14 +383,6 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                 add_headers(response, &headers);
             }
         }
-    }
-}
-
-fn lower_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 
@@ -507,7 +511,11 @@ impl VersionedDocs {
                 Some(v) => self.config.check(v)?,
                 None => match self.config.default_version() {
                     Some(v) => v,
-                    None => self.versions().last().copied().ok_or(VersionError::Missing)?,
+                    None => self
+                        .versions()
+                        .last()
+                        .copied()
+                        .ok_or(VersionError::Missing)?,
                 },
             },
         };
@@ -528,18 +536,22 @@ impl VersionedDocs {
     /// The [`VersionError`] of [`select`](Self::select), as a problem.
     pub fn respond(&self, req: &HttpRequest) -> Result<HttpResponse, actix_web::Error> {
         let version = self.select(req)?;
-        let body = self
-            .json(version)
-            .cloned()
-            .ok_or(VersionError::Missing)?;
+        let body = self.json(version).cloned().ok_or(VersionError::Missing)?;
         let mut res = HttpResponse::Ok()
-            .insert_header((header::CONTENT_TYPE, HeaderValue::from_static("application/json")))
+            .insert_header((
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ))
             .body(body);
         let vary: Vec<&str> = std::iter::once("Accept")
-            .chain(strategies(self.config.strategy()).into_iter().filter_map(|s| match s {
-                VersionStrategy::Header { name } => Some(name.as_str()),
-                _ => None,
-            }))
+            .chain(
+                strategies(self.config.strategy())
+                    .into_iter()
+                    .filter_map(|s| match s {
+                        VersionStrategy::Header { name } => Some(name.as_str()),
+                        _ => None,
+                    }),
+            )
             .collect();
         if let Ok(v) = HeaderValue::from_str(&vary.join(", ")) {
             res.headers_mut().insert(header::VARY, v);

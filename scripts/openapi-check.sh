@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Checks the catalog's OpenAPI documents against the running service (issue 9):
+#
+#   1. installs openapi-spec-validator and schemathesis (pinned,
+#      scripts/openapi-requirements.txt) into a virtualenv with pip;
+#   2. builds the catalog and starts it on a free loopback port
+#      (in-memory SQLite, a small seed, fixed tokens);
+#   3. fetches /openapi.json (version 3, the default) and
+#      /openapi.json?api-version=2, and validates both as OpenAPI 3.1;
+#   4. runs schemathesis against the running catalog from its own
+#      /openapi.json, loopback only, bounded in examples and time, with the
+#      checks not_a_server_error, status_code_conformance,
+#      content_type_conformance and response_schema_conformance, leaving out
+#      /demo/errors/* (their 5xx are on purpose).
+#
+# Usage: scripts/openapi-check.sh
+# Environment (all optional):
+#   OPENAPI_VENV         virtualenv directory (default: <target dir>/openapi-venv)
+#   OPENAPI_MAX_EXAMPLES schemathesis examples per operation (default 100)
+#   OPENAPI_MAX_TIME     hard limit of the schemathesis run in seconds (default 300)
+#   OPENAPI_SEED         schemathesis seed (default 20240531)
+#   OPENAPI_REPORT_DIR   where the fetched documents and reports go
+#                        (default: <target dir>/openapi-check)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+target="${CARGO_TARGET_DIR:-$root/target}"
+venv="${OPENAPI_VENV:-$target/openapi-venv}"
+max_examples="${OPENAPI_MAX_EXAMPLES:-100}"
+max_time="${OPENAPI_MAX_TIME:-300}"
+seed="${OPENAPI_SEED:-20240531}"
+out="${OPENAPI_REPORT_DIR:-$target/openapi-check}"
+mkdir -p "$out"
+
+echo "openapi-check: python tools in $venv"
+if [ ! -x "$venv/bin/st" ] || [ ! -x "$venv/bin/openapi-spec-validator" ] \
+    || ! cmp -s "$root/scripts/openapi-requirements.txt" "$venv/.requirements"; then
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+        -r "$root/scripts/openapi-requirements.txt"
+    cp "$root/scripts/openapi-requirements.txt" "$venv/.requirements"
+fi
+
+echo "openapi-check: building the catalog"
+cargo build --quiet -p examples --bin catalog
+bin="$target/debug/catalog"
+
+log="$out/catalog.log"
+admin_token="openapi-check-admin-token"
+CATALOG_ADDR=127.0.0.1:0 \
+CATALOG_SEED_ROWS=300 \
+CATALOG_WORKERS=2 \
+CATALOG_ADMIN_TOKEN="$admin_token" \
+CATALOG_EDITOR_TOKEN="openapi-check-editor-token" \
+CATALOG_CURSOR_KEY="openapi-check-cursor-key-0123456789abcdef" \
+CATALOG_ALLOWED_HOSTS="127.0.0.1" \
+NODE_ENV=production \
+RUST_LOG="${RUST_LOG:-warn,catalog=info,examples=info}" \
+DATABASE_URL="" \
+    "$bin" >"$out/catalog.stdout" 2>"$log" &
+pid=$!
+cleanup() {
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT
+
+addr=""
+for _ in $(seq 1 300); do
+    addr="$(grep -o 'catalog listening on http://127\.0\.0\.1:[0-9]*' "$log" 2>/dev/null | head -n1 | sed 's|.*http://||' || true)"
+    [ -n "$addr" ] && break
+    if ! kill -0 "$pid" 2>/dev/null; then
+        echo "openapi-check: the catalog exited early:" >&2
+        cat "$log" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+if [ -z "$addr" ]; then
+    echo "openapi-check: the catalog did not start within 30 s" >&2
+    cat "$log" >&2
+    exit 1
+fi
+base="http://$addr"
+echo "openapi-check: catalog at $base"
+
+for version in 3 2; do
+    file="$out/openapi-v$version.json"
+    curl --silent --show-error --fail --max-time 10 \
+        "$base/openapi.json?api-version=$version" -o "$file"
+    "$venv/bin/openapi-spec-validator" --schema 3.1.0 "$file"
+done
+curl --silent --show-error --fail --max-time 10 "$base/openapi.json" -o "$out/openapi.json"
+cmp -s "$out/openapi.json" "$out/openapi-v3.json" || {
+    echo "openapi-check: /openapi.json is not the default version's (3) document" >&2
+    exit 1
+}
+
+echo "openapi-check: schemathesis ($max_examples examples per operation, at most ${max_time}s)"
+timeout --signal=INT --kill-after=10 "$max_time" \
+    "$venv/bin/st" run "$base/openapi.json" \
+    --url "$base" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --exclude-path-regex '^/demo/errors/' \
+    --header "Authorization: Bearer $admin_token" \
+    --max-examples "$max_examples" \
+    --seed "$seed" \
+    --workers 2 \
+    --request-timeout 10 \
+    --phases examples,coverage,fuzzing \
+    --report "${OPENAPI_REPORTS:-junit}" \
+    --report-dir "$out/schemathesis" \
+    --warnings off \
+    --no-color
+
+echo "openapi-check: passed"
