@@ -19,10 +19,7 @@ use utoipa::openapi::{Deprecated, OpenApi, RefOr, Required, Response};
 
 use super::problem::{bad_request_response, problem_response};
 use crate::config::HttpConfigError;
-use crate::version::{
-    ApiVersion, DEPRECATION, SUNSET, VersionConfig, VersionError, VersionStrategy,
-    X_API_DEPRECATED, X_API_DEPRECATION_MESSAGE, X_API_SUPPORTED_VERSIONS, X_API_VERSION,
-};
+use crate::version::{ApiVersion, VersionConfig, VersionError, VersionStrategy};
 
 /// The strategies of `strategy`, a combined one flattened, in order.
 fn strategies(strategy: &VersionStrategy) -> Vec<&VersionStrategy> {
@@ -216,7 +213,7 @@ fn version_headers(
     let mut out = Vec::new();
     if config.add_response_headers() {
         out.push((
-            X_API_VERSION.to_string(),
+            "X-API-Version".to_owned(),
             string_header(
                 "The API version that served the request.".into(),
                 Some(version.short().to_string()),
@@ -224,7 +221,7 @@ fn version_headers(
         ));
         if !config.advertised_versions().is_empty() {
             out.push((
-                X_API_SUPPORTED_VERSIONS.to_string(),
+                "X-API-Supported-Versions".to_owned(),
                 string_header(
                     "The supported API versions, comma-and-space separated.".into(),
                     None,
@@ -234,18 +231,18 @@ fn version_headers(
     }
     if let Some(d) = config.deprecation(version) {
         out.push((
-            X_API_DEPRECATED.to_string(),
+            "X-API-Deprecated".to_owned(),
             string_header("The API version is deprecated.".into(), Some("true".into())),
         ));
         out.push((
-            X_API_DEPRECATION_MESSAGE.to_string(),
+            "X-API-Deprecation-Message".to_owned(),
             string_header(
                 "The deprecation notice.".into(),
                 Some(d.message_for(version)),
             ),
         ));
         out.push((
-            DEPRECATION.to_string(),
+            "Deprecation".to_owned(),
             string_header(
                 "`true`, or `@<unix-seconds>` of the deprecation date (RFC 9745).".into(),
                 None,
@@ -253,7 +250,7 @@ fn version_headers(
         ));
         if config.sunset_date(version).is_some() {
             out.push((
-                SUNSET.to_string(),
+                "Sunset".to_owned(),
                 string_header(
                     "When the version stops being served (RFC 8594, IMF-fixdate).".into(),
                     None,

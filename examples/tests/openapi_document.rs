@@ -1,0 +1,303 @@
+//! The catalog's `GET /openapi.json` (issue 9): every route with its
+//! success response and its problem responses, one document per version.
+
+use actix_web::{App, test};
+use examples::catalog::list::BookQuery;
+use examples::catalog::{self, Config, Db};
+use problem_core::openapi::utoipa::{IntoParams, IntoResponses};
+use serde_json::{Value, json};
+
+fn config() -> Config {
+    let mut c = Config::from_env().unwrap();
+    c.allowed_hosts = vec!["localhost".into()];
+    c.development = false;
+    c
+}
+
+async fn documents() -> (Value, Value, u16, u16) {
+    let config = config();
+    let db = Db::connect(None).await.unwrap();
+    db.prepare(10).await.unwrap();
+    let app = catalog::app(&config, db).unwrap();
+    let service = test::init_service(
+        App::new()
+            .configure(|c| app.configure(c))
+            .wrap(app.versioning())
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let get = |uri: &str| {
+        test::TestRequest::get()
+            .uri(uri)
+            .insert_header(("Host", "localhost"))
+            .to_request()
+    };
+    let res = test::call_service(&service, get("/openapi.json")).await;
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().get("x-api-version").is_none(), "neutral path");
+    let v3: Value = test::read_body_json(res).await;
+    let res = test::call_service(&service, get("/openapi.json?api-version=2")).await;
+    assert_eq!(res.status(), 200);
+    let v2: Value = test::read_body_json(res).await;
+    let gone = test::call_service(&service, get("/openapi.json?api-version=1"))
+        .await
+        .status()
+        .as_u16();
+    let bad = test::call_service(&service, get("/openapi.json?api-version=9"))
+        .await
+        .status()
+        .as_u16();
+    (v3, v2, gone, bad)
+}
+
+fn operations(doc: &Value) -> Vec<(String, String, &Value)> {
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            out.push((method.to_uppercase(), path.clone(), op));
+        }
+    }
+    out
+}
+
+fn codes(op: &Value) -> Vec<&str> {
+    op["responses"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+/// Every `$ref` of the document names a component that exists.
+fn check_refs(doc: &Value, node: &Value) {
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                let name = r.strip_prefix("#/components/schemas/").unwrap();
+                assert!(
+                    doc["components"]["schemas"].get(name).is_some(),
+                    "dangling {r}"
+                );
+            }
+            map.values().for_each(|v| check_refs(doc, v));
+        }
+        Value::Array(items) => items.iter().for_each(|v| check_refs(doc, v)),
+        _ => {}
+    }
+}
+
+#[actix_web::test]
+async fn the_catalog_describes_every_route_with_its_problem_responses() {
+    let (v3, v2, gone, bad) = documents().await;
+    assert_eq!(gone, 410);
+    assert_eq!(bad, 400);
+    for doc in [&v3, &v2] {
+        assert_eq!(doc["openapi"], "3.1.0");
+        check_refs(doc, doc);
+        let routes: Vec<(String, String, Vec<&str>)> = operations(doc)
+            .into_iter()
+            .map(|(m, p, op)| (m, p, codes(op)))
+            .collect();
+        assert_eq!(
+            routes,
+            [
+                (
+                    "GET".into(),
+                    "/books".into(),
+                    vec!["200", "400", "410", "421", "500", "503"]
+                ),
+                (
+                    "POST".into(),
+                    "/books".into(),
+                    vec![
+                        "201", "400", "401", "409", "410", "413", "415", "421", "500", "503"
+                    ]
+                ),
+                (
+                    "GET".into(),
+                    "/books/{id}".into(),
+                    vec!["200", "400", "404", "410", "421", "500", "503"]
+                ),
+                (
+                    "DELETE".into(),
+                    "/books/{id}".into(),
+                    vec![
+                        "204", "400", "401", "403", "404", "410", "421", "500", "503"
+                    ]
+                ),
+                (
+                    "GET".into(),
+                    "/books/{id}/cover".into(),
+                    vec!["200", "400", "404", "410", "421", "500", "503"]
+                ),
+                (
+                    "PUT".into(),
+                    "/books/{id}/cover".into(),
+                    vec![
+                        "204", "400", "401", "404", "410", "413", "415", "421", "500", "503"
+                    ]
+                ),
+                ("GET".into(), "/health".into(), vec!["200", "421", "500"]),
+                (
+                    "GET".into(),
+                    "/openapi.json".into(),
+                    vec!["200", "400", "410", "421", "500"]
+                ),
+                (
+                    "GET".into(),
+                    "/demo/errors/{kind}".into(),
+                    vec!["400", "404", "410", "421", "500", "503"]
+                ),
+            ]
+        );
+        // Every error response is a problem document.
+        for (method, path, op) in operations(doc) {
+            for (code, response) in op["responses"].as_object().unwrap() {
+                if code.starts_with('4') || code.starts_with('5') {
+                    assert!(
+                        response["content"]
+                            .get("application/problem+json")
+                            .is_some(),
+                        "{method} {path} {code}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            doc["paths"]["/books"]["post"]["responses"]["409"],
+            serde_json::to_value(&examples::catalog::books::DuplicateIsbn::responses()["409"])
+                .unwrap()
+                .as_object()
+                .map(|o| {
+                    let mut o = o.clone();
+                    // The versioning adds its response headers.
+                    o.insert(
+                        "headers".into(),
+                        doc["paths"]["/books"]["post"]["responses"]["409"]["headers"].clone(),
+                    );
+                    Value::Object(o)
+                })
+                .unwrap()
+        );
+        assert_eq!(
+            doc["paths"]["/books"]["post"]["responses"]["401"]["headers"]["WWW-Authenticate"]["schema"]
+                ["enum"],
+            json!(["Bearer realm=\"catalog\""])
+        );
+        assert_eq!(
+            doc["paths"]["/books/{id}"]["delete"]["security"],
+            json!([{"bearer": []}])
+        );
+    }
+    assert_eq!(v3["info"]["version"], "3");
+    assert_eq!(v2["info"]["version"], "2");
+    let schemas: Vec<&String> = v3["components"]["schemas"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(
+        schemas,
+        [
+            "Book",
+            "BookCursorPage",
+            "BookFields",
+            "BookPage",
+            "DuplicateIsbn",
+            "Issue",
+            "IssueLocation",
+            "NewBook",
+            "ProblemDetails",
+            "ValidationProblem"
+        ]
+    );
+}
+
+#[actix_web::test]
+async fn list_books_has_the_derived_query_parameters_and_the_version_parameters() {
+    let (v3, v2, _, _) = documents().await;
+    let mut expected: Vec<String> = BookQuery::into_params(|| None)
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    expected.extend(["X-API-Version".into(), "api-version".into()]);
+    for doc in [&v3, &v2] {
+        let names: Vec<&str> = doc["paths"]["/books"]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, expected);
+    }
+    let op = &v3["paths"]["/books"]["get"];
+    let sort = op["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "sort")
+        .unwrap();
+    assert_eq!(
+        sort["schema"]["pattern"],
+        "^[+-]?(?:id|title|author|year|price|rating|published_at)(?:,[+-]?(?:id|title|author|year|price|rating|published_at))*$"
+    );
+    assert_eq!(
+        op["responses"]["200"]["content"]["application/json"]["schema"],
+        json!({"oneOf": [{"$ref": "#/components/schemas/BookPage"},
+                         {"$ref": "#/components/schemas/BookCursorPage"}]})
+    );
+    assert_eq!(
+        v2["paths"]["/books"]["get"]["responses"]["200"]["content"]["application/json"]["schema"],
+        json!({"type": "array", "items": {"$ref": "#/components/schemas/BookFields"}})
+    );
+    assert!(
+        v2["paths"]["/books"]["get"]["responses"]["200"]["headers"]
+            .get("X-Total-Count")
+            .is_some()
+    );
+}
+
+#[actix_web::test]
+async fn version_2_operations_are_deprecated_and_neutral_ones_are_not() {
+    let (v3, v2, _, _) = documents().await;
+    for (method, path, op) in operations(&v2) {
+        let neutral = path == "/health" || path == "/openapi.json";
+        assert_eq!(
+            op.get("deprecated"),
+            if neutral { None } else { Some(&json!(true)) },
+            "{method} {path}"
+        );
+        if !neutral {
+            assert_eq!(op["x-api-version"]["version"], "2");
+            assert_eq!(
+                op["x-api-version"]["mediaType"],
+                "application/vnd.catalog.v2+json"
+            );
+            assert_eq!(
+                op["x-api-version"]["sunset"],
+                "Fri, 31 Dec 2027 23:59:59 GMT"
+            );
+        }
+    }
+    for (method, path, op) in operations(&v3) {
+        assert_eq!(op.get("deprecated"), None, "{method} {path}");
+    }
+    let header = |doc: &Value| {
+        doc["paths"]["/books/{id}"]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "X-API-Version")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(header(&v2)["required"], true);
+    assert_eq!(header(&v2)["schema"]["enum"], json!(["2"]));
+    assert_eq!(header(&v3)["required"], false);
+    assert_eq!(header(&v3)["schema"]["enum"], json!(["3"]));
+    assert_eq!(
+        v2["paths"]["/books/{id}"]["get"]["responses"]["200"]["headers"]["Sunset"]["description"],
+        "When the version stops being served (RFC 8594, IMF-fixdate)."
+    );
+}

@@ -1,0 +1,539 @@
+//! Feature `openapi`: schemas of problem documents and derived problem
+//! types, parameters of derived collection queries, per-version documents.
+
+use actix_web::{App, test as atest, web};
+use problem_core::openapi::utoipa::openapi::{Info, OpenApi, Paths, path::OperationBuilder};
+use problem_core::openapi::utoipa::{IntoParams, IntoResponses, PartialSchema, ToSchema};
+use problem_core::openapi::{
+    ProblemSchemas, ValidationProblem, VersionedDocs, document_version, problem_response,
+};
+use problem_core::version::{
+    ApiVersion, Deprecation, V1, V2, V3, VersionConfig, VersionStrategy, Versioning,
+};
+use problem_core::{CollectionQuery, Issue, ProblemDetails};
+use serde_json::{Value, json};
+
+fn js<T: serde::Serialize>(v: T) -> Value {
+    serde_json::to_value(v).unwrap()
+}
+
+#[test]
+fn problem_details_schema_is_exact() {
+    assert_eq!(ProblemDetails::name(), "ProblemDetails");
+    assert_eq!(
+        js(ProblemDetails::schema()),
+        json!({
+            "type": "object",
+            "description": "An RFC 9457 problem document. Extension members may follow the standard members.",
+            "required": ["type", "title", "status", "instance"],
+            "properties": {
+                "type": {"type": "string", "format": "uri-reference", "default": "about:blank",
+                         "description": "URI reference identifying the problem type."},
+                "title": {"type": "string", "description": "Short summary of the problem type."},
+                "status": {"type": "integer", "format": "int32", "minimum": 400, "maximum": 599,
+                           "description": "The HTTP status code."},
+                "detail": {"type": "string",
+                           "description": "Explanation of this occurrence; outside development mode a 5xx has none."},
+                "instance": {"type": "string", "description": "The request path, without the query string."},
+                "correlationId": {"type": "string", "format": "uuid",
+                                  "description": "Id of the log line of a 5xx response."},
+                "stack": {"type": "string",
+                          "description": "Redacted error chain of an unknown error, development mode only."}
+            }
+        })
+    );
+}
+
+#[test]
+fn issue_and_validation_problem_schemas() {
+    assert_eq!(Issue::name(), "Issue");
+    let issue = js(Issue::schema());
+    assert_eq!(
+        issue["required"],
+        json!(["location", "name", "code", "message"])
+    );
+    assert_eq!(
+        issue["properties"]["location"]["enum"],
+        json!(["query", "body", "path", "header"])
+    );
+    let v = js(ValidationProblem::schema());
+    assert_eq!(
+        v["required"],
+        json!(["type", "title", "status", "instance", "issues"])
+    );
+    assert_eq!(v["properties"]["issues"]["type"], "array");
+    assert_eq!(v["properties"]["issues"]["items"], issue);
+}
+
+#[test]
+fn problem_responses_are_problem_json() {
+    let r = js(problem_response(409, None));
+    assert_eq!(
+        r,
+        json!({
+            "description": "Conflict",
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/ProblemDetails"}}}
+        })
+    );
+    let names: Vec<String> = ProblemSchemas::schemas()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "ProblemDetails",
+            "ValidationProblem",
+            "Issue",
+            "IssueLocation"
+        ]
+    );
+}
+
+mod derived {
+    use problem_core::Problem;
+
+    /// A book with this ISBN exists.
+    #[derive(Debug, Problem)]
+    #[problem(
+        status = 409,
+        title = "Conflict",
+        type = "/problems/duplicate-isbn",
+        detail = "A book with ISBN {isbn} already exists"
+    )]
+    pub struct DuplicateIsbn {
+        pub isbn: String,
+        #[problem(rename = "bookId")]
+        pub book_id: Option<u64>,
+        #[problem(header = "Retry-After")]
+        pub retry: u32,
+    }
+
+    /// A type without any `utoipa` schema, used as an extension member.
+    #[derive(Debug, serde::Serialize)]
+    pub struct Opaque {
+        pub a: u8,
+    }
+
+    #[derive(Debug, Problem)]
+    #[problem(type = "/problems/catalog")]
+    #[allow(dead_code)]
+    pub enum CatalogError {
+        #[problem(status = 404, detail = "No book {id}")]
+        Missing { id: i64, opaque: Opaque },
+        #[problem(status = 404, title = "Cover Not Found")]
+        NoCover { tags: Vec<String> },
+        #[problem(status = 503, detail = "Down for {minutes} minutes")]
+        Down {
+            minutes: u32,
+            #[problem(header = "Retry-After")]
+            retry: Option<u32>,
+        },
+    }
+
+    #[derive(Debug, Problem)]
+    #[problem(status = 422)]
+    pub struct Generic<T: std::fmt::Debug + serde::Serialize + Send + Sync + 'static> {
+        pub value: T,
+    }
+}
+
+#[test]
+fn derived_struct_schema_names_status_type_title_and_members() {
+    use derived::DuplicateIsbn;
+    assert_eq!(DuplicateIsbn::name(), "DuplicateIsbn");
+    let s = js(DuplicateIsbn::schema());
+    assert_eq!(
+        s["properties"]["status"],
+        json!({"type": "integer", "enum": [409]})
+    );
+    assert_eq!(
+        s["properties"]["type"],
+        json!({"type": "string", "enum": ["/problems/duplicate-isbn"]})
+    );
+    assert_eq!(
+        s["properties"]["title"],
+        json!({"type": "string", "enum": ["Conflict"]})
+    );
+    assert_eq!(s["properties"]["isbn"], json!({"type": "string"}));
+    assert_eq!(
+        s["properties"]["bookId"],
+        json!({"type": "integer", "format": "int64", "minimum": 0})
+    );
+    assert!(s["properties"].get("retry").is_none());
+    assert_eq!(
+        s["required"],
+        json!(["type", "title", "status", "instance", "detail", "isbn"])
+    );
+    let responses = js(DuplicateIsbn::responses());
+    assert_eq!(
+        responses.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["409"]
+    );
+    assert_eq!(responses["409"]["description"], "Conflict");
+    assert_eq!(
+        responses["409"]["content"]["application/problem+json"]["schema"],
+        s
+    );
+    assert_eq!(
+        responses["409"]["headers"]["Retry-After"]["description"],
+        "Sent with this problem."
+    );
+}
+
+#[test]
+fn derived_enum_schema_is_any_of_its_variants_and_responses_group_by_status() {
+    use derived::CatalogError;
+    let s = js(CatalogError::schema());
+    let cases = s["anyOf"].as_array().unwrap();
+    assert_eq!(cases.len(), 3);
+    // A member type without a schema is any JSON value.
+    assert_eq!(cases[0]["properties"]["opaque"], json!({}));
+    assert_eq!(
+        cases[0]["properties"]["title"]["enum"],
+        json!(["Not Found"])
+    );
+    assert_eq!(
+        cases[0]["required"],
+        json!([
+            "type", "title", "status", "instance", "detail", "id", "opaque"
+        ])
+    );
+    assert_eq!(
+        cases[1]["properties"]["tags"],
+        json!({"type": "array", "items": {"type": "string"}})
+    );
+    assert_eq!(
+        cases[1]["properties"]["title"]["enum"],
+        json!(["Cover Not Found"])
+    );
+    // 5xx: masked outside development, so neither detail nor members are required.
+    assert_eq!(
+        cases[2]["required"],
+        json!(["type", "title", "status", "instance"])
+    );
+    assert_eq!(cases[2]["properties"]["status"]["enum"], json!([503]));
+    let r = js(CatalogError::responses());
+    assert_eq!(
+        r.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["404", "503"]
+    );
+    assert_eq!(
+        r["404"]["content"]["application/problem+json"]["schema"]["anyOf"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        r["503"]["headers"]["Retry-After"]["description"],
+        "Sent with this problem when the value is set."
+    );
+}
+
+#[test]
+fn derived_generic_member_is_any_value() {
+    let s = js(derived::Generic::<u8>::schema());
+    assert_eq!(s["properties"]["value"], json!({}));
+    assert_eq!(s["properties"]["status"]["enum"], json!([422]));
+    assert_eq!(
+        s["properties"]["title"]["enum"],
+        json!(["Unprocessable Content"])
+    );
+}
+
+#[derive(CollectionQuery)]
+#[query(key = "id", default_sort = "-year", max_page_size = 50)]
+#[allow(dead_code)]
+struct BookQuery {
+    #[query(filter(eq, in, gte), sort)]
+    id: i64,
+    #[query(filter(eq, contains, not_in), sort, search)]
+    title: String,
+    #[query(filter(lt), sort)]
+    year: i32,
+    #[query(filter(gt))]
+    price: f64,
+    #[query(filter(is_null))]
+    subtitle: Option<String>,
+    #[query(filter(eq))]
+    published_at: time::Date,
+    #[query(filter(eq), select = false)]
+    in_stock: bool,
+}
+
+#[test]
+fn derived_query_parameters() {
+    let params = js(BookQuery::into_params(|| None));
+    let params = params.as_array().unwrap();
+    let names: Vec<&str> = params.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "page",
+            "per_page",
+            "limit",
+            "cursor",
+            "sort",
+            "id",
+            "id__in",
+            "id__gte",
+            "title",
+            "title__contains",
+            "title__not_in",
+            "year__lt",
+            "price__gt",
+            "subtitle__is_null",
+            "published_at",
+            "in_stock",
+            "q",
+            "search",
+            "search_fields",
+            "fields",
+            "exclude"
+        ]
+    );
+    assert!(
+        params
+            .iter()
+            .all(|p| p["in"] == "query" && p["required"] == false)
+    );
+    let by = |name: &str| params.iter().find(|p| p["name"] == name).unwrap().clone();
+    assert_eq!(
+        by("page")["schema"],
+        json!({"type": "integer", "format": "int64", "minimum": 1, "default": 1})
+    );
+    assert_eq!(by("per_page")["schema"]["default"], 20);
+    assert!(
+        by("per_page")["description"]
+            .as_str()
+            .unwrap()
+            .contains("clamped to 50")
+    );
+    let sort = by("sort");
+    assert_eq!(
+        sort["schema"]["pattern"],
+        "^[+-]?(?:id|title|year)(?:,[+-]?(?:id|title|year))*$"
+    );
+    assert!(
+        sort["description"]
+            .as_str()
+            .unwrap()
+            .contains("Sortable fields: `id`, `title`, `year`. Default: `-year`")
+    );
+    assert_eq!(
+        by("id")["schema"],
+        json!({"type": "integer", "format": "int64",
+               "minimum": i64::MIN, "maximum": i64::MAX})
+    );
+    assert_eq!(
+        by("year__lt")["schema"],
+        json!({"type": "integer", "format": "int32",
+               "minimum": i32::MIN, "maximum": i32::MAX})
+    );
+    assert_eq!(
+        by("price__gt")["schema"],
+        json!({"type": "number", "format": "double"})
+    );
+    assert_eq!(
+        by("subtitle__is_null")["schema"],
+        json!({"type": "boolean"})
+    );
+    assert_eq!(
+        by("published_at")["schema"],
+        json!({"type": "string", "format": "date"})
+    );
+    assert_eq!(by("in_stock")["schema"], json!({"type": "boolean"}));
+    let id_in = by("id__in");
+    assert_eq!(id_in["style"], "form");
+    assert_eq!(id_in["explode"], false);
+    assert_eq!(id_in["schema"]["type"], "array");
+    assert_eq!(id_in["schema"]["maxItems"], 100);
+    assert_eq!(id_in["schema"]["items"]["format"], "int64");
+    assert_eq!(
+        by("title__not_in")["schema"]["items"],
+        json!({"type": "string", "minLength": 1, "pattern": "^[^,]+$"})
+    );
+    assert_eq!(
+        by("search_fields")["schema"]["items"]["enum"],
+        json!(["title"])
+    );
+    assert_eq!(
+        by("fields")["schema"]["items"]["enum"],
+        json!(["id", "title", "year", "price", "subtitle", "published_at"])
+    );
+    assert_eq!(by("exclude")["explode"], false);
+}
+
+fn config() -> VersionConfig {
+    VersionConfig::builder(VersionStrategy::combined([
+        VersionStrategy::url_path(),
+        VersionStrategy::header(),
+        VersionStrategy::query(),
+        VersionStrategy::media_type("vnd.catalog"),
+    ]))
+    .default_version(V3)
+    .supported_versions([V2, V3])
+    .deprecated_with(
+        V2,
+        Deprecation::new()
+            .sunset(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_830_297_599)),
+    )
+    .removed(V1)
+    .neutral_path("/openapi.json")
+    .build()
+    .unwrap()
+}
+
+fn base() -> OpenApi {
+    let mut doc = OpenApi::new(Info::new("t", ""), Paths::new());
+    doc.paths.add_path_operation(
+        "/books",
+        vec![problem_core::openapi::utoipa::openapi::HttpMethod::Get],
+        OperationBuilder::new()
+            .operation_id(Some("list"))
+            .response(
+                "200",
+                problem_core::openapi::utoipa::openapi::Response::new("ok"),
+            )
+            .build(),
+    );
+    doc.paths.add_path_operation(
+        "/openapi.json",
+        vec![problem_core::openapi::utoipa::openapi::HttpMethod::Get],
+        OperationBuilder::new()
+            .response(
+                "200",
+                problem_core::openapi::utoipa::openapi::Response::new("doc"),
+            )
+            .build(),
+    );
+    doc
+}
+
+#[test]
+fn versioned_documents_mark_deprecated_operations_and_document_the_version() {
+    let config = config();
+    let mut v2 = base();
+    document_version(&mut v2, &config, V2);
+    let v2 = js(&v2);
+    assert_eq!(v2["info"]["version"], "2");
+    let op = &v2["paths"]["/books"]["get"];
+    assert_eq!(op["deprecated"], true);
+    assert_eq!(
+        op["parameters"],
+        json!([
+            {"name": "X-API-Version", "in": "header", "required": true,
+             "description": "The API version; this document describes version 2.",
+             "schema": {"type": "string", "enum": ["2"]}},
+            {"name": "api-version", "in": "query", "required": false,
+             "description": "The API version; this document describes version 2.",
+             "schema": {"type": "string", "enum": ["2"]}}
+        ])
+    );
+    assert_eq!(
+        op["x-api-version"],
+        json!({"version": "2", "default": false, "deprecated": true,
+               "sunset": "Fri, 31 Dec 2027 23:59:59 GMT", "pathPrefix": "/v2",
+               "header": "X-API-Version", "query": "api-version",
+               "mediaType": "application/vnd.catalog.v2+json"})
+    );
+    let headers = op["responses"]["200"]["headers"].as_object().unwrap();
+    assert_eq!(
+        headers.keys().collect::<Vec<_>>(),
+        [
+            "Deprecation",
+            "Sunset",
+            "X-API-Deprecated",
+            "X-API-Deprecation-Message",
+            "X-API-Supported-Versions",
+            "X-API-Version"
+        ]
+    );
+    assert_eq!(
+        op["responses"]["400"]["content"]["application/problem+json"]["schema"]["anyOf"],
+        json!([{"$ref": "#/components/schemas/ValidationProblem"},
+               {"$ref": "#/components/schemas/ProblemDetails"}])
+    );
+    assert_eq!(
+        op["responses"]["410"]["content"]["application/problem+json"]["schema"]["$ref"],
+        "#/components/schemas/ProblemDetails"
+    );
+    // A neutral path is left as it is.
+    let neutral = &v2["paths"]["/openapi.json"]["get"];
+    assert!(neutral.get("deprecated").is_none());
+    assert!(neutral.get("parameters").is_none());
+
+    let mut v3 = base();
+    document_version(&mut v3, &config, V3);
+    let v3 = js(&v3);
+    let op = &v3["paths"]["/books"]["get"];
+    assert!(op.get("deprecated").is_none());
+    assert_eq!(op["parameters"][0]["required"], false);
+    assert_eq!(op["parameters"][0]["schema"]["enum"], json!(["3"]));
+    assert!(
+        op["responses"]["200"]["headers"]
+            .get("Deprecation")
+            .is_none()
+    );
+}
+
+#[actix_web::test]
+async fn versioned_docs_serve_the_requested_version() {
+    let config = config();
+    let docs = VersionedDocs::new(&config, |_| base()).unwrap();
+    assert_eq!(docs.versions(), vec![V2, V3]);
+    let app = atest::init_service(
+        App::new()
+            .wrap(Versioning::new(config))
+            .app_data(web::Data::new(docs))
+            .route(
+                "/openapi.json",
+                web::get().to(
+                    |req: actix_web::HttpRequest, docs: web::Data<VersionedDocs>| async move {
+                        docs.respond(&req)
+                    },
+                ),
+            ),
+    )
+    .await;
+    let get = |uri: &str, header: Option<(&'static str, &'static str)>| {
+        let mut req = atest::TestRequest::get().uri(uri);
+        if let Some(h) = header {
+            req = req.insert_header(h);
+        }
+        req.to_request()
+    };
+    for (uri, header, version) in [
+        ("/openapi.json", None, "3"),
+        ("/openapi.json?api-version=2", None, "2"),
+        ("/openapi.json", Some(("X-API-Version", "2")), "2"),
+        (
+            "/openapi.json",
+            Some(("Accept", "application/vnd.catalog.v2+json")),
+            "2",
+        ),
+        ("/v2/openapi.json", None, "2"),
+    ] {
+        let res = atest::call_service(&app, get(uri, header)).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        assert_eq!(
+            res.headers().get("content-type").unwrap(),
+            "application/json"
+        );
+        let body: Value = atest::read_body_json(res).await;
+        assert_eq!(body["info"]["version"], version, "{uri} {header:?}");
+        assert_eq!(body["openapi"], "3.1.0");
+    }
+    let res = atest::call_service(&app, get("/openapi.json?api-version=1", None)).await;
+    assert_eq!(res.status(), 410);
+    let body: Value = atest::read_body_json(res).await;
+    assert_eq!(body["detail"], "API version 1 is no longer supported");
+    let res = atest::call_service(&app, get("/openapi.json?api-version=7", None)).await;
+    assert_eq!(res.status(), 400);
+    let body: Value = atest::read_body_json(res).await;
+    assert_eq!(body["detail"], "API version 7 is not supported");
+    let res = atest::call_service(&app, get("/openapi.json?api-version=x", None)).await;
+    assert_eq!(res.status(), 400);
+    let _ = ApiVersion::V1;
+}
