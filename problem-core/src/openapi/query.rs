@@ -3,9 +3,11 @@
 //! impl returns (spec, "Collection request"; `DECISIONS.md`, "Collection
 //! queries").
 
-use utoipa::openapi::Required;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn, ParameterStyle};
-use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::schema::{
+    ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+};
+use utoipa::openapi::{RefOr, Required};
 
 use crate::query::{
     Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator, QuerySchema, ValueKind,
@@ -18,10 +20,10 @@ fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaA
         .required(Required::False)
         .description(Some(description));
     match schema.into() {
-        SchemaArg::Scalar(s) => builder = builder.schema(Some(s)),
+        SchemaArg::Scalar(s) => builder = builder.schema(Some(RefOr::T(s))),
         SchemaArg::List(a) => {
             builder = builder
-                .schema(Some(a))
+                .schema(Some(RefOr::T(a)))
                 .style(Some(ParameterStyle::Form))
                 .explode(Some(false));
         }
@@ -32,19 +34,19 @@ fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaA
 /// A scalar value, or a comma-separated list (`style: form`,
 /// `explode: false`).
 enum SchemaArg {
-    Scalar(ObjectBuilder),
-    List(ArrayBuilder),
+    Scalar(Schema),
+    List(Schema),
 }
 
 impl From<ObjectBuilder> for SchemaArg {
     fn from(o: ObjectBuilder) -> Self {
-        Self::Scalar(o)
+        Self::Scalar(Schema::Object(o.build()))
     }
 }
 
 impl From<ArrayBuilder> for SchemaArg {
     fn from(a: ArrayBuilder) -> Self {
-        Self::List(a)
+        Self::List(Schema::Array(a.build()))
     }
 }
 
