@@ -100,6 +100,9 @@ cmp -s "$out/openapi.json" "$out/openapi-v3.json" || {
 }
 
 echo "openapi-check: schemathesis ($max_examples examples per operation, at most ${max_time}s)"
+# Run from the output directory: hypothesis and schemathesis keep their
+# caches (.hypothesis, .schemathesis) in the working directory.
+cd "$out"
 timeout --signal=INT --kill-after=10 "$max_time" \
     "$venv/bin/st" run "$base/openapi.json" \
     --url "$base" \
@@ -108,6 +111,7 @@ timeout --signal=INT --kill-after=10 "$max_time" \
     --header "Authorization: Bearer $admin_token" \
     --max-examples "$max_examples" \
     --seed "$seed" \
+    --generation-database none \
     --workers 2 \
     --request-timeout 10 \
     --phases examples,coverage,fuzzing \
