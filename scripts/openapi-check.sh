@@ -47,6 +47,8 @@ cargo build --quiet -p examples --bin catalog
 bin="$target/debug/catalog"
 
 log="$out/catalog.log"
+# A log of an earlier run must not be read for this run's address.
+rm -f "$log" "$out"/openapi*.json
 admin_token="openapi-check-admin-token"
 CATALOG_ADDR=127.0.0.1:0 \
 CATALOG_SEED_ROWS=300 \
@@ -89,11 +91,11 @@ echo "openapi-check: catalog at $base"
 
 for version in 3 2; do
     file="$out/openapi-v$version.json"
-    curl --silent --show-error --fail --max-time 10 \
+    curl --silent --show-error --fail --max-time 10 --retry 5 --retry-connrefused \
         "$base/openapi.json?api-version=$version" -o "$file"
     "$venv/bin/openapi-spec-validator" --schema 3.1.0 "$file"
 done
-curl --silent --show-error --fail --max-time 10 "$base/openapi.json" -o "$out/openapi.json"
+curl --silent --show-error --fail --max-time 10 --retry 5 --retry-connrefused "$base/openapi.json" -o "$out/openapi.json"
 cmp -s "$out/openapi.json" "$out/openapi-v3.json" || {
     echo "openapi-check: /openapi.json is not the default version's (3) document" >&2
     exit 1

@@ -89,3 +89,53 @@ macro_rules! __problem_core_openapi_items {
 macro_rules! __problem_core_openapi_items {
     ($($item:tt)*) => {};
 }
+
+/// The derives compile warning-free with and without the feature `openapi`
+/// (which adds their `utoipa` impls); this doctest runs in both builds.
+///
+/// ```
+/// #![deny(warnings)]
+/// use problem_core::query::CollectionQuery as _;
+/// use problem_core::{CollectionQuery, Problem};
+///
+/// #[derive(Debug, Problem)]
+/// #[problem(status = 409, type = "/problems/duplicate-isbn", detail = "ISBN {isbn} exists")]
+/// struct DuplicateIsbn {
+///     isbn: String,
+///     #[problem(header = "Retry-After")]
+///     retry: Option<u32>,
+/// }
+///
+/// #[derive(Debug, Problem)]
+/// enum CatalogError {
+///     #[problem(status = 404)]
+///     Missing,
+///     #[problem(status = 503)]
+///     Down { window: Vec<String> },
+/// }
+///
+/// #[derive(Debug, Problem)]
+/// #[problem(status = 422)]
+/// struct Wrapped<T: std::fmt::Debug + serde::Serialize + Send + Sync + 'static> {
+///     value: T,
+/// }
+///
+/// #[derive(CollectionQuery)]
+/// struct BookQuery {
+///     #[query(filter(eq, in), sort)]
+///     id: i64,
+/// }
+///
+/// fn main() {
+///     let errors: Vec<Box<dyn Problem>> = vec![
+///         Box::new(DuplicateIsbn { isbn: "1".into(), retry: None }),
+///         Box::new(CatalogError::Missing),
+///         Box::new(CatalogError::Down { window: vec![] }),
+///         Box::new(Wrapped { value: 1u8 }),
+///     ];
+///     assert_eq!(errors.len(), 4);
+///     assert_eq!(BookQuery::SCHEMA.key, "id");
+/// }
+/// ```
+#[cfg(all(doctest, feature = "derive"))]
+pub struct DerivesAreWarningFree;

@@ -1,6 +1,8 @@
 //! Feature `openapi`: schemas of problem documents and derived problem
 //! types, parameters of derived collection queries, per-version documents.
 
+#![deny(warnings)]
+
 use actix_web::{App, test as atest, web};
 use problem_core::openapi::utoipa::openapi::{Info, OpenApi, Paths, path::OperationBuilder};
 use problem_core::openapi::utoipa::{IntoParams, IntoResponses, PartialSchema, ToSchema};
