@@ -81,7 +81,7 @@ pub async fn walk_cursor(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
     panic!("the cursor walk did not end");
 }
 
-fn by<'a>(books: &'a [Book], keep: impl Fn(&Book) -> bool) -> Vec<&'a Book> {
+fn by(books: &[Book], keep: impl Fn(&Book) -> bool) -> Vec<&Book> {
     books.iter().filter(|b| keep(b)).collect()
 }
 

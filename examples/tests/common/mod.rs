@@ -50,10 +50,10 @@ impl Catalog {
         std::thread::spawn(move || {
             let mut tx = Some(tx);
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("catalog listening on http://").nth(1) {
-                    if let (Some(tx), Ok(addr)) = (tx.take(), rest.trim().parse::<SocketAddr>()) {
-                        let _ = tx.send(addr);
-                    }
+                if let Some(rest) = line.split("catalog listening on http://").nth(1)
+                    && let (Some(tx), Ok(addr)) = (tx.take(), rest.trim().parse::<SocketAddr>())
+                {
+                    let _ = tx.send(addr);
                 }
                 sink.lock().unwrap().push(line);
             }
