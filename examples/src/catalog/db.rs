@@ -104,7 +104,17 @@ macro_rules! on_db {
     };
 }
 
-fn books_table() -> TableCreateStatement {
+/// `books`; on PostgreSQL text columns use the `C` collation, so text sorts
+/// by code point as on SQLite (and as the cursors' keyset comparison expects).
+fn books_table(postgres: bool) -> TableCreateStatement {
+    let text = |col: Books| {
+        let mut def = ColumnDef::new(col);
+        def.string();
+        if postgres {
+            def.extra("COLLATE \"C\"");
+        }
+        def
+    };
     Table::create()
         .table(Books::Table)
         .if_not_exists()
@@ -115,14 +125,14 @@ fn books_table() -> TableCreateStatement {
                 .auto_increment()
                 .primary_key(),
         )
-        .col(ColumnDef::new(Books::Isbn).string().not_null().unique_key())
-        .col(ColumnDef::new(Books::Title).string().not_null())
-        .col(ColumnDef::new(Books::Author).string().not_null())
-        .col(ColumnDef::new(Books::Genre).string().not_null())
+        .col(text(Books::Isbn).not_null().unique_key())
+        .col(text(Books::Title).not_null())
+        .col(text(Books::Author).not_null())
+        .col(text(Books::Genre).not_null())
         .col(ColumnDef::new(Books::Year).integer().not_null())
         .col(ColumnDef::new(Books::Price).double().not_null())
         .col(ColumnDef::new(Books::Rating).double().not_null())
-        .col(ColumnDef::new(Books::Subtitle).string().null())
+        .col(text(Books::Subtitle).null())
         .col(ColumnDef::new(Books::PublishedAt).date().not_null())
         .col(ColumnDef::new(Books::InStock).boolean().not_null())
         .to_owned()
@@ -211,7 +221,8 @@ impl Db {
     /// # Errors
     /// The driver's error.
     pub async fn prepare(&self, rows: u32) -> Result<(), sqlx::Error> {
-        self.execute_ddl(&books_table()).await?;
+        self.execute_ddl(&books_table(matches!(self, Db::Postgres(_))))
+            .await?;
         self.execute_ddl(&covers_table()).await?;
         if self
             .count(Query::select().from(Books::Table).to_owned())

@@ -26,7 +26,7 @@ pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 #[error("HTTP exception status must be 400 to 599, got {status}")]
 pub struct StatusRangeError {
     /// The rejected status.
-    pub status: u16,
+    pub status: i64,
 }
 
 /// A problem could not be turned into a body or headers: an extension value
@@ -119,7 +119,9 @@ pub struct HttpException {
 }
 
 impl HttpException {
-    /// A new exception with the given status.
+    /// A new exception with the given status: any integer, so that a
+    /// negative or oversized value is an error value too (the spec's
+    /// `RangeError`), never a compile error or a panic.
     ///
     /// # Errors
     /// [`StatusRangeError`] when `status` is not in `400..=599`.
@@ -127,14 +129,18 @@ impl HttpException {
     /// ```
     /// assert!(problem_core::HttpException::new(599).is_ok());
     /// assert!(problem_core::HttpException::new(600).is_err());
+    /// assert!(problem_core::HttpException::new(-1).is_err());
+    /// assert!(problem_core::HttpException::new(70_000).is_err());
     /// ```
-    pub fn new(status: u16) -> Result<Self, StatusRangeError> {
-        if !(400..=599).contains(&status) {
-            return Err(StatusRangeError { status });
-        }
-        match StatusCode::from_u16(status) {
-            Ok(code) => Ok(Self::from_status(code)),
-            Err(_) => Err(StatusRangeError { status }),
+    pub fn new(status: impl Into<i64>) -> Result<Self, StatusRangeError> {
+        let status = status.into();
+        let code = u16::try_from(status)
+            .ok()
+            .filter(|s| (400..=599).contains(s))
+            .and_then(|s| StatusCode::from_u16(s).ok());
+        match code {
+            Some(code) => Ok(Self::from_status(code)),
+            None => Err(StatusRangeError { status }),
         }
     }
 
@@ -149,7 +155,7 @@ impl HttpException {
     /// assert_eq!(err.to_string(), "Not Found");
     /// ```
     pub fn with_options(
-        status: u16,
+        status: impl Into<i64>,
         detail: Option<impl Into<String>>,
         options: ProblemOptions,
     ) -> Result<Self, StatusRangeError> {

@@ -1,0 +1,632 @@
+//! Black-box tests of the catalog: the built binary on a free loopback
+//! port, embedded SQLite, a real HTTP client.
+
+mod common;
+
+use common::lists;
+use common::{ADMIN, Catalog, EDITOR, PROBLEM_JSON, header, json};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+macro_rules! list_test {
+    ($name:ident) => {
+        #[tokio::test]
+        async fn $name() {
+            let cat = Catalog::start(&[]);
+            lists::$name(&cat).await;
+        }
+    };
+}
+
+list_test!(default_page_is_the_first_20_by_id);
+list_test!(page_and_per_page_give_offset_and_limit);
+list_test!(filter_and_sort_return_exactly_the_rows_sql_would);
+list_test!(every_operator_filters_like_the_seed_data_says);
+list_test!(search_ands_terms_and_ors_fields_case_insensitively);
+list_test!(cursor_walk_returns_every_matching_row_once_in_order);
+list_test!(sparse_fieldsets);
+list_test!(values_are_matched_literally);
+list_test!(bad_queries_are_400_with_every_issue);
+list_test!(cursors_are_bound_to_their_query);
+
+fn problem(status: u16, detail: Option<&str>, instance: &str) -> Value {
+    let mut p = json!({"type": "about:blank", "title": problem_core::status_title(status), "status": status, "instance": instance});
+    if let Some(d) = detail {
+        p["detail"] = json!(d);
+    }
+    p
+}
+
+#[tokio::test]
+async fn versions_by_path_header_query_and_media_type() {
+    let cat = Catalog::start(&[]);
+    let v2 = [
+        cat.get("/v2/books?per_page=3"),
+        cat.get("/books?per_page=3").header("X-API-Version", "2"),
+        cat.get("/books?per_page=3&api-version=2"),
+        cat.get("/books?per_page=3")
+            .header("Accept", "application/vnd.catalog.v2+json"),
+    ];
+    for req in v2 {
+        let res = req.send().await.unwrap();
+        let (status, h, body) = json(res).await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            body,
+            json!(
+                lists::seed_books()[..3]
+                    .iter()
+                    .map(|b| serde_json::to_value(b).unwrap())
+                    .collect::<Vec<_>>()
+            )
+        );
+        assert_eq!(header(&h, "x-api-version"), Some("2"));
+        assert_eq!(header(&h, "x-api-supported-versions"), Some("2, 3"));
+        assert_eq!(header(&h, "x-total-count"), Some("3000"));
+        assert_eq!(header(&h, "x-api-deprecated"), Some("true"));
+        assert_eq!(
+            header(&h, "x-api-deprecation-message"),
+            Some("API version 2 is deprecated")
+        );
+        assert_eq!(header(&h, "deprecation"), Some("@1767225600"));
+        assert_eq!(header(&h, "sunset"), Some("Fri, 31 Dec 2027 23:59:59 GMT"));
+        let links: Vec<&str> = h
+            .get_all("link")
+            .iter()
+            .map(|v| v.to_str().unwrap())
+            .collect();
+        assert!(
+            links
+                .iter()
+                .any(|l| l.contains("rel=\"next\"") && l.contains("page=2")),
+            "{links:?}"
+        );
+    }
+    for req in [
+        cat.get("/books?per_page=1"),
+        cat.get("/v3/books?per_page=1"),
+        cat.get("/books?per_page=1").header("X-API-Version", "3"),
+    ] {
+        let (status, h, body) = json(req.send().await.unwrap()).await;
+        assert_eq!(status, 200);
+        assert_eq!(header(&h, "x-api-version"), Some("3"));
+        assert!(h.get("deprecation").is_none() && h.get("sunset").is_none());
+        assert!(
+            body.get("data").is_some() && body.get("meta").is_some() && body.get("links").is_some()
+        );
+    }
+    let (status, h, body) = json(cat.get("/v1/books").send().await.unwrap()).await;
+    assert_eq!(status, 410);
+    assert_eq!(header(&h, "content-type"), Some(PROBLEM_JSON));
+    assert_eq!(
+        body,
+        problem(
+            410,
+            Some("API version 1 is no longer supported"),
+            "/v1/books"
+        )
+    );
+    let (status, h, body) = json(
+        cat.get("/books")
+            .header("X-API-Version", "7")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(header(&h, "x-api-supported-versions"), Some("2, 3"));
+    assert_eq!(body["detail"], json!("API version 7 is not supported"));
+    assert_eq!(body["supportedVersions"], json!(["2", "3"]));
+    let (status, _, body) = json(cat.get("/books?api-version=banana").send().await.unwrap()).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, _, body) = json(cat.get("/v2/books/1").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["id"], json!(1));
+}
+
+#[tokio::test]
+async fn health_is_version_neutral() {
+    let cat = Catalog::start(&[]);
+    let res = cat
+        .get("/health")
+        .header("X-API-Version", "1")
+        .send()
+        .await
+        .unwrap();
+    let (status, h, body) = json(res).await;
+    assert_eq!(status, 200);
+    assert_eq!(body, json!({"status": "ok"}));
+    assert!(h.get("x-api-version").is_none());
+    assert!(h.get("x-api-supported-versions").is_none());
+}
+
+#[tokio::test]
+async fn one_book_404_and_a_bad_id() {
+    let cat = Catalog::start(&[]);
+    let (status, _, body) = json(cat.get("/books/42").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body,
+        serde_json::to_value(&lists::seed_books()[41]).unwrap()
+    );
+    let res = cat.get("/books/999999").send().await.unwrap();
+    assert_eq!(res.headers().get("content-type").unwrap(), PROBLEM_JSON);
+    assert_eq!(
+        res.headers().get("x-content-type-options").unwrap(),
+        "nosniff"
+    );
+    let (status, h, body) = json(res).await;
+    assert_eq!(status, 404);
+    assert_eq!(
+        header(&h, "x-api-version"),
+        Some("3"),
+        "version headers on problem responses too"
+    );
+    assert_eq!(
+        body,
+        problem(404, Some("Book 999999 not found"), "/books/999999")
+    );
+    let (status, _, body) = json(cat.get("/books/abc").send().await.unwrap()).await;
+    assert_eq!(status, 400);
+    let mut expected = problem(400, Some("Request validation failed"), "/books/abc");
+    expected["issues"] = json!([{"location": "path", "name": "id", "code": "invalid_value", "message": "`abc` is not an integer", "expected": "integer"}]);
+    assert_eq!(body, expected);
+}
+
+fn new_book(isbn: &str) -> Value {
+    json!({"isbn": isbn, "title": "Dune", "author": "Frank Herbert", "genre": "fiction", "year": 1965,
+           "price": 9.5, "rating": 4.5, "subtitle": null, "published_at": "1965-08-01", "in_stock": true})
+}
+
+#[tokio::test]
+async fn create_needs_a_token_validates_and_rejects_duplicates() {
+    let cat = Catalog::start(&[]);
+    for auth in [None, Some("Bearer wrong"), Some("Basic abc"), Some(ADMIN)] {
+        let mut req = cat
+            .request(Method::POST, "/books")
+            .json(&new_book("9780441172719"));
+        if let Some(a) = auth {
+            req = req.header("Authorization", a);
+        }
+        let (status, h, body) = json(req.send().await.unwrap()).await;
+        assert_eq!(status, 401, "{auth:?}");
+        assert_eq!(
+            header(&h, "www-authenticate"),
+            Some("Bearer realm=\"catalog\"")
+        );
+        assert_eq!(body, problem(401, None, "/books"));
+    }
+    let editor = format!("Bearer {EDITOR}");
+    let res = cat
+        .request(Method::POST, "/books")
+        .header("Authorization", &editor)
+        .json(&new_book("9780441172719"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let location = res
+        .headers()
+        .get("location")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let (_, _, created) = json(res).await;
+    assert_eq!(location, format!("/books/{}", created["id"]));
+    assert_eq!(created["id"], json!(3001));
+    let mut expected = new_book("9780441172719");
+    expected["id"] = json!(3001);
+    assert_eq!(created, expected);
+    let (status, _, fetched) = json(cat.get(&location).send().await.unwrap()).await;
+    assert_eq!((status, fetched), (200, expected));
+
+    let (status, _, body) = json(
+        cat.request(Method::POST, "/books")
+            .header("Authorization", &editor)
+            .json(&new_book("9780441172719"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert_eq!(
+        body,
+        json!({"type": "/problems/duplicate-isbn", "title": "Conflict", "status": 409,
+               "detail": "A book with ISBN 9780441172719 already exists", "instance": "/books",
+               "isbn": "9780441172719"})
+    );
+
+    let form = "isbn=0441172717&title=Dune%20Messiah&author=Frank%20Herbert&year=1969&price=7.25";
+    let res = cat
+        .request(Method::POST, "/books")
+        .header("Authorization", format!("Bearer {ADMIN}"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(form)
+        .send()
+        .await
+        .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["title"], json!("Dune Messiah"));
+    assert_eq!(body["published_at"], json!("1969-01-01"));
+
+    let bad = json!({"isbn": "12-34", "title": " ", "author": "", "year": 1200, "price": -1, "rating": 6});
+    let (status, _, body) = json(
+        cat.request(Method::POST, "/books")
+            .header("Authorization", &editor)
+            .json(&bad)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["detail"], json!("Request validation failed"));
+    let names: Vec<&str> = body["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["/author", "/isbn", "/price", "/rating", "/title", "/year"]
+    );
+    assert!(
+        body["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i["location"] == json!("body"))
+    );
+
+    let res = cat
+        .request(Method::POST, "/books")
+        .header("Authorization", &editor)
+        .header("Content-Type", "text/plain")
+        .body("hi")
+        .send()
+        .await
+        .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 415);
+    assert_eq!(
+        body,
+        problem(415, Some("Unsupported content type: text/plain"), "/books")
+    );
+    let res = cat
+        .request(Method::POST, "/books")
+        .header("Authorization", &editor)
+        .header("Content-Type", "application/json")
+        .body("{\"isbn\":")
+        .send()
+        .await
+        .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 400);
+    assert_eq!(body, problem(400, Some("Malformed JSON body"), "/books"));
+    let fields: Vec<String> = (0..1001).map(|i| format!("f{i}=1")).collect();
+    let res = cat
+        .request(Method::POST, "/books")
+        .header("Authorization", &editor)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(fields.join("&"))
+        .send()
+        .await
+        .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 413);
+    assert_eq!(
+        body,
+        problem(
+            413,
+            Some("The request body has more than 1000 fields."),
+            "/books"
+        )
+    );
+}
+
+#[tokio::test]
+async fn delete_is_for_admins_only() {
+    let cat = Catalog::start(&[]);
+    let (status, h, body) = json(
+        cat.request(Method::DELETE, "/books/5")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 401);
+    assert_eq!(
+        header(&h, "www-authenticate"),
+        Some("Bearer realm=\"catalog\"")
+    );
+    assert_eq!(body, problem(401, None, "/books/5"));
+    let (status, _, body) = json(
+        cat.request(Method::DELETE, "/books/5")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert_eq!(body, problem(403, None, "/books/5"));
+    let res = cat
+        .request(Method::DELETE, "/books/5")
+        .header("Authorization", format!("Bearer {ADMIN}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    assert!(res.bytes().await.unwrap().is_empty());
+    let (status, _, body) = json(cat.get("/books/5").send().await.unwrap()).await;
+    assert_eq!(
+        (status, body),
+        (404, problem(404, Some("Book 5 not found"), "/books/5"))
+    );
+    let (status, _, _) = json(
+        cat.request(Method::DELETE, "/books/5")
+            .header("Authorization", format!("Bearer {ADMIN}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 404);
+}
+
+fn multipart(boundary: &str, name: &str, content_type: &str, data: &[u8]) -> Vec<u8> {
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"c.png\"\r\nContent-Type: {content_type}\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(data);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    body
+}
+
+#[tokio::test]
+async fn covers_are_stored_and_served() {
+    let cat = Catalog::start(&[]);
+    let (status, _, body) = json(cat.get("/books/7/cover").send().await.unwrap()).await;
+    assert_eq!(
+        (status, body),
+        (
+            404,
+            problem(404, Some("Book 7 has no cover"), "/books/7/cover")
+        )
+    );
+    let png: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
+    let put = |auth: Option<String>, body: Vec<u8>, ct: &str| {
+        let mut req = cat
+            .request(Method::PUT, "/books/7/cover")
+            .header("Content-Type", ct.to_owned())
+            .body(body);
+        if let Some(a) = auth {
+            req = req.header("Authorization", a);
+        }
+        req.send()
+    };
+    let res = put(
+        None,
+        multipart("b0und", "cover", "image/png", &png),
+        "multipart/form-data; boundary=b0und",
+    )
+    .await
+    .unwrap();
+    assert_eq!(res.status(), 401);
+    let res = put(
+        Some(format!("Bearer {EDITOR}")),
+        multipart("b0und", "cover", "image/png", &png),
+        "multipart/form-data; boundary=b0und",
+    )
+    .await
+    .unwrap();
+    assert_eq!(res.status(), 204);
+    let res = cat.get("/books/7/cover").send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers().get("content-type").unwrap(), "image/png");
+    assert_eq!(res.bytes().await.unwrap().to_vec(), png);
+    let res = put(
+        Some(format!("Bearer {EDITOR}")),
+        b"--b0und\r\nnot a part".to_vec(),
+        "multipart/form-data; boundary=b0und",
+    )
+    .await
+    .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(
+        (status, body),
+        (
+            400,
+            problem(400, Some("Malformed multipart body"), "/books/7/cover")
+        )
+    );
+    let res = put(
+        Some(format!("Bearer {EDITOR}")),
+        multipart("b0und", "other", "image/png", &png),
+        "multipart/form-data; boundary=b0und",
+    )
+    .await
+    .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["issues"][0]["name"], json!("cover"));
+    let res = cat
+        .request(Method::PUT, "/books/999999/cover")
+        .header("Authorization", format!("Bearer {ADMIN}"))
+        .header("Content-Type", "multipart/form-data; boundary=b0und")
+        .body(multipart("b0und", "cover", "image/png", &png))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+}
+
+fn correlation_line(cat: &Catalog, id: &str) -> String {
+    let lines = cat.wait_for_log(id);
+    assert_eq!(lines.len(), 1, "exactly one log line for {id}: {lines:#?}");
+    lines.into_iter().next().unwrap()
+}
+
+#[tokio::test]
+async fn demo_errors_are_masked_and_logged_in_production() {
+    let cat = Catalog::start(&[]);
+    let res = cat.get("/demo/errors/unknown").send().await.unwrap();
+    assert_eq!(res.headers().get("content-type").unwrap(), PROBLEM_JSON);
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 500);
+    let id = body["correlationId"].as_str().unwrap().to_owned();
+    assert_eq!(uuid::Uuid::parse_str(&id).unwrap().get_version_num(), 4);
+    let mut expected = problem(500, None, "/demo/errors/unknown");
+    expected["correlationId"] = json!(id);
+    assert_eq!(body, expected);
+    let line = correlation_line(&cat, &id);
+    assert!(line.ends_with(&format!(
+        "[catalog] Unhandled error on GET /demo/errors/unknown (correlation id {id}): DatabaseError: could not connect to postgres://***@db.internal:5432/catalog: connection refused"
+    )), "{line}");
+    assert!(line.contains("ERROR"), "{line}");
+
+    let (status, _, body) = json(cat.get("/demo/errors/panic").send().await.unwrap()).await;
+    assert_eq!(status, 500);
+    let id = body["correlationId"].as_str().unwrap().to_owned();
+    assert_eq!(body.as_object().unwrap().len(), 5);
+    assert!(correlation_line(&cat, &id).contains(&format!(
+        "[catalog] Unhandled error on GET /demo/errors/panic (correlation id {id}): Panic: "
+    )));
+    let (status, _, _) = json(cat.get("/health").send().await.unwrap()).await;
+    assert_eq!(status, 200, "the worker keeps serving after a panic");
+
+    let res = cat.get("/demo/errors/unavailable").send().await.unwrap();
+    assert_eq!(res.headers().get("retry-after").unwrap(), "120");
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 503);
+    let id = body["correlationId"].as_str().unwrap().to_owned();
+    let mut expected = problem(503, None, "/demo/errors/unavailable");
+    expected["correlationId"] = json!(id);
+    assert_eq!(body, expected);
+    assert!(correlation_line(&cat, &id).ends_with(&format!(
+        "[catalog] 503 on GET /demo/errors/unavailable (correlation id {id}): ServiceUnavailableException: Maintenance window"
+    )));
+
+    let (status, _, body) = json(cat.get("/demo/errors/bad-request").send().await.unwrap()).await;
+    assert_eq!(status, 400);
+    let mut expected = problem(
+        400,
+        Some("This request is bad on purpose"),
+        "/demo/errors/bad-request",
+    );
+    expected["hint"] = json!("try /books instead");
+    assert_eq!(body, expected);
+
+    let log = cat.log().join("\n");
+    assert!(
+        !log.contains("s3cret"),
+        "credentials are redacted in the log"
+    );
+    assert!(!log.contains(ADMIN) && !log.contains(EDITOR));
+}
+
+#[tokio::test]
+async fn demo_errors_show_details_in_development() {
+    let cat = Catalog::start(&[("NODE_ENV", "development")]);
+    let (status, _, body) = json(cat.get("/demo/errors/unknown").send().await.unwrap()).await;
+    assert_eq!(status, 500);
+    assert_eq!(
+        body["detail"],
+        json!("could not connect to postgres://***@db.internal:5432/catalog: connection refused")
+    );
+    assert_eq!(
+        body["stack"],
+        json!(
+            "DatabaseError: could not connect to postgres://***@db.internal:5432/catalog: connection refused"
+        )
+    );
+    let (status, _, body) = json(cat.get("/demo/errors/unavailable").send().await.unwrap()).await;
+    assert_eq!(status, 503);
+    assert_eq!(body["detail"], json!("Maintenance window"));
+    assert_eq!(body["window"], json!({"start": "02:00Z", "end": "03:00Z"}));
+    assert!(body["correlationId"].is_string());
+}
+
+#[tokio::test]
+async fn framework_errors_as_a_client_sees_them() {
+    let cat = Catalog::start(&[("CATALOG_MAX_BODY_BYTES", "4096")]);
+    let (status, h, body) = json(cat.get("/nope?x=1").send().await.unwrap()).await;
+    assert_eq!(
+        (status, body),
+        (404, problem(404, Some("No route for GET /nope"), "/nope"))
+    );
+    assert_eq!(header(&h, "content-type"), Some(PROBLEM_JSON));
+    let (status, h, body) = json(cat.request(Method::PATCH, "/books").send().await.unwrap()).await;
+    assert_eq!(
+        (status, body),
+        (
+            405,
+            problem(405, Some("PATCH is not allowed on /books"), "/books")
+        )
+    );
+    assert_eq!(header(&h, "allow"), Some("GET, POST"));
+    let (status, h, _) = json(cat.request(Method::POST, "/books/1").send().await.unwrap()).await;
+    assert_eq!(status, 405);
+    assert_eq!(header(&h, "allow"), Some("GET, DELETE"));
+    let params: Vec<String> = (0..1001).map(|i| format!("p{i}=1")).collect();
+    let (status, _, body) = json(
+        cat.get(&format!("/books?{}", params.join("&")))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            400,
+            problem(
+                400,
+                Some("The query string has more than 1000 parameters."),
+                "/books"
+            )
+        )
+    );
+
+    let big = "x".repeat(5000);
+    let reply = cat
+        .raw(format!("POST /books HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: Bearer {EDITOR}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{big}", big.len()).as_bytes())
+        .await;
+    assert_eq!(reply.status, 413);
+    assert!(
+        reply.body.is_empty(),
+        "the 413 over the body limit is empty"
+    );
+    assert_eq!(reply.header("content-type"), None);
+
+    let reply = cat
+        .raw(b"GET /books?per_page=1 HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+        .await;
+    assert_eq!(reply.status, 421);
+    assert_eq!(reply.header("content-type"), Some(PROBLEM_JSON));
+    let body: Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(
+        body,
+        problem(
+            421,
+            Some("This server does not serve the requested host."),
+            "/books"
+        )
+    );
+    let reply = cat
+        .raw(
+            format!(
+                "GET /health HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
+                cat.addr.port()
+            )
+            .as_bytes(),
+        )
+        .await;
+    assert_eq!(reply.status, 200);
+}

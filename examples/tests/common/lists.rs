@@ -1,0 +1,498 @@
+//! List checks shared by the SQLite and PostgreSQL runs: results compared
+//! with what the seed data says, row for row.
+
+#![allow(dead_code)]
+
+use std::cmp::Ordering;
+
+use examples::catalog::model::Book;
+use examples::catalog::seed;
+use serde_json::{Value, json};
+
+use super::{Catalog, PROBLEM_JSON, header, json};
+
+pub const ROWS: u32 = 3000;
+
+pub fn seed_books() -> Vec<Book> {
+    seed::books(ROWS)
+}
+
+fn ids(books: &[&Book]) -> Vec<i64> {
+    books.iter().map(|b| b.id).collect()
+}
+
+fn data_ids(body: &Value) -> Vec<i64> {
+    body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_i64().unwrap())
+        .collect()
+}
+
+/// Walks every offset page of `query` (per_page 100) and returns the ids.
+pub async fn walk_offset(cat: &Catalog, query: &str) -> (Vec<i64>, u64) {
+    let mut out = Vec::new();
+    let mut page = 1;
+    let total = loop {
+        let (status, _, body) = json(
+            cat.get(&format!("/books?{query}&per_page=100&page={page}"))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        out.extend(data_ids(&body));
+        if body["links"].get("next").is_none() {
+            break body["meta"]["total"].as_u64().unwrap();
+        }
+        page += 1;
+        assert!(page < 200, "bounded walk");
+    };
+    (out, total)
+}
+
+/// Walks every cursor page of `query` following `links.next`.
+pub async fn walk_cursor(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut next = format!("/books?{query}&limit={limit}");
+    for _ in 0..500 {
+        let (status, _, body) = json(cat.get(&next).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+        let page = data_ids(&body);
+        assert!(page.len() <= limit as usize);
+        out.extend(page);
+        assert_eq!(body["meta"]["limit"], json!(limit));
+        match body["links"].get("next").and_then(Value::as_str) {
+            Some(n) => {
+                assert_eq!(
+                    body["meta"]["next_cursor"].as_str().map(|c| n.contains(c)),
+                    Some(true)
+                );
+                next = n.to_owned();
+            }
+            None => {
+                assert_eq!(body["meta"]["next_cursor"], Value::Null);
+                return out;
+            }
+        }
+    }
+    panic!("the cursor walk did not end");
+}
+
+fn by(books: &[Book], keep: impl Fn(&Book) -> bool) -> Vec<&Book> {
+    books.iter().filter(|b| keep(b)).collect()
+}
+
+pub async fn default_page_is_the_first_20_by_id(cat: &Catalog) {
+    let books = seed_books();
+    let res = cat.get("/books").send().await.unwrap();
+    let (status, headers, body) = json(res).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&headers, "x-api-version"), Some("3"));
+    assert_eq!(header(&headers, "x-api-supported-versions"), Some("2, 3"));
+    assert_eq!(
+        body["meta"],
+        json!({"page": 1, "per_page": 20, "total": ROWS, "total_pages": ROWS / 20})
+    );
+    assert_eq!(data_ids(&body), (1..=20).collect::<Vec<i64>>());
+    assert_eq!(body["data"][0], serde_json::to_value(&books[0]).unwrap());
+    assert_eq!(
+        body["data"][0]["published_at"].as_str().unwrap().len(),
+        10,
+        "RFC 3339 full-date"
+    );
+    assert_eq!(body["links"]["self"], json!("/books"));
+    assert!(
+        body["links"].get("prev").is_none(),
+        "absent links are omitted: {}",
+        body["links"]
+    );
+    assert_eq!(body["links"]["next"], json!("/books?page=2"));
+    assert_eq!(
+        body["links"]["last"],
+        json!(format!("/books?page={}", ROWS / 20))
+    );
+    let link = header(&headers, "link").unwrap();
+    assert!(link.contains("</books?page=2>; rel=\"next\""), "{link}");
+}
+
+pub async fn page_and_per_page_give_offset_and_limit(cat: &Catalog) {
+    let (_, _, body) = json(cat.get("/books?page=2&per_page=50").send().await.unwrap()).await;
+    assert_eq!(data_ids(&body), (51..=100).collect::<Vec<i64>>());
+    assert_eq!(
+        body["meta"],
+        json!({"page": 2, "per_page": 50, "total": ROWS, "total_pages": ROWS / 50})
+    );
+    let (_, _, body) = json(cat.get("/books?per_page=500").send().await.unwrap()).await;
+    assert_eq!(
+        body["meta"]["per_page"],
+        json!(100),
+        "clamped to the maximum"
+    );
+    assert_eq!(body["data"].as_array().unwrap().len(), 100);
+    let (_, _, body) = json(cat.get("/books?page=2&limit=7").send().await.unwrap()).await;
+    assert_eq!(data_ids(&body), (8..=14).collect::<Vec<i64>>());
+}
+
+pub async fn filter_and_sort_return_exactly_the_rows_sql_would(cat: &Catalog) {
+    let books = seed_books();
+    let mut expected = by(&books, |b| b.year >= 2000);
+    expected.sort_by(|a, b| {
+        b.price
+            .partial_cmp(&a.price)
+            .unwrap_or(Ordering::Equal)
+            .then(a.id.cmp(&b.id))
+    });
+    let (got, total) = walk_offset(cat, "year__gte=2000&sort=-price").await;
+    assert_eq!(total as usize, expected.len());
+    assert_eq!(got, ids(&expected));
+    assert!(expected.len() > 300, "a real filter: {}", expected.len());
+}
+
+pub async fn every_operator_filters_like_the_seed_data_says(cat: &Catalog) {
+    let books = seed_books();
+    type Check = (&'static str, Box<dyn Fn(&Book) -> bool>);
+    let cases: Vec<Check> = vec![
+        (
+            "id__in=5,3,9,2999",
+            Box::new(|b| [5, 3, 9, 2999].contains(&b.id)),
+        ),
+        (
+            "id__not_in=1,2&id__lte=10",
+            Box::new(|b| b.id > 2 && b.id <= 10),
+        ),
+        ("id__gt=2990", Box::new(|b| b.id > 2990)),
+        ("id__ne=1&id__lt=4", Box::new(|b| b.id == 2 || b.id == 3)),
+        ("isbn=9780000000019", Box::new(|b| b.id == 1)),
+        (
+            "title=The%20Winter%20Song",
+            Box::new(|b| b.title == "The Winter Song"),
+        ),
+        (
+            "title__contains=Winter",
+            Box::new(|b| b.title.contains("Winter")),
+        ),
+        (
+            "title__starts_with=The%20Bright",
+            Box::new(|b| b.title.starts_with("The Bright")),
+        ),
+        (
+            "title__ends_with=Rain",
+            Box::new(|b| b.title.ends_with("Rain")),
+        ),
+        (
+            "author__contains=Borges",
+            Box::new(|b| b.author.contains("Borges")),
+        ),
+        (
+            "author__starts_with=Ada&genre__ne=poetry",
+            Box::new(|b| b.author.starts_with("Ada") && b.genre != "poetry"),
+        ),
+        (
+            "genre__in=poetry,drama",
+            Box::new(|b| b.genre == "poetry" || b.genre == "drama"),
+        ),
+        (
+            "genre__not_in=poetry,drama,fiction",
+            Box::new(|b| !["poetry", "drama", "fiction"].contains(&b.genre.as_str())),
+        ),
+        (
+            "genre=history&year__lt=1950",
+            Box::new(|b| b.genre == "history" && b.year < 1950),
+        ),
+        ("year=1999", Box::new(|b| b.year == 1999)),
+        (
+            "year__in=1990,1991&price__gte=50",
+            Box::new(|b| (b.year == 1990 || b.year == 1991) && b.price >= 50.0),
+        ),
+        ("price__lt=6", Box::new(|b| b.price < 6.0)),
+        ("rating__gt=4.5", Box::new(|b| b.rating > 4.5)),
+        ("rating=5", Box::new(|b| b.rating == 5.0)),
+        ("subtitle__is_null=true", Box::new(|b| b.subtitle.is_none())),
+        (
+            "subtitle__is_null=false",
+            Box::new(|b| b.subtitle.is_some()),
+        ),
+        (
+            "subtitle__is_not_null=true",
+            Box::new(|b| b.subtitle.is_some()),
+        ),
+        (
+            "subtitle__contains=Poems",
+            Box::new(|b| b.subtitle.as_deref().is_some_and(|s| s.contains("Poems"))),
+        ),
+        (
+            "published_at__gte=2020-01-01",
+            Box::new(|b| b.published_at >= time::macros::date!(2020 - 01 - 01)),
+        ),
+        (
+            "published_at=1941-07-19",
+            Box::new(|b| b.published_at == time::macros::date!(1941 - 07 - 19)),
+        ),
+        (
+            "in_stock=false&year__gt=2015",
+            Box::new(|b| !b.in_stock && b.year > 2015),
+        ),
+    ];
+    for (query, keep) in cases {
+        let expected = by(&books, keep);
+        let (got, total) = walk_offset(cat, query).await;
+        assert_eq!(got, ids(&expected), "{query}");
+        assert_eq!(total as usize, expected.len(), "{query}");
+    }
+}
+
+pub async fn search_ands_terms_and_ors_fields_case_insensitively(cat: &Catalog) {
+    let books = seed_books();
+    let hit = |b: &Book, term: &str| {
+        [Some(&b.title), Some(&b.author), b.subtitle.as_ref()]
+            .into_iter()
+            .flatten()
+            .any(|f| f.to_lowercase().contains(term))
+    };
+    let expected = by(&books, |b| hit(b, "winter") && hit(b, "song"));
+    let (got, _) = walk_offset(cat, "q=WINTER%20song").await;
+    assert_eq!(got, ids(&expected));
+    assert!(!expected.is_empty());
+    let (same, _) = walk_offset(cat, "search=winter%20SONG").await;
+    assert_eq!(same, got);
+    let expected = by(&books, |b| {
+        b.title.to_lowercase().contains("poems") || b.author.to_lowercase().contains("poems")
+    });
+    let (got, _) = walk_offset(cat, "q=poems&search_fields=title,author").await;
+    assert_eq!(
+        got,
+        ids(&expected),
+        "search_fields narrows to title and author"
+    );
+}
+
+pub async fn cursor_walk_returns_every_matching_row_once_in_order(cat: &Catalog) {
+    let books = seed_books();
+    let mut expected = by(&books, |b| b.genre == "poetry" || b.genre == "drama");
+    expected.sort_by(|a, b| {
+        b.rating
+            .partial_cmp(&a.rating)
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| a.title.cmp(&b.title))
+            .then(a.id.cmp(&b.id))
+    });
+    let got = walk_cursor(cat, "genre__in=poetry,drama&sort=-rating,title", 37).await;
+    assert_eq!(got, ids(&expected));
+    let mut expected = by(&books, |b| b.year >= 2000);
+    expected.sort_by(|a, b| {
+        a.year
+            .cmp(&b.year)
+            .then(b.price.partial_cmp(&a.price).unwrap_or(Ordering::Equal))
+            .then(a.id.cmp(&b.id))
+    });
+    let got = walk_cursor(cat, "year__gte=2000&sort=year,-price", 100).await;
+    assert_eq!(got, ids(&expected));
+}
+
+pub async fn sparse_fieldsets(cat: &Catalog) {
+    let (_, _, body) = json(
+        cat.get("/books?fields=id,title&per_page=3")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    for item in body["data"].as_array().unwrap() {
+        let keys: Vec<&String> = item.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["id", "title"]);
+    }
+    let (_, _, body) = json(
+        cat.get("/books?exclude=subtitle,in_stock,isbn&per_page=1")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let keys: Vec<&String> = body["data"][0].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "title",
+            "author",
+            "genre",
+            "year",
+            "price",
+            "rating",
+            "published_at"
+        ]
+    );
+    let (_, _, body) = json(
+        cat.get("/books?fields=id,title,year&exclude=year&per_page=1")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(body["data"][0].as_object().unwrap().len(), 2);
+}
+
+pub async fn values_are_matched_literally(cat: &Catalog) {
+    for value in ["'%20OR%201%3D1%20--", "%25", "_", "%5C"] {
+        let (status, _, body) = json(
+            cat.get(&format!("/books?title__contains={value}"))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 200);
+        assert_eq!(body["meta"]["total"], json!(0), "{value}");
+    }
+}
+
+pub async fn bad_queries_are_400_with_every_issue(cat: &Catalog) {
+    let res = cat
+        .get("/books?sort=isbn&colour=red&year__gte=abc&page=0")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.headers().get("content-type").unwrap(), PROBLEM_JSON);
+    let (status, _, body) = json(res).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["detail"], json!("Request validation failed"));
+    assert_eq!(body["instance"], json!("/books"));
+    let mut codes: Vec<(String, String)> = body["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["name"].as_str().unwrap().to_owned(),
+                i["code"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    codes.sort();
+    assert_eq!(
+        codes,
+        [
+            ("colour".to_owned(), "unknown_parameter".to_owned()),
+            ("page".to_owned(), "out_of_range".to_owned()),
+            ("sort".to_owned(), "not_sortable".to_owned()),
+            ("year__gte".to_owned(), "invalid_value".to_owned()),
+        ]
+    );
+    for issue in body["issues"].as_array().unwrap() {
+        assert_eq!(issue["location"], json!("query"));
+        if issue["code"] == json!("not_sortable") {
+            assert_eq!(
+                issue["allowed"],
+                json!([
+                    "id",
+                    "title",
+                    "author",
+                    "year",
+                    "price",
+                    "rating",
+                    "published_at"
+                ])
+            );
+        }
+        if issue["code"] == json!("invalid_value") {
+            assert_eq!(issue["expected"], json!("integer"));
+        }
+    }
+    for (query, code) in [
+        ("per_page=10&limit=20", "conflicting_parameters"),
+        ("title__gt=a", "operator_not_allowed"),
+        ("nope__gt=1", "unknown_field"),
+        ("q=x&search_fields=genre", "not_searchable"),
+        ("fields=id,colour", "not_selectable"),
+        ("id__in=1,,2", "invalid_value"),
+        ("cursor=not-a-cursor", "invalid_cursor"),
+        ("per_page=0", "out_of_range"),
+    ] {
+        let (status, _, body) =
+            json(cat.get(&format!("/books?{query}")).send().await.unwrap()).await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(
+            body["issues"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i["code"] == json!(code)),
+            "{query}: {body}"
+        );
+    }
+    let many: Vec<String> = (0..101).map(|i| i.to_string()).collect();
+    let (status, _, body) = json(
+        cat.get(&format!("/books?id__in={}", many.join(",")))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["issues"][0]["code"], json!("too_many_values"));
+}
+
+pub async fn cursors_are_bound_to_their_query(cat: &Catalog) {
+    let (_, _, body) = json(cat.get("/books?sort=-price&limit=5").send().await.unwrap()).await;
+    let cursor = body["meta"]["next_cursor"].as_str().unwrap().to_owned();
+    let (status, _, body) = json(
+        cat.get(&format!("/books?sort=price&limit=5&cursor={cursor}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["issues"][0]["code"],
+        json!("cursor_mismatch"),
+        "{body}"
+    );
+    let (status, _, body) = json(
+        cat.get(&format!(
+            "/books?sort=-price&limit=5&year__gt=1&cursor={cursor}"
+        ))
+        .send()
+        .await
+        .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["issues"][0]["code"],
+        json!("cursor_mismatch"),
+        "{body}"
+    );
+    let (status, _, body) = json(
+        cat.get(&format!("/books?sort=-price&page=2&cursor={cursor}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400, "cursor and page together: {body}");
+    let mut tampered = cursor.clone().into_bytes();
+    let mid = tampered.len() / 2;
+    tampered[mid] = if tampered[mid] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    let (status, _, body) = json(
+        cat.get(&format!("/books?sort=-price&limit=5&cursor={tampered}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["issues"][0]["code"], json!("invalid_cursor"));
+    let (status, _, _) = json(
+        cat.get(&format!("/books?sort=-price&limit=5&cursor={cursor}"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
