@@ -221,6 +221,10 @@ impl CursorPagination {
 
 pub(crate) fn parse_cursor_param(raw: &RawQuery, issues: &mut Vec<Issue>) -> Option<String> {
     let cursor = raw.single("cursor", issues)?;
+    // An empty `cursor=` means "not given", so it never conflicts.
+    if cursor.is_empty() {
+        return None;
+    }
     if raw.contains("page") {
         issues.push(conflict(
             "cursor",
@@ -229,7 +233,7 @@ pub(crate) fn parse_cursor_param(raw: &RawQuery, issues: &mut Vec<Issue>) -> Opt
         ));
         return None;
     }
-    (!cursor.is_empty()).then(|| cursor.to_owned())
+    Some(cursor.to_owned())
 }
 
 #[cfg(test)]
@@ -238,6 +242,18 @@ mod tests {
 
     fn keys() -> CursorKeys {
         CursorKeys::new([vec![1u8; 32], vec![2u8; 40]]).unwrap()
+    }
+
+    #[test]
+    fn empty_cursor_is_not_given_and_does_not_conflict_with_page() {
+        let raw = RawQuery::parse("cursor=&page=2").unwrap();
+        let mut issues = Vec::new();
+        assert_eq!(parse_cursor_param(&raw, &mut issues), None);
+        assert!(issues.is_empty(), "{issues:?}");
+        let raw = RawQuery::parse("cursor=abc&page=2").unwrap();
+        assert_eq!(parse_cursor_param(&raw, &mut issues), None);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].code, "conflicting_parameters");
     }
 
     #[test]
