@@ -40,7 +40,10 @@ for t in "${TARGETS[@]}"; do
         -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1
     rc=$?
-    took=$(( $(date +%s) - start ))
+    # Fuzzing time as libFuzzer reports it ("Done N runs in S second(s)"),
+    # else the wall time (which includes cargo's up-to-date check).
+    took=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | awk '{print $5}' | tail -n1)
+    took="${took:-$(( $(date +%s) - start ))}"
     execs=$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -n1)
     corpus=$(ls "corpus/$t" | wc -l)
     if [ "$rc" -eq 0 ]; then
