@@ -14,7 +14,9 @@
 //! - no response body, log line or stdout line holds a secret (bearer
 //!   tokens, cursor key, database password);
 //! - RSS at the end within 10% of RSS after warm-up;
-//! - requests/s and p50/p99 latency per kind.
+//! - requests/s and p50/p99 latency per kind;
+//! - slow clients (a request head trickled one byte per 500 ms) and a
+//!   `/health` probe every 50 ms, outside the mix.
 //!
 //! Options (all optional): `--catalog PATH` (default: the release binary
 //! next to this one), `--seconds N` (60), `--warmup N` (10), `--concurrency
@@ -157,6 +159,7 @@ impl Catalog {
             .env("CATALOG_WORKERS", "2")
             .env("RUST_LOG", "info")
             .env_remove("NODE_ENV")
+            .env_remove("RUST_BACKTRACE")
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(&stdout).map_err(|e| e.to_string())?)
             .stderr(std::fs::File::create(&log).map_err(|e| e.to_string())?);
@@ -247,6 +250,9 @@ enum Kind {
     MidBodyDisconnect,
     BadHost,
     Health,
+    /// One task asking `/health` every 50 ms, outside the mix: shows that
+    /// the server answers others while workers wait on the database.
+    Probe,
 }
 
 impl Kind {
@@ -285,6 +291,7 @@ impl Kind {
             Kind::MidBodyDisconnect => "mid_body_disconnect",
             Kind::BadHost => "bad_host",
             Kind::Health => "health",
+            Kind::Probe => "probe_health",
         }
     }
 
@@ -385,7 +392,9 @@ impl Ctx {
                             .map(str::to_owned);
                     }
                 }
-                extra(&resp, &parsed, &mut violations);
+                if (200..300).contains(&resp.status) {
+                    extra(&resp, &parsed, &mut violations);
+                }
                 json = Some(parsed);
                 (Some(resp.status), None)
             }
@@ -699,7 +708,7 @@ fn valid_list_query(rng: &mut SmallRng) -> String {
 async fn run_one(ctx: &Ctx, kind: Kind, rng: &mut SmallRng) {
     let now = Instant::now();
     match kind {
-        Kind::Health => {
+        Kind::Health | Kind::Probe => {
             let r = ctx.get("/health", &[]).await;
             ctx.record(kind, now, r, &[200], |_, _, _| {});
         }
@@ -1075,6 +1084,16 @@ async fn run(args: Args) -> Result<bool, String> {
             while Instant::now() < ctx.deadline {
                 let kind = Kind::pick(&mut rng);
                 run_one(&ctx, kind, &mut rng).await;
+            }
+        }));
+    }
+    {
+        let ctx = ctx.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut rng = SmallRng::seed_from_u64(7);
+            while Instant::now() < ctx.deadline {
+                run_one(&ctx, Kind::Probe, &mut rng).await;
+                tokio::time::sleep(Duration::from_millis(50)).await;
             }
         }));
     }
