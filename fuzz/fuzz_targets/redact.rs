@@ -83,7 +83,9 @@ fuzz_target!(|data: &[u8]| {
         );
     }
 
-    // The same URL anywhere in a JSON value.
+    // The same URL anywhere in a JSON value: redacted exactly (the scheme
+    // follows a space or a quote, so it cannot be extended).
+    let redacted = format!("{scheme}://***@{host}:5432{suffix}");
     let mut v = json!({
         "message": format!("connect {url} failed"),
         "nested": [{"dsn": url.clone()}, format!("'{url}'"), format!("\"{url}\"")],
@@ -91,16 +93,11 @@ fuzz_target!(|data: &[u8]| {
         "token": {"value": password.clone()},
     });
     redact_value(&mut v);
-    let out = serde_json::to_string(&v).expect("json");
-    let skeleton = format!("connect {scheme}://***@{host}:5432{suffix} failed");
-    if !skeleton.contains(&password)
-        && !serde_json::to_string(&skeleton)
-            .expect("json")
-            .contains(&password)
-    {
-        assert!(
-            !out.contains(&password),
-            "password {password:?} survives in {out}"
-        );
-    }
+    let want = json!({
+        "message": format!("connect {redacted} failed"),
+        "nested": [{"dsn": redacted.clone()}, format!("'{redacted}'"), format!("\"{redacted}\"")],
+        "databasePassword": "***",
+        "token": "***",
+    });
+    assert_eq!(v, want);
 });

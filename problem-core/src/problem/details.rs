@@ -297,6 +297,18 @@ mod tests {
         assert_eq!(to_json(&p), text);
     }
 
+    /// Found by the `problem_json` fuzz target: without serde_json's
+    /// `float_roundtrip`, an extension number with a large exponent parsed
+    /// to a neighbouring f64, so the document did not survive a round trip.
+    #[test]
+    fn extension_numbers_survive_a_round_trip() {
+        let text = r#"{"type":"about:blank","title":"Bad Request","status":400,"n":7.0294503229994885e+53,"list":[2.3431501076664957e+53,-2.334547891217785e-98,1.0522023996751426e+251]}"#;
+        let p: ProblemDetails = serde_json::from_str(text).unwrap();
+        assert_eq!(to_json(&p), text);
+        let back: ProblemDetails = serde_json::from_str(&to_json(&p)).unwrap();
+        assert_eq!(back, p);
+    }
+
     #[test]
     fn deserialize_rejects_bad_documents() {
         for bad in [
