@@ -309,6 +309,21 @@ mod tests {
         assert_eq!(back, p);
     }
 
+    proptest::proptest! {
+        /// The property of the `problem_json` fuzz target, in CI: any
+        /// finite number in an extension survives a JSON round trip.
+        #[test]
+        fn any_finite_number_round_trips(bits in proptest::prelude::any::<u64>()) {
+            let f = f64::from_bits(bits);
+            proptest::prop_assume!(f.is_finite());
+            let text = format!(r#"{{"status":400,"n":{}}}"#, serde_json::to_string(&f).unwrap());
+            let p: ProblemDetails = serde_json::from_str(&text).unwrap();
+            let back: ProblemDetails = serde_json::from_str(&to_json(&p)).unwrap();
+            proptest::prop_assert_eq!(&back, &p);
+            proptest::prop_assert_eq!(p.extensions["n"].as_f64(), Some(f));
+        }
+    }
+
     #[test]
     fn deserialize_rejects_bad_documents() {
         for bad in [
