@@ -41,17 +41,18 @@ trap 'pg_ctlcluster "$VERSION" "$CLUSTER" start >/dev/null 2>&1 || true' EXIT
 
 cargo build --release -p examples --bin catalog --example soak >&2
 TARGET="${CARGO_TARGET_DIR:-target}"
-SOAK=("$TARGET/release/examples/soak" --catalog "$TARGET/release/catalog" --warmup 5)
+SOAK=("$TARGET/release/examples/soak" --catalog "$TARGET/release/catalog")
 
 status=0
 for mode in fast immediate; do
     echo "=== PostgreSQL stopped (-m $mode) at ${STOP_AT} s, started at ${START_AT} s"
-    "${SOAK[@]}" --seconds "$SECS" --database-url "$URL" \
+    "${SOAK[@]}" --seconds "$SECS" --warmup 10 --database-url "$URL" \
         --exec-at "$STOP_AT:pg_ctlcluster $VERSION $CLUSTER stop -m $mode" \
         --exec-at "$START_AT:pg_ctlcluster $VERSION $CLUSTER start" \
         --recover-within 10 --max-latency-ms 8000 || status=1
 done
 
 echo "=== 200 slow clients, bodies cut off and streamed past the limit (SQLite)"
-"${SOAK[@]}" --seconds "$SECS" --slow-clients 200 || status=1
+# 200 slow connections take ~10 s to reach their steady memory: warm up 15 s.
+"${SOAK[@]}" --seconds "$SECS" --warmup 15 --slow-clients 200 || status=1
 exit $status

@@ -1355,6 +1355,12 @@ fn report(
                 args.warmup, w, e
             );
             ok &= growth.abs() <= 10.0;
+            let every_10: Vec<String> = rss_samples
+                .iter()
+                .filter(|(sec, _)| sec % 10 == 0)
+                .map(|(sec, rss)| format!("{sec}s:{rss}"))
+                .collect();
+            let _ = writeln!(out, "RSS KiB every 10 s: {}", every_10.join(" "));
         }
         _ => {
             let _ = writeln!(out, "RSS: not measured");
