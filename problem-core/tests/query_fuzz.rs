@@ -98,3 +98,59 @@ proptest! {
         }
     }
 }
+
+/// A real cursor: the second page of `sort=-year` over 30 items, 5 a page.
+fn real_cursor() -> (TypedQuery<Book>, String) {
+    let items: Vec<serde_json::Value> = (1..=30)
+        .map(|i| serde_json::json!({"id": i, "title": format!("t{}", i % 7), "year": 1990 + i % 11, "published": "2024-01-01", "available": true}))
+        .collect();
+    let first = TypedQuery::<Book>::from_query_str("sort=-year&limit=5", &config()).unwrap();
+    let token = first
+        .cursor_page_in_memory(&items)
+        .unwrap()
+        .meta
+        .next_cursor
+        .unwrap();
+    let qs = format!("sort=-year&limit=5&cursor={token}");
+    (
+        TypedQuery::<Book>::from_query_str(&qs, &config()).unwrap(),
+        token,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The property of the `cursor_mutated` fuzz target, in CI: a cursor
+    /// changed in any way is refused as `invalid_cursor`, never accepted
+    /// with another position.
+    #[test]
+    fn mutated_real_cursors_are_refused(
+        edits in prop::collection::vec((0usize..200, 0u8..4, prop::sample::select(b"AQgw-_09azZ=%. ".to_vec())), 1..4),
+    ) {
+        let (real, token) = real_cursor();
+        let mut bytes = token.clone().into_bytes();
+        for (at, kind, letter) in edits {
+            let pos = at % bytes.len().max(1);
+            match kind {
+                _ if bytes.is_empty() => bytes.push(letter),
+                0 => bytes[pos] = letter,
+                1 => bytes.insert(pos, letter),
+                2 => { bytes.remove(pos); }
+                _ => bytes.truncate(pos),
+            }
+        }
+        let mutated = String::from_utf8(bytes).unwrap();
+        let encoded: String = form_urlencoded::byte_serialize(mutated.as_bytes()).collect();
+        let result = TypedQuery::<Book>::from_query_str(&format!("sort=-year&limit=5&cursor={encoded}"), &config());
+        match result {
+            Ok(q) if mutated == token => prop_assert_eq!(q.after(), real.after()),
+            Ok(q) if mutated.is_empty() => prop_assert_eq!(q.after(), None),
+            Ok(q) => prop_assert!(false, "mutated cursor {mutated:?} accepted at {:?}", q.after()),
+            Err(e) => {
+                let codes: Vec<&str> = e.issues().iter().map(|i| i.code.as_ref()).collect();
+                prop_assert_eq!(codes, vec!["invalid_cursor"]);
+            }
+        }
+    }
+}

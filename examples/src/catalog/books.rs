@@ -26,18 +26,38 @@ pub struct DuplicateIsbn {
     pub isbn: String,
 }
 
-/// A database failure: 503 when the pool says the database is
-/// unavailable (masked; logged), else an unknown error (masked 500).
+/// A database failure: 503 when the database is unavailable
+/// ([`database_unavailable`]; masked, logged, `Retry-After: 5`), else an
+/// unknown error (masked 500).
 pub fn db_error(e: sqlx::Error) -> actix_web::Error {
+    if database_unavailable(&e) {
+        ServiceUnavailableException::new()
+            .with_detail("The database is unavailable")
+            .with_header(("Retry-After", "5"))
+            .with_cause(e)
+            .into()
+    } else {
+        UnknownError::from(e).into()
+    }
+}
+
+/// Whether a driver error means the database cannot be reached now: the
+/// pool timed out or is closed, the connection failed (I/O, driver worker
+/// gone), or PostgreSQL refused or dropped it (SQLSTATE class `08`
+/// connection exception, `57P01` admin shutdown, `57P02` crash shutdown,
+/// `57P03` cannot connect now, `53300` too many connections). Seen when
+/// PostgreSQL is stopped under load: queries on pooled connections fail
+/// with `57P01`, new acquisitions with `PoolTimedOut` (RELIABILITY.md).
+pub fn database_unavailable(e: &sqlx::Error) -> bool {
     match e {
-        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => {
-            ServiceUnavailableException::new()
-                .with_detail("The database is unavailable")
-                .with_header(("Retry-After", "5"))
-                .with_cause(e)
-                .into()
-        }
-        other => UnknownError::from(other).into(),
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        _ => false,
     }
 }
 

@@ -28,36 +28,44 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     if !text.contains("://") {
         return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    let mut changed = false;
-    while let Some(pos) = rest.find("://") {
-        let after = pos + 3;
-        let (head, tail) = rest.split_at(after);
-        out.push_str(head);
-        // The authority ends at the first '/', '?', '#', whitespace or quote.
+    // Every `://` is looked at on its own, so that one URL's authority
+    // ending inside the next URL's `://` (`a://b://user:pw@host`) cannot
+    // hide the next URL. The user-information spans found this way are in
+    // order and disjoint: an authority ends at the first '/'.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    while let Some(found) = text[from..].find("://") {
+        let pos = from + found;
+        let start = pos + 3;
+        let tail = &text[start..];
+        // The authority ends at the first '/', '?', '#', whitespace, or a
+        // character that cannot appear in a URL ('"', '<', '>', '`'). Not at
+        // '\'': RFC 3986 allows it in the user information (a sub-delim), so
+        // a password may hold one.
         let end = tail
             .find(|c: char| {
-                matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>' | '`') || c.is_whitespace()
+                matches!(c, '/' | '?' | '#' | '"' | '<' | '>' | '`') || c.is_whitespace()
             })
             .unwrap_or(tail.len());
-        let (authority, remainder) = tail.split_at(end);
-        match authority.rfind('@') {
-            Some(at) if has_scheme(head) => {
-                out.push_str(REDACTED);
-                out.push_str(&authority[at..]);
-                changed = true;
-            }
-            _ => out.push_str(authority),
+        if let Some(at) = tail[..end].rfind('@')
+            && has_scheme(&text[..start])
+        {
+            spans.push((start, start + at));
         }
-        rest = remainder;
+        from = pos + 1;
     }
-    out.push_str(rest);
-    if changed {
-        Cow::Owned(out)
-    } else {
-        Cow::Borrowed(text)
+    if spans.is_empty() {
+        return Cow::Borrowed(text);
     }
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (start, end) in spans {
+        out.push_str(&text[copied..start]);
+        out.push_str(REDACTED);
+        copied = end;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
 }
 
 /// Whether `head` (text up to and including `://`) ends with a URL scheme.
@@ -148,6 +156,37 @@ mod tests {
         assert_eq!(redact("é://ü:ö@ä"), "é://ü:ö@ä");
     }
 
+    /// Found by the `redact` fuzz target: a password with a `'` (allowed
+    /// in RFC 3986 user information) was left in clear.
+    #[test]
+    fn passwords_with_sub_delims_are_redacted() {
+        assert_eq!(redact("pji://'Lc:aaaa@h:5432/"), "pji://***@h:5432/");
+        assert_eq!(
+            redact("postgres://app:it's!$&()*+,;=:~@db:5432/x"),
+            "postgres://***@db:5432/x"
+        );
+        assert_eq!(
+            redact("url 'postgres://u:p@h' quoted"),
+            "url 'postgres://***@h' quoted"
+        );
+        assert_eq!(redact("'http://plain' 'x'"), "'http://plain' 'x'");
+    }
+
+    /// Found by the `redact` fuzz target: a URL whose `://` closed the
+    /// authority of a URL just before it (`x://-p://user:pw@host`) kept its
+    /// password.
+    #[test]
+    fn a_url_right_after_another_is_redacted() {
+        assert_eq!(
+            redact("R::://-p://:jrVNNZNYYaIT@h:5432/\t4"),
+            "R::://-p://***@h:5432/\t4"
+        );
+        assert_eq!(
+            redact("a://b://u:p@h c://d:e@f://g:h@i"),
+            "a://b://***@h c://***@f://***@i"
+        );
+    }
+
     #[test]
     fn sensitive_keys() {
         let mut v = serde_json::json!({"Authorization": "Bearer x", "api_key": 5, "nested": {"dbPassword": null, "ok": "s"}});
@@ -169,7 +208,7 @@ mod tests {
             prefix in "[ -~]{0,20}",
             scheme in "[a-z][a-z0-9+.-]{0,8}",
             user in "[a-zA-Z0-9_.-]{0,12}",
-            password in "[a-zA-Z0-9!$%^&*()_=+-]{6,20}",
+            password in "[a-zA-Z0-9!$%^&*()_=+'~;,.-]{6,20}",
             host in "[a-z0-9.-]{1,20}",
             suffix in "(/[ -~]{0,20})?",
         ) {

@@ -297,6 +297,33 @@ mod tests {
         assert_eq!(to_json(&p), text);
     }
 
+    /// Found by the `problem_json` fuzz target: without serde_json's
+    /// `float_roundtrip`, an extension number with a large exponent parsed
+    /// to a neighbouring f64, so the document did not survive a round trip.
+    #[test]
+    fn extension_numbers_survive_a_round_trip() {
+        let text = r#"{"type":"about:blank","title":"Bad Request","status":400,"n":7.0294503229994885e+53,"list":[2.3431501076664957e+53,-2.334547891217785e-98,1.0522023996751426e+251]}"#;
+        let p: ProblemDetails = serde_json::from_str(text).unwrap();
+        assert_eq!(to_json(&p), text);
+        let back: ProblemDetails = serde_json::from_str(&to_json(&p)).unwrap();
+        assert_eq!(back, p);
+    }
+
+    proptest::proptest! {
+        /// The property of the `problem_json` fuzz target, in CI: any
+        /// finite number in an extension survives a JSON round trip.
+        #[test]
+        fn any_finite_number_round_trips(bits in proptest::prelude::any::<u64>()) {
+            let f = f64::from_bits(bits);
+            proptest::prop_assume!(f.is_finite());
+            let text = format!(r#"{{"status":400,"n":{}}}"#, serde_json::to_string(&f).unwrap());
+            let p: ProblemDetails = serde_json::from_str(&text).unwrap();
+            let back: ProblemDetails = serde_json::from_str(&to_json(&p)).unwrap();
+            proptest::prop_assert_eq!(&back, &p);
+            proptest::prop_assert_eq!(p.extensions["n"].as_f64(), Some(f));
+        }
+    }
+
     #[test]
     fn deserialize_rejects_bad_documents() {
         for bad in [

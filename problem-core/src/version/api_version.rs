@@ -231,19 +231,18 @@ const fn parse_bytes(bytes: &[u8]) -> Result<ApiVersion, Reject> {
         }
         i += 1;
     }
-    let major = match number(bytes, start, dot) {
-        Ok(n) => n,
-        Err(e) => return Err(e),
-    };
+    let major = number(bytes, start, dot);
     let minor = if dot == bytes.len() {
-        0
+        Ok(0)
     } else {
-        match number(bytes, dot + 1, bytes.len()) {
-            Ok(n) => n,
-            Err(e) => return Err(e),
-        }
+        number(bytes, dot + 1, bytes.len())
     };
-    Ok(ApiVersion::new(major, minor))
+    // Malformed anywhere wins over out of range, whichever part comes first.
+    match (major, minor) {
+        (Ok(major), Ok(minor)) => Ok(ApiVersion::new(major, minor)),
+        (Err(Reject::Malformed), _) | (_, Err(Reject::Malformed)) => Err(Reject::Malformed),
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    }
 }
 
 impl FromStr for ApiVersion {
@@ -309,6 +308,18 @@ mod tests {
         assert_eq!(
             "99999999999999999999a".parse::<ApiVersion>(),
             malformed("99999999999999999999a")
+        );
+        // Found by the `version_parse` fuzz target: a malformed minor after
+        // an out-of-range major was reported as out of range.
+        assert_eq!(
+            "88886.\u{18}".parse::<ApiVersion>(),
+            malformed("88886.\u{18}")
+        );
+        assert_eq!("88886.x".parse::<ApiVersion>(), malformed("88886.x"));
+        assert_eq!("88886.".parse::<ApiVersion>(), malformed("88886."));
+        assert_eq!(
+            "88886.1".parse::<ApiVersion>(),
+            Err(VersionParseError::OutOfRange("88886.1".into()))
         );
     }
 
