@@ -19,15 +19,17 @@ const DETAIL_404: &str = "Book 7 not found";
 const INSTANCE_404: &str = "/books/7";
 const INSTANCE_400: &str = "/books";
 
-/// Ours: what the error pipeline does with a problem, body only: the
-/// problem document for the request path, serialized.
+/// Ours: what the error pipeline sends for a 4xx, body only: the problem
+/// document for the request path as JSON bytes.
 fn to_bytes(problem: &impl Problem, instance: &str) -> Vec<u8> {
-    let body = problem.to_problem(instance).expect("builds");
-    serde_json::to_vec(&body).expect("serializes")
+    problem.to_problem_json(instance).expect("builds")
 }
 
 fn ours_404() -> Vec<u8> {
-    to_bytes(&NotFoundException::new().with_detail(DETAIL_404), INSTANCE_404)
+    to_bytes(
+        &NotFoundException::new().with_detail(DETAIL_404),
+        INSTANCE_404,
+    )
 }
 
 fn http_api_problem_404() -> Vec<u8> {
@@ -82,12 +84,7 @@ fn ours_issues() -> Vec<Issue> {
             "`isbn` is not a sortable field",
         )
         .with("allowed", SORTABLE),
-        Issue::new(
-            IssueLocation::Body,
-            "/title",
-            "length",
-            "must not be empty",
-        ),
+        Issue::new(IssueLocation::Body, "/title", "length", "must not be empty"),
         Issue::new(
             IssueLocation::Body,
             "/year",

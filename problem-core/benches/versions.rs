@@ -53,7 +53,10 @@ fn resolve_and_apply(c: &mut Criterion) {
     let v = config.resolve_version(&current).expect("supported");
     config.apply_headers(&mut res, v);
     assert_eq!(res.headers().get("x-api-version").unwrap(), "3");
-    assert_eq!(res.headers().get("x-api-supported-versions").unwrap(), "2, 3");
+    assert_eq!(
+        res.headers().get("x-api-supported-versions").unwrap(),
+        "2, 3"
+    );
 
     let mut g = c.benchmark_group("version_resolve_and_headers");
     for (name, req) in [

@@ -90,48 +90,124 @@ impl ProblemDetails {
             stack: None,
         }
     }
+}
 
+impl Serialize for ProblemDetails {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BodyRef {
+            problem_type: &self.problem_type,
+            title: &self.title,
+            status: self.status,
+            detail: self.detail.as_deref(),
+            instance: self.instance.as_deref(),
+            correlation_id: self.correlation_id.as_deref(),
+            extensions: &self.extensions,
+            members: NoMembers,
+            stack: self.stack.as_deref(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// Extension members a problem type writes itself, after the
+/// [`Extensions`] map, without first turning them into JSON values
+/// (e.g. the `issues` of a `ValidationException`).
+pub(crate) trait ExtraMembers {
+    /// Whether a member of this name is written (an extension of the same
+    /// name then gives way, as it would to a later insert into the map).
+    fn contains(&self, key: &str) -> bool;
+    /// Writes the members.
+    fn serialize_members<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+}
+
+/// No extra members.
+pub(crate) struct NoMembers;
+
+impl ExtraMembers for NoMembers {
+    fn contains(&self, _: &str) -> bool {
+        false
+    }
+    fn serialize_members<M: SerializeMap>(&self, _: &mut M) -> Result<(), M::Error> {
+        Ok(())
+    }
+}
+
+/// A problem document borrowed from wherever its members live: the one
+/// place that writes the member order and the shadowing rules, for
+/// [`ProblemDetails`] and for problem types serialized straight from
+/// themselves ([`Problem::to_problem_json`](super::Problem::to_problem_json)).
+pub(crate) struct BodyRef<'a, X> {
+    pub problem_type: &'a str,
+    pub title: &'a str,
+    pub status: u16,
+    pub detail: Option<&'a str>,
+    pub instance: Option<&'a str>,
+    pub correlation_id: Option<&'a str>,
+    pub extensions: &'a Extensions,
+    pub members: X,
+    pub stack: Option<&'a str>,
+}
+
+impl<X: ExtraMembers> BodyRef<'_, X> {
     /// Whether an extension member is not written among the extensions:
     /// it is overwritten by the real member, or (`detail`) written in the
-    /// real member's place.
+    /// real member's place, or replaced by an extra member.
     fn is_shadowed(&self, key: &str) -> bool {
         match key {
             "type" | "title" | "status" | "instance" | "detail" => true,
             "correlationId" => self.correlation_id.is_some(),
             "stack" => self.stack.is_some(),
-            _ => false,
+            _ => self.members.contains(key),
         }
+    }
+
+    /// The JSON bytes of the document.
+    pub(crate) fn to_vec(&self) -> serde_json::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(256);
+        self.serialize(&mut serde_json::Serializer::new(&mut out))?;
+        Ok(out)
     }
 }
 
-impl Serialize for ProblemDetails {
+impl<X: ExtraMembers> Serialize for BodyRef<'_, X> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", &self.problem_type)?;
-        map.serialize_entry("title", &self.title)?;
+        map.serialize_entry("type", self.problem_type)?;
+        map.serialize_entry("title", self.title)?;
         map.serialize_entry("status", &self.status)?;
-        match (&self.detail, self.extensions.get("detail")) {
+        match (self.detail, self.detail_extension()) {
             (Some(detail), _) => map.serialize_entry("detail", detail)?,
             // Rule 2: without a detail an extension named `detail` stands,
             // in the `detail` member's place of the fixed member order.
             (None, Some(ext)) => map.serialize_entry("detail", ext)?,
             (None, None) => {}
         }
-        if let Some(instance) = &self.instance {
+        if let Some(instance) = self.instance {
             map.serialize_entry("instance", instance)?;
         }
-        if let Some(id) = &self.correlation_id {
+        if let Some(id) = self.correlation_id {
             map.serialize_entry("correlationId", id)?;
         }
-        for (key, value) in &self.extensions {
+        for (key, value) in self.extensions {
             if !self.is_shadowed(key) {
                 map.serialize_entry(key, value)?;
             }
         }
-        if let Some(stack) = &self.stack {
+        self.members.serialize_members(&mut map)?;
+        if let Some(stack) = self.stack {
             map.serialize_entry("stack", stack)?;
         }
         map.end()
+    }
+}
+
+impl<X> BodyRef<'_, X> {
+    fn detail_extension(&self) -> Option<&Value> {
+        if self.extensions.is_empty() {
+            None
+        } else {
+            self.extensions.get("detail")
+        }
     }
 }
 
