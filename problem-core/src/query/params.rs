@@ -1,6 +1,8 @@
 //! The raw query: decoded `(name, value)` pairs, the reserved parameter
 //! names and the limits (spec, "Collection request"; `DECISIONS.md`).
 
+use std::borrow::Cow;
+
 use crate::problem::Issue;
 
 use super::error::{MAX_QUERY_PARAMETERS, QueryError, conflict, shorten};
@@ -58,15 +60,10 @@ impl RawQuery {
     /// # Errors
     /// [`QueryError::TooManyParameters`] for more than 1000 parameters.
     pub fn parse(query: &str) -> Result<Self, QueryError> {
-        let count = query
-            .split('&')
-            .filter(|s| !s.is_empty())
-            .take(MAX_QUERY_PARAMETERS + 1);
-        if count.count() > MAX_QUERY_PARAMETERS {
-            return Err(QueryError::TooManyParameters);
-        }
         Ok(Self {
-            pairs: form_urlencoded::parse(query.as_bytes())
+            pairs: Pairs::parse(query)?
+                .0
+                .into_iter()
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))
                 .collect(),
         })
@@ -120,10 +117,56 @@ impl RawQuery {
         self.pairs.iter().any(|(k, _)| k == name)
     }
 
+    /// The pairs as the parsers read them (borrowed).
+    pub(crate) fn borrowed(&self) -> Pairs<'_> {
+        Pairs(
+            self.pairs
+                .iter()
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                .collect(),
+        )
+    }
+}
+
+/// Decoded pairs that borrow from the query string where no decoding was
+/// needed (no `%` or `+`): what the parsers of every part read, so that a
+/// request's query is not copied before it is parsed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pairs<'a>(Vec<(Cow<'a, str>, Cow<'a, str>)>);
+
+impl<'a> Pairs<'a> {
+    /// Decodes a query string, refusing more than [`MAX_QUERY_PARAMETERS`]
+    /// parameters before decoding anything.
+    pub(crate) fn parse(query: &'a str) -> Result<Self, QueryError> {
+        let count = query
+            .split('&')
+            .filter(|s| !s.is_empty())
+            .take(MAX_QUERY_PARAMETERS + 1);
+        if count.count() > MAX_QUERY_PARAMETERS {
+            return Err(QueryError::TooManyParameters);
+        }
+        Ok(Self(form_urlencoded::parse(query.as_bytes()).collect()))
+    }
+
+    /// The pairs, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
+    }
+
+    /// Every value of `name`, in order.
+    pub(crate) fn get_all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
+        self.iter().filter(move |(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// Whether `name` is present (even with an empty value).
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.iter().any(|(k, _)| k == name)
+    }
+
     /// The single value of a reserved parameter. A repeated parameter is
     /// accepted when every value is the same; different values are a
     /// `conflicting_parameters` issue.
-    pub(crate) fn single<'a>(&'a self, name: &'a str, issues: &mut Vec<Issue>) -> Option<&'a str> {
+    pub(crate) fn single<'s>(&'s self, name: &'s str, issues: &mut Vec<Issue>) -> Option<&'s str> {
         let mut values = self.get_all(name);
         let first = values.next()?;
         if values.any(|v| v != first) {

@@ -14,7 +14,7 @@ use super::extract::QueryConfig;
 use super::fields::FieldSelection;
 use super::filter::{Filter, FilterOptions, Operand, Operator};
 use super::pagination::{PageSizeLimits, Pagination};
-use super::params::RawQuery;
+use super::params::{Pairs, RawQuery};
 use super::search::Search;
 use super::sort::{Direction, Sort, SortField};
 use super::value::{Value, ValueKind};
@@ -171,7 +171,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// # Errors
     /// As [`parse`](Self::parse), plus [`QueryError::TooManyParameters`].
     pub fn from_query_str(query: &str, config: &QueryConfig) -> Result<Self, QueryError> {
-        Self::parse(&RawQuery::parse(query)?, config)
+        Self::parse_pairs(&Pairs::parse(query)?, config)
     }
 
     /// Parses decoded pairs against the schema of `Q`.
@@ -183,6 +183,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// sortable/searchable/selectable, conflicting parameters, ranges,
     /// list sizes, and invalid or mismatched cursors.
     pub fn parse(raw: &RawQuery, config: &QueryConfig) -> Result<Self, QueryError> {
+        Self::parse_pairs(&raw.borrowed(), config)
+    }
+
+    /// [`parse`](Self::parse) of pairs that may borrow from the query string.
+    pub(crate) fn parse_pairs(raw: &Pairs<'_>, config: &QueryConfig) -> Result<Self, QueryError> {
         let schema = Q::SCHEMA;
         let mut issues = Vec::new();
         let options = FilterOptions {
