@@ -259,8 +259,16 @@ fn split_param<'a>(name: &'a str, schema: Option<&QuerySchema>) -> (&'a str, Opt
     if schema.is_some_and(|s| s.field(name).is_some()) {
         return (name, None);
     }
-    match name.rsplit_once("__") {
-        Some((field, op)) => (field, Some(op)),
+    // The last `__` (as `rsplit_once("__")`), found without a string searcher.
+    let bytes = name.as_bytes();
+    match (1..bytes.len())
+        .rev()
+        .find(|&i| bytes.get(i - 1..=i) == Some(b"__"))
+    {
+        Some(i) => (
+            name.get(..i - 1).unwrap_or(""),
+            Some(name.get(i + 1..).unwrap_or("")),
+        ),
         None => (name, None),
     }
 }
@@ -364,5 +372,23 @@ impl FieldSpec {
     /// Whether `op` is allowed on this field.
     pub fn allows(&self, op: Operator) -> bool {
         self.operators.contains(&op)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_param_is_rsplit_once_on_double_underscore() {
+        for name in [
+            "a", "a__b", "a__b__c", "a___b", "__", "___", "__a", "a__", "é__ü", "_", "",
+        ] {
+            let expected = match name.rsplit_once("__") {
+                Some((f, o)) => (f, Some(o)),
+                None => (name, None),
+            };
+            assert_eq!(split_param(name, None), expected, "{name}");
+        }
     }
 }

@@ -153,18 +153,21 @@ impl<'a> Pairs<'a> {
             query.bytes().filter(|&b| b == b'&').count() + 1
         };
         let mut pairs = Vec::with_capacity(count);
-        for piece in query.split('&') {
-            if piece.is_empty() {
-                continue;
-            }
-            if piece.bytes().any(|b| b == b'%' || b == b'+') {
-                // Exactly one pair: `form_urlencoded` decodes it.
-                pairs.extend(form_urlencoded::parse(piece.as_bytes()));
-            } else {
-                // Nothing to decode, and the text is already UTF-8: borrow
-                // it (what `form_urlencoded` yields for it, without copying).
-                let (name, value) = piece.split_once('=').unwrap_or((piece, ""));
-                pairs.push((Cow::Borrowed(name), Cow::Borrowed(value)));
+        // One pass: split on `&`, find each piece's first `=`, and note
+        // whether it has anything to decode (`%` or `+`).
+        let bytes = query.as_bytes();
+        let (mut start, mut eq, mut encoded) = (0, None, false);
+        for i in 0..=bytes.len() {
+            match bytes.get(i).copied().unwrap_or(b'&') {
+                b'&' => {
+                    if i > start {
+                        push_pair(&mut pairs, query, start, i, eq, encoded);
+                    }
+                    (start, eq, encoded) = (i + 1, None, false);
+                }
+                b'=' if eq.is_none() => eq = Some(i),
+                b'%' | b'+' => encoded = true,
+                _ => {}
             }
         }
         Ok(Self(pairs))
@@ -250,6 +253,33 @@ pub(crate) fn comma_list<'a>(
         return None;
     }
     Some(entries)
+}
+
+/// Adds the pair of `query[start..end]` (`=` at `eq`, if any).
+fn push_pair<'a>(
+    pairs: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    query: &'a str,
+    start: usize,
+    end: usize,
+    eq: Option<usize>,
+    encoded: bool,
+) {
+    let piece = query.get(start..end).unwrap_or("");
+    if encoded {
+        // Exactly one pair: `form_urlencoded` decodes it.
+        pairs.extend(form_urlencoded::parse(piece.as_bytes()));
+        return;
+    }
+    // Nothing to decode, and the text is already UTF-8 (split on ASCII
+    // bytes): borrow it, as `form_urlencoded` would yield it.
+    let (name, value) = match eq {
+        Some(at) => (
+            query.get(start..at).unwrap_or(""),
+            query.get(at + 1..end).unwrap_or(""),
+        ),
+        None => (piece, ""),
+    };
+    pairs.push((Cow::Borrowed(name), Cow::Borrowed(value)));
 }
 
 #[cfg(test)]

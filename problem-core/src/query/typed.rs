@@ -364,19 +364,15 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 }
 
 fn effective_order(schema: &QuerySchema, requested: &Sort) -> Sort {
-    let base = if requested.is_empty() {
-        Sort::new(
-            schema
-                .default_sort
-                .iter()
-                .map(|(f, d)| SortField {
-                    field: (*f).to_owned(),
-                    direction: *d,
-                })
-                .collect(),
-        )
+    let mut fields =
+        Vec::with_capacity(requested.fields().len().max(schema.default_sort.len()) + 1);
+    if requested.is_empty() {
+        fields.extend(schema.default_sort.iter().map(|(f, d)| SortField {
+            field: (*f).to_owned(),
+            direction: *d,
+        }));
     } else {
-        requested.clone()
-    };
-    base.with_tie_breaker(schema.key)
+        fields.extend_from_slice(requested.fields());
+    }
+    Sort::new(fields).with_tie_breaker(schema.key)
 }
