@@ -10,7 +10,7 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use http_api_problem::HttpApiProblem;
 use problem_core::{Issue, IssueLocation, NotFoundException, Problem, ValidationException};
 use serde::Serialize;
@@ -139,26 +139,36 @@ fn anchor_issues() -> Vec<AnchorIssue> {
 }
 
 fn ours_400() -> Vec<u8> {
-    to_bytes(&ValidationException::new(ours_issues()), INSTANCE_400)
+    ours_400_from(ours_issues())
+}
+
+fn ours_400_from(issues: Vec<Issue>) -> Vec<u8> {
+    to_bytes(&ValidationException::new(issues), INSTANCE_400)
 }
 
 fn http_api_problem_400() -> Vec<u8> {
+    http_api_problem_400_from(anchor_issues())
+}
+
+fn http_api_problem_400_from(issues: Vec<AnchorIssue>) -> Vec<u8> {
     HttpApiProblem::with_title(http_api_problem::StatusCode::BAD_REQUEST)
         .type_url("about:blank")
         .detail("Request validation failed")
         .instance(INSTANCE_400)
-        .value("issues", &anchor_issues())
+        .value("issues", &issues)
         .json_bytes()
 }
 
 fn problem_details_400() -> Vec<u8> {
+    problem_details_400_from(anchor_issues())
+}
+
+fn problem_details_400_from(issues: Vec<AnchorIssue>) -> Vec<u8> {
     let p = problem_details::ProblemDetails::from_status_code(http::StatusCode::BAD_REQUEST)
         .with_type(problem_details::ProblemType::default())
         .with_detail("Request validation failed")
         .with_instance(http::Uri::from_static(INSTANCE_400))
-        .with_extensions(AnchorExtensions {
-            issues: anchor_issues(),
-        });
+        .with_extensions(AnchorExtensions { issues });
     serde_json::to_vec(&p).expect("problem_details serializes")
 }
 
@@ -199,5 +209,34 @@ fn validation_400(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, problem_404, validation_400);
+/// The same documents, the issues built before the clock starts (each side
+/// in its own form): the problem built from them and serialized.
+fn validation_400_prebuilt(c: &mut Criterion) {
+    let mut g = c.benchmark_group("validation_400_5_issues_prebuilt_to_bytes");
+    g.bench_function("ours", |b| {
+        b.iter_batched(ours_issues, ours_400_from, BatchSize::SmallInput)
+    });
+    g.bench_function("http-api-problem", |b| {
+        b.iter_batched(
+            anchor_issues,
+            http_api_problem_400_from,
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("problem_details", |b| {
+        b.iter_batched(
+            anchor_issues,
+            problem_details_400_from,
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    problem_404,
+    validation_400,
+    validation_400_prebuilt
+);
 criterion_main!(benches);

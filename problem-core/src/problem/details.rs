@@ -7,6 +7,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use super::json::{JsonSink, MemberSink, SerdeSink};
 use super::titles::status_title;
 
 /// Extension members of a problem document: a JSON object whose members are
@@ -116,8 +117,12 @@ pub(crate) trait ExtraMembers {
     /// Whether a member of this name is written (an extension of the same
     /// name then gives way, as it would to a later insert into the map).
     fn contains(&self, key: &str) -> bool;
+    /// About how many bytes the members take (to size the buffer).
+    fn size_hint(&self) -> usize {
+        0
+    }
     /// Writes the members.
-    fn serialize_members<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+    fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error>;
 }
 
 /// No extra members.
@@ -127,7 +132,7 @@ impl ExtraMembers for NoMembers {
     fn contains(&self, _: &str) -> bool {
         false
     }
-    fn serialize_members<M: SerializeMap>(&self, _: &mut M) -> Result<(), M::Error> {
+    fn write_members<K: MemberSink>(&self, _: &mut K) -> Result<(), K::Error> {
         Ok(())
     }
 }
@@ -161,42 +166,51 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
         }
     }
 
-    /// The JSON bytes of the document.
-    pub(crate) fn to_vec(&self) -> serde_json::Result<Vec<u8>> {
-        let mut out = Vec::with_capacity(256);
-        self.serialize(&mut serde_json::Serializer::new(&mut out))?;
+    /// The JSON bytes of the document, as `serde_json::to_vec` writes
+    /// them (see [`JsonSink`]).
+    pub(crate) fn to_vec(&self, capacity: usize) -> serde_json::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(capacity);
+        let mut sink = JsonSink::open(&mut out);
+        self.write_members(&mut sink)?;
+        sink.close();
         Ok(out)
+    }
+
+    /// The members in their fixed order, with the shadowing rules.
+    fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
+        sink.member("type", self.problem_type)?;
+        sink.member("title", self.title)?;
+        sink.member("status", &self.status)?;
+        match (self.detail, self.detail_extension()) {
+            (Some(detail), _) => sink.member("detail", detail)?,
+            // Rule 2: without a detail an extension named `detail` stands,
+            // in the `detail` member's place of the fixed member order.
+            (None, Some(ext)) => sink.member("detail", ext)?,
+            (None, None) => {}
+        }
+        if let Some(instance) = self.instance {
+            sink.member("instance", instance)?;
+        }
+        if let Some(id) = self.correlation_id {
+            sink.member("correlationId", id)?;
+        }
+        for (key, value) in self.extensions {
+            if !self.is_shadowed(key) {
+                sink.member(key, value)?;
+            }
+        }
+        self.members.write_members(sink)?;
+        if let Some(stack) = self.stack {
+            sink.member("stack", stack)?;
+        }
+        Ok(())
     }
 }
 
 impl<X: ExtraMembers> Serialize for BodyRef<'_, X> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", self.problem_type)?;
-        map.serialize_entry("title", self.title)?;
-        map.serialize_entry("status", &self.status)?;
-        match (self.detail, self.detail_extension()) {
-            (Some(detail), _) => map.serialize_entry("detail", detail)?,
-            // Rule 2: without a detail an extension named `detail` stands,
-            // in the `detail` member's place of the fixed member order.
-            (None, Some(ext)) => map.serialize_entry("detail", ext)?,
-            (None, None) => {}
-        }
-        if let Some(instance) = self.instance {
-            map.serialize_entry("instance", instance)?;
-        }
-        if let Some(id) = self.correlation_id {
-            map.serialize_entry("correlationId", id)?;
-        }
-        for (key, value) in self.extensions {
-            if !self.is_shadowed(key) {
-                map.serialize_entry(key, value)?;
-            }
-        }
-        self.members.serialize_members(&mut map)?;
-        if let Some(stack) = self.stack {
-            map.serialize_entry("stack", stack)?;
-        }
+        self.write_members(&mut SerdeSink(&mut map))?;
         map.end()
     }
 }

@@ -280,6 +280,11 @@ impl HttpException {
         if let Some(e @ ProblemBuildError::Extension { .. }) = &self.build_error {
             return Err(e.clone());
         }
+        let members_capacity = 128
+            + self.detail.as_ref().map_or(0, String::len)
+            + instance.len()
+            + 64 * self.extensions.len()
+            + members.size_hint();
         BodyRef {
             problem_type: &self.problem_type,
             title: self
@@ -294,7 +299,7 @@ impl HttpException {
             members,
             stack: None,
         }
-        .to_vec()
+        .to_vec(members_capacity)
         .map_err(ProblemBuildError::serialization)
     }
 }

@@ -12,6 +12,7 @@ mod custom;
 pub(crate) mod derive_support;
 mod details;
 mod exception;
+mod json;
 mod response;
 mod titles;
 mod traits;

@@ -6,13 +6,13 @@ use std::fmt;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::HeaderMap;
-use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::builtin::BadRequestException;
 use super::details::{Extensions, ExtraMembers};
 use super::exception::ProblemBuildError;
+use super::json::MemberSink;
 use super::traits::Problem;
 
 /// The default detail of a [`ValidationException`] (spec, "Errors raised by
@@ -31,6 +31,18 @@ pub enum IssueLocation {
     Path,
     /// A request header; `name` is its name.
     Header,
+}
+
+impl IssueLocation {
+    /// The serialized name: `query`, `body`, `path` or `header`.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Query => "query",
+            Self::Body => "body",
+            Self::Path => "path",
+            Self::Header => "header",
+        }
+    }
 }
 
 /// One entry of the `issues` extension member:
@@ -207,8 +219,11 @@ impl ExtraMembers for IssuesMember<'_> {
     fn contains(&self, key: &str) -> bool {
         key == "issues"
     }
-    fn serialize_members<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        map.serialize_entry("issues", self.0)
+    fn size_hint(&self) -> usize {
+        16 + self.0.len() * 160
+    }
+    fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
+        sink.member("issues", self.0)
     }
 }
 
