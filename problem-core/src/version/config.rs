@@ -415,10 +415,12 @@ impl VersionConfig {
 
 /// Copies `from` into `into`: replacing same-named values, appending `Link`.
 pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
-    for name in from.keys() {
-        // Most responses do not have the name yet: skip the removal then.
-        if name != header::LINK && into.contains_key(name) {
-            into.remove(name);
+    if !into.is_empty() {
+        for name in from.keys() {
+            // Most responses do not have the name yet: skip the removal then.
+            if name != header::LINK && into.contains_key(name) {
+                into.remove(name);
+            }
         }
     }
     for (name, value) in from.iter() {

@@ -330,13 +330,14 @@ fn path_segment<'a>(path: &'a str, prefix: Option<&str>) -> Option<Segment<'a>> 
     let rest = path.strip_prefix(prefix)?;
     let start = prefix.len();
     let after_slash = rest.strip_prefix('/')?;
-    let text = after_slash.split('/').next().unwrap_or("");
-    let mut bytes = text.bytes();
+    // `v<digit>` starts the segment, or there is no version segment.
+    let mut bytes = after_slash.bytes();
     let carries = matches!(bytes.next(), Some(b'v' | b'V'))
         && bytes.next().is_some_and(|b| b.is_ascii_digit());
     if !carries {
         return None;
     }
+    let text = after_slash.split('/').next().unwrap_or("");
     Some(Segment {
         text,
         start,
