@@ -15,7 +15,8 @@ use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, write_log};
 use super::redact::{redact, redact_value};
 use super::sticky::StickyHeaders;
 use crate::problem::{
-    Problem, ProblemDetails, ProblemSource, fallback_response, mask, problem_response,
+    Problem, ProblemDetails, ProblemSource, client_problem_response, fallback_response, mask,
+    problem_response,
 };
 
 /// A panic caught in a handler, carried as an error so the pipeline answers
@@ -314,6 +315,11 @@ fn render_problem(
     logger: &dyn Logger,
     development: bool,
 ) -> HttpResponse {
+    // A 4xx outside development is sent as the problem states it: serialize
+    // it straight from the problem, without the intermediate body.
+    if !development && let Some(res) = client_problem_response(problem, &ctx.instance) {
+        return res;
+    }
     let (mut body, headers) = match (problem.to_problem(&ctx.instance), problem.headers()) {
         (Ok(body), Ok(headers)) => (body, headers),
         (Err(e), _) | (_, Err(e)) => {

@@ -90,6 +90,12 @@ macro_rules! builtin {
             pub fn into_inner(self) -> HttpException {
                 self.0
             }
+
+            /// The plain [`HttpException`] inside.
+            #[allow(dead_code)] // used by `ValidationException`, a kind of `BadRequestException`
+            pub(crate) fn inner(&self) -> &HttpException {
+                &self.0
+            }
         }
 
         impl Default for $name {
@@ -143,6 +149,9 @@ macro_rules! builtin {
             }
             fn name(&self) -> &'static str {
                 stringify!($name)
+            }
+            fn to_problem_json(&self, instance: &str) -> Result<Vec<u8>, ProblemBuildError> {
+                self.0.to_problem_json(instance)
             }
             builtin!(@catch $name);
         }

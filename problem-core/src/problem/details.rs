@@ -7,6 +7,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use super::json::{JsonSink, MemberSink, SerdeSink};
 use super::titles::status_title;
 
 /// Extension members of a problem document: a JSON object whose members are
@@ -90,48 +91,137 @@ impl ProblemDetails {
             stack: None,
         }
     }
+}
 
+impl Serialize for ProblemDetails {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BodyRef {
+            problem_type: &self.problem_type,
+            title: &self.title,
+            status: self.status,
+            detail: self.detail.as_deref(),
+            instance: self.instance.as_deref(),
+            correlation_id: self.correlation_id.as_deref(),
+            extensions: &self.extensions,
+            members: NoMembers,
+            stack: self.stack.as_deref(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// Extension members a problem type writes itself, after the
+/// [`Extensions`] map, without first turning them into JSON values
+/// (e.g. the `issues` of a `ValidationException`).
+pub(crate) trait ExtraMembers {
+    /// Whether a member of this name is written (an extension of the same
+    /// name then gives way, as it would to a later insert into the map).
+    fn contains(&self, key: &str) -> bool;
+    /// About how many bytes the members take (to size the buffer).
+    fn size_hint(&self) -> usize {
+        0
+    }
+    /// Writes the members.
+    fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error>;
+}
+
+/// No extra members.
+pub(crate) struct NoMembers;
+
+impl ExtraMembers for NoMembers {
+    fn contains(&self, _: &str) -> bool {
+        false
+    }
+    fn write_members<K: MemberSink>(&self, _: &mut K) -> Result<(), K::Error> {
+        Ok(())
+    }
+}
+
+/// A problem document borrowed from wherever its members live: the one
+/// place that writes the member order and the shadowing rules, for
+/// [`ProblemDetails`] and for problem types serialized straight from
+/// themselves ([`Problem::to_problem_json`](super::Problem::to_problem_json)).
+pub(crate) struct BodyRef<'a, X> {
+    pub problem_type: &'a str,
+    pub title: &'a str,
+    pub status: u16,
+    pub detail: Option<&'a str>,
+    pub instance: Option<&'a str>,
+    pub correlation_id: Option<&'a str>,
+    pub extensions: &'a Extensions,
+    pub members: X,
+    pub stack: Option<&'a str>,
+}
+
+impl<X: ExtraMembers> BodyRef<'_, X> {
     /// Whether an extension member is not written among the extensions:
     /// it is overwritten by the real member, or (`detail`) written in the
-    /// real member's place.
+    /// real member's place, or replaced by an extra member.
     fn is_shadowed(&self, key: &str) -> bool {
         match key {
             "type" | "title" | "status" | "instance" | "detail" => true,
             "correlationId" => self.correlation_id.is_some(),
             "stack" => self.stack.is_some(),
-            _ => false,
+            _ => self.members.contains(key),
         }
+    }
+
+    /// The JSON bytes of the document, as `serde_json::to_vec` writes
+    /// them (see [`JsonSink`]).
+    pub(crate) fn to_vec(&self, capacity: usize) -> serde_json::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(capacity);
+        let mut sink = JsonSink::open(&mut out);
+        self.write_members(&mut sink)?;
+        sink.close();
+        Ok(out)
+    }
+
+    /// The members in their fixed order, with the shadowing rules.
+    fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
+        sink.member("type", self.problem_type)?;
+        sink.member("title", self.title)?;
+        sink.member("status", &self.status)?;
+        match (self.detail, self.detail_extension()) {
+            (Some(detail), _) => sink.member("detail", detail)?,
+            // Rule 2: without a detail an extension named `detail` stands,
+            // in the `detail` member's place of the fixed member order.
+            (None, Some(ext)) => sink.member("detail", ext)?,
+            (None, None) => {}
+        }
+        if let Some(instance) = self.instance {
+            sink.member("instance", instance)?;
+        }
+        if let Some(id) = self.correlation_id {
+            sink.member("correlationId", id)?;
+        }
+        for (key, value) in self.extensions {
+            if !self.is_shadowed(key) {
+                sink.member(key, value)?;
+            }
+        }
+        self.members.write_members(sink)?;
+        if let Some(stack) = self.stack {
+            sink.member("stack", stack)?;
+        }
+        Ok(())
     }
 }
 
-impl Serialize for ProblemDetails {
+impl<X: ExtraMembers> Serialize for BodyRef<'_, X> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", &self.problem_type)?;
-        map.serialize_entry("title", &self.title)?;
-        map.serialize_entry("status", &self.status)?;
-        match (&self.detail, self.extensions.get("detail")) {
-            (Some(detail), _) => map.serialize_entry("detail", detail)?,
-            // Rule 2: without a detail an extension named `detail` stands,
-            // in the `detail` member's place of the fixed member order.
-            (None, Some(ext)) => map.serialize_entry("detail", ext)?,
-            (None, None) => {}
-        }
-        if let Some(instance) = &self.instance {
-            map.serialize_entry("instance", instance)?;
-        }
-        if let Some(id) = &self.correlation_id {
-            map.serialize_entry("correlationId", id)?;
-        }
-        for (key, value) in &self.extensions {
-            if !self.is_shadowed(key) {
-                map.serialize_entry(key, value)?;
-            }
-        }
-        if let Some(stack) = &self.stack {
-            map.serialize_entry("stack", stack)?;
-        }
+        self.write_members(&mut SerdeSink(&mut map))?;
         map.end()
+    }
+}
+
+impl<X> BodyRef<'_, X> {
+    fn detail_extension(&self) -> Option<&Value> {
+        if self.extensions.is_empty() {
+            None
+        } else {
+            self.extensions.get("detail")
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
 use serde::Serialize;
 
-use super::details::{ABOUT_BLANK, Extensions};
+use super::details::{ABOUT_BLANK, BodyRef, Extensions, ExtraMembers, NoMembers};
 use super::titles::status_title;
 use super::traits::Problem;
 
@@ -57,6 +57,17 @@ pub enum ProblemBuildError {
         /// Why the header was rejected.
         message: String,
     },
+}
+
+impl ProblemBuildError {
+    /// A body that failed to serialize as a whole (no single member to
+    /// blame): `Extension` with an empty key.
+    pub(crate) fn serialization(err: serde_json::Error) -> Self {
+        Self::Extension {
+            key: String::new(),
+            message: err.to_string(),
+        }
+    }
 }
 
 /// Options of an exception, as the spec's `options` argument
@@ -263,6 +274,42 @@ impl HttpException {
     }
 }
 
+impl HttpException {
+    /// The problem document for `instance` with `members` written after
+    /// the extensions, serialized straight from the exception (see
+    /// [`Problem::to_problem_json`]).
+    pub(crate) fn problem_json_with<X: ExtraMembers>(
+        &self,
+        instance: &str,
+        members: X,
+    ) -> Result<Vec<u8>, ProblemBuildError> {
+        if let Some(e @ ProblemBuildError::Extension { .. }) = &self.build_error {
+            return Err(e.clone());
+        }
+        let members_capacity = 128
+            + self.detail.as_ref().map_or(0, String::len)
+            + instance.len()
+            + 64 * self.extensions.len()
+            + members.size_hint();
+        BodyRef {
+            problem_type: &self.problem_type,
+            title: self
+                .title
+                .as_deref()
+                .unwrap_or_else(|| status_title(self.status.as_u16())),
+            status: self.status.as_u16(),
+            detail: self.detail.as_deref(),
+            instance: Some(instance),
+            correlation_id: None,
+            extensions: &self.extensions,
+            members,
+            stack: None,
+        }
+        .to_vec(members_capacity)
+        .map_err(ProblemBuildError::serialization)
+    }
+}
+
 impl fmt::Debug for HttpException {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpException")
@@ -324,6 +371,9 @@ impl Problem for HttpException {
     }
     fn name(&self) -> &'static str {
         "HttpException"
+    }
+    fn to_problem_json(&self, instance: &str) -> Result<Vec<u8>, ProblemBuildError> {
+        self.problem_json_with(instance, NoMembers)
     }
 }
 

@@ -12,6 +12,7 @@ mod custom;
 pub(crate) mod derive_support;
 mod details;
 mod exception;
+mod json;
 mod response;
 mod titles;
 mod traits;
@@ -28,7 +29,7 @@ pub use details::{ABOUT_BLANK, Extensions, ProblemDetails};
 pub use exception::{BoxError, HttpException, ProblemBuildError, ProblemOptions, StatusRangeError};
 pub use response::{PROBLEM_JSON, ProblemSource, problem_response, standalone_response};
 #[allow(unused_imports)]
-pub(crate) use response::{fallback_response, mask};
+pub(crate) use response::{client_problem_response, fallback_response, mask};
 pub use titles::{STATUS_TITLES, status_title};
 pub use traits::Problem;
 pub use validation::{Issue, IssueLocation, VALIDATION_DETAIL, ValidationException};

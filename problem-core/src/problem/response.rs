@@ -32,16 +32,26 @@ pub(crate) const FALLBACK_BODY: &str =
 /// assert_eq!(res.headers().get("x-content-type-options").unwrap(), "nosniff");
 /// ```
 pub fn problem_response(problem: &ProblemDetails, headers: &HeaderMap) -> HttpResponse {
-    let (status, body) = match (
+    match (
         StatusCode::from_u16(problem.status),
         serde_json::to_vec(problem),
     ) {
-        (Ok(status), Ok(body)) => (status, body),
-        _ => (
+        (Ok(status), Ok(body)) => problem_bytes_response(status, body, headers),
+        _ => problem_bytes_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             FALLBACK_BODY.as_bytes().to_vec(),
+            headers,
         ),
-    };
+    }
+}
+
+/// A problem response of already serialized problem JSON: `status`, the
+/// body, `headers`, then the problem content type and `nosniff`.
+pub(crate) fn problem_bytes_response(
+    status: StatusCode,
+    body: Vec<u8>,
+    headers: &HeaderMap,
+) -> HttpResponse {
     let mut res = HttpResponse::with_body(status, body);
     let out = res.headers_mut();
     for (name, value) in headers.iter() {
@@ -53,6 +63,24 @@ pub fn problem_response(problem: &ProblemDetails, headers: &HeaderMap) -> HttpRe
         HeaderValue::from_static("nosniff"),
     );
     res.map_into_boxed_body()
+}
+
+/// The production-mode problem response of a 4xx problem, serialized
+/// straight from the problem ([`Problem::to_problem_json`]); `None` for a
+/// 5xx (masked, and logged by the pipeline) or a problem that cannot be
+/// rendered.
+pub(crate) fn client_problem_response(
+    problem: &dyn Problem,
+    instance: &str,
+) -> Option<HttpResponse> {
+    let status = problem.status();
+    if status.is_server_error() {
+        return None;
+    }
+    match (problem.to_problem_json(instance), problem.headers()) {
+        (Ok(body), Ok(headers)) => Some(problem_bytes_response(status, body, &headers)),
+        _ => None,
+    }
 }
 
 /// The fixed 500 problem response used when a problem cannot be rendered.
@@ -106,14 +134,18 @@ fn find_problem<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 /// The pipeline replaces it with the full response.
 #[doc(hidden)]
 pub fn standalone_response<P: Problem>(problem: &P) -> HttpResponse {
-    let mut res = match (problem.to_problem(""), problem.headers()) {
-        (Ok(mut body), Ok(headers)) => {
-            if body.status >= 500 {
-                mask(&mut body);
+    let fast = client_problem_response(problem, "");
+    let mut res = match fast {
+        Some(res) => res,
+        None => match (problem.to_problem(""), problem.headers()) {
+            (Ok(mut body), Ok(headers)) => {
+                if body.status >= 500 {
+                    mask(&mut body);
+                }
+                problem_response(&body, &headers)
             }
-            problem_response(&body, &headers)
-        }
-        _ => fallback_response(),
+            _ => fallback_response(),
+        },
     };
     res.extensions_mut()
         .insert(ProblemSource(find_problem::<P>));

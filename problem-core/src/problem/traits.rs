@@ -102,6 +102,35 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
         })
     }
 
+    /// The problem document for a request path (`instance`), unmasked, as
+    /// JSON bytes: exactly the bytes of serializing
+    /// [`to_problem(instance)`](Problem::to_problem) (member order and
+    /// rules of [`ProblemDetails`]).
+    ///
+    /// The error pipeline answers a 4xx outside development with these
+    /// bytes. The default builds the [`ProblemDetails`] and serializes it;
+    /// [`HttpException`](crate::HttpException), the built-ins and
+    /// [`ValidationException`](crate::ValidationException) serialize
+    /// straight from themselves, without copying their members or turning
+    /// their issues into JSON values first.
+    ///
+    /// # Errors
+    /// [`ProblemBuildError`] from [`extensions`](Problem::extensions), or
+    /// [`ProblemBuildError::Extension`] when a member fails to serialize.
+    ///
+    /// ```
+    /// use problem_core::{NotFoundException, Problem};
+    /// let err = NotFoundException::new().with_detail("Book 7 not found");
+    /// assert_eq!(
+    ///     err.to_problem_json("/books/7").unwrap(),
+    ///     serde_json::to_vec(&err.to_problem("/books/7").unwrap()).unwrap()
+    /// );
+    /// ```
+    fn to_problem_json(&self, instance: &str) -> Result<Vec<u8>, ProblemBuildError> {
+        let body = self.to_problem(instance)?;
+        serde_json::to_vec(&body).map_err(ProblemBuildError::serialization)
+    }
+
     /// Finds a value of this type in an `actix_web::Error`, for exception
     /// filters: the type itself, the type wrapped by
     /// [`ProblemExt`](crate::ProblemExt) overrides, and for

@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::builtin::BadRequestException;
-use super::details::Extensions;
+use super::details::{Extensions, ExtraMembers};
 use super::exception::ProblemBuildError;
+use super::json::MemberSink;
 use super::traits::Problem;
 
 /// The default detail of a [`ValidationException`] (spec, "Errors raised by
@@ -30,6 +31,18 @@ pub enum IssueLocation {
     Path,
     /// A request header; `name` is its name.
     Header,
+}
+
+impl IssueLocation {
+    /// The serialized name: `query`, `body`, `path` or `header`.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Query => "query",
+            Self::Body => "body",
+            Self::Path => "path",
+            Self::Header => "header",
+        }
+    }
 }
 
 /// One entry of the `issues` extension member:
@@ -192,6 +205,86 @@ impl Problem for ValidationException {
     fn name(&self) -> &'static str {
         "ValidationException"
     }
+    fn to_problem_json(&self, instance: &str) -> Result<Vec<u8>, ProblemBuildError> {
+        self.base
+            .inner()
+            .problem_json_with(instance, IssuesMember(&self.issues))
+    }
+}
+
+/// The `issues` member, serialized straight from the issues.
+struct IssuesMember<'a>(&'a [Issue]);
+
+impl ExtraMembers for IssuesMember<'_> {
+    fn contains(&self, key: &str) -> bool {
+        key == "issues"
+    }
+    fn size_hint(&self) -> usize {
+        16 + self.0.len() * 160
+    }
+    fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
+        sink.member("issues", self.0)
+    }
 }
 
 crate::impl_response_error!(ValidationException);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{HttpException, NotFoundException};
+    use serde_json::json;
+
+    /// `to_problem_json` writes exactly the bytes of the serialized `to_problem`.
+    fn same_bytes(p: &dyn Problem, instance: &str) -> String {
+        let fast = p.to_problem_json(instance).unwrap();
+        let slow = serde_json::to_vec(&p.to_problem(instance).unwrap()).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&fast),
+            String::from_utf8_lossy(&slow)
+        );
+        String::from_utf8(fast).unwrap()
+    }
+
+    #[test]
+    fn problem_json_is_the_serialized_problem() {
+        let issues = vec![
+            Issue::new(
+                IssueLocation::Query,
+                "sort",
+                "not_sortable",
+                "`\"x\"\n` is not sortable",
+            )
+            .with("allowed", ["id", "title"]),
+            Issue::new(IssueLocation::Header, "x-é", "c", "m\u{7}").with("expected", 1.5),
+        ];
+        assert_eq!(
+            same_bytes(
+                &ValidationException::new(issues).with_type("/p/v"),
+                "/b\"ooks"
+            ),
+            r#"{"type":"/p/v","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/b\"ooks","issues":[{"location":"query","name":"sort","code":"not_sortable","message":"`\"x\"\n` is not sortable","allowed":["id","title"]},{"location":"header","name":"x-é","code":"c","message":"m\u0007","expected":1.5}]}"#
+        );
+        same_bytes(&NotFoundException::new(), "");
+        let ext = HttpException::new(409)
+            .unwrap()
+            .with_extension("detail", "from extension")
+            .with_extension("status", 1)
+            .with_extension("nested", json!({"a": [1, null, true, "\\"]}));
+        assert_eq!(
+            same_bytes(&ext, "/x"),
+            r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"from extension","instance":"/x","nested":{"a":[1,null,true,"\\"]}}"#
+        );
+        same_bytes(&ext.with_detail("real").with_title("Clash"), "/x");
+    }
+
+    #[test]
+    fn problem_json_reports_extension_failures() {
+        let bad: std::collections::HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let err = HttpException::new(400).unwrap().with_extension("bad", bad);
+        assert!(matches!(
+            err.to_problem_json("/"),
+            Err(ProblemBuildError::Extension { .. })
+        ));
+    }
+}

@@ -8,7 +8,7 @@ use super::error::QueryError;
 use super::fields::{FieldSelection, parse_fields};
 use super::filter::{Filter, FilterOptions, parse_filter};
 use super::pagination::{PageSizeLimits, Pagination, parse_pagination};
-use super::params::RawQuery;
+use super::params::{Pairs, RawQuery};
 use super::search::{Search, parse_search};
 use super::sort::{Sort, parse_sort};
 use super::typed::QuerySchema;
@@ -65,7 +65,7 @@ impl CollectionParams {
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
         let p = parse_all(
-            raw,
+            &raw.borrowed(),
             None,
             PageSizeLimits::default(),
             &FilterOptions::default(),
@@ -76,7 +76,7 @@ impl CollectionParams {
 }
 
 pub(crate) fn parse_all(
-    raw: &RawQuery,
+    raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
     limits: PageSizeLimits,
     filter_options: &FilterOptions<'_>,

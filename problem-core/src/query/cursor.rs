@@ -23,7 +23,7 @@ use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, issue};
 use super::pagination::{PageSizeLimits, parse_page_size};
-use super::params::RawQuery;
+use super::params::{Pairs, RawQuery};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -213,13 +213,14 @@ impl CursorPagination {
     /// [`QueryError::Invalid`] with every issue found.
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
-        let limit = parse_page_size(raw, PageSizeLimits::default(), &mut issues);
-        let cursor = parse_cursor_param(raw, &mut issues);
+        let raw = raw.borrowed();
+        let limit = parse_page_size(&raw, PageSizeLimits::default(), &mut issues);
+        let cursor = parse_cursor_param(&raw, &mut issues);
         QueryError::from_issues(issues).map(|()| Self { cursor, limit })
     }
 }
 
-pub(crate) fn parse_cursor_param(raw: &RawQuery, issues: &mut Vec<Issue>) -> Option<String> {
+pub(crate) fn parse_cursor_param(raw: &Pairs<'_>, issues: &mut Vec<Issue>) -> Option<String> {
     let cursor = raw.single("cursor", issues)?;
     // An empty `cursor=` means "not given", so it never conflicts.
     if cursor.is_empty() {

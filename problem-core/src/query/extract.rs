@@ -13,7 +13,7 @@ use crate::config::HttpConfigError;
 
 use super::cursor::CursorKeys;
 use super::error::QueryError;
-use super::params::RawQuery;
+use super::params::Pairs;
 use super::typed::{CollectionQuery, TypedQuery};
 
 type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync;
@@ -43,7 +43,7 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 pub struct QueryConfig {
     keys: Option<CursorKeys>,
     lenient: bool,
-    ignored: Vec<String>,
+    ignored: Arc<[String]>,
     count_total: bool,
     error_handler: Option<Arc<ErrorHandler>>,
 }
@@ -53,7 +53,7 @@ impl Default for QueryConfig {
         Self {
             keys: None,
             lenient: false,
-            ignored: vec!["api-version".to_owned()],
+            ignored: Arc::from(["api-version".to_owned()]),
             count_total: true,
             error_handler: None,
         }
@@ -98,7 +98,11 @@ impl QueryConfig {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.ignored = names.into_iter().map(Into::into).collect();
+        self.ignored = names
+            .into_iter()
+            .map(Into::into)
+            .collect::<Vec<String>>()
+            .into();
         self
     }
 
@@ -206,8 +210,8 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
                 &default
             }
         };
-        let parsed = RawQuery::parse(req.query_string())
-            .and_then(|raw| TypedQuery::<Q>::parse(&raw, config));
+        let parsed = Pairs::parse(req.query_string())
+            .and_then(|raw| TypedQuery::<Q>::parse_pairs(&raw, config));
         ready(match parsed {
             Ok(q) => Ok(Collection(q)),
             Err(e) => Err(config.error(e, req)),

@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, issue, shorten};
-use super::params::{RawQuery, comma_list};
+use super::params::{Pairs, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
 /// The top-level members to keep in each item: `fields` (include) then
@@ -36,7 +36,7 @@ impl FieldSelection {
     /// with different values.
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
-        let s = parse_fields(raw, None, &mut issues);
+        let s = parse_fields(&raw.borrowed(), None, &mut issues);
         QueryError::from_issues(issues).map(|()| s)
     }
 
@@ -68,7 +68,7 @@ impl FieldSelection {
 }
 
 pub(crate) fn parse_fields(
-    raw: &RawQuery,
+    raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
     issues: &mut Vec<Issue>,
 ) -> FieldSelection {

@@ -7,7 +7,7 @@ use std::fmt;
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, invalid_value, issue, shorten};
-use super::params::{MAX_LIST_VALUES, RawQuery};
+use super::params::{MAX_LIST_VALUES, Pairs, RawQuery};
 use super::typed::{FieldSpec, QuerySchema};
 use super::value::{Value, ValueKind};
 
@@ -160,7 +160,12 @@ impl Filter {
     /// (`invalid_value`).
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
-        let f = parse_filter(raw, None, &FilterOptions::default(), &mut issues);
+        let f = parse_filter(
+            &raw.borrowed(),
+            None,
+            &FilterOptions::default(),
+            &mut issues,
+        );
         QueryError::from_issues(issues).map(|()| f)
     }
 }
@@ -175,13 +180,13 @@ pub(crate) struct FilterOptions<'a> {
 }
 
 pub(crate) fn parse_filter(
-    raw: &RawQuery,
+    raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
     options: &FilterOptions<'_>,
     issues: &mut Vec<Issue>,
 ) -> Filter {
     let mut out = Vec::new();
-    for (name, value) in raw.pairs() {
+    for (name, value) in raw.iter() {
         let ignored = match options.ignored {
             Some(list) => list.iter().any(|i| i == name),
             None => name == "api-version",
@@ -214,13 +219,13 @@ pub(crate) fn parse_filter(
             ));
             continue;
         }
-        let allowed: Vec<&str> = match spec {
-            Some(s) => s.operators.iter().map(|o| o.as_str()).collect(),
-            None => Operator::ALL.iter().map(|o| o.as_str()).collect(),
-        };
         let op = match op {
             Some(op) if spec.is_none_or(|s| s.operators.contains(&op)) => op,
             _ => {
+                let allowed: Vec<&str> = match spec {
+                    Some(s) => s.operators.iter().map(|o| o.as_str()).collect(),
+                    None => Operator::ALL.iter().map(|o| o.as_str()).collect(),
+                };
                 issues.push(
                     issue(
                         name,
@@ -239,7 +244,7 @@ pub(crate) fn parse_filter(
         let kind = spec.map_or(ValueKind::Text, |s| s.kind);
         if let Some((op, operand)) = parse_operand(name, op, value, kind, issues) {
             out.push(Condition {
-                param: name.clone(),
+                param: name.to_owned(),
                 field: field_name.to_owned(),
                 op,
                 operand,
@@ -254,8 +259,16 @@ fn split_param<'a>(name: &'a str, schema: Option<&QuerySchema>) -> (&'a str, Opt
     if schema.is_some_and(|s| s.field(name).is_some()) {
         return (name, None);
     }
-    match name.rsplit_once("__") {
-        Some((field, op)) => (field, Some(op)),
+    // The last `__` (as `rsplit_once("__")`), found without a string searcher.
+    let bytes = name.as_bytes();
+    match (1..bytes.len())
+        .rev()
+        .find(|&i| bytes.get(i - 1..=i) == Some(b"__"))
+    {
+        Some(i) => (
+            name.get(..i - 1).unwrap_or(""),
+            Some(name.get(i + 1..).unwrap_or("")),
+        ),
         None => (name, None),
     }
 }
@@ -359,5 +372,23 @@ impl FieldSpec {
     /// Whether `op` is allowed on this field.
     pub fn allows(&self, op: Operator) -> bool {
         self.operators.contains(&op)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_param_is_rsplit_once_on_double_underscore() {
+        for name in [
+            "a", "a__b", "a__b__c", "a___b", "__", "___", "__a", "a__", "é__ü", "_", "",
+        ] {
+            let expected = match name.rsplit_once("__") {
+                Some((f, o)) => (f, Some(o)),
+                None => (name, None),
+            };
+            assert_eq!(split_param(name, None), expected, "{name}");
+        }
     }
 }

@@ -4,7 +4,7 @@
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, invalid_value, issue};
-use super::params::{DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, Int, RawQuery, parse_int};
+use super::params::{DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, Int, Pairs, RawQuery, parse_int};
 
 /// The page size bounds: `default` when the request gives none, `max` to
 /// clamp larger requests to.
@@ -85,7 +85,7 @@ impl Pagination {
     /// [`QueryError::Invalid`] with every issue found.
     pub fn parse_with(raw: &RawQuery, limits: PageSizeLimits) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
-        let p = parse_pagination(raw, limits, &mut issues);
+        let p = parse_pagination(&raw.borrowed(), limits, &mut issues);
         QueryError::from_issues(issues).map(|()| p)
     }
 }
@@ -94,7 +94,7 @@ impl Pagination {
 const MAX_OFFSET: i128 = i64::MAX as i128;
 
 pub(crate) fn parse_pagination(
-    raw: &RawQuery,
+    raw: &Pairs<'_>,
     limits: PageSizeLimits,
     issues: &mut Vec<Issue>,
 ) -> Pagination {
@@ -125,7 +125,7 @@ pub(crate) fn parse_pagination(
 
 /// The page size from `per_page` / `limit` (shared by offset and cursor pagination).
 pub(crate) fn parse_page_size(
-    raw: &RawQuery,
+    raw: &Pairs<'_>,
     limits: PageSizeLimits,
     issues: &mut Vec<Issue>,
 ) -> u64 {

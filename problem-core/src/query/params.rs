@@ -1,6 +1,8 @@
 //! The raw query: decoded `(name, value)` pairs, the reserved parameter
 //! names and the limits (spec, "Collection request"; `DECISIONS.md`).
 
+use std::borrow::Cow;
+
 use crate::problem::Issue;
 
 use super::error::{MAX_QUERY_PARAMETERS, QueryError, conflict, shorten};
@@ -58,15 +60,10 @@ impl RawQuery {
     /// # Errors
     /// [`QueryError::TooManyParameters`] for more than 1000 parameters.
     pub fn parse(query: &str) -> Result<Self, QueryError> {
-        let count = query
-            .split('&')
-            .filter(|s| !s.is_empty())
-            .take(MAX_QUERY_PARAMETERS + 1);
-        if count.count() > MAX_QUERY_PARAMETERS {
-            return Err(QueryError::TooManyParameters);
-        }
         Ok(Self {
-            pairs: form_urlencoded::parse(query.as_bytes())
+            pairs: Pairs::parse(query)?
+                .0
+                .into_iter()
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))
                 .collect(),
         })
@@ -120,10 +117,81 @@ impl RawQuery {
         self.pairs.iter().any(|(k, _)| k == name)
     }
 
+    /// The pairs as the parsers read them (borrowed).
+    pub(crate) fn borrowed(&self) -> Pairs<'_> {
+        Pairs(
+            self.pairs
+                .iter()
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                .collect(),
+        )
+    }
+}
+
+/// Decoded pairs that borrow from the query string where no decoding was
+/// needed (no `%` or `+`): what the parsers of every part read, so that a
+/// request's query is not copied before it is parsed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pairs<'a>(Vec<(Cow<'a, str>, Cow<'a, str>)>);
+
+impl<'a> Pairs<'a> {
+    /// Decodes a query string, refusing more than [`MAX_QUERY_PARAMETERS`]
+    /// parameters before decoding anything.
+    pub(crate) fn parse(query: &'a str) -> Result<Self, QueryError> {
+        // 1001 non-empty parameters need at least 2001 bytes.
+        let count = if query.len() > MAX_QUERY_PARAMETERS * 2 {
+            let count = query
+                .split('&')
+                .filter(|s| !s.is_empty())
+                .take(MAX_QUERY_PARAMETERS + 1)
+                .count();
+            if count > MAX_QUERY_PARAMETERS {
+                return Err(QueryError::TooManyParameters);
+            }
+            count
+        } else {
+            query.bytes().filter(|&b| b == b'&').count() + 1
+        };
+        let mut pairs = Vec::with_capacity(count);
+        // One pass: split on `&`, find each piece's first `=`, and note
+        // whether it has anything to decode (`%` or `+`).
+        let bytes = query.as_bytes();
+        let (mut start, mut eq, mut encoded) = (0, None, false);
+        for i in 0..=bytes.len() {
+            match bytes.get(i).copied().unwrap_or(b'&') {
+                b'&' => {
+                    if i > start {
+                        push_pair(&mut pairs, query, start, i, eq, encoded);
+                    }
+                    (start, eq, encoded) = (i + 1, None, false);
+                }
+                b'=' if eq.is_none() => eq = Some(i),
+                b'%' | b'+' => encoded = true,
+                _ => {}
+            }
+        }
+        Ok(Self(pairs))
+    }
+
+    /// The pairs, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
+    }
+
+    /// Every value of `name`, in order.
+    pub(crate) fn get_all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
+        self.iter().filter(move |(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// Whether `name` is present (even with an empty value).
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.iter().any(|(k, _)| k == name)
+    }
+
     /// The single value of a reserved parameter. A repeated parameter is
     /// accepted when every value is the same; different values are a
     /// `conflicting_parameters` issue.
-    pub(crate) fn single<'a>(&'a self, name: &'a str, issues: &mut Vec<Issue>) -> Option<&'a str> {
+    pub(crate) fn single<'s>(&'s self, name: &'s str, issues: &mut Vec<Issue>) -> Option<&'s str> {
         let mut values = self.get_all(name);
         let first = values.next()?;
         if values.any(|v| v != first) {
@@ -185,4 +253,57 @@ pub(crate) fn comma_list<'a>(
         return None;
     }
     Some(entries)
+}
+
+/// Adds the pair of `query[start..end]` (`=` at `eq`, if any).
+fn push_pair<'a>(
+    pairs: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    query: &'a str,
+    start: usize,
+    end: usize,
+    eq: Option<usize>,
+    encoded: bool,
+) {
+    let piece = query.get(start..end).unwrap_or("");
+    if encoded {
+        // Exactly one pair: `form_urlencoded` decodes it.
+        pairs.extend(form_urlencoded::parse(piece.as_bytes()));
+        return;
+    }
+    // Nothing to decode, and the text is already UTF-8 (split on ASCII
+    // bytes): borrow it, as `form_urlencoded` would yield it.
+    let (name, value) = match eq {
+        Some(at) => (
+            query.get(start..at).unwrap_or(""),
+            query.get(at + 1..end).unwrap_or(""),
+        ),
+        None => (piece, ""),
+    };
+    pairs.push((Cow::Borrowed(name), Cow::Borrowed(value)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_decode_as_form_urlencoded_does() {
+        for query in [
+            "",
+            "a=1&b=2",
+            "&&a&=x&b=&c==d&",
+            "q=rust+book&sort=-year%2Ctitle&x%3D=%E2%82%AC&bad=%ff%fe&%",
+            "title__contains=Night&page=2",
+        ] {
+            let ours: Vec<(String, String)> = Pairs::parse(query)
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+            let theirs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect();
+            assert_eq!(ours, theirs, "{query}");
+        }
+    }
 }

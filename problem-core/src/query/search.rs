@@ -4,7 +4,7 @@
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, issue, shorten};
-use super::params::{MAX_SEARCH_TERMS, RawQuery, comma_list};
+use super::params::{MAX_SEARCH_TERMS, Pairs, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
 /// A parsed search: the terms of `q` (or `search`) and the fields to search.
@@ -44,13 +44,13 @@ impl Search {
     /// [`QueryError::Invalid`] for conflicting values or too many terms.
     pub fn parse(raw: &RawQuery) -> Result<Option<Self>, QueryError> {
         let mut issues = Vec::new();
-        let s = parse_search(raw, None, &mut issues);
+        let s = parse_search(&raw.borrowed(), None, &mut issues);
         QueryError::from_issues(issues).map(|()| s)
     }
 }
 
 pub(crate) fn parse_search(
-    raw: &RawQuery,
+    raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
     issues: &mut Vec<Issue>,
 ) -> Option<Search> {

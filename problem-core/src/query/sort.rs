@@ -6,7 +6,7 @@ use std::fmt;
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, issue, shorten};
-use super::params::{RawQuery, comma_list};
+use super::params::{Pairs, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
 /// A sort direction.
@@ -92,7 +92,7 @@ impl Sort {
     /// repeated `sort` parameter with different values.
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
-        let sort = parse_sort(raw, None, &mut issues);
+        let sort = parse_sort(&raw.borrowed(), None, &mut issues);
         QueryError::from_issues(issues).map(|()| sort)
     }
 
@@ -122,7 +122,7 @@ impl fmt::Display for Sort {
 }
 
 pub(crate) fn parse_sort(
-    raw: &RawQuery,
+    raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
     issues: &mut Vec<Issue>,
 ) -> Sort {

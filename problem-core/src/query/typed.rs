@@ -14,7 +14,7 @@ use super::extract::QueryConfig;
 use super::fields::FieldSelection;
 use super::filter::{Filter, FilterOptions, Operand, Operator};
 use super::pagination::{PageSizeLimits, Pagination};
-use super::params::RawQuery;
+use super::params::{Pairs, RawQuery};
 use super::search::Search;
 use super::sort::{Direction, Sort, SortField};
 use super::value::{Value, ValueKind};
@@ -171,7 +171,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// # Errors
     /// As [`parse`](Self::parse), plus [`QueryError::TooManyParameters`].
     pub fn from_query_str(query: &str, config: &QueryConfig) -> Result<Self, QueryError> {
-        Self::parse(&RawQuery::parse(query)?, config)
+        Self::parse_pairs(&Pairs::parse(query)?, config)
     }
 
     /// Parses decoded pairs against the schema of `Q`.
@@ -183,6 +183,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// sortable/searchable/selectable, conflicting parameters, ranges,
     /// list sizes, and invalid or mismatched cursors.
     pub fn parse(raw: &RawQuery, config: &QueryConfig) -> Result<Self, QueryError> {
+        Self::parse_pairs(&raw.borrowed(), config)
+    }
+
+    /// [`parse`](Self::parse) of pairs that may borrow from the query string.
+    pub(crate) fn parse_pairs(raw: &Pairs<'_>, config: &QueryConfig) -> Result<Self, QueryError> {
         let schema = Q::SCHEMA;
         let mut issues = Vec::new();
         let options = FilterOptions {
@@ -359,19 +364,15 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 }
 
 fn effective_order(schema: &QuerySchema, requested: &Sort) -> Sort {
-    let base = if requested.is_empty() {
-        Sort::new(
-            schema
-                .default_sort
-                .iter()
-                .map(|(f, d)| SortField {
-                    field: (*f).to_owned(),
-                    direction: *d,
-                })
-                .collect(),
-        )
+    let mut fields =
+        Vec::with_capacity(requested.fields().len().max(schema.default_sort.len()) + 1);
+    if requested.is_empty() {
+        fields.extend(schema.default_sort.iter().map(|(f, d)| SortField {
+            field: (*f).to_owned(),
+            direction: *d,
+        }));
     } else {
-        requested.clone()
-    };
-    base.with_tie_breaker(schema.key)
+        fields.extend_from_slice(requested.fields());
+    }
+    Sort::new(fields).with_tie_breaker(schema.key)
 }

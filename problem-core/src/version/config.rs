@@ -3,6 +3,7 @@
 //! "Versioning").
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use actix_web::HttpRequest;
@@ -15,7 +16,7 @@ use super::headers::{
     VersionHeaders, X_API_SUPPORTED_VERSIONS, http_date, link_value, supported_value,
 };
 use super::lifecycle::{Deprecation, VersionState};
-use super::strategy::VersionStrategy;
+use super::strategy::{Sources, VersionStrategy};
 use crate::config::HttpConfigError;
 
 /// How the application versions its API: the strategy, the versions and
@@ -76,6 +77,42 @@ pub struct VersionConfig {
     require_version: bool,
     add_response_headers: bool,
     neutral_paths: Vec<String>,
+    /// The response headers, computed once (see [`HeaderCache`]).
+    cache: HeaderCache,
+    /// The strategy prepared for resolving requests.
+    sources: Sources,
+}
+
+/// The version headers of the configured versions and the general
+/// headers, computed once when the configuration is built: resolving a
+/// request then only looks them up (their values never change).
+#[derive(Debug, Clone, Default)]
+struct HeaderCache {
+    general: Arc<HeaderMap>,
+    /// Every version named by the configuration (supported, deprecated,
+    /// default), sorted.
+    versions: Vec<(ApiVersion, Arc<HeaderMap>)>,
+}
+
+impl HeaderCache {
+    fn of(config: &VersionConfig) -> Self {
+        let mut names: Vec<ApiVersion> = config
+            .supported
+            .iter()
+            .chain(config.deprecated.keys())
+            .chain(config.default_version.iter())
+            .copied()
+            .collect();
+        names.sort();
+        names.dedup();
+        Self {
+            general: Arc::new(config.compute_general_headers()),
+            versions: names
+                .into_iter()
+                .map(|v| (v, Arc::new(config.compute_version_headers(v))))
+                .collect(),
+        }
+    }
 }
 
 /// Builder of a [`VersionConfig`] (spec: "built from a strategy and then
@@ -107,6 +144,8 @@ impl Default for VersionConfig {
             require_version: false,
             add_response_headers: true,
             neutral_paths: Vec::new(),
+            cache: HeaderCache::default(),
+            sources: VersionStrategy::default().sources(),
         }
     }
 }
@@ -229,7 +268,7 @@ impl VersionConfig {
     }
 
     pub(crate) fn resolve_head(&self, head: &RequestHead) -> Result<ApiVersion, VersionError> {
-        let carried = self.strategy.extract_head(head)?;
+        let carried = self.sources.extract_head(head)?;
         let version = match carried {
             Some(v) => v,
             None if self.require_version => return Err(VersionError::Missing),
@@ -296,7 +335,25 @@ impl VersionConfig {
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn version_headers(&self, version: ApiVersion) -> HeaderMap {
-        let mut h = self.general_headers();
+        HeaderMap::clone(&self.headers_of(version))
+    }
+
+    /// [`version_headers`](Self::version_headers), shared: looked up for
+    /// the configured versions, computed for any other.
+    pub(crate) fn headers_of(&self, version: ApiVersion) -> Arc<HeaderMap> {
+        let versions = &self.cache.versions;
+        match versions
+            .binary_search_by(|(v, _)| v.cmp(&version))
+            .ok()
+            .and_then(|i| versions.get(i))
+        {
+            Some((_, headers)) => headers.clone(),
+            None => Arc::new(self.compute_version_headers(version)),
+        }
+    }
+
+    fn compute_version_headers(&self, version: ApiVersion) -> HeaderMap {
+        let mut h = self.compute_general_headers();
         if self.add_response_headers {
             h = h.with_api_version(version);
         }
@@ -326,6 +383,15 @@ impl VersionConfig {
     /// problems): `X-API-Supported-Versions` with `add_response_headers`
     /// and a non-empty `supported_versions`.
     pub fn general_headers(&self) -> HeaderMap {
+        HeaderMap::clone(&self.cache.general)
+    }
+
+    /// [`general_headers`](Self::general_headers), shared.
+    pub(crate) fn shared_general_headers(&self) -> Arc<HeaderMap> {
+        self.cache.general.clone()
+    }
+
+    fn compute_general_headers(&self) -> HeaderMap {
         let mut h = HeaderMap::new();
         if self.add_response_headers
             && let Some(value) = supported_value(&self.advertised)
@@ -354,18 +420,18 @@ impl VersionConfig {
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn apply_headers<R: VersionHeaders>(&self, response: &mut R, version: ApiVersion) {
-        merge_headers(
-            response.version_headers_mut(),
-            &self.version_headers(version),
-        );
+        merge_headers(response.version_headers_mut(), &self.headers_of(version));
     }
 }
 
 /// Copies `from` into `into`: replacing same-named values, appending `Link`.
 pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
-    for name in from.keys() {
-        if name != header::LINK {
-            into.remove(name);
+    if !into.is_empty() {
+        for name in from.keys() {
+            // Most responses do not have the name yet: skip the removal then.
+            if name != header::LINK && into.contains_key(name) {
+                into.remove(name);
+            }
         }
     }
     for (name, value) in from.iter() {
@@ -550,7 +616,8 @@ impl VersionConfigBuilder {
                 }
             })
             .collect();
-        Ok(VersionConfig {
+        let mut config = VersionConfig {
+            sources: self.strategy.sources(),
             strategy: self.strategy,
             default_version: self.default_version,
             supported,
@@ -560,7 +627,10 @@ impl VersionConfigBuilder {
             require_version: self.require_version,
             add_response_headers: self.add_response_headers,
             neutral_paths,
-        })
+            cache: HeaderCache::default(),
+        };
+        config.cache = HeaderCache::of(&config);
+        Ok(config)
     }
 }
 

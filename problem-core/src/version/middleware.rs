@@ -159,7 +159,7 @@ where
         let version = match self.config.resolve_head(req.head()) {
             Ok(v) => v,
             Err(err) => {
-                let headers = self.config.general_headers();
+                let headers = self.config.shared_general_headers();
                 add_sticky_headers(&req, &headers);
                 let mut res = req.error_response(err);
                 merge_headers(res.headers_mut(), &headers);
@@ -178,7 +178,7 @@ where
             ext.insert(version);
             ext.insert(ResolvedBy(self.config.clone()));
         }
-        let headers = self.config.version_headers(version);
+        let headers = self.config.headers_of(version);
         add_sticky_headers(&req, &headers);
         let fut = self.service.call(req);
         Box::pin(async move {

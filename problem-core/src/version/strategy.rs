@@ -1,9 +1,11 @@
 //! Where a request carries its API version (spec, "Strategies" and
 //! "Request-side operations"; `DECISIONS.md`, "Versioning").
 
+use std::borrow::Cow;
+
 use actix_web::HttpRequest;
 use actix_web::dev::RequestHead;
-use actix_web::http::header::{ACCEPT, HeaderValue};
+use actix_web::http::header::{ACCEPT, HeaderName, HeaderValue};
 
 use super::api_version::{ApiVersion, clip};
 use super::error::VersionError;
@@ -182,22 +184,10 @@ impl VersionStrategy {
         head: &RequestHead,
     ) -> Result<Option<ApiVersion>, VersionError> {
         match self {
-            Self::UrlPath { prefix } => match path_segment(head.uri.path(), prefix.as_deref()) {
-                Some(seg) => parse_carried(seg.text).map(Some),
-                None => Ok(None),
-            },
-            Self::Header { name } => match head.headers.get(name.as_str()) {
-                Some(value) => parse_carried(&header_text(value)).map(Some),
-                None => Ok(None),
-            },
-            Self::Query { name } => match query_value(head.uri.query(), name) {
-                Some(value) => parse_carried(&value).map(Some),
-                None => Ok(None),
-            },
-            Self::MediaType { vendor } => match accept_version(head, vendor) {
-                Some(text) => parse_carried(&text).map(Some),
-                None => Ok(None),
-            },
+            Self::UrlPath { prefix } => from_path(head, prefix.as_deref()),
+            Self::Header { name } => from_header(head.headers.get(name.as_str())),
+            Self::Query { name } => from_query(head, name),
+            Self::MediaType { vendor } => from_media_type(head, vendor),
             Self::Combined(list) => {
                 for strategy in list {
                     if let Some(v) = strategy.extract_head(head)? {
@@ -207,6 +197,34 @@ impl VersionStrategy {
                 Ok(None)
             }
         }
+    }
+
+    /// The strategy flattened into its sources, in order, header names
+    /// parsed once (see [`Sources`]).
+    pub(crate) fn sources(&self) -> Sources {
+        fn flatten(strategy: &VersionStrategy, out: &mut Vec<Source>) {
+            match strategy {
+                VersionStrategy::UrlPath { prefix } => out.push(Source::UrlPath(prefix.clone())),
+                VersionStrategy::Header { name } => {
+                    out.push(match HeaderName::try_from(name.as_str()) {
+                        Ok(parsed) => Source::Header(parsed),
+                        Err(_) => Source::HeaderText(name.clone()),
+                    })
+                }
+                VersionStrategy::Query { name } => out.push(Source::Query(name.clone())),
+                VersionStrategy::MediaType { vendor } => {
+                    out.push(Source::MediaType(vendor.clone()))
+                }
+                VersionStrategy::Combined(list) => {
+                    for s in list {
+                        flatten(s, out);
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        flatten(self, &mut out);
+        Sources(out)
     }
 
     /// The request path with the version segment removed, when a URL-path
@@ -233,6 +251,73 @@ impl VersionStrategy {
     }
 }
 
+/// A [`VersionStrategy`] prepared for resolving requests: the combination
+/// flattened into its sources in order (the first that carries a version
+/// wins, as in [`VersionStrategy::extract`]) and header names parsed once,
+/// not on every request.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Sources(Vec<Source>);
+
+#[derive(Debug, Clone)]
+enum Source {
+    UrlPath(Option<String>),
+    Header(HeaderName),
+    /// A header name that does not parse (never found in a request).
+    HeaderText(String),
+    Query(String),
+    MediaType(String),
+}
+
+impl Sources {
+    /// The version the request carries, as [`VersionStrategy::extract`].
+    pub(crate) fn extract_head(
+        &self,
+        head: &RequestHead,
+    ) -> Result<Option<ApiVersion>, VersionError> {
+        for source in &self.0 {
+            let found = match source {
+                Source::UrlPath(prefix) => from_path(head, prefix.as_deref())?,
+                Source::Header(name) => from_header(head.headers.get(name))?,
+                Source::HeaderText(name) => from_header(head.headers.get(name.as_str()))?,
+                Source::Query(name) => from_query(head, name)?,
+                Source::MediaType(vendor) => from_media_type(head, vendor)?,
+            };
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
+    }
+}
+
+fn from_path(head: &RequestHead, prefix: Option<&str>) -> Result<Option<ApiVersion>, VersionError> {
+    match path_segment(head.uri.path(), prefix) {
+        Some(seg) => parse_carried(seg.text).map(Some),
+        None => Ok(None),
+    }
+}
+
+fn from_header(value: Option<&HeaderValue>) -> Result<Option<ApiVersion>, VersionError> {
+    match value {
+        Some(value) => parse_carried(&header_text(value)).map(Some),
+        None => Ok(None),
+    }
+}
+
+fn from_query(head: &RequestHead, name: &str) -> Result<Option<ApiVersion>, VersionError> {
+    match query_value(head.uri.query(), name) {
+        Some(value) => parse_carried(&value).map(Some),
+        None => Ok(None),
+    }
+}
+
+fn from_media_type(head: &RequestHead, vendor: &str) -> Result<Option<ApiVersion>, VersionError> {
+    match accept_version(head, vendor) {
+        Some(text) => parse_carried(&text).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// A version segment: its text (`v2`) and the bytes to remove (`/v2`).
 struct Segment<'a> {
     text: &'a str,
@@ -245,13 +330,14 @@ fn path_segment<'a>(path: &'a str, prefix: Option<&str>) -> Option<Segment<'a>> 
     let rest = path.strip_prefix(prefix)?;
     let start = prefix.len();
     let after_slash = rest.strip_prefix('/')?;
-    let text = after_slash.split('/').next().unwrap_or("");
-    let mut bytes = text.bytes();
+    // `v<digit>` starts the segment, or there is no version segment.
+    let mut bytes = after_slash.bytes();
     let carries = matches!(bytes.next(), Some(b'v' | b'V'))
         && bytes.next().is_some_and(|b| b.is_ascii_digit());
     if !carries {
         return None;
     }
+    let text = after_slash.split('/').next().unwrap_or("");
     Some(Segment {
         text,
         start,
@@ -259,10 +345,10 @@ fn path_segment<'a>(path: &'a str, prefix: Option<&str>) -> Option<Segment<'a>> 
     })
 }
 
-fn header_text(value: &HeaderValue) -> String {
+fn header_text(value: &HeaderValue) -> Cow<'_, str> {
     match value.to_str() {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(value.as_bytes()).into_owned(),
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(value.as_bytes()),
     }
 }
 

@@ -1,0 +1,162 @@
+//! Collection queries: a 9-parameter query string parsed and validated into
+//! a derived typed query, against `serde_urlencoded` and `serde_qs`
+//! deserializing the same string into a plain struct (no validation), in
+//! one criterion group; and a keyset cursor encoded, verified and decoded.
+//!
+//! Run: `cargo bench -p problem-core --bench queries`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use problem_core::CollectionQuery;
+use problem_core::query::{QueryConfig, TypedQuery};
+use serde::{Deserialize, Serialize};
+
+/// The query string of the issue: offset pagination, a two-field sort,
+/// four filters (`gte`, `in`, `contains`, `eq`), a search and a sparse
+/// fieldset.
+const QUERY: &str = "page=3&per_page=50&sort=-year,title&year__gte=1990&genre__in=poetry,drama&title__contains=night&q=rain&fields=id,title,year&in_stock=true";
+
+/// The catalog's book query (examples/src/catalog/list.rs).
+#[derive(Debug, CollectionQuery)]
+#[query(key = "id", default_sort = "id", max_page_size = 100)]
+#[allow(dead_code)]
+struct BookQuery {
+    #[query(filter(eq, ne, in, not_in, gt, gte, lt, lte), sort)]
+    id: i64,
+    #[query(filter(eq, in))]
+    isbn: String,
+    #[query(filter(eq, contains, starts_with, ends_with), sort, search)]
+    title: String,
+    #[query(filter(eq, ne, in, not_in, contains, starts_with), sort, search)]
+    author: String,
+    #[query(filter(eq, ne, in, not_in))]
+    genre: String,
+    #[query(filter(eq, ne, gt, gte, lt, lte, in), sort)]
+    year: i32,
+    #[query(filter(eq, ne, gt, gte, lt, lte, in), sort)]
+    price: f64,
+    #[query(filter(eq))]
+    in_stock: bool,
+}
+
+/// What a user of `serde_urlencoded` / `serde_qs` would write: the same
+/// nine values in a plain struct, lists left as text, nothing checked.
+#[derive(Debug, Deserialize, PartialEq)]
+struct PlainQuery {
+    page: u32,
+    per_page: u32,
+    sort: String,
+    #[serde(rename = "year__gte")]
+    year_gte: i32,
+    #[serde(rename = "genre__in")]
+    genre_in: String,
+    #[serde(rename = "title__contains")]
+    title_contains: String,
+    q: String,
+    fields: String,
+    in_stock: bool,
+}
+
+fn ours(config: &QueryConfig) -> TypedQuery<BookQuery> {
+    TypedQuery::<BookQuery>::from_query_str(QUERY, config).expect("valid query")
+}
+
+fn serde_urlencoded_plain() -> PlainQuery {
+    serde_urlencoded::from_str(QUERY).expect("valid query")
+}
+
+fn serde_qs_plain() -> PlainQuery {
+    serde_qs::from_str(QUERY).expect("valid query")
+}
+
+fn collection_query(c: &mut Criterion) {
+    let config = QueryConfig::default();
+    // Not timed: every side reads the nine values.
+    let q = ours(&config);
+    assert_eq!(q.pagination().offset(), 100);
+    assert_eq!(q.filter().conditions().len(), 4);
+    assert_eq!(q.order().to_string(), "-year,title,id");
+    assert_eq!(serde_urlencoded_plain(), serde_qs_plain());
+    assert_eq!(serde_urlencoded_plain().per_page, 50);
+
+    let mut g = c.benchmark_group("collection_query_9_params");
+    g.bench_function("ours (parse + validate, typed)", |b| {
+        b.iter(|| black_box(ours(black_box(&config))))
+    });
+    g.bench_function("serde_urlencoded (plain struct)", |b| {
+        b.iter(|| black_box(serde_urlencoded_plain()))
+    });
+    g.bench_function("serde_qs (plain struct)", |b| {
+        b.iter(|| black_box(serde_qs_plain()))
+    });
+    g.finish();
+}
+
+/// A row as the database returns it.
+#[derive(Serialize)]
+struct Row {
+    id: i64,
+    title: &'static str,
+    year: i32,
+}
+
+const CURSOR_QUERY: &str = "sort=-year,title&limit=1";
+
+fn cursor(c: &mut Criterion) {
+    let config = QueryConfig::default()
+        .cursor_keys([b"bench-cursor-key-0123456789abcdef".to_vec()])
+        .expect("key");
+    let first = TypedQuery::<BookQuery>::from_query_str(CURSOR_QUERY, &config).expect("valid");
+    // limit 1 and two rows: the page keeps one row and signs its sort keys.
+    let rows = || {
+        vec![
+            Row {
+                id: 7,
+                title: "Night Rain",
+                year: 2001,
+            },
+            Row {
+                id: 8,
+                title: "Dune",
+                year: 1965,
+            },
+        ]
+    };
+    let encode = |q: &TypedQuery<BookQuery>| {
+        q.cursor_page(rows())
+            .expect("page")
+            .meta
+            .next_cursor
+            .expect("a next page")
+    };
+    let decode = |token: &str| {
+        let qs = format!("{CURSOR_QUERY}&cursor={token}");
+        TypedQuery::<BookQuery>::from_query_str(&qs, &config).expect("valid cursor")
+    };
+    let token = encode(&first);
+    assert!(decode(&token).has_cursor());
+
+    let mut g = c.benchmark_group("keyset_cursor");
+    g.bench_function("encode (sign the last row's sort keys)", |b| {
+        b.iter(|| black_box(encode(black_box(&first))))
+    });
+    g.bench_function("parse query with cursor (verify + decode)", |b| {
+        b.iter(|| black_box(decode(black_box(&token))))
+    });
+    g.bench_function("parse same query without cursor (baseline)", |b| {
+        b.iter(|| {
+            black_box(TypedQuery::<BookQuery>::from_query_str(
+                black_box(CURSOR_QUERY),
+                &config,
+            ))
+        })
+    });
+    g.bench_function("encode + verify + decode", |b| {
+        b.iter(|| black_box(decode(&encode(black_box(&first)))))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, collection_query, cursor);
+criterion_main!(benches);

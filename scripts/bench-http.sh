@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# HTTP overhead of the whole stack (BENCHMARKS.md): drives the bench server
+# (examples/src/bin/bench_server.rs) with wrk on loopback, alternating the
+# bare actix-web mode and the full-stack mode (A B A B ...), and prints
+# requests/s and p99 latency of each with the ratio full / bare:
+#
+#   success: GET /bare/books (no extractor)         vs GET /full/books?<collection query>
+#            GET /bare/query/books (web::Query<T>)  (for information: plain actix-web reading the query)
+#   404:     GET /bare/nope (actix's bare 404)      vs GET /full/nope (404 problem document)
+# Every request carries the query string and X-API-Version: 3.
+#
+# Bounded in time: ROUNDS x 5 runs of DURATION seconds plus a short warm-up.
+# Settings (environment): ROUNDS (default 3), DURATION (seconds, default 5),
+# CONNECTIONS (default 16), THREADS (wrk threads, default 1),
+# BENCH_WORKERS (server workers, default 1).
+# Needs wrk (Debian package `wrk`); installs it with apt-get when missing and root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-5}"
+CONNECTIONS="${CONNECTIONS:-16}"
+THREADS="${THREADS:-1}"
+export BENCH_WORKERS="${BENCH_WORKERS:-1}"
+
+if ! command -v wrk >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
+    else
+        echo "bench-http: wrk is not installed (apt-get install wrk)" >&2
+        exit 1
+    fi
+fi
+
+cargo build --release -p examples --bin bench_server >&2
+target="${CARGO_TARGET_DIR:-target}"
+server_log="$(mktemp)"
+BENCH_ADDR=127.0.0.1:0 "$target/release/bench_server" >"$server_log" 2>&1 &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true; rm -f "$server_log"' EXIT
+
+base=""
+for _ in $(seq 1 100); do
+    base="$(sed -n 's/^bench_server listening on \(http:\/\/127\.0\.0\.1:[0-9]*\)$/\1/p' "$server_log" | head -n 1)"
+    [ -n "$base" ] && break
+    sleep 0.1
+done
+if [ -z "$base" ]; then
+    echo "bench-http: the server did not start:" >&2
+    cat "$server_log" >&2
+    exit 1
+fi
+
+QUERY='page=2&per_page=10&sort=-year,title&year__gte=1990&title__contains=Night&q=rain'
+declare -A URL HDR
+URL[bare_ok]="$base/bare/books?$QUERY"
+URL[bare_query_ok]="$base/bare/query/books?$QUERY"
+URL[full_ok]="$base/full/books?$QUERY"
+URL[bare_404]="$base/bare/nope"
+URL[full_404]="$base/full/nope"
+HDR[bare_ok]="X-API-Version: 3"
+HDR[bare_query_ok]="X-API-Version: 3"
+HDR[full_ok]="X-API-Version: 3"
+HDR[bare_404]="X-API-Version: 3"
+HDR[full_404]="X-API-Version: 3"
+
+# Sanity: each mode answers what it should (not timed).
+check() {
+    local name="$1" want="$2" got
+    got="$(curl -s -o /dev/null -w '%{http_code}' -H "${HDR[$name]}" "${URL[$name]}")"
+    if [ "$got" != "$want" ]; then
+        echo "bench-http: $name answered $got, expected $want" >&2
+        exit 1
+    fi
+}
+check bare_ok 200
+check bare_query_ok 200
+check full_ok 200
+check bare_404 404
+check full_404 404
+
+# One wrk run: prints "<requests/s> <p99 in ms>".
+run() {
+    local name="$1" seconds="$2" out rps p99
+    out="$(timeout $((seconds + 10)) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" --latency \
+        -H "${HDR[$name]}" "${URL[$name]}")"
+    if grep -q "Non-2xx or 3xx responses" <<<"$out" && [[ "$name" == *_ok ]]; then
+        echo "bench-http: $name had error responses" >&2
+        exit 1
+    fi
+    rps="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
+    p99="$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}' <<<"$out")"
+    echo "$rps $p99"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+echo "wrk -t$THREADS -c$CONNECTIONS, $ROUNDS rounds of ${DURATION}s per mode, server workers $BENCH_WORKERS, $(nproc) cores" >&2
+MODES="bare_ok full_ok bare_query_ok bare_404 full_404"
+for name in $MODES; do run "$name" 1 >/dev/null; done
+
+declare -A RPS P99
+for round in $(seq 1 "$ROUNDS"); do
+    for name in $MODES; do
+        read -r rps p99 < <(run "$name" "$DURATION")
+        RPS[$name]+="$rps "
+        P99[$name]+="$p99 "
+        echo "round $round $name: $rps req/s, p99 $p99 ms" >&2
+    done
+done
+
+stat() { tr ' ' '\n' <<<"$1" | grep -v '^$' | median; }
+printf '\n| mode | requests/s (median of %s) | p99 ms (median) |\n|---|---|---|\n' "$ROUNDS"
+for name in $MODES; do
+    printf '| %s | %s | %s |\n' "$name" "$(stat "${RPS[$name]}")" "$(stat "${P99[$name]}")"
+done
+ratio() { awk -v a="$(stat "${RPS[$1]}")" -v b="$(stat "${RPS[$2]}")" 'BEGIN {printf "%.3f", a / b}'; }
+ok_ratio="$(ratio full_ok bare_ok)"
+q_ratio="$(ratio full_ok bare_query_ok)"
+nf_ratio="$(ratio full_404 bare_404)"
+printf '\n| comparison | ratio of requests/s | target | met |\n|---|---|---|---|\n'
+printf '| full stack / bare, success | %s | >= 0.95 | %s |\n' "$ok_ratio" "$(awk -v r="$ok_ratio" 'BEGIN {print (r >= 0.95) ? "yes" : "no"}')"
+printf '| full stack / bare with web::Query, success (information) | %s | - | - |\n' "$q_ratio"
+printf '| 404 problem / actix bare 404 | %s | >= 0.90 | %s |\n' "$nf_ratio" "$(awk -v r="$nf_ratio" 'BEGIN {print (r >= 0.90) ? "yes" : "no"}')"
