@@ -248,13 +248,11 @@ mod tests {
     #[test]
     fn empty_cursor_is_not_given_and_does_not_conflict_with_page() {
         let raw = RawQuery::parse("cursor=&page=2").unwrap();
-        let mut issues = Vec::new();
-        assert_eq!(parse_cursor_param(&raw, &mut issues), None);
-        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(CursorPagination::parse(&raw).unwrap().cursor, None);
         let raw = RawQuery::parse("cursor=abc&page=2").unwrap();
-        assert_eq!(parse_cursor_param(&raw, &mut issues), None);
-        assert_eq!(issues.len(), 1);
-        assert_eq!(issues[0].code, "conflicting_parameters");
+        let err = CursorPagination::parse(&raw).unwrap_err();
+        assert_eq!(err.issues().len(), 1);
+        assert_eq!(err.issues()[0].code, "conflicting_parameters");
     }
 
     #[test]
