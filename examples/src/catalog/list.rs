@@ -62,20 +62,14 @@ fn cursor_mode(query: &TypedQuery<BookQuery>, raw: &str) -> bool {
         return true;
     }
     let mut limit = false;
-    for (key, _) in form_urlencoded_keys(raw) {
-        match key.as_str() {
+    for (key, _) in form_urlencoded::parse(raw.as_bytes()) {
+        match key.as_ref() {
             "page" | "per_page" => return false,
             "limit" => limit = true,
             _ => {}
         }
     }
     limit
-}
-
-fn form_urlencoded_keys(raw: &str) -> impl Iterator<Item = (String, ())> + '_ {
-    raw.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| (p.split('=').next().unwrap_or("").to_owned(), ()))
 }
 
 /// One page of books, with what each version needs to answer it.
