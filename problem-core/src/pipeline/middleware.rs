@@ -10,7 +10,7 @@ use std::sync::Arc;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::error::InternalError;
-use actix_web::http::{Method, header};
+use actix_web::http::{Method, Uri, header};
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use futures_util::{FutureExt, StreamExt};
@@ -362,7 +362,8 @@ where
         }
 
         // The instance is the path as received: versioning may rewrite it.
-        let instance = req.path().to_owned();
+        // A `Uri` clone shares its buffer; the path is copied only on error.
+        let uri = req.uri().clone();
         let method = req.method().clone();
         let service = self.service.clone();
         Box::pin(async move {
@@ -382,7 +383,7 @@ where
                                 None,
                                 Some(req.request()),
                                 method,
-                                instance,
+                                uri.path().to_owned(),
                                 &inner,
                             );
                             return Ok(req.into_response(res).map_into_right_body());
@@ -399,19 +400,21 @@ where
                 .catch_unwind()
                 .await;
             match outcome {
-                Ok(Ok(res)) => Ok(finish(res, method, instance, &inner)),
+                Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
                 Ok(Err(e)) => {
                     let source = e
                         .error_response()
                         .extensions()
                         .get::<ProblemSource>()
                         .copied();
-                    let res = respond_to_error(&e, source, None, method, instance, &inner);
+                    let res =
+                        respond_to_error(&e, source, None, method, uri.path().to_owned(), &inner);
                     Err(InternalError::from_response("problem response", res).into())
                 }
                 Err(panic) => {
                     let err = actix_web::Error::from(PanicError::from_payload(&*panic));
-                    let res = respond_to_error(&err, None, None, method, instance, &inner);
+                    let res =
+                        respond_to_error(&err, None, None, method, uri.path().to_owned(), &inner);
                     Err(InternalError::from_response("problem response", res).into())
                 }
             }
@@ -482,7 +485,7 @@ fn respond_to_error(
 fn finish<B: MessageBody>(
     res: ServiceResponse<B>,
     method: Method,
-    instance: String,
+    uri: &Uri,
     inner: &PipelineInner,
 ) -> ServiceResponse<EitherBody<B>> {
     let status = res.status();
@@ -493,7 +496,14 @@ fn finish<B: MessageBody>(
     }
     if let Some(err) = res.response().error() {
         let source = res.response().extensions().get::<ProblemSource>().copied();
-        let new = respond_to_error(err, source, Some(res.request()), method, instance, inner);
+        let new = respond_to_error(
+            err,
+            source,
+            Some(res.request()),
+            method,
+            uri.path().to_owned(),
+            inner,
+        );
         return res.into_response(new).map_into_right_body();
     }
     let bare_body = matches!(
@@ -504,7 +514,12 @@ fn finish<B: MessageBody>(
         && res.response().extensions().get::<EmptyTooLarge>().is_none()
         && let Some(problem) = bare(status.as_u16())
     {
-        let ctx = inner.context(Some(res.request().clone()), method, instance, None);
+        let ctx = inner.context(
+            Some(res.request().clone()),
+            method,
+            uri.path().to_owned(),
+            None,
+        );
         let mut new = render(
             &Failure::Problem(&problem),
             &ctx,
