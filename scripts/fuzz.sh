@@ -51,6 +51,7 @@ for t in "${TARGETS[@]}"; do
     else
         verdict="CRASH (exit $rc; see fuzz/$log and fuzz/artifacts/$t/)"
         status=1
+        tail -n 40 "$log" >&2
     fi
     echo "$t ${took} s, ${execs:-?} execs, ${corpus} corpus entries: $verdict"
 done
