@@ -45,7 +45,6 @@ async fn sticky(req: HttpRequest) -> String {
         return "none".into();
     };
     let mut pairs: Vec<String> = sticky
-        .0
         .iter()
         .map(|(k, v)| format!("{k}={}", v.to_str().unwrap()))
         .collect();

@@ -32,4 +32,4 @@ pub use log::{
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
-pub use sticky::{StickyHeaders, add_sticky_headers};
+pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};

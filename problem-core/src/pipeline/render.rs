@@ -269,18 +269,9 @@ pub(crate) fn render(
     if let Some(req) = &ctx.request
         && let Some(sticky) = req.extensions().get::<StickyHeaders>()
     {
-        add_headers(res.headers_mut(), &sticky.0);
+        sticky.apply_to(res.headers_mut());
     }
     res
-}
-
-fn add_headers(out: &mut HeaderMap, headers: &HeaderMap) {
-    for name in headers.keys() {
-        out.remove(name);
-    }
-    for (name, value) in headers.iter() {
-        out.append(name.clone(), value.clone());
-    }
 }
 
 fn log_line(ctx: &ErrorContext, what: &str) -> String {

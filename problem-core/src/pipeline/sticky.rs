@@ -1,13 +1,21 @@
 //! Headers that every response of a request carries, problem responses included.
 
+use std::sync::Arc;
+
 use actix_web::HttpMessage;
 use actix_web::dev::ServiceRequest;
-use actix_web::http::header::HeaderMap;
+use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 
 /// Headers that every response to this request carries, success and problem
 /// responses alike. A middleware (e.g. API versioning) records them here so
 /// the error pipeline adds them to any problem response it builds or
 /// rebuilds. Stored in the request's extensions.
+///
+/// The headers are kept as shared layers (`Arc<HeaderMap>`), in the order
+/// they were added: a name in a later layer replaces every value of that
+/// name from the earlier ones. A middleware whose headers are computed once
+/// (like the versioning middleware's) records them with
+/// [`add_shared_sticky_headers`] without copying them per request.
 ///
 /// ```
 /// use actix_web::test::TestRequest;
@@ -17,31 +25,169 @@ use actix_web::http::header::HeaderMap;
 ///
 /// let req = TestRequest::default().to_srv_request();
 /// let mut h = HeaderMap::new();
+/// h.insert(HeaderName::from_static("x-api-version"), HeaderValue::from_static("2"));
+/// add_sticky_headers(&req, &h);
 /// h.insert(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
 /// add_sticky_headers(&req, &h);
-/// assert_eq!(req.extensions().get::<StickyHeaders>().unwrap().0.get("x-api-version").unwrap(), "3");
+/// let ext = req.extensions();
+/// let sticky = ext.get::<StickyHeaders>().unwrap();
+/// assert_eq!(sticky.get("x-api-version").unwrap(), "3");
+/// assert_eq!(sticky.iter().count(), 1);
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct StickyHeaders(pub HeaderMap);
+pub struct StickyHeaders {
+    /// The first layer (most requests have exactly one: no allocation for
+    /// the list).
+    first: Option<Arc<HeaderMap>>,
+    /// Later layers, in the order they were added.
+    more: Vec<Arc<HeaderMap>>,
+}
 
-/// Records headers for every response of `req` (replacing earlier values of
-/// the same names); see [`StickyHeaders`].
-pub fn add_sticky_headers(req: &ServiceRequest, headers: &HeaderMap) {
-    let mut ext = req.extensions_mut();
-    let sticky = match ext.get_mut::<StickyHeaders>() {
-        Some(s) => s,
-        None => {
-            ext.insert(StickyHeaders::default());
-            match ext.get_mut::<StickyHeaders>() {
-                Some(s) => s,
-                None => return,
+impl StickyHeaders {
+    /// No headers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a layer: its names replace the same names of earlier layers.
+    pub fn push(&mut self, headers: Arc<HeaderMap>) {
+        if self.first.is_none() {
+            self.first = Some(headers);
+        } else {
+            self.more.push(headers);
+        }
+    }
+
+    fn layers(&self) -> impl DoubleEndedIterator<Item = &HeaderMap> {
+        self.first.iter().chain(self.more.iter()).map(|h| &**h)
+    }
+
+    /// Whether there is no header at all.
+    pub fn is_empty(&self) -> bool {
+        self.layers().all(HeaderMap::is_empty)
+    }
+
+    /// The first value of `name` in the latest layer that has it.
+    pub fn get(&self, name: impl AsRef<str>) -> Option<&HeaderValue> {
+        let name = name.as_ref();
+        self.layers().rev().find_map(|h| h.get(name))
+    }
+
+    /// Every effective `(name, value)` pair: the pairs of each layer, in
+    /// layer order, without those whose name a later layer replaces.
+    pub fn iter(&self) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
+        let layers: Vec<&HeaderMap> = self.layers().collect();
+        let mut pairs = Vec::new();
+        for (i, layer) in layers.iter().enumerate() {
+            let later = layers.get(i + 1..).unwrap_or_default();
+            pairs.extend(
+                layer
+                    .iter()
+                    .filter(|(name, _)| !later.iter().any(|l| l.contains_key(*name))),
+            );
+        }
+        pairs.into_iter()
+    }
+
+    /// The effective headers as one map.
+    pub fn to_header_map(&self) -> HeaderMap {
+        let mut out = HeaderMap::new();
+        self.apply_to(&mut out);
+        out
+    }
+
+    /// Sets these headers on `out`: every name they have replaces the
+    /// values `out` had for it.
+    pub fn apply_to(&self, out: &mut HeaderMap) {
+        for layer in self.layers() {
+            if !out.is_empty() {
+                for name in layer.keys() {
+                    out.remove(name);
+                }
+            }
+            for (name, value) in layer.iter() {
+                out.append(name.clone(), value.clone());
             }
         }
-    };
-    for name in headers.keys() {
-        sticky.0.remove(name);
     }
-    for (name, value) in headers.iter() {
-        sticky.0.append(name.clone(), value.clone());
+}
+
+/// Records headers for every response of `req` (replacing earlier values of
+/// the same names); see [`StickyHeaders`]. Copies `headers` once; see
+/// [`add_shared_sticky_headers`] to share a map instead.
+pub fn add_sticky_headers(req: &ServiceRequest, headers: &HeaderMap) {
+    add_shared_sticky_headers(req, Arc::new(headers.clone()));
+}
+
+/// Records a shared map of headers for every response of `req` (replacing
+/// earlier values of the same names), without copying it; see
+/// [`StickyHeaders`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use actix_web::test::TestRequest;
+/// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+/// use actix_web::HttpMessage;
+/// use problem_core::pipeline::{add_shared_sticky_headers, StickyHeaders};
+///
+/// let mut h = HeaderMap::new();
+/// h.insert(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
+/// let shared = Arc::new(h);
+/// let req = TestRequest::default().to_srv_request();
+/// add_shared_sticky_headers(&req, shared.clone());
+/// let ext = req.extensions();
+/// assert_eq!(ext.get::<StickyHeaders>().unwrap().get("x-api-version").unwrap(), "3");
+/// ```
+pub fn add_shared_sticky_headers(req: &ServiceRequest, headers: Arc<HeaderMap>) {
+    let mut ext = req.extensions_mut();
+    if let Some(sticky) = ext.get_mut::<StickyHeaders>() {
+        sticky.push(headers);
+    } else {
+        let mut sticky = StickyHeaders::new();
+        sticky.push(headers);
+        ext.insert(sticky);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(pairs: &[(&'static str, &'static str)]) -> Arc<HeaderMap> {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(HeaderName::from_static(k), HeaderValue::from_static(v));
+        }
+        Arc::new(h)
+    }
+
+    #[test]
+    fn later_layers_replace_names() {
+        let mut s = StickyHeaders::new();
+        assert!(s.is_empty());
+        s.push(map(&[("a", "1"), ("b", "1"), ("b", "2")]));
+        s.push(map(&[("b", "3"), ("c", "1")]));
+        s.push(map(&[("c", "2")]));
+        let pairs: Vec<(String, String)> = s
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_owned()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [("a", "1"), ("b", "3"), ("c", "2")]
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .to_vec()
+        );
+        assert_eq!(s.get("b").unwrap(), "3");
+        assert_eq!(s.get("x"), None);
+        let mut out = (*map(&[("b", "0"), ("d", "1")])).clone();
+        s.apply_to(&mut out);
+        let mut got: Vec<String> = out
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.to_str().unwrap()))
+            .collect();
+        got.sort();
+        assert_eq!(got, ["a=1", "b=3", "c=2", "d=1"]);
+        assert_eq!(s.to_header_map().len(), 3);
     }
 }

@@ -91,6 +91,12 @@ macro_rules! builtin {
                 self.0
             }
 
+            /// Sets a fixed detail without copying it.
+            #[allow(dead_code)] // used by `ValidationException` and the framework errors
+            pub(crate) fn with_static_detail(self, detail: &'static str) -> Self {
+                Self(self.0.with_static_detail(detail))
+            }
+
             /// The plain [`HttpException`] inside.
             #[allow(dead_code)] // used by `ValidationException`, a kind of `BadRequestException`
             pub(crate) fn inner(&self) -> &HttpException {

@@ -178,21 +178,21 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
 
     /// The members in their fixed order, with the shadowing rules.
     fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
-        sink.member("type", self.problem_type)?;
-        sink.member("title", self.title)?;
-        sink.member("status", &self.status)?;
+        sink.field("type", self.problem_type)?;
+        sink.field("title", self.title)?;
+        sink.field("status", &self.status)?;
         match (self.detail, self.detail_extension()) {
-            (Some(detail), _) => sink.member("detail", detail)?,
+            (Some(detail), _) => sink.field("detail", detail)?,
             // Rule 2: without a detail an extension named `detail` stands,
             // in the `detail` member's place of the fixed member order.
-            (None, Some(ext)) => sink.member("detail", ext)?,
+            (None, Some(ext)) => sink.field("detail", ext)?,
             (None, None) => {}
         }
         if let Some(instance) = self.instance {
-            sink.member("instance", instance)?;
+            sink.field("instance", instance)?;
         }
         if let Some(id) = self.correlation_id {
-            sink.member("correlationId", id)?;
+            sink.field("correlationId", id)?;
         }
         for (key, value) in self.extensions {
             if !self.is_shadowed(key) {
@@ -201,7 +201,7 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
         }
         self.members.write_members(sink)?;
         if let Some(stack) = self.stack {
-            sink.member("stack", stack)?;
+            sink.field("stack", stack)?;
         }
         Ok(())
     }

@@ -120,7 +120,8 @@ pub struct ProblemOptions {
 /// ```
 pub struct HttpException {
     status: StatusCode,
-    detail: Option<String>,
+    /// Borrowed for the library's own fixed details (no allocation).
+    detail: Option<Cow<'static, str>>,
     problem_type: Cow<'static, str>,
     title: Option<String>,
     extensions: Extensions,
@@ -171,7 +172,7 @@ impl HttpException {
         options: ProblemOptions,
     ) -> Result<Self, StatusRangeError> {
         let mut exc = Self::new(status)?;
-        exc.detail = detail.map(Into::into);
+        exc.detail = detail.map(|d| Cow::Owned(d.into()));
         exc.apply(options);
         Ok(exc)
     }
@@ -209,7 +210,13 @@ impl HttpException {
 
     /// Sets the detail, a message for the client.
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
-        self.detail = Some(detail.into());
+        self.detail = Some(Cow::Owned(detail.into()));
+        self
+    }
+
+    /// Sets a fixed detail without copying it.
+    pub(crate) fn with_static_detail(mut self, detail: &'static str) -> Self {
+        self.detail = Some(Cow::Borrowed(detail));
         self
     }
 
@@ -287,7 +294,7 @@ impl HttpException {
             return Err(e.clone());
         }
         let members_capacity = 128
-            + self.detail.as_ref().map_or(0, String::len)
+            + self.detail.as_ref().map_or(0, |d| d.len())
             + instance.len()
             + 64 * self.extensions.len()
             + members.size_hint();

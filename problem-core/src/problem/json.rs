@@ -21,6 +21,16 @@ pub(crate) trait MemberSink {
     type Error;
     /// Writes one member.
     fn member<T: Member + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Self::Error>;
+
+    /// Writes one member whose name is one of the library's fixed member
+    /// names (`type`, `location`, ...): plain ASCII with nothing to escape.
+    fn field<T: Member + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Self::Error> {
+        self.member(key, value)
+    }
 }
 
 /// A member value: serializable, and writable as JSON without serde.
@@ -52,6 +62,18 @@ impl<'o> JsonSink<'o> {
         Self { out, empty: true }
     }
 
+    /// Appends members already written as JSON (`"k":v,"k2":v2`).
+    pub(crate) fn raw_members(&mut self, json: &str) {
+        if json.is_empty() {
+            return;
+        }
+        if !self.empty {
+            self.out.push(b',');
+        }
+        self.empty = false;
+        self.out.extend_from_slice(json.as_bytes());
+    }
+
     /// Closes the object.
     pub(crate) fn close(self) {
         self.out.push(b'}');
@@ -67,6 +89,23 @@ impl MemberSink for JsonSink<'_> {
         self.empty = false;
         write_str(self.out, key)?;
         self.out.push(b':');
+        value.write_json(self.out)
+    }
+
+    fn field<T: Member + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> serde_json::Result<()> {
+        debug_assert!(!needs_escape(key.as_bytes()), "fixed member name {key:?}");
+        self.out.reserve(key.len() + 4);
+        if !self.empty {
+            self.out.push(b',');
+        }
+        self.empty = false;
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
         value.write_json(self.out)
     }
 }
@@ -165,13 +204,11 @@ impl Member for Issue {
     /// then the code-specific members inline.
     fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         let mut sink = JsonSink::open(out);
-        sink.member("location", self.location.as_str())?;
-        sink.member("name", self.name.as_str())?;
-        sink.member("code", &*self.code)?;
-        sink.member("message", self.message.as_str())?;
-        for (key, value) in &self.extra {
-            sink.member(key, value)?;
-        }
+        sink.field("location", self.location.as_str())?;
+        sink.field("name", self.name.as_str())?;
+        sink.field("code", &*self.code)?;
+        sink.field("message", self.message.as_str())?;
+        sink.raw_members(self.extra.as_json());
         sink.close();
         Ok(())
     }

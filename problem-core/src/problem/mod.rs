@@ -32,4 +32,4 @@ pub use response::{PROBLEM_JSON, ProblemSource, problem_response, standalone_res
 pub(crate) use response::{client_problem_response, fallback_response, mask};
 pub use titles::{STATUS_TITLES, status_title};
 pub use traits::Problem;
-pub use validation::{Issue, IssueLocation, VALIDATION_DETAIL, ValidationException};
+pub use validation::{Issue, IssueLocation, IssueMembers, VALIDATION_DETAIL, ValidationException};

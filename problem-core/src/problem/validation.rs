@@ -70,7 +70,7 @@ pub struct Issue {
     pub message: String,
     /// Code-specific members (`allowed`, `expected`, ...), written inline.
     #[serde(flatten)]
-    pub extra: Extensions,
+    pub extra: IssueMembers,
 }
 
 impl Issue {
@@ -86,18 +86,222 @@ impl Issue {
             name: name.into(),
             code: code.into(),
             message: message.into(),
-            extra: Extensions::new(),
+            extra: IssueMembers::new(),
         }
     }
 
-    /// Adds a code-specific member; a value that does not serialize is
-    /// stored as `null`.
-    pub fn with(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
-        self.extra.insert(
-            key.into(),
-            serde_json::to_value(value).unwrap_or(Value::Null),
-        );
+    /// Adds a code-specific member (replacing one of the same name, in its
+    /// place); a value that does not serialize is stored as `null`.
+    pub fn with(mut self, key: impl AsRef<str>, value: impl Serialize) -> Self {
+        self.extra.insert(key.as_ref(), &value);
         self
+    }
+}
+
+/// The code-specific members of an [`Issue`] (`expected`, `allowed`, ...),
+/// in insertion order, each name once, serialized inline in the issue
+/// object after `message`.
+///
+/// Kept as their JSON text (`"expected":"integer","allowed":["id"]`, the
+/// bytes `serde_json` writes for them): an issue is built once and written
+/// once, so the members are serialized when they are added, into one
+/// buffer, and copied as they are into the problem document. Reading a
+/// member back ([`get`](Self::get), [`iter`](Self::iter)) parses it.
+///
+/// ```
+/// use problem_core::problem::IssueMembers;
+/// use serde_json::json;
+///
+/// let mut m = IssueMembers::new();
+/// m.insert("expected", &"integer");
+/// m.insert("allowed", &["id"]);
+/// m.insert("expected", &"string"); // replaces, in its place
+/// assert_eq!(m.get("expected"), Some(json!("string")));
+/// assert_eq!(m.as_json(), r#""expected":"string","allowed":["id"]"#);
+/// assert_eq!(m.len(), 2);
+/// assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"expected":"string","allowed":["id"]}"#);
+/// ```
+#[derive(Clone, Default)]
+pub struct IssueMembers {
+    /// `"k":v` pairs joined by commas; empty for no member.
+    json: String,
+}
+
+impl IssueMembers {
+    /// No members.
+    pub fn new() -> Self {
+        Self {
+            json: String::new(),
+        }
+    }
+
+    /// Sets member `key` (replacing its value, in its place, if it was
+    /// there); a value that does not serialize is stored as `null`.
+    pub fn insert(&mut self, key: &str, value: &(impl Serialize + ?Sized)) {
+        if self.json.is_empty() {
+            // Most issues have one member: room for it in one allocation.
+            self.json.reserve(32 + key.len());
+        } else if self.may_contain(key) {
+            let mut members = self.to_vec();
+            let value = serde_json::to_value(value).unwrap_or(Value::Null);
+            match members.iter_mut().find(|(k, _)| k == key) {
+                Some((_, old)) => *old = value,
+                None => members.push((key.to_owned(), value)),
+            }
+            *self = members.into_iter().collect();
+            return;
+        } else {
+            self.json.push(',');
+        }
+        let start = self.json.len();
+        // Writing a string into a `String`: serde_json writes valid UTF-8.
+        let mut buf = std::mem::take(&mut self.json).into_bytes();
+        let written = serde_json::to_writer(&mut buf, key).is_ok() && {
+            buf.push(b':');
+            let value_start = buf.len();
+            if serde_json::to_writer(&mut buf, value).is_err() {
+                buf.truncate(value_start);
+                buf.extend_from_slice(b"null");
+            }
+            true
+        };
+        if !written {
+            buf.truncate(start.saturating_sub(1));
+        }
+        self.json = String::from_utf8(buf).unwrap_or_default();
+    }
+
+    /// Whether `"key"` may be a member name (a cheap text search; may say
+    /// yes for a value that contains it).
+    fn may_contain(&self, key: &str) -> bool {
+        match serde_json::to_string(key) {
+            Ok(quoted) => self.json.contains(&quoted),
+            Err(_) => true,
+        }
+    }
+
+    /// The members, parsed.
+    fn to_vec(&self) -> Vec<(String, Value)> {
+        let text = format!("{{{}}}", self.json);
+        match serde_json::from_str::<serde_json::Map<String, Value>>(&text) {
+            Ok(map) => map.into_iter().collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The value of member `key`, parsed.
+    pub fn get(&self, key: &str) -> Option<Value> {
+        if !self.may_contain(key) {
+            return None;
+        }
+        self.to_vec()
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// Removes member `key`, returning its value.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        if !self.may_contain(key) {
+            return None;
+        }
+        let mut members = self.to_vec();
+        let i = members.iter().position(|(k, _)| k == key)?;
+        let (_, value) = members.remove(i);
+        *self = members.into_iter().collect();
+        Some(value)
+    }
+
+    /// Whether member `key` is there.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The number of members.
+    pub fn len(&self) -> usize {
+        self.to_vec().len()
+    }
+
+    /// Whether there is no member.
+    pub fn is_empty(&self) -> bool {
+        self.json.is_empty()
+    }
+
+    /// The members in order, parsed.
+    pub fn iter(&self) -> impl Iterator<Item = (String, Value)> {
+        self.to_vec().into_iter()
+    }
+
+    /// The members' JSON text: `"name":value` pairs joined by commas, as
+    /// they are written inside the issue object (empty for none).
+    pub fn as_json(&self) -> &str {
+        &self.json
+    }
+}
+
+impl fmt::Debug for IssueMembers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.to_vec()).finish()
+    }
+}
+
+/// Equal when both have the same members, in any order (as a JSON object).
+impl PartialEq for IssueMembers {
+    fn eq(&self, other: &Self) -> bool {
+        if self.json == other.json {
+            return true;
+        }
+        let mine = self.to_vec();
+        let theirs = other.to_vec();
+        mine.len() == theirs.len()
+            && mine
+                .iter()
+                .all(|(k, v)| theirs.iter().any(|(k2, v2)| k == k2 && v == v2))
+    }
+}
+
+impl<K: AsRef<str>> FromIterator<(K, Value)> for IssueMembers {
+    fn from_iter<I: IntoIterator<Item = (K, Value)>>(iter: I) -> Self {
+        let mut m = Self::new();
+        for (k, v) in iter {
+            m.insert(k.as_ref(), &v);
+        }
+        m
+    }
+}
+
+impl Serialize for IssueMembers {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let members = self.to_vec();
+        let mut map = serializer.serialize_map(Some(members.len()))?;
+        for (k, v) in &members {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for IssueMembers {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = IssueMembers;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("the code-specific members of an issue")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<IssueMembers, A::Error> {
+                let mut m = IssueMembers::new();
+                while let Some((k, v)) = map.next_entry::<String, Value>()? {
+                    m.insert(&k, &v);
+                }
+                Ok(m)
+            }
+        }
+        deserializer.deserialize_map(Members)
     }
 }
 
@@ -126,7 +330,7 @@ impl ValidationException {
     /// A validation error with the given issues and the default detail.
     pub fn new(issues: Vec<Issue>) -> Self {
         Self {
-            base: BadRequestException::new().with_detail(VALIDATION_DETAIL),
+            base: BadRequestException::new().with_static_detail(VALIDATION_DETAIL),
             issues,
         }
     }
@@ -223,7 +427,7 @@ impl ExtraMembers for IssuesMember<'_> {
         16 + self.0.len() * 160
     }
     fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
-        sink.member("issues", self.0)
+        sink.field("issues", self.0)
     }
 }
 
@@ -276,6 +480,51 @@ mod tests {
             r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"from extension","instance":"/x","nested":{"a":[1,null,true,"\\"]}}"#
         );
         same_bytes(&ext.with_detail("real").with_title("Clash"), "/x");
+    }
+
+    #[test]
+    fn issue_members_replace_in_place_and_round_trip() {
+        let bad: std::collections::HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let issue = Issue::new(IssueLocation::Query, "q", "c", "m")
+            .with("expected", "integer")
+            .with("a\"b", [1, 2])
+            .with("bad", bad)
+            .with("nan", f64::NAN)
+            .with("expected", json!({"k": "\"integer\""}))
+            .with("late", "x");
+        assert_eq!(
+            issue.extra.as_json(),
+            r#""expected":{"k":"\"integer\""},"a\"b":[1,2],"bad":null,"nan":null,"late":"x""#
+        );
+        assert_eq!(issue.extra.len(), 5);
+        assert_eq!(issue.extra.get("a\"b"), Some(json!([1, 2])));
+        assert_eq!(
+            issue.extra.get("k"),
+            None,
+            "a name inside a value is not a member"
+        );
+        assert!(!issue.extra.contains_key("missing"));
+        let text = serde_json::to_string(&issue).unwrap();
+        assert_eq!(
+            text,
+            r#"{"location":"query","name":"q","code":"c","message":"m","expected":{"k":"\"integer\""},"a\"b":[1,2],"bad":null,"nan":null,"late":"x"}"#
+        );
+        let back: Issue = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, issue);
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        let mut members = back.extra.clone();
+        assert_eq!(members.remove("bad"), Some(Value::Null));
+        assert_eq!(members.remove("bad"), None);
+        assert_eq!(
+            members.as_json(),
+            r#""expected":{"k":"\"integer\""},"a\"b":[1,2],"nan":null,"late":"x""#
+        );
+        // Equality does not depend on the order of the members.
+        let one: IssueMembers = [("a", json!(1)), ("b", json!(2))].into_iter().collect();
+        let two: IssueMembers = [("b", json!(2)), ("a", json!(1))].into_iter().collect();
+        assert_eq!(one, two);
+        assert_ne!(one, IssueMembers::new());
+        assert_eq!(format!("{one:?}"), r#"{"a": Number(1), "b": Number(2)}"#);
     }
 
     #[test]

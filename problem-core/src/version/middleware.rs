@@ -16,7 +16,7 @@ use futures_util::future::LocalBoxFuture;
 
 use super::api_version::ApiVersion;
 use super::config::{VersionConfig, merge_headers};
-use crate::pipeline::add_sticky_headers;
+use crate::pipeline::add_shared_sticky_headers;
 use crate::problem::InternalServerErrorException;
 use crate::routing::OriginalPath;
 
@@ -46,7 +46,7 @@ pub(crate) struct ResolvedBy(pub(crate) Arc<VersionConfig>);
 ///    an [`ApiVersion`] argument, and `versioned!` routes dispatch on it;
 /// 4. applies [`VersionConfig::version_headers`] to the response, problem
 ///    responses included, and records them with
-///    [`add_sticky_headers`] so the error pipeline keeps them on the
+///    [`add_shared_sticky_headers`](crate::pipeline::add_shared_sticky_headers) so the error pipeline keeps them on the
 ///    problem responses it renders.
 ///
 /// Neutral paths pass through untouched: no resolution, no rewriting, no
@@ -160,7 +160,7 @@ where
             Ok(v) => v,
             Err(err) => {
                 let headers = self.config.shared_general_headers();
-                add_sticky_headers(&req, &headers);
+                add_shared_sticky_headers(&req, headers.clone());
                 let mut res = req.error_response(err);
                 merge_headers(res.headers_mut(), &headers);
                 return Box::pin(ready(Ok(res.map_into_right_body())));
@@ -179,7 +179,7 @@ where
             ext.insert(ResolvedBy(self.config.clone()));
         }
         let headers = self.config.headers_of(version);
-        add_sticky_headers(&req, &headers);
+        add_shared_sticky_headers(&req, headers.clone());
         let fut = self.service.call(req);
         Box::pin(async move {
             let mut res = fut.await?;
