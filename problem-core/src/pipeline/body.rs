@@ -231,7 +231,7 @@ mod valid {
                             e.params.iter().filter(|(k, _)| *k != "value").collect();
                         params.sort_by(|a, b| a.0.cmp(b.0));
                         for (k, v) in params {
-                            issue = issue.with(k.to_string(), v);
+                            issue = issue.with(k, v);
                         }
                         out.push(issue);
                     }
