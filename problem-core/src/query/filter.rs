@@ -186,12 +186,15 @@ pub(crate) fn parse_filter(
     issues: &mut Vec<Issue>,
 ) -> Filter {
     let mut out = Vec::new();
-    for (name, value) in raw.iter() {
+    for (name, value, reserved) in raw.iter_marked() {
+        if reserved {
+            continue;
+        }
         let ignored = match options.ignored {
             Some(list) => list.iter().any(|i| i == name),
             None => name == "api-version",
         };
-        if super::params::is_reserved(name) || ignored {
+        if ignored {
             continue;
         }
         let (field_name, op_name) = split_param(name, schema);

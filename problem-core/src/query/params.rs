@@ -33,7 +33,7 @@ pub const MAX_SEARCH_TERMS: usize = 20;
 
 /// Whether `name` is one of [`RESERVED_PARAMETERS`].
 pub fn is_reserved(name: &str) -> bool {
-    RESERVED_PARAMETERS.contains(&name)
+    reserved_slot(name) != 0
 }
 
 /// A query string decoded into `(name, value)` pairs, in order, repeated
@@ -62,9 +62,9 @@ impl RawQuery {
     pub fn parse(query: &str) -> Result<Self, QueryError> {
         Ok(Self {
             pairs: Pairs::parse(query)?
-                .0
+                .pairs
                 .into_iter()
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .map(|p| (p.name.into_owned(), p.value.into_owned()))
                 .collect(),
         })
     }
@@ -119,22 +119,82 @@ impl RawQuery {
 
     /// The pairs as the parsers read them (borrowed).
     pub(crate) fn borrowed(&self) -> Pairs<'_> {
-        Pairs(
-            self.pairs
-                .iter()
-                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
-                .collect(),
-        )
+        let mut pairs = Pairs::with_capacity(self.pairs.len());
+        for (k, v) in &self.pairs {
+            pairs.push(Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str()));
+        }
+        pairs
     }
+}
+
+/// The slot of a reserved parameter name: its index in
+/// [`RESERVED_PARAMETERS`] plus one; 0 for any other name.
+fn reserved_slot(name: &str) -> u8 {
+    match name {
+        "page" => 1,
+        "per_page" => 2,
+        "limit" => 3,
+        "cursor" => 4,
+        "sort" => 5,
+        "q" => 6,
+        "search" => 7,
+        "search_fields" => 8,
+        "fields" => 9,
+        "exclude" => 10,
+        _ => 0,
+    }
+}
+
+/// One decoded pair and the slot of its name ([`reserved_slot`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Pair<'a> {
+    name: Cow<'a, str>,
+    value: Cow<'a, str>,
+    slot: u8,
 }
 
 /// Decoded pairs that borrow from the query string where no decoding was
 /// needed (no `%` or `+`): what the parsers of every part read, so that a
 /// request's query is not copied before it is parsed.
+///
+/// Each pair's name is matched against the reserved names once, when it
+/// is added: the parsers of the reserved parameters then find their pairs
+/// by slot, without comparing names again.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Pairs<'a>(Vec<(Cow<'a, str>, Cow<'a, str>)>);
+pub(crate) struct Pairs<'a> {
+    pairs: Vec<Pair<'a>>,
+    /// Bit `slot` is set when a pair has that reserved slot.
+    present: u16,
+}
+
+/// What a byte of a query string is to the pair splitter: 0 plain, else
+/// one of the classes below.
+const SPLIT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'&' as usize] = AMP;
+    t[b'=' as usize] = EQ;
+    t[b'%' as usize] = ENC;
+    t[b'+' as usize] = ENC;
+    t
+};
+const AMP: u8 = 1;
+const EQ: u8 = 2;
+const ENC: u8 = 3;
 
 impl<'a> Pairs<'a> {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            pairs: Vec::with_capacity(n),
+            present: 0,
+        }
+    }
+
+    fn push(&mut self, name: Cow<'a, str>, value: Cow<'a, str>) {
+        let slot = reserved_slot(&name);
+        self.present |= 1 << slot;
+        self.pairs.push(Pair { name, value, slot });
+    }
+
     /// Decodes a query string, refusing more than [`MAX_QUERY_PARAMETERS`]
     /// parameters before decoding anything.
     pub(crate) fn parse(query: &'a str) -> Result<Self, QueryError> {
@@ -152,40 +212,101 @@ impl<'a> Pairs<'a> {
         } else {
             query.bytes().filter(|&b| b == b'&').count() + 1
         };
-        let mut pairs = Vec::with_capacity(count);
+        let mut pairs = Self::with_capacity(count);
         // One pass: split on `&`, find each piece's first `=`, and note
-        // whether it has anything to decode (`%` or `+`).
-        let bytes = query.as_bytes();
+        // whether it has anything to decode (`%` or `+`). Plain bytes cost
+        // one table lookup.
         let (mut start, mut eq, mut encoded) = (0, None, false);
-        for i in 0..=bytes.len() {
-            match bytes.get(i).copied().unwrap_or(b'&') {
-                b'&' => {
+        for (i, &b) in query.as_bytes().iter().enumerate() {
+            match SPLIT[usize::from(b)] {
+                0 => {}
+                AMP => {
                     if i > start {
-                        push_pair(&mut pairs, query, start, i, eq, encoded);
+                        pairs.push_piece(query, start, i, eq, encoded);
                     }
                     (start, eq, encoded) = (i + 1, None, false);
                 }
-                b'=' if eq.is_none() => eq = Some(i),
-                b'%' | b'+' => encoded = true,
-                _ => {}
+                EQ => {
+                    if eq.is_none() {
+                        eq = Some(i);
+                    }
+                }
+                _ => encoded = true,
             }
         }
-        Ok(Self(pairs))
+        if query.len() > start {
+            pairs.push_piece(query, start, query.len(), eq, encoded);
+        }
+        Ok(pairs)
+    }
+
+    /// Adds the pair of `query[start..end]` (`=` at `eq`, if any).
+    fn push_piece(
+        &mut self,
+        query: &'a str,
+        start: usize,
+        end: usize,
+        eq: Option<usize>,
+        encoded: bool,
+    ) {
+        let piece = query.get(start..end).unwrap_or("");
+        if encoded {
+            // Exactly one pair: `form_urlencoded` decodes it.
+            for (name, value) in form_urlencoded::parse(piece.as_bytes()) {
+                self.push(name, value);
+            }
+            return;
+        }
+        // Nothing to decode, and the text is already UTF-8 (split on ASCII
+        // bytes): borrow it, as `form_urlencoded` would yield it.
+        let (name, value) = match eq {
+            Some(at) => (
+                query.get(start..at).unwrap_or(""),
+                query.get(at + 1..end).unwrap_or(""),
+            ),
+            None => (piece, ""),
+        };
+        self.push(Cow::Borrowed(name), Cow::Borrowed(value));
     }
 
     /// The pairs, in order.
+    #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
+        self.pairs
+            .iter()
+            .map(|p| (p.name.as_ref(), p.value.as_ref()))
+    }
+
+    /// The pairs, in order, with whether the name is reserved.
+    pub(crate) fn iter_marked(&self) -> impl Iterator<Item = (&str, &str, bool)> {
+        self.pairs
+            .iter()
+            .map(|p| (p.name.as_ref(), p.value.as_ref(), p.slot != 0))
     }
 
     /// Every value of `name`, in order.
     pub(crate) fn get_all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
-        self.iter().filter(move |(k, _)| *k == name).map(|(_, v)| v)
+        let slot = reserved_slot(name);
+        let absent = slot != 0 && self.present & (1 << slot) == 0;
+        self.pairs
+            .iter()
+            .filter(move |p| {
+                !absent
+                    && if slot != 0 {
+                        p.slot == slot
+                    } else {
+                        p.name == name
+                    }
+            })
+            .map(|p| p.value.as_ref())
     }
 
     /// Whether `name` is present (even with an empty value).
     pub(crate) fn contains(&self, name: &str) -> bool {
-        self.iter().any(|(k, _)| k == name)
+        match reserved_slot(name) {
+            0 => self.pairs.iter().any(|p| p.name == name),
+            slot => self.present & (1 << slot) != 0,
+        }
     }
 
     /// The single value of a reserved parameter. A repeated parameter is
@@ -255,36 +376,39 @@ pub(crate) fn comma_list<'a>(
     Some(entries)
 }
 
-/// Adds the pair of `query[start..end]` (`=` at `eq`, if any).
-fn push_pair<'a>(
-    pairs: &mut Vec<(Cow<'a, str>, Cow<'a, str>)>,
-    query: &'a str,
-    start: usize,
-    end: usize,
-    eq: Option<usize>,
-    encoded: bool,
-) {
-    let piece = query.get(start..end).unwrap_or("");
-    if encoded {
-        // Exactly one pair: `form_urlencoded` decodes it.
-        pairs.extend(form_urlencoded::parse(piece.as_bytes()));
-        return;
-    }
-    // Nothing to decode, and the text is already UTF-8 (split on ASCII
-    // bytes): borrow it, as `form_urlencoded` would yield it.
-    let (name, value) = match eq {
-        Some(at) => (
-            query.get(start..at).unwrap_or(""),
-            query.get(at + 1..end).unwrap_or(""),
-        ),
-        None => (piece, ""),
-    };
-    pairs.push((Cow::Borrowed(name), Cow::Borrowed(value)));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_slots_follow_the_reserved_list() {
+        for (i, name) in RESERVED_PARAMETERS.iter().enumerate() {
+            assert_eq!(usize::from(reserved_slot(name)), i + 1, "{name}");
+            assert!(is_reserved(name));
+        }
+        for name in ["", "pag", "pages", "Page", "sort_", "title", "api-version"] {
+            assert_eq!(reserved_slot(name), 0, "{name}");
+            assert!(!is_reserved(name));
+        }
+        let pairs = Pairs::parse("sort=a&x=1&sort=a&q=&page%3D=2&x=2").unwrap();
+        let mut issues = Vec::new();
+        assert_eq!(pairs.single("sort", &mut issues), Some("a"));
+        assert_eq!(pairs.single("q", &mut issues), Some(""));
+        assert_eq!(
+            pairs.single("page", &mut issues),
+            None,
+            "`page=` decodes to the name `page=`"
+        );
+        assert_eq!(pairs.get_all("page=").collect::<Vec<_>>(), ["2"]);
+        assert_eq!(pairs.get_all("x").collect::<Vec<_>>(), ["1", "2"]);
+        assert!(pairs.contains("q") && pairs.contains("x") && !pairs.contains("cursor"));
+        assert!(issues.is_empty());
+        let marked: Vec<bool> = pairs.iter_marked().map(|(_, _, r)| r).collect();
+        assert_eq!(marked, [true, false, true, true, false, false]);
+        let pairs = Pairs::parse("per_page=1&per_page=2").unwrap();
+        assert_eq!(pairs.single("per_page", &mut issues), None);
+        assert_eq!(issues.len(), 1);
+    }
 
     #[test]
     fn pairs_decode_as_form_urlencoded_does() {
