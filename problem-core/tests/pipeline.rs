@@ -17,7 +17,8 @@ use problem_core::routing::Routes;
 use problem_core::server::ProblemApp;
 use problem_core::{
     BadRequestException, ConflictException, HttpConfigError, HttpException, Issue, IssueLocation,
-    Problem, ServiceUnavailableException, UnauthorizedException, ValidationException,
+    MethodNotAllowedException, NotFoundException, Problem, ServiceUnavailableException,
+    UnauthorizedException, ValidationException,
 };
 use serde_json::{Value, json};
 
@@ -540,6 +541,66 @@ async fn filters_adjust_the_default_response_and_catch_kinds() {
                            "message": "isbn must have 10 or 13 digits"}]})
     );
     assert!(logger.entries().is_empty());
+}
+
+#[actix_web::test]
+async fn filters_catch_the_route_table_answers() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .shared_logger(Arc::new(MemoryLogger::default()))
+        .filter::<NotFoundException, _>(|e, ctx| {
+            with_headers(ctx.default_response(), [("X-Caught", e.to_string())])
+        })
+        .filter::<MethodNotAllowedException, _>(|e, ctx| {
+            with_headers(ctx.default_response(), [("X-Caught", e.name())])
+        })
+        .routes(routes)
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/nope").to_request()).await;
+    assert_eq!(res.status(), 404);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "No route for GET /nope"
+    );
+    assert_problem_headers(&res);
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No route for GET /nope","instance":"/nope"}"#
+    );
+    let res = test::call_service(&svc, TestRequest::patch().uri("/ok").to_request()).await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "MethodNotAllowedException"
+    );
+    assert_eq!(res.headers().get("allow").unwrap(), "GET");
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"PATCH is not allowed on /ok","instance":"/ok"}"#
+    );
+}
+
+#[actix_web::test]
+async fn the_route_table_without_the_pipeline_answers_full_documents() {
+    let (app, _logger) = app(false);
+    let a = app.clone();
+    let svc = test::init_service(App::new().configure(move |c| a.configure(c))).await;
+    let res = test::call_service(&svc, TestRequest::get().uri("/nope").to_request()).await;
+    assert_eq!(res.status(), 404);
+    assert_problem_headers(&res);
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No route for GET /nope","instance":""}"#
+    );
+    let res = test::call_service(&svc, TestRequest::patch().uri("/ok").to_request()).await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.headers().get("allow").unwrap(), "GET");
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"PATCH is not allowed on /ok","instance":""}"#
+    );
 }
 
 #[actix_web::test]

@@ -21,7 +21,7 @@ use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
 use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
 use crate::HttpConfigError;
-use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
+use crate::problem::{BadRequestException, HttpException, PipelineScope, Problem, ProblemSource};
 
 /// An exception filter: answers the errors it catches.
 type FilterFn =
@@ -300,6 +300,22 @@ fn declared_length(req: &ServiceRequest) -> Option<u64> {
 
 type BoxFut<T> = Pin<Box<dyn Future<Output = T>>>;
 
+/// The inner service's future, polled inside a [`PipelineScope`]: the route
+/// table then leaves its 404 and 405 documents to the pipeline, which
+/// renders them once.
+struct InPipeline<F>(F);
+
+impl<F: Future + Unpin> Future for InPipeline<F> {
+    type Output = F::Output;
+    fn poll(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<F::Output> {
+        let _scope = PipelineScope::enter();
+        Pin::new(&mut self.0).poll(cx)
+    }
+}
+
 impl<S, B> Service<ServiceRequest> for PipelineService<S>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
@@ -396,9 +412,10 @@ where
             // panic that escapes the routed service is answered without it:
             // the rendered problem travels in an `InternalError`, which
             // actix-web turns into exactly that response.
-            let outcome = AssertUnwindSafe(async move { service.call(req).await })
-                .catch_unwind()
-                .await;
+            let routed = std::pin::pin!(
+                AssertUnwindSafe(async move { service.call(req).await }).catch_unwind()
+            );
+            let outcome = InPipeline(routed).await;
             match outcome {
                 Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
                 Ok(Err(e)) => {

@@ -139,9 +139,11 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
     where
         Self: Sized,
     {
-        err.as_error::<Self>().or_else(|| {
-            err.as_error::<super::custom::Customized<Self>>()
-                .map(|c| c.inner())
-        })
+        err.as_error::<Self>()
+            .or_else(|| {
+                err.as_error::<super::custom::Customized<Self>>()
+                    .map(|c| c.inner())
+            })
+            .or_else(|| err.as_error::<super::Deferred<Self>>().map(|d| &d.0))
     }
 }

@@ -16,7 +16,7 @@ use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Re
 pub use guard::{Guard, GuardFuture};
 
 use crate::HttpConfigError;
-use crate::problem::{MethodNotAllowedException, NotFoundException};
+use crate::problem::{MethodNotAllowedException, NotFoundException, route_error};
 
 /// The request path as the client sent it, before any rewriting (e.g. the
 /// removal of a `/v<N>` segment by URL-path versioning). A middleware that
@@ -42,12 +42,16 @@ fn original_path(req: &HttpRequest) -> String {
 /// assert_eq!(res.unwrap_err().to_string(), "No route for GET /nope");
 /// # });
 /// ```
-pub async fn no_route(req: HttpRequest) -> Result<HttpResponse, NotFoundException> {
-    Err(NotFoundException::new().with_detail(format!(
+///
+/// Inside the error pipeline the document is rendered once, by the
+/// pipeline (which knows `instance`); outside it the error's own
+/// `ResponseError` response answers.
+pub async fn no_route(req: HttpRequest) -> Result<HttpResponse, actix_web::Error> {
+    Err(route_error(NotFoundException::new().with_detail(format!(
         "No route for {} {}",
         req.method(),
         original_path(&req)
-    )))
+    ))))
 }
 
 type RouteFactory = Arc<dyn Fn() -> Route + Send + Sync>;
@@ -261,7 +265,7 @@ impl Routes {
             resource = resource.default_service(web::to(move |req: HttpRequest| {
                 let allow = allow.clone();
                 async move {
-                    Err::<HttpResponse, _>(
+                    Err::<HttpResponse, _>(route_error(
                         MethodNotAllowedException::new()
                             .with_detail(format!(
                                 "{} is not allowed on {}",
@@ -269,7 +273,7 @@ impl Routes {
                                 original_path(&req)
                             ))
                             .with_header((header::ALLOW, allow)),
-                    )
+                    ))
                 }
             }));
             cfg.service(resource);
