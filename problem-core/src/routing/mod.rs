@@ -241,6 +241,12 @@ impl Routes {
     }
 
     /// Registers every route, a 405 answer per path and the 404 answer.
+    ///
+    /// Behind the error pipeline the 404 and 405 documents are rendered
+    /// once, by the pipeline: a middleware between the pipeline and the
+    /// routes sees those two errors' responses with their status and no
+    /// body yet (the error itself is in the response, as for every error).
+    /// Without the pipeline they answer their standalone document.
     pub fn register(&self, cfg: &mut ServiceConfig) {
         let mut paths: Vec<&str> = Vec::new();
         for e in &self.entries {
