@@ -175,7 +175,7 @@ pub enum VersionParseError {
 
 /// Why [`parse_bytes`] failed (kept `Copy` so the parser can be `const`).
 #[derive(Clone, Copy)]
-enum Reject {
+pub(super) enum Reject {
     Empty,
     Malformed,
     OutOfRange,
@@ -211,7 +211,7 @@ const fn number(bytes: &[u8], start: usize, end: usize) -> Result<u16, Reject> {
 }
 
 /// `[v|V]MAJOR[.MINOR]`, digits only.
-const fn parse_bytes(bytes: &[u8]) -> Result<ApiVersion, Reject> {
+pub(super) const fn parse_bytes(bytes: &[u8]) -> Result<ApiVersion, Reject> {
     if bytes.is_empty() {
         return Err(Reject::Empty);
     }

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use actix_web::HttpRequest;
 use actix_web::dev::RequestHead;
-use actix_web::http::header::{self, HeaderMap, HeaderName};
+use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 use super::api_version::ApiVersion;
 use super::error::VersionError;
@@ -91,7 +91,46 @@ struct HeaderCache {
     general: Arc<HeaderMap>,
     /// Every version named by the configuration (supported, deprecated,
     /// default), sorted.
-    versions: Vec<(ApiVersion, Arc<HeaderMap>)>,
+    versions: Vec<(ApiVersion, SharedHeaders)>,
+    /// The versions of `versions` that [`VersionConfig::check`] accepts,
+    /// sorted: the lifecycle check of a request is one lookup.
+    accepted: Vec<ApiVersion>,
+}
+
+/// Response headers computed once: as a map, shared with the error
+/// pipeline (sticky headers), and as a list, merged into each response
+/// without walking the map.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SharedHeaders {
+    pub(crate) map: Arc<HeaderMap>,
+    list: Arc<[(HeaderName, HeaderValue)]>,
+}
+
+impl SharedHeaders {
+    fn new(map: HeaderMap) -> Self {
+        let list = map
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        Self {
+            map: Arc::new(map),
+            list,
+        }
+    }
+
+    /// [`merge_headers`] of these headers into `into`.
+    pub(crate) fn merge_into(&self, into: &mut HeaderMap) {
+        if !into.is_empty() {
+            for (name, _) in self.list.iter() {
+                if *name != header::LINK && into.contains_key(name) {
+                    into.remove(name);
+                }
+            }
+        }
+        for (name, value) in self.list.iter() {
+            into.append(name.clone(), value.clone());
+        }
+    }
 }
 
 impl HeaderCache {
@@ -105,11 +144,17 @@ impl HeaderCache {
             .collect();
         names.sort();
         names.dedup();
+        let accepted = names
+            .iter()
+            .copied()
+            .filter(|v| config.check_slow(*v).is_ok())
+            .collect();
         Self {
             general: Arc::new(config.compute_general_headers()),
+            accepted,
             versions: names
                 .into_iter()
-                .map(|v| (v, Arc::new(config.compute_version_headers(v))))
+                .map(|v| (v, SharedHeaders::new(config.compute_version_headers(v))))
                 .collect(),
         }
     }
@@ -283,6 +328,14 @@ impl VersionConfig {
     /// # Errors
     /// [`VersionError::Removed`] or [`VersionError::Unsupported`].
     pub fn check(&self, version: ApiVersion) -> Result<ApiVersion, VersionError> {
+        if self.cache.accepted.binary_search(&version).is_ok() {
+            return Ok(version);
+        }
+        self.check_slow(version)
+    }
+
+    /// [`check`](Self::check) from the configuration itself.
+    fn check_slow(&self, version: ApiVersion) -> Result<ApiVersion, VersionError> {
         match self.state(version) {
             VersionState::Removed => Err(VersionError::Removed {
                 version,
@@ -335,21 +388,26 @@ impl VersionConfig {
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn version_headers(&self, version: ApiVersion) -> HeaderMap {
-        HeaderMap::clone(&self.headers_of(version))
+        HeaderMap::clone(&self.headers_of(version).map)
     }
 
     /// [`version_headers`](Self::version_headers), shared: looked up for
     /// the configured versions, computed for any other.
-    pub(crate) fn headers_of(&self, version: ApiVersion) -> Arc<HeaderMap> {
+    pub(crate) fn headers_of(&self, version: ApiVersion) -> SharedHeaders {
+        match self.cached_headers(version) {
+            Some(headers) => headers.clone(),
+            None => SharedHeaders::new(self.compute_version_headers(version)),
+        }
+    }
+
+    /// The precomputed headers of a configured version, borrowed.
+    fn cached_headers(&self, version: ApiVersion) -> Option<&SharedHeaders> {
         let versions = &self.cache.versions;
-        match versions
+        versions
             .binary_search_by(|(v, _)| v.cmp(&version))
             .ok()
             .and_then(|i| versions.get(i))
-        {
-            Some((_, headers)) => headers.clone(),
-            None => Arc::new(self.compute_version_headers(version)),
-        }
+            .map(|(_, headers)| headers)
     }
 
     fn compute_version_headers(&self, version: ApiVersion) -> HeaderMap {
@@ -420,7 +478,13 @@ impl VersionConfig {
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn apply_headers<R: VersionHeaders>(&self, response: &mut R, version: ApiVersion) {
-        merge_headers(response.version_headers_mut(), &self.headers_of(version));
+        match self.cached_headers(version) {
+            Some(headers) => headers.merge_into(response.version_headers_mut()),
+            None => merge_headers(
+                response.version_headers_mut(),
+                &self.compute_version_headers(version),
+            ),
+        }
     }
 }
 

@@ -179,11 +179,11 @@ where
             ext.insert(ResolvedBy(self.config.clone()));
         }
         let headers = self.config.headers_of(version);
-        add_shared_sticky_headers(&req, headers.clone());
+        add_shared_sticky_headers(&req, headers.map.clone());
         let fut = self.service.call(req);
         Box::pin(async move {
             let mut res = fut.await?;
-            merge_headers(res.headers_mut(), &headers);
+            headers.merge_into(res.headers_mut());
             Ok(res.map_into_left_body())
         })
     }

@@ -7,7 +7,7 @@ use actix_web::HttpRequest;
 use actix_web::dev::RequestHead;
 use actix_web::http::header::{ACCEPT, HeaderName, HeaderValue};
 
-use super::api_version::{ApiVersion, clip};
+use super::api_version::{ApiVersion, clip, parse_bytes};
 use super::error::VersionError;
 
 /// The default header of the header strategy: `X-API-Version`.
@@ -299,7 +299,12 @@ fn from_path(head: &RequestHead, prefix: Option<&str>) -> Result<Option<ApiVersi
 
 fn from_header(value: Option<&HeaderValue>) -> Result<Option<ApiVersion>, VersionError> {
     match value {
-        Some(value) => parse_carried(&header_text(value)).map(Some),
+        // A well-formed version is ASCII: parsed from the bytes as they
+        // are; the text is read only to report a malformed one.
+        Some(value) => match parse_bytes(value.as_bytes()) {
+            Ok(version) => Ok(Some(version)),
+            Err(_) => parse_carried(&header_text(value)).map(Some),
+        },
         None => Ok(None),
     }
 }
