@@ -352,17 +352,18 @@ pub(crate) fn parse_int(s: &str) -> Int {
 }
 
 /// A comma-separated list: `None` for an empty value, else the entries
-/// trimmed; an empty entry (`a,,b`) is an `invalid_value` issue.
+/// trimmed (read lazily, without collecting them); an empty entry (`a,,b`)
+/// is an `invalid_value` issue.
 pub(crate) fn comma_list<'a>(
     name: &str,
     value: &'a str,
     issues: &mut Vec<Issue>,
-) -> Option<Vec<&'a str>> {
+) -> Option<impl Iterator<Item = &'a str> + Clone + use<'a>> {
     if value.trim().is_empty() {
         return None;
     }
-    let entries: Vec<&str> = value.split(',').map(str::trim).collect();
-    if entries.iter().any(|e| e.is_empty()) {
+    let entries = value.split(',').map(str::trim);
+    if entries.clone().any(str::is_empty) {
         issues.push(
             super::error::issue(
                 name,

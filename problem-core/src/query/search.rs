@@ -60,7 +60,8 @@ pub(crate) fn parse_search(
         .single("search_fields", issues)
         .and_then(|v| comma_list("search_fields", v, issues));
     let mut names = Vec::new();
-    if let Some(list) = fields.as_ref() {
+    let has_fields = fields.is_some();
+    if let Some(list) = fields {
         for f in list {
             if let Some(schema) = schema
                 && !schema.field(f).is_some_and(|s| s.searchable)
@@ -75,8 +76,8 @@ pub(crate) fn parse_search(
                 );
                 continue;
             }
-            if !names.contains(&(*f).to_owned()) {
-                names.push((*f).to_owned());
+            if !names.iter().any(|n| n == f) {
+                names.push(f.to_owned());
             }
         }
     }
@@ -130,7 +131,7 @@ pub(crate) fn parse_search(
     Some(Search {
         query: value.to_owned(),
         terms,
-        fields: fields.map(|_| names),
+        fields: has_fields.then_some(names),
     })
 }
 
