@@ -35,8 +35,17 @@ fn split_host_port(text: &str) -> (&str, Option<&str>) {
             None => (text, None),
         };
     }
-    match text.rsplit_once(':') {
-        Some((h, p)) if !h.contains(':') => (h, Some(p)),
+    // `name:port` when there is exactly one `:` (one pass over the bytes).
+    let mut colons = 0;
+    let mut last = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if b == b':' {
+            colons += 1;
+            last = i;
+        }
+    }
+    match (colons, text.get(..last), text.get(last + 1..)) {
+        (1, Some(h), Some(p)) => (h, Some(p)),
         _ => (text, None),
     }
 }
@@ -77,9 +86,11 @@ impl AllowedHosts {
         Ok(Self { entries })
     }
 
-    /// Whether a `Host` value (`name[:port]`) is allowed.
+    /// Whether a `Host` value (`name[:port]`, surrounding ASCII whitespace
+    /// ignored) is allowed.
     pub fn allows(&self, host: &str) -> bool {
-        let (name, port) = split_host_port(host.trim());
+        // A header value is visible ASCII: only ASCII whitespace to trim.
+        let (name, port) = split_host_port(host.trim_ascii());
         self.entries.iter().any(|(h, p)| {
             h.eq_ignore_ascii_case(name)
                 && match p {
@@ -110,6 +121,29 @@ mod tests {
         for bad in ["", "http://x", "a b", "x:port", "x/y", "u@x"] {
             assert!(AllowedHosts::new([bad]).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn host_and_port_split_as_rsplit_once_with_one_colon() {
+        for text in [
+            "", "a", "a:1", ":1", "a:", "a:b:c", "::1", "[::1]:8", "[::1]", "x:80:",
+        ] {
+            let expected = match text.rsplit_once(':') {
+                Some((h, p)) if !h.contains(':') && !text.starts_with('[') => (h, Some(p)),
+                _ if text.starts_with('[') => split_host_port(text),
+                _ => (text, None),
+            };
+            assert_eq!(split_host_port(text), expected, "{text}");
+        }
+        let h = AllowedHosts::new(["localhost", "example.com:8080"]).unwrap();
+        assert!(h.allows(" localhost:1 "));
+        assert!(h.allows("EXAMPLE.com:8080"));
+        assert!(!h.allows("example.com"));
+        assert!(!h.allows("example.com:8080:1"));
+        assert!(
+            !h.allows("localhost\u{2003}"),
+            "only ASCII whitespace is trimmed"
+        );
     }
 
     #[test]
