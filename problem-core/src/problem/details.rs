@@ -7,7 +7,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::json::{JsonSink, MemberSink, SerdeSink};
+use super::json::{JsonSink, MemberSink, SerdeSink, field};
 use super::titles::status_title;
 
 /// Extension members of a problem document: a JSON object whose members are
@@ -178,21 +178,21 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
 
     /// The members in their fixed order, with the shadowing rules.
     fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
-        sink.field("type", self.problem_type)?;
-        sink.field("title", self.title)?;
-        sink.field("status", &self.status)?;
+        sink.field(field!("type"), self.problem_type)?;
+        sink.field(field!("title"), self.title)?;
+        sink.field(field!("status"), &self.status)?;
         match (self.detail, self.detail_extension()) {
-            (Some(detail), _) => sink.field("detail", detail)?,
+            (Some(detail), _) => sink.field(field!("detail"), detail)?,
             // Rule 2: without a detail an extension named `detail` stands,
             // in the `detail` member's place of the fixed member order.
-            (None, Some(ext)) => sink.field("detail", ext)?,
+            (None, Some(ext)) => sink.field(field!("detail"), ext)?,
             (None, None) => {}
         }
         if let Some(instance) = self.instance {
-            sink.field("instance", instance)?;
+            sink.field(field!("instance"), instance)?;
         }
         if let Some(id) = self.correlation_id {
-            sink.field("correlationId", id)?;
+            sink.field(field!("correlationId"), id)?;
         }
         for (key, value) in self.extensions {
             if !self.is_shadowed(key) {
@@ -201,7 +201,7 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
         }
         self.members.write_members(sink)?;
         if let Some(stack) = self.stack {
-            sink.field("stack", stack)?;
+            sink.field(field!("stack"), stack)?;
         }
         Ok(())
     }

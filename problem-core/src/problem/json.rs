@@ -23,15 +23,32 @@ pub(crate) trait MemberSink {
     fn member<T: Member + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Self::Error>;
 
     /// Writes one member whose name is one of the library's fixed member
-    /// names (`type`, `location`, ...): plain ASCII with nothing to escape.
-    fn field<T: Member + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Self::Error> {
-        self.member(key, value)
+    /// names (`type`, `location`, ...; see [`field!`]).
+    fn field<T: Member + ?Sized>(&mut self, field: Field, value: &T) -> Result<(), Self::Error> {
+        self.member(field.name, value)
     }
 }
+
+/// A fixed member name with its JSON written out once: `"name":` and
+/// `,"name":` (plain ASCII, nothing to escape).
+#[derive(Clone, Copy)]
+pub(crate) struct Field {
+    pub(crate) name: &'static str,
+    pub(crate) first: &'static str,
+    pub(crate) next: &'static str,
+}
+
+/// The [`Field`] of a literal member name.
+macro_rules! field {
+    ($name:literal) => {
+        $crate::problem::json::Field {
+            name: $name,
+            first: concat!("\"", $name, "\":"),
+            next: concat!(",\"", $name, "\":"),
+        }
+    };
+}
+pub(crate) use field;
 
 /// A member value: serializable, and writable as JSON without serde.
 pub(crate) trait Member: Serialize {
@@ -63,7 +80,7 @@ impl<'o> JsonSink<'o> {
     }
 
     /// Appends members already written as JSON (`"k":v,"k2":v2`).
-    pub(crate) fn raw_members(&mut self, json: &str) {
+    pub(crate) fn raw_members(&mut self, json: &[u8]) {
         if json.is_empty() {
             return;
         }
@@ -71,7 +88,7 @@ impl<'o> JsonSink<'o> {
             self.out.push(b',');
         }
         self.empty = false;
-        self.out.extend_from_slice(json.as_bytes());
+        self.out.extend_from_slice(json);
     }
 
     /// Closes the object.
@@ -92,20 +109,10 @@ impl MemberSink for JsonSink<'_> {
         value.write_json(self.out)
     }
 
-    fn field<T: Member + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> serde_json::Result<()> {
-        debug_assert!(!needs_escape(key.as_bytes()), "fixed member name {key:?}");
-        self.out.reserve(key.len() + 4);
-        if !self.empty {
-            self.out.push(b',');
-        }
+    fn field<T: Member + ?Sized>(&mut self, field: Field, value: &T) -> serde_json::Result<()> {
+        let prefix = if self.empty { field.first } else { field.next };
         self.empty = false;
-        self.out.push(b'"');
-        self.out.extend_from_slice(key.as_bytes());
-        self.out.extend_from_slice(b"\":");
+        self.out.extend_from_slice(prefix.as_bytes());
         value.write_json(self.out)
     }
 }
@@ -132,13 +139,18 @@ fn needs_escape(bytes: &[u8]) -> bool {
             return true;
         }
     }
-    // The rest, padded with a byte that is never escaped.
-    let rest = chunks.remainder();
-    let mut word = [b'a'; 8];
-    if let Some(head) = word.get_mut(..rest.len()) {
-        head.copy_from_slice(rest);
-    }
-    escaped(word)
+    // The rest (at most seven bytes), one by one.
+    chunks
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+/// Appends a JSON string and `:`: a member name.
+pub(crate) fn write_key(out: &mut Vec<u8>, key: &str) -> serde_json::Result<()> {
+    write_str(out, key)?;
+    out.push(b':');
+    Ok(())
 }
 
 /// Appends a JSON string.
@@ -204,11 +216,11 @@ impl Member for Issue {
     /// then the code-specific members inline.
     fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         let mut sink = JsonSink::open(out);
-        sink.field("location", self.location.as_str())?;
-        sink.field("name", self.name.as_str())?;
-        sink.field("code", &*self.code)?;
-        sink.field("message", self.message.as_str())?;
-        sink.raw_members(self.extra.as_json());
+        sink.field(field!("location"), self.location.as_str())?;
+        sink.field(field!("name"), self.name.as_str())?;
+        sink.field(field!("code"), &*self.code)?;
+        sink.field(field!("message"), self.message.as_str())?;
+        sink.raw_members(self.extra.as_json_bytes());
         sink.close();
         Ok(())
     }

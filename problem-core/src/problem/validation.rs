@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::builtin::BadRequestException;
 use super::details::{Extensions, ExtraMembers};
 use super::exception::ProblemBuildError;
-use super::json::MemberSink;
+use super::json::{MemberSink, field};
 use super::traits::Problem;
 
 /// The default detail of a [`ValidationException`] (spec, "Errors raised by
@@ -123,16 +123,15 @@ impl Issue {
 /// ```
 #[derive(Clone, Default)]
 pub struct IssueMembers {
-    /// `"k":v` pairs joined by commas; empty for no member.
-    json: String,
+    /// `"k":v` pairs joined by commas (UTF-8: what `serde_json` writes);
+    /// empty for no member.
+    json: Vec<u8>,
 }
 
 impl IssueMembers {
     /// No members.
     pub fn new() -> Self {
-        Self {
-            json: String::new(),
-        }
+        Self { json: Vec::new() }
     }
 
     /// Sets member `key` (replacing its value, in its place, if it was
@@ -151,38 +150,32 @@ impl IssueMembers {
             *self = members.into_iter().collect();
             return;
         } else {
-            self.json.push(',');
+            self.json.push(b',');
         }
         let start = self.json.len();
-        // Writing a string into a `String`: serde_json writes valid UTF-8.
-        let mut buf = std::mem::take(&mut self.json).into_bytes();
-        let written = serde_json::to_writer(&mut buf, key).is_ok() && {
-            buf.push(b':');
-            let value_start = buf.len();
-            if serde_json::to_writer(&mut buf, value).is_err() {
-                buf.truncate(value_start);
-                buf.extend_from_slice(b"null");
-            }
-            true
-        };
-        if !written {
-            buf.truncate(start.saturating_sub(1));
+        if super::json::write_key(&mut self.json, key).is_err() {
+            self.json.truncate(start.saturating_sub(1));
+            return;
         }
-        self.json = String::from_utf8(buf).unwrap_or_default();
+        let value_start = self.json.len();
+        if serde_json::to_writer(&mut self.json, value).is_err() {
+            self.json.truncate(value_start);
+            self.json.extend_from_slice(b"null");
+        }
     }
 
     /// Whether `"key"` may be a member name (a cheap text search; may say
     /// yes for a value that contains it).
     fn may_contain(&self, key: &str) -> bool {
-        match serde_json::to_string(key) {
-            Ok(quoted) => self.json.contains(&quoted),
+        match serde_json::to_vec(key) {
+            Ok(quoted) => self.json.windows(quoted.len()).any(|w| w == quoted),
             Err(_) => true,
         }
     }
 
     /// The members, parsed.
     fn to_vec(&self) -> Vec<(String, Value)> {
-        let text = format!("{{{}}}", self.json);
+        let text = format!("{{{}}}", self.as_json());
         match serde_json::from_str::<serde_json::Map<String, Value>>(&text) {
             Ok(map) => map.into_iter().collect(),
             Err(_) => Vec::new(),
@@ -235,6 +228,11 @@ impl IssueMembers {
     /// The members' JSON text: `"name":value` pairs joined by commas, as
     /// they are written inside the issue object (empty for none).
     pub fn as_json(&self) -> &str {
+        std::str::from_utf8(&self.json).unwrap_or_default()
+    }
+
+    /// [`as_json`](Self::as_json) as bytes.
+    pub(crate) fn as_json_bytes(&self) -> &[u8] {
         &self.json
     }
 }
@@ -427,7 +425,7 @@ impl ExtraMembers for IssuesMember<'_> {
         16 + self.0.len() * 160
     }
     fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
-        sink.field("issues", self.0)
+        sink.field(field!("issues"), self.0)
     }
 }
 
