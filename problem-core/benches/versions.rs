@@ -1,7 +1,10 @@
 //! API versioning: resolve the version of a request (combined strategy,
 //! version in the header) and apply the response headers. No anchor crate;
 //! the target is an absolute one (< 200 ns), reported with the catalog's
-//! configuration.
+//! configuration, twice: on cold responses built before the clock (one
+//! allocation each, as criterion batches them) and on warm responses taken
+//! from actix-web's response pool in the loop, minus the baseline of taking
+//! and dropping one (what a server does for each request).
 //!
 //! Run: `cargo bench -p problem-core --bench versions`.
 
@@ -74,6 +77,29 @@ fn resolve_and_apply(c: &mut Criterion) {
                 },
                 BatchSize::SmallInput,
             )
+        });
+    }
+    // The same work on a response taken from actix-web's pool and dropped
+    // back into it in the loop, as a server does, next to the baseline of
+    // taking and dropping the response alone: the difference is the
+    // version's cost on a warm response (the batched inputs above are
+    // cold, each its own allocation).
+    g.bench_function("warm response: baseline (take + drop)", |b| {
+        b.iter(|| black_box(HttpResponse::Ok().finish()))
+    });
+    for (name, req) in [
+        ("warm response: header v3 (current)", &current),
+        ("warm response: header v2 (deprecated, sunset)", &deprecated),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut res = HttpResponse::Ok().finish();
+                let v = config
+                    .resolve_version(black_box(req))
+                    .expect("supported version");
+                config.apply_headers(&mut res, v);
+                black_box(res)
+            })
         });
     }
     g.finish();

@@ -6,6 +6,17 @@ use std::str::FromStr;
 
 use actix_web::http::header::HeaderValue;
 
+/// The text of the versions `0` to `99`.
+const SMALL_MAJORS: [&str; 100] = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+    "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32",
+    "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48",
+    "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64",
+    "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80",
+    "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96",
+    "97", "98", "99",
+];
+
 /// An API version: a pair (`major`, `minor`), ordered by `major`, then
 /// `minor` (spec, "ApiVersion").
 ///
@@ -85,6 +96,13 @@ impl ApiVersion {
     /// assert_eq!(ApiVersion::new(2, 1).header_value(), "2.1");
     /// ```
     pub fn header_value(self) -> HeaderValue {
+        // `0` to `99` (no minor): a static value, shared by every response
+        // without reference counting.
+        if self.minor == 0
+            && let Some(text) = SMALL_MAJORS.get(usize::from(self.major))
+        {
+            return HeaderValue::from_static(text);
+        }
         // Digits and a dot are always a valid header value.
         HeaderValue::from_str(&self.short().to_string())
             .unwrap_or_else(|_| HeaderValue::from_static(""))
@@ -269,6 +287,21 @@ impl TryFrom<&str> for ApiVersion {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn header_values_are_the_short_form() {
+        for (v, text) in [
+            (ApiVersion::new(0, 0), "0"),
+            (ApiVersion::new(3, 0), "3"),
+            (ApiVersion::new(99, 0), "99"),
+            (ApiVersion::new(100, 0), "100"),
+            (ApiVersion::new(2, 1), "2.1"),
+            (ApiVersion::new(65535, 65535), "65535.65535"),
+        ] {
+            assert_eq!(v.header_value(), text);
+            assert_eq!(v.short().to_string(), text);
+        }
+    }
 
     #[test]
     fn accepts_the_documented_forms() {

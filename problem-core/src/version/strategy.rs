@@ -331,6 +331,10 @@ struct Segment<'a> {
 }
 
 fn path_segment<'a>(path: &'a str, prefix: Option<&str>) -> Option<Segment<'a>> {
+    // Without a prefix most paths are ruled out by their second byte.
+    if prefix.is_none() && !matches!(path.as_bytes().get(1), Some(b'v' | b'V')) {
+        return None;
+    }
     let prefix = prefix.map(|p| p.trim_end_matches('/')).unwrap_or("");
     let rest = path.strip_prefix(prefix)?;
     let start = prefix.len();
