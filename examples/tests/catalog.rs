@@ -95,7 +95,7 @@ async fn versions_by_path_header_query_and_media_type() {
             body.get("data").is_some() && body.get("meta").is_some() && body.get("links").is_some()
         );
     }
-    let (status, h, body) = json(cat.get("/v1/books").send().await.unwrap()).await;
+    let (status, h, body) = cat.get_json("/v1/books").await;
     assert_eq!(status, 410);
     assert_eq!(header(&h, "content-type"), Some(PROBLEM_JSON));
     assert_eq!(
@@ -118,9 +118,9 @@ async fn versions_by_path_header_query_and_media_type() {
     assert_eq!(header(&h, "x-api-supported-versions"), Some("2, 3"));
     assert_eq!(body["detail"], json!("API version 7 is not supported"));
     assert_eq!(body["supportedVersions"], json!(["2", "3"]));
-    let (status, _, body) = json(cat.get("/books?api-version=banana").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/books?api-version=banana").await;
     assert_eq!(status, 400, "{body}");
-    let (status, _, body) = json(cat.get("/v2/books/1").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/v2/books/1").await;
     assert_eq!(status, 200);
     assert_eq!(body["id"], json!(1));
 }
@@ -144,7 +144,7 @@ async fn health_is_version_neutral() {
 #[tokio::test]
 async fn one_book_404_and_a_bad_id() {
     let cat = Catalog::start(&[]);
-    let (status, _, body) = json(cat.get("/books/42").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/books/42").await;
     assert_eq!(status, 200);
     assert_eq!(
         body,
@@ -167,7 +167,7 @@ async fn one_book_404_and_a_bad_id() {
         body,
         problem(404, Some("Book 999999 not found"), "/books/999999")
     );
-    let (status, _, body) = json(cat.get("/books/abc").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/books/abc").await;
     assert_eq!(status, 400);
     let mut expected = problem(400, Some("Request validation failed"), "/books/abc");
     expected["issues"] = json!([{"location": "path", "name": "id", "code": "invalid_value", "message": "`abc` is not an integer", "expected": "integer"}]);
@@ -219,7 +219,7 @@ async fn create_needs_a_token_validates_and_rejects_duplicates() {
     let mut expected = new_book("9780441172719");
     expected["id"] = json!(3001);
     assert_eq!(created, expected);
-    let (status, _, fetched) = json(cat.get(&location).send().await.unwrap()).await;
+    let (status, _, fetched) = cat.get_json(&location).await;
     assert_eq!((status, fetched), (200, expected));
 
     let (status, _, body) = json(
@@ -363,7 +363,7 @@ async fn delete_is_for_admins_only() {
         .unwrap();
     assert_eq!(res.status(), 204);
     assert!(res.bytes().await.unwrap().is_empty());
-    let (status, _, body) = json(cat.get("/books/5").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/books/5").await;
     assert_eq!(
         (status, body),
         (404, problem(404, Some("Book 5 not found"), "/books/5"))
@@ -392,7 +392,7 @@ fn multipart(boundary: &str, name: &str, content_type: &str, data: &[u8]) -> Vec
 #[tokio::test]
 async fn covers_are_stored_and_served() {
     let cat = Catalog::start(&[]);
-    let (status, _, body) = json(cat.get("/books/7/cover").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/books/7/cover").await;
     assert_eq!(
         (status, body),
         (
@@ -491,14 +491,14 @@ async fn demo_errors_are_masked_and_logged_in_production() {
     )), "{line}");
     assert!(line.contains("ERROR"), "{line}");
 
-    let (status, _, body) = json(cat.get("/demo/errors/panic").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/demo/errors/panic").await;
     assert_eq!(status, 500);
     let id = body["correlationId"].as_str().unwrap().to_owned();
     assert_eq!(body.as_object().unwrap().len(), 5);
     assert!(correlation_line(&cat, &id).contains(&format!(
         "[catalog] Unhandled error on GET /demo/errors/panic (correlation id {id}): Panic: "
     )));
-    let (status, _, _) = json(cat.get("/health").send().await.unwrap()).await;
+    let (status, _, _) = cat.get_json("/health").await;
     assert_eq!(status, 200, "the worker keeps serving after a panic");
 
     let res = cat.get("/demo/errors/unavailable").send().await.unwrap();
@@ -513,7 +513,7 @@ async fn demo_errors_are_masked_and_logged_in_production() {
         "[catalog] 503 on GET /demo/errors/unavailable (correlation id {id}): ServiceUnavailableException: Maintenance window"
     )));
 
-    let (status, _, body) = json(cat.get("/demo/errors/bad-request").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/demo/errors/bad-request").await;
     assert_eq!(status, 400);
     let mut expected = problem(
         400,
@@ -534,7 +534,7 @@ async fn demo_errors_are_masked_and_logged_in_production() {
 #[tokio::test]
 async fn demo_errors_show_details_in_development() {
     let cat = Catalog::start(&[("NODE_ENV", "development")]);
-    let (status, _, body) = json(cat.get("/demo/errors/unknown").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/demo/errors/unknown").await;
     assert_eq!(status, 500);
     assert_eq!(
         body["detail"],
@@ -546,7 +546,7 @@ async fn demo_errors_show_details_in_development() {
             "DatabaseError: could not connect to postgres://***@db.internal:5432/catalog: connection refused"
         )
     );
-    let (status, _, body) = json(cat.get("/demo/errors/unavailable").send().await.unwrap()).await;
+    let (status, _, body) = cat.get_json("/demo/errors/unavailable").await;
     assert_eq!(status, 503);
     assert_eq!(body["detail"], json!("Maintenance window"));
     assert_eq!(body["window"], json!({"start": "02:00Z", "end": "03:00Z"}));
@@ -556,7 +556,7 @@ async fn demo_errors_show_details_in_development() {
 #[tokio::test]
 async fn framework_errors_as_a_client_sees_them() {
     let cat = Catalog::start(&[("CATALOG_MAX_BODY_BYTES", "4096")]);
-    let (status, h, body) = json(cat.get("/nope?x=1").send().await.unwrap()).await;
+    let (status, h, body) = cat.get_json("/nope?x=1").await;
     assert_eq!(
         (status, body),
         (404, problem(404, Some("No route for GET /nope"), "/nope"))
@@ -575,13 +575,7 @@ async fn framework_errors_as_a_client_sees_them() {
     assert_eq!(status, 405);
     assert_eq!(header(&h, "allow"), Some("GET, DELETE"));
     let params: Vec<String> = (0..1001).map(|i| format!("p{i}=1")).collect();
-    let (status, _, body) = json(
-        cat.get(&format!("/books?{}", params.join("&")))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _, body) = cat.get_json(&format!("/books?{}", params.join("&"))).await;
     assert_eq!(
         (status, body),
         (

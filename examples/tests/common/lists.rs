@@ -35,13 +35,9 @@ pub async fn walk_offset(cat: &Catalog, query: &str) -> (Vec<i64>, u64) {
     let mut out = Vec::new();
     let mut page = 1;
     let total = loop {
-        let (status, _, body) = json(
-            cat.get(&format!("/books?{query}&per_page=100&page={page}"))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, _, body) = cat
+            .get_json(&format!("/books?{query}&per_page=100&page={page}"))
+            .await;
         assert_eq!(status, 200, "{body}");
         out.extend(data_ids(&body));
         if body["links"].get("next").is_none() {
@@ -58,7 +54,7 @@ pub async fn walk_cursor(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
     let mut out = Vec::new();
     let mut next = format!("/books?{query}&limit={limit}");
     for _ in 0..500 {
-        let (status, _, body) = json(cat.get(&next).send().await.unwrap()).await;
+        let (status, _, body) = cat.get_json(&next).await;
         assert_eq!(status, 200, "{body}");
         let page = data_ids(&body);
         assert!(page.len() <= limit as usize);
@@ -119,20 +115,20 @@ pub async fn default_page_is_the_first_20_by_id(cat: &Catalog) {
 }
 
 pub async fn page_and_per_page_give_offset_and_limit(cat: &Catalog) {
-    let (_, _, body) = json(cat.get("/books?page=2&per_page=50").send().await.unwrap()).await;
+    let (_, _, body) = cat.get_json("/books?page=2&per_page=50").await;
     assert_eq!(data_ids(&body), (51..=100).collect::<Vec<i64>>());
     assert_eq!(
         body["meta"],
         json!({"page": 2, "per_page": 50, "total": ROWS, "total_pages": ROWS / 50})
     );
-    let (_, _, body) = json(cat.get("/books?per_page=500").send().await.unwrap()).await;
+    let (_, _, body) = cat.get_json("/books?per_page=500").await;
     assert_eq!(
         body["meta"]["per_page"],
         json!(100),
         "clamped to the maximum"
     );
     assert_eq!(body["data"].as_array().unwrap().len(), 100);
-    let (_, _, body) = json(cat.get("/books?page=2&limit=7").send().await.unwrap()).await;
+    let (_, _, body) = cat.get_json("/books?page=2&limit=7").await;
     assert_eq!(data_ids(&body), (8..=14).collect::<Vec<i64>>());
 }
 
@@ -293,24 +289,14 @@ pub async fn cursor_walk_returns_every_matching_row_once_in_order(cat: &Catalog)
 }
 
 pub async fn sparse_fieldsets(cat: &Catalog) {
-    let (_, _, body) = json(
-        cat.get("/books?fields=id,title&per_page=3")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, _, body) = cat.get_json("/books?fields=id,title&per_page=3").await;
     for item in body["data"].as_array().unwrap() {
         let keys: Vec<&String> = item.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["id", "title"]);
     }
-    let (_, _, body) = json(
-        cat.get("/books?exclude=subtitle,in_stock,isbn&per_page=1")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, _, body) = cat
+        .get_json("/books?exclude=subtitle,in_stock,isbn&per_page=1")
+        .await;
     let keys: Vec<&String> = body["data"][0].as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
@@ -325,25 +311,17 @@ pub async fn sparse_fieldsets(cat: &Catalog) {
             "published_at"
         ]
     );
-    let (_, _, body) = json(
-        cat.get("/books?fields=id,title,year&exclude=year&per_page=1")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, _, body) = cat
+        .get_json("/books?fields=id,title,year&exclude=year&per_page=1")
+        .await;
     assert_eq!(body["data"][0].as_object().unwrap().len(), 2);
 }
 
 pub async fn values_are_matched_literally(cat: &Catalog) {
     for value in ["'%20OR%201%3D1%20--", "%25", "_", "%5C"] {
-        let (status, _, body) = json(
-            cat.get(&format!("/books?title__contains={value}"))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, _, body) = cat
+            .get_json(&format!("/books?title__contains={value}"))
+            .await;
         assert_eq!(status, 200);
         assert_eq!(body["meta"]["total"], json!(0), "{value}");
     }
@@ -411,8 +389,7 @@ pub async fn bad_queries_are_400_with_every_issue(cat: &Catalog) {
         ("cursor=not-a-cursor", "invalid_cursor"),
         ("per_page=0", "out_of_range"),
     ] {
-        let (status, _, body) =
-            json(cat.get(&format!("/books?{query}")).send().await.unwrap()).await;
+        let (status, _, body) = cat.get_json(&format!("/books?{query}")).await;
         assert_eq!(status, 400, "{query}: {body}");
         assert!(
             body["issues"]
@@ -424,75 +401,51 @@ pub async fn bad_queries_are_400_with_every_issue(cat: &Catalog) {
         );
     }
     let many: Vec<String> = (0..101).map(|i| i.to_string()).collect();
-    let (status, _, body) = json(
-        cat.get(&format!("/books?id__in={}", many.join(",")))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _, body) = cat
+        .get_json(&format!("/books?id__in={}", many.join(",")))
+        .await;
     assert_eq!(status, 400);
     assert_eq!(body["issues"][0]["code"], json!("too_many_values"));
 }
 
 pub async fn cursors_are_bound_to_their_query(cat: &Catalog) {
-    let (_, _, body) = json(cat.get("/books?sort=-price&limit=5").send().await.unwrap()).await;
+    let (_, _, body) = cat.get_json("/books?sort=-price&limit=5").await;
     let cursor = body["meta"]["next_cursor"].as_str().unwrap().to_owned();
-    let (status, _, body) = json(
-        cat.get(&format!("/books?sort=price&limit=5&cursor={cursor}"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _, body) = cat
+        .get_json(&format!("/books?sort=price&limit=5&cursor={cursor}"))
+        .await;
     assert_eq!(status, 400);
     assert_eq!(
         body["issues"][0]["code"],
         json!("cursor_mismatch"),
         "{body}"
     );
-    let (status, _, body) = json(
-        cat.get(&format!(
+    let (status, _, body) = cat
+        .get_json(&format!(
             "/books?sort=-price&limit=5&year__gt=1&cursor={cursor}"
         ))
-        .send()
-        .await
-        .unwrap(),
-    )
-    .await;
+        .await;
     assert_eq!(status, 400);
     assert_eq!(
         body["issues"][0]["code"],
         json!("cursor_mismatch"),
         "{body}"
     );
-    let (status, _, body) = json(
-        cat.get(&format!("/books?sort=-price&page=2&cursor={cursor}"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _, body) = cat
+        .get_json(&format!("/books?sort=-price&page=2&cursor={cursor}"))
+        .await;
     assert_eq!(status, 400, "cursor and page together: {body}");
     let mut tampered = cursor.clone().into_bytes();
     let mid = tampered.len() / 2;
     tampered[mid] = if tampered[mid] == b'A' { b'B' } else { b'A' };
     let tampered = String::from_utf8(tampered).unwrap();
-    let (status, _, body) = json(
-        cat.get(&format!("/books?sort=-price&limit=5&cursor={tampered}"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _, body) = cat
+        .get_json(&format!("/books?sort=-price&limit=5&cursor={tampered}"))
+        .await;
     assert_eq!(status, 400);
     assert_eq!(body["issues"][0]["code"], json!("invalid_cursor"));
-    let (status, _, _) = json(
-        cat.get(&format!("/books?sort=-price&limit=5&cursor={cursor}"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _, _) = cat
+        .get_json(&format!("/books?sort=-price&limit=5&cursor={cursor}"))
+        .await;
     assert_eq!(status, 200);
 }

@@ -86,6 +86,14 @@ impl Catalog {
         self.client.get(self.url(path))
     }
 
+    /// GET `path`: status, headers and JSON body ([`json`]).
+    pub async fn get_json(
+        &self,
+        path: &str,
+    ) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+        json(self.get(path).send().await.unwrap()).await
+    }
+
     pub fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
         self.client.request(method, self.url(path))
     }

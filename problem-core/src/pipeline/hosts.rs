@@ -35,17 +35,8 @@ fn split_host_port(text: &str) -> (&str, Option<&str>) {
             None => (text, None),
         };
     }
-    // `name:port` when there is exactly one `:` (one pass over the bytes).
-    let mut colons = 0;
-    let mut last = 0;
-    for (i, &b) in text.as_bytes().iter().enumerate() {
-        if b == b':' {
-            colons += 1;
-            last = i;
-        }
-    }
-    match (colons, text.get(..last), text.get(last + 1..)) {
-        (1, Some(h), Some(p)) => (h, Some(p)),
+    match text.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') => (h, Some(p)),
         _ => (text, None),
     }
 }
@@ -124,15 +115,20 @@ mod tests {
     }
 
     #[test]
-    fn host_and_port_split_as_rsplit_once_with_one_colon() {
-        for text in [
-            "", "a", "a:1", ":1", "a:", "a:b:c", "::1", "[::1]:8", "[::1]", "x:80:",
+    fn host_and_port_split_at_a_single_colon() {
+        for (text, expected) in [
+            ("", ("", None)),
+            ("a", ("a", None)),
+            ("a:1", ("a", Some("1"))),
+            (":1", ("", Some("1"))),
+            ("a:", ("a", Some(""))),
+            ("a:b:c", ("a:b:c", None)),
+            ("::1", ("::1", None)),
+            ("x:80:", ("x:80:", None)),
+            ("[::1]:8", ("[::1]", Some("8"))),
+            ("[::1]", ("[::1]", None)),
+            ("[::1", ("[::1", None)),
         ] {
-            let expected = match text.rsplit_once(':') {
-                Some((h, p)) if !h.contains(':') && !text.starts_with('[') => (h, Some(p)),
-                _ if text.starts_with('[') => split_host_port(text),
-                _ => (text, None),
-            };
             assert_eq!(split_host_port(text), expected, "{text}");
         }
         let h = AllowedHosts::new(["localhost", "example.com:8080"]).unwrap();

@@ -181,17 +181,7 @@ impl Member for Value {
     fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         match self {
             Value::String(s) => write_str(out, s),
-            Value::Array(items) => {
-                out.push(b'[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    item.write_json(out)?;
-                }
-                out.push(b']');
-                Ok(())
-            }
+            Value::Array(items) => write_array(out, items),
             Value::Object(map) => {
                 out.push(b'{');
                 for (i, (key, item)) in map.iter().enumerate() {
@@ -228,16 +218,21 @@ impl Member for Issue {
 
 impl Member for [Issue] {
     fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        out.push(b'[');
-        for (i, issue) in self.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            issue.write_json(out)?;
-        }
-        out.push(b']');
-        Ok(())
+        write_array(out, self)
     }
+}
+
+/// Appends a JSON array of `items`.
+fn write_array<T: Member>(out: &mut Vec<u8>, items: &[T]) -> serde_json::Result<()> {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        item.write_json(out)?;
+    }
+    out.push(b']');
+    Ok(())
 }
 
 #[cfg(test)]

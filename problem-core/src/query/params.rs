@@ -130,23 +130,11 @@ impl RawQuery {
 /// The slot of a reserved parameter name: its index in
 /// [`RESERVED_PARAMETERS`] plus one; 0 for any other name.
 fn reserved_slot(name: &str) -> u8 {
-    // By length first: most names (filters) have a length no reserved
-    // name has, and the rest compare against one or three candidates.
-    let b = name.as_bytes();
-    let is = |word: &[u8]| b == word;
-    match b.len() {
-        1 if is(b"q") => 6,
-        4 if is(b"page") => 1,
-        4 if is(b"sort") => 5,
-        5 if is(b"limit") => 3,
-        6 if is(b"cursor") => 4,
-        6 if is(b"search") => 7,
-        6 if is(b"fields") => 9,
-        7 if is(b"exclude") => 10,
-        8 if is(b"per_page") => 2,
-        13 if is(b"search_fields") => 8,
-        _ => 0,
-    }
+    RESERVED_PARAMETERS
+        .iter()
+        .position(|reserved| *reserved == name)
+        .and_then(|i| u8::try_from(i + 1).ok())
+        .unwrap_or(0)
 }
 
 /// One decoded pair and the slot of its name ([`reserved_slot`]).

@@ -120,16 +120,7 @@ impl SharedHeaders {
 
     /// [`merge_headers`] of these headers into `into`.
     pub(crate) fn merge_into(&self, into: &mut HeaderMap) {
-        if !into.is_empty() {
-            for (name, _) in self.list.iter() {
-                if *name != header::LINK && into.contains_key(name) {
-                    into.remove(name);
-                }
-            }
-        }
-        for (name, value) in self.list.iter() {
-            into.append(name.clone(), value.clone());
-        }
+        merge_pairs(into, || self.list.iter().map(|(name, value)| (name, value)));
     }
 }
 
@@ -490,15 +481,24 @@ impl VersionConfig {
 
 /// Copies `from` into `into`: replacing same-named values, appending `Link`.
 pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
+    merge_pairs(into, || from.iter());
+}
+
+/// [`merge_headers`] of the `(name, value)` pairs `pairs()` yields (read
+/// twice: once for the names to replace, once to append).
+fn merge_pairs<'a, I>(into: &mut HeaderMap, pairs: impl Fn() -> I)
+where
+    I: Iterator<Item = (&'a HeaderName, &'a HeaderValue)>,
+{
     if !into.is_empty() {
-        for name in from.keys() {
+        for (name, _) in pairs() {
             // Most responses do not have the name yet: skip the removal then.
-            if name != header::LINK && into.contains_key(name) {
+            if *name != header::LINK && into.contains_key(name) {
                 into.remove(name);
             }
         }
     }
-    for (name, value) in from.iter() {
+    for (name, value) in pairs() {
         into.append(name.clone(), value.clone());
     }
 }
