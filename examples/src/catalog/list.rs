@@ -56,35 +56,15 @@ fn base() -> SelectStatement {
         .to_owned()
 }
 
-/// Whether the request asks for keyset (cursor) pagination.
-fn cursor_mode(query: &TypedQuery<BookQuery>, raw: &str) -> bool {
-    if query.has_cursor() {
-        return true;
-    }
-    let mut limit = false;
-    for (key, _) in form_urlencoded::parse(raw.as_bytes()) {
-        match key.as_ref() {
-            "page" | "per_page" => return false,
-            "limit" => limit = true,
-            _ => {}
-        }
-    }
-    limit
-}
-
 /// One page of books, with what each version needs to answer it.
 enum Listing {
     Offset(problem_core::query::Page<super::model::Book>),
     Cursor(problem_core::query::CursorPage<super::model::Book>),
 }
 
-async fn fetch(
-    db: &Db,
-    query: &TypedQuery<BookQuery>,
-    raw: &str,
-) -> Result<Listing, actix_web::Error> {
+async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_web::Error> {
     let mut select = base();
-    if cursor_mode(query, raw) {
+    if query.wants_cursor_page() {
         query.apply_cursor_to(&mut select);
         let rows = db.books(&select).await.map_err(db_error)?;
         let page = query.cursor_page(rows).map_err(actix_web::Error::from)?;
@@ -111,7 +91,7 @@ pub async fn list_books_v3(
     db: web::Data<Db>,
     query: Collection<BookQuery>,
 ) -> Result<HttpResponse, actix_web::Error> {
-    Ok(match fetch(&db, &query, req.query_string()).await? {
+    Ok(match fetch(&db, &query).await? {
         Listing::Offset(page) => page.respond_to(&req),
         Listing::Cursor(page) => page.respond_to(&req),
     })
@@ -127,19 +107,18 @@ pub async fn list_books_v2(
 ) -> Result<HttpResponse, actix_web::Error> {
     let path = request_path(&req);
     let raw = req.query_string();
-    let (envelope, links, total): (Value, Links, Option<u64>) =
-        match fetch(&db, &query, raw).await? {
-            Listing::Offset(page) => (
-                page.to_json(&path, raw).map_err(actix_web::Error::from)?,
-                page.links(&path, raw),
-                page.meta.total,
-            ),
-            Listing::Cursor(page) => (
-                page.to_json(&path, raw).map_err(actix_web::Error::from)?,
-                page.links(&path, raw),
-                None,
-            ),
-        };
+    let (envelope, links, total): (Value, Links, Option<u64>) = match fetch(&db, &query).await? {
+        Listing::Offset(page) => (
+            page.to_json(&path, raw).map_err(actix_web::Error::from)?,
+            page.links(&path, raw),
+            page.meta.total,
+        ),
+        Listing::Cursor(page) => (
+            page.to_json(&path, raw).map_err(actix_web::Error::from)?,
+            page.links(&path, raw),
+            None,
+        ),
+    };
     let data = match envelope {
         Value::Object(mut map) => map.remove("data").unwrap_or(Value::Array(Vec::new())),
         _ => Value::Array(Vec::new()),

@@ -134,6 +134,8 @@ pub struct TypedQuery<Q> {
     params: CollectionParams,
     order: Sort,
     after: Option<Vec<Value>>,
+    /// `limit` was given without `page` or `per_page`.
+    limit_only: bool,
     config: QueryConfig,
     _marker: PhantomData<fn() -> Q>,
 }
@@ -144,6 +146,7 @@ impl<Q> Clone for TypedQuery<Q> {
             params: self.params.clone(),
             order: self.order.clone(),
             after: self.after.clone(),
+            limit_only: self.limit_only,
             config: self.config.clone(),
             _marker: PhantomData,
         }
@@ -200,6 +203,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             params,
             order,
             after: None,
+            limit_only: raw.contains("limit") && !raw.contains("page") && !raw.contains("per_page"),
             config: config.clone(),
             _marker: PhantomData,
         };
@@ -350,6 +354,32 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// of a cursor-paginated listing).
     pub fn has_cursor(&self) -> bool {
         self.after.is_some()
+    }
+
+    /// Whether the request asks for keyset (cursor) pagination: it carries
+    /// a cursor, or `limit` without `page` or `per_page`. Otherwise it is
+    /// an offset page (`page`, `per_page`, or neither). Read from the
+    /// parsed query: the query string is not read again.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    ///
+    /// #[derive(CollectionQuery)]
+    /// #[query(key = "id")]
+    /// struct Q {
+    ///     #[query(sort)]
+    ///     id: i64,
+    /// }
+    /// let config = QueryConfig::default();
+    /// let keyset = |q: &str| TypedQuery::<Q>::from_query_str(q, &config).unwrap().wants_cursor_page();
+    /// assert!(keyset("limit=5"));
+    /// assert!(!keyset("limit=5&page=2"));
+    /// assert!(!keyset("per_page=5"));
+    /// assert!(!keyset(""));
+    /// ```
+    pub fn wants_cursor_page(&self) -> bool {
+        self.has_cursor() || self.limit_only
     }
 
     /// The sort-key values of the row the cursor points after.
