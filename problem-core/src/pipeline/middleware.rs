@@ -20,8 +20,9 @@ use super::framework::{HOST_NOT_ALLOWED, MAX_PARAMETERS, TOO_MANY_QUERY_PARAMETE
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
 use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
+use super::scope::PipelineScope;
 use crate::HttpConfigError;
-use crate::problem::{BadRequestException, HttpException, PipelineScope, Problem, ProblemSource};
+use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
 
 /// An exception filter: answers the errors it catches.
 type FilterFn =

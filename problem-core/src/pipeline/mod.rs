@@ -17,6 +17,7 @@ mod log;
 mod middleware;
 mod redact;
 mod render;
+mod scope;
 mod sticky;
 
 pub use body::{Body, BodyConfig};
@@ -32,4 +33,5 @@ pub use log::{
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
+pub(crate) use scope::inside_pipeline;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};

@@ -168,35 +168,6 @@ macro_rules! impl_response_error {
     };
 }
 
-thread_local! {
-    /// How many error pipelines are polling their inner service on this
-    /// thread right now (see [`PipelineScope`]).
-    static PIPELINES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-/// Marks the polling of a pipeline's inner service on this thread: while a
-/// scope is alive, an error returned by the route table is rendered by the
-/// pipeline, so the route table need not render it first ([`Deferred`]).
-pub(crate) struct PipelineScope(());
-
-impl PipelineScope {
-    pub(crate) fn enter() -> Self {
-        PIPELINES.with(|p| p.set(p.get().saturating_add(1)));
-        Self(())
-    }
-}
-
-impl Drop for PipelineScope {
-    fn drop(&mut self) {
-        PIPELINES.with(|p| p.set(p.get().saturating_sub(1)));
-    }
-}
-
-/// Whether an error pipeline is polling its inner service on this thread.
-pub(crate) fn inside_pipeline() -> bool {
-    PIPELINES.with(|p| p.get() > 0)
-}
-
 /// A problem returned by the route table (404, 405) inside the error
 /// pipeline: its `error_response` is only the status and the marker that
 /// finds the problem again; the pipeline renders the document, with
@@ -242,7 +213,7 @@ fn find_deferred<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 /// when one is polling on this thread, else the problem itself (its
 /// standalone response).
 pub(crate) fn route_error<P: Problem>(problem: P) -> actix_web::Error {
-    if inside_pipeline() {
+    if crate::pipeline::inside_pipeline() {
         Deferred(problem).into()
     } else {
         problem.into()
