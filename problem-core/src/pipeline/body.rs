@@ -13,8 +13,9 @@ use actix_web::{FromRequest, HttpRequest};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
+use super::checked::{Checked, EXPECTED_FINITE};
 use super::framework::{
-    MALFORMED_JSON, MAX_PARAMETERS, PayloadTooLarge, TOO_MANY_FORM_FIELDS, UNREADABLE_BODY,
+    MALFORMED_JSON, MAX_PARAMETERS, PayloadTooLarge, TOO_MANY_FORM_FIELDS, payload_error,
     unsupported_media_type,
 };
 use crate::problem::{
@@ -87,8 +88,7 @@ fn format_of(req: &HttpRequest) -> Option<Format> {
 async fn read(payload: &mut Payload, limit: usize) -> Result<BytesMut, actix_web::Error> {
     let mut buf = BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let chunk =
-            chunk.map_err(|_| problem(BadRequestException::new().with_detail(UNREADABLE_BODY)))?;
+        let chunk = chunk.map_err(|e| payload_error(&e, limit))?;
         if buf.len() + chunk.len() > limit {
             return Err(PayloadTooLarge { limit }.into());
         }
@@ -111,16 +111,7 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
     };
     let bytes = read(payload, limit).await?;
     match format {
-        Format::Json => {
-            let de = &mut serde_json::Deserializer::from_slice(&bytes);
-            serde_path_to_error::deserialize(de).map_err(|e| {
-                if e.inner().is_data() {
-                    data_error(pointer(e.path()), e.inner().to_string())
-                } else {
-                    problem(BadRequestException::new().with_detail(MALFORMED_JSON))
-                }
-            })
-        }
+        Format::Json => parse_json(&bytes),
         Format::Form => {
             if form_urlencoded::parse(&bytes).nth(MAX_PARAMETERS).is_some() {
                 let too_many = HttpException::new(413)
@@ -129,8 +120,100 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
                 return Err(problem(too_many));
             }
             let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(&bytes));
-            serde_path_to_error::deserialize(de)
+            serde_path_to_error::deserialize(Checked(de))
                 .map_err(|e| data_error(pointer(e.path()), e.inner().to_string()))
+        }
+    }
+}
+
+/// The tokens some JSON encoders write for non-finite numbers (Python's
+/// `json` module among them: `NaN`, `Infinity`, `-Infinity`); not JSON,
+/// but answered as the value error they are rather than as a syntax error.
+const NON_FINITE_TOKENS: [&[u8]; 6] = [b"NaN", b"-NaN", b"Infinity", b"-Infinity", b"inf", b"-inf"];
+
+fn malformed() -> actix_web::Error {
+    problem(BadRequestException::new().with_detail(MALFORMED_JSON))
+}
+
+/// Whether `bytes` is one syntactically valid JSON value with nothing but
+/// whitespace after it (numbers out of `f64` range included: they are a
+/// value error, not a syntax error).
+fn well_formed(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+}
+
+/// The byte offset of a `serde_json` error position (1-based line and column).
+fn offset_of(bytes: &[u8], line: usize, column: usize) -> Option<usize> {
+    let start = if line <= 1 {
+        0
+    } else {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    Some(start + column.saturating_sub(1))
+}
+
+/// A non-finite token at the position of a syntax error, when replacing it
+/// by `0` makes the document well-formed: its length.
+fn non_finite_token(bytes: &[u8], err: &serde_json::Error) -> Option<usize> {
+    let at = offset_of(bytes, err.line(), err.column())?;
+    // serde_json reports the byte it stopped at: the token's first byte or
+    // the one after a sign.
+    let starts = [at, at.saturating_sub(1)];
+    starts.into_iter().find_map(|start| {
+        let rest = bytes.get(start..)?;
+        let token = NON_FINITE_TOKENS.iter().find(|t| rest.starts_with(t))?;
+        let mut patched = Vec::with_capacity(bytes.len());
+        patched.extend_from_slice(bytes.get(..start)?);
+        patched.push(b'0');
+        patched.extend_from_slice(rest.get(token.len()..)?);
+        well_formed(&patched).then_some(token.len())
+    })
+}
+
+/// Parses a JSON body: one value, nothing but whitespace after it, syntax
+/// checked before any field error; non-finite numbers and NUL characters
+/// are value errors on their member.
+fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    match serde_path_to_error::deserialize(Checked(&mut de)) {
+        Ok(value) => match de.end() {
+            Ok(()) => Ok(value),
+            Err(_) => Err(malformed()),
+        },
+        Err(e) => {
+            let path = pointer(e.path());
+            let inner = e.into_inner();
+            if inner.is_data() {
+                // A field error counts only in a well-formed document.
+                return if well_formed(bytes) {
+                    Err(data_error(path, inner.to_string()))
+                } else {
+                    Err(malformed())
+                };
+            }
+            if !inner.is_syntax() {
+                return Err(malformed());
+            }
+            if well_formed(bytes) {
+                // A syntax error of `T`'s parse in a well-formed document:
+                // a number beyond `f64` (`1e999`).
+                return Err(data_error(
+                    path,
+                    format!("invalid value: a number out of range, expected {EXPECTED_FINITE}"),
+                ));
+            }
+            match non_finite_token(bytes, &inner) {
+                Some(_) => Err(data_error(
+                    path,
+                    format!("invalid value: a non-finite number, expected {EXPECTED_FINITE}"),
+                )),
+                None => Err(malformed()),
+            }
         }
     }
 }
@@ -144,7 +227,19 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
 /// `Request validation failed` with an `issues` entry naming the JSON
 /// pointer; more than 1000 form fields 413
 /// `The request body has more than 1000 fields.`; an unreadable body 400
-/// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413.
+/// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413;
+/// a body not received within the server's body timeout 408
+/// `The request body was not received in time`.
+///
+/// Hostile input (RFC 8259 and the crate's hostile-input rules):
+/// - a JSON body is exactly one value: anything but whitespace after it
+///   (garbage, a second object) is `Malformed JSON body`, and a broken
+///   document is never reported as a field error;
+/// - non-finite numbers (`NaN`, `inf`, `-inf`, `Infinity`, and numbers that
+///   overflow `f64` such as `1e999`), in JSON (including the `NaN` /
+///   `Infinity` tokens some encoders write) or in a form, are a 400
+///   `invalid_value` issue on that member;
+/// - a string holding U+0000 is a 400 `invalid_value` issue on that member.
 ///
 /// ```
 /// use problem_core::pipeline::Body;

@@ -1,0 +1,304 @@
+//! A deserializer adapter that refuses what a client may send but a
+//! service must never store: non-finite numbers (`NaN`, `inf`, `-inf`,
+//! `Infinity`, and numbers that overflow `f64`) and strings holding
+//! U+0000, wherever they occur in a body (hostile input rules of the
+//! crate docs: "Non-finite numbers", "NUL characters").
+//!
+//! [`Checked`] wraps any `serde::Deserializer`; every visitor, sequence,
+//! map, enum and seed handed out below it is wrapped too, so a nested
+//! member is checked like a top-level one. The error is the format's own
+//! `invalid_value`, which `serde_path_to_error` locates at the member.
+
+use std::fmt;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
+};
+
+/// What a refused float is expected to be (the error message's tail).
+pub(crate) const EXPECTED_FINITE: &str = "a finite number";
+/// What a refused string is expected to be.
+pub(crate) const EXPECTED_NO_NUL: &str = "a string without NUL characters (U+0000)";
+
+/// A deserializer whose floats must be finite and whose strings must not
+/// hold U+0000.
+pub(crate) struct Checked<D>(pub(crate) D);
+
+/// A visitor wrapped by [`Checked`].
+struct Guard<V>(V);
+
+macro_rules! forward_deserialize {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.0.$method(Guard(visitor))
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
+    type Error = D::Error;
+
+    forward_deserialize! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_unit_struct(name, Guard(visitor))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_newtype_struct(name, Guard(visitor))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_tuple(len, Guard(visitor))
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_tuple_struct(name, len, Guard(visitor))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_struct(name, fields, Guard(visitor))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_enum(name, variants, Guard(visitor))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+macro_rules! forward_visit {
+    ($($method:ident: $ty:ty)*) => {$(
+        fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
+            self.0.$method(v)
+        }
+    )*};
+}
+
+fn finite<E: de::Error>(v: f64) -> Result<(), E> {
+    if v.is_finite() {
+        Ok(())
+    } else {
+        Err(E::invalid_value(Unexpected::Float(v), &EXPECTED_FINITE))
+    }
+}
+
+fn no_nul<E: de::Error>(v: &str) -> Result<(), E> {
+    if v.contains('\0') {
+        Err(E::invalid_value(
+            Unexpected::Other("a string with a NUL character"),
+            &EXPECTED_NO_NUL,
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    forward_visit! {
+        visit_bool: bool visit_i8: i8 visit_i16: i16 visit_i32: i32 visit_i64: i64
+        visit_i128: i128 visit_u8: u8 visit_u16: u16 visit_u32: u32 visit_u64: u64
+        visit_u128: u128 visit_bytes: &[u8] visit_byte_buf: Vec<u8>
+    }
+
+    fn visit_f32<E: de::Error>(self, v: f32) -> Result<Self::Value, E> {
+        finite(f64::from(v))?;
+        self.0.visit_f32(v)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        finite(v)?;
+        self.0.visit_f64(v)
+    }
+
+    fn visit_char<E: de::Error>(self, v: char) -> Result<Self::Value, E> {
+        if v == '\0' {
+            return Err(E::invalid_value(Unexpected::Char(v), &EXPECTED_NO_NUL));
+        }
+        self.0.visit_char(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        no_nul(v)?;
+        self.0.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        no_nul(v)?;
+        self.0.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        no_nul(&v)?;
+        self.0.visit_string(v)
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
+        self.0.visit_borrowed_bytes(v)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.0.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.0.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.visit_some(Checked(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.visit_newtype_struct(Checked(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_seq(Checked(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_map(Checked(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_enum(Checked(data))
+    }
+}
+
+/// A seed whose deserializer is wrapped in [`Checked`].
+struct Seed<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.deserialize(Checked(d))
+    }
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Checked<A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Self::Error> {
+        self.0.next_element_seed(Seed(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Checked<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        self.0.next_key_seed(Seed(seed))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.next_value_seed(Seed(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Checked<A> {
+    type Error = A::Error;
+    type Variant = Checked<A::Variant>;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, Self::Variant), Self::Error> {
+        self.0
+            .variant_seed(Seed(seed))
+            .map(|(value, variant)| (value, Checked(variant)))
+    }
+}
+
+/// The variant half of an enum access: [`VariantAccess`] on the wrapped one.
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Checked<A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), Self::Error> {
+        self.0.unit_variant()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, Self::Error> {
+        self.0.newtype_variant_seed(Seed(seed))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.tuple_variant(len, Guard(visitor))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.struct_variant(fields, Guard(visitor))
+    }
+}
