@@ -91,15 +91,18 @@ impl AllowedHosts {
         })
     }
 
-    /// Whether the request's `Host` header (or, for HTTP/2, the URI
-    /// authority) is allowed; a request with neither is not.
+    /// Whether the request's host is allowed: the authority of an
+    /// absolute-form request target (`GET http://host/path`; RFC 9112
+    /// §3.2.2: the `Host` header is then ignored) or, for HTTP/2, the
+    /// `:authority`; else the `Host` header. A request with neither is not
+    /// allowed.
     pub(crate) fn allows_request(&self, req: &ServiceRequest) -> bool {
-        if let Some(h) = req.headers().get(header::HOST) {
-            return h.to_str().is_ok_and(|h| self.allows(h));
+        if let Some(authority) = req.uri().authority() {
+            return self.allows(authority.as_str());
         }
-        req.uri()
-            .authority()
-            .is_some_and(|a| self.allows(a.as_str()))
+        req.headers()
+            .get(header::HOST)
+            .is_some_and(|h| h.to_str().is_ok_and(|h| self.allows(h)))
     }
 }
 
