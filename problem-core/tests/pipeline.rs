@@ -43,6 +43,9 @@ async fn unknown() -> Result<HttpResponse, actix_web::Error> {
     Err(std::io::Error::other(format!("cannot connect to {SECRET_URL}")).into())
 }
 
+/// Where `panics` panics: in development the location goes into `stack`.
+const PANIC_LINE: u32 = line!() + 3;
+
 async fn panics() -> HttpResponse {
     panic!("handler exploded at {}", SECRET_URL)
 }
@@ -307,7 +310,8 @@ async fn panic_is_a_masked_500_and_the_service_keeps_serving() {
         if dev {
             let msg = format!("handler exploded at {REDACTED_URL}");
             expected["detail"] = json!(msg);
-            expected["stack"] = json!(format!("Panic: {msg}"));
+            let at = format!("{}:{PANIC_LINE}:5", file!());
+            expected["stack"] = json!(format!("Panic: {msg}\n    at {at}"));
             assert_eq!(
                 entry.message,
                 format!("[test] Unhandled error on GET /panic (correlation id {id})")

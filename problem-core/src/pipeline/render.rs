@@ -24,6 +24,7 @@ use crate::problem::{
 #[derive(Debug)]
 pub struct PanicError {
     message: String,
+    location: Option<String>,
 }
 
 impl PanicError {
@@ -31,10 +32,12 @@ impl PanicError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            location: None,
         }
     }
 
-    /// The message from a `catch_unwind` payload.
+    /// The message from a `catch_unwind` payload, and the panic's location
+    /// when the pipeline's panic hook recorded it on this thread.
     pub fn from_payload(panic: &(dyn std::any::Any + Send)) -> Self {
         let message = if let Some(s) = panic.downcast_ref::<&str>() {
             (*s).to_owned()
@@ -43,11 +46,23 @@ impl PanicError {
         } else {
             "panic with a non-string payload".to_owned()
         };
-        Self { message }
+        Self {
+            message,
+            location: super::take_panic_location(),
+        }
+    }
+
+    /// Where the panic happened (`file:line:column`), when known.
+    pub fn location(&self) -> Option<&str> {
+        self.location.as_deref()
     }
 
     pub(crate) fn info(&self) -> ErrorInfo {
-        ErrorInfo::new("Panic", self.message.clone()).with_stack(format!("Panic: {}", self.message))
+        let stack = match &self.location {
+            Some(at) => format!("Panic: {}\n    at {at}", self.message),
+            None => format!("Panic: {}", self.message),
+        };
+        ErrorInfo::new("Panic", self.message.clone()).with_stack(stack)
     }
 }
 

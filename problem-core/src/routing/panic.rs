@@ -12,7 +12,7 @@ use actix_web::body::BoxBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use futures_util::FutureExt;
 
-use crate::pipeline::PanicError;
+use crate::pipeline::{Catching, PanicError};
 
 /// Route-level middleware: a panic becomes an `actix_web::Error` holding a
 /// [`PanicError`], attached to a response for the request.
@@ -56,10 +56,10 @@ where
         let http_req = req.request().clone();
         let service = self.service.clone();
         Box::pin(async move {
-            match AssertUnwindSafe(async move { service.call(req).await })
-                .catch_unwind()
-                .await
-            {
+            let call = std::pin::pin!(
+                AssertUnwindSafe(async move { service.call(req).await }).catch_unwind()
+            );
+            match Catching(call).await {
                 Ok(result) => result,
                 Err(panic) => Ok(ServiceResponse::from_err(
                     PanicError::from_payload(&*panic),
