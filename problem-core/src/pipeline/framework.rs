@@ -7,6 +7,7 @@ use actix_web::error::{
 };
 use actix_web::http::header;
 
+use super::deadline::is_body_timeout;
 use crate::problem::{
     BadRequestException, HttpException, Issue, IssueLocation, Problem,
     UnsupportedMediaTypeException, ValidationException,
@@ -24,6 +25,9 @@ pub const TOO_MANY_QUERY_PARAMETERS: &str = "The query string has more than 1000
 pub const TOO_MANY_FORM_FIELDS: &str = "The request body has more than 1000 fields.";
 /// Detail of a request whose `Host` is not allowed.
 pub const HOST_NOT_ALLOWED: &str = "This server does not serve the requested host.";
+/// Detail of the 408 answered to a body not received within the body
+/// timeout (hostile-input rule "Slow bodies").
+pub const BODY_TIMEOUT: &str = "The request body was not received in time";
 /// The limit on query parameters and form fields (spec, "Limits").
 pub const MAX_PARAMETERS: usize = 1000;
 
@@ -69,10 +73,32 @@ fn bad_request(detail: &str) -> Mapped {
     Mapped::Problem(Box::new(BadRequestException::new().with_detail(detail)))
 }
 
+/// The 408 problem of a body not received in time; its response closes
+/// the connection.
+pub(crate) fn body_timeout() -> HttpException {
+    HttpException::new(408)
+        .unwrap_or_else(|_| BadRequestException::new().into_inner())
+        .with_detail(BODY_TIMEOUT)
+}
+
 fn payload(err: &PayloadError) -> Mapped {
     match err {
         PayloadError::Overflow => Mapped::TooLarge,
+        e if is_body_timeout(e) => Mapped::Problem(Box::new(body_timeout())),
         _ => bad_request(UNREADABLE_BODY),
+    }
+}
+
+/// The problem of a payload read error outside the pipeline (the body
+/// extractors): the body timeout's 408, an overflow's empty 413, else 400
+/// `Failed to read request body`.
+pub(crate) fn payload_error(err: &PayloadError, limit: usize) -> actix_web::Error {
+    match err {
+        PayloadError::Overflow => PayloadTooLarge { limit }.into(),
+        e if is_body_timeout(e) => body_timeout().into(),
+        _ => BadRequestException::new()
+            .with_detail(UNREADABLE_BODY)
+            .into(),
     }
 }
 

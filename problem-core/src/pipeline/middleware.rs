@@ -6,19 +6,23 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::body::{BodySize, EitherBody, MessageBody};
+use actix_web::dev::Payload;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::error::InternalError;
-use actix_web::http::{Method, Uri, header};
+use actix_web::http::{ConnectionType, Method, StatusCode, Uri, header};
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use futures_util::{FutureExt, StreamExt};
 
 use super::context::apply_draft;
+use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline};
 use super::framework::{HOST_NOT_ALLOWED, MAX_PARAMETERS, TOO_MANY_QUERY_PARAMETERS, bare};
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
+use super::panic_hook::{Catching, install_panic_hook};
 use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
 use super::scope::PipelineScope;
 use crate::HttpConfigError;
@@ -35,6 +39,7 @@ pub(crate) struct PipelineInner {
     filters: Vec<FilterFn>,
     allowed_hosts: Option<AllowedHosts>,
     max_request_body_size: Option<usize>,
+    body_timeout: Duration,
 }
 
 /// The error pipeline: install it as the outermost middleware of an
@@ -54,6 +59,12 @@ pub(crate) struct PipelineInner {
 ///   parameters get 400; a body over `max_request_body_size` (by
 ///   `Content-Length`, or while buffering a chunked body) gets an empty 413
 ///   before any extractor or handler runs;
+/// - a body not fully received within the body timeout (default 30 s) gets
+///   a 408 problem, detail `The request body was not received in time`,
+///   and the connection is closed;
+/// - a panic writes exactly the one log line of an unknown error (the
+///   default panic hook's output is suppressed for the panics it catches;
+///   see [`install_panic_hook`](super::install_panic_hook));
 /// - exception filters, most recently registered first.
 ///
 /// ```
@@ -92,6 +103,7 @@ pub struct PipelineBuilder {
     filters: Vec<FilterFn>,
     allowed_hosts: Option<Vec<String>>,
     max_request_body_size: Option<usize>,
+    body_timeout: Duration,
 }
 
 /// Whether `NODE_ENV` equals `development` (the spec's default for the
@@ -102,7 +114,8 @@ pub fn development_from_env() -> bool {
 
 impl Pipeline {
     /// A builder with tag `app`, development from `NODE_ENV`, the
-    /// [`TracingLogger`], no filters, every host allowed and no body limit.
+    /// [`TracingLogger`], no filters, every host allowed, no body limit and
+    /// a body timeout of [`DEFAULT_BODY_TIMEOUT`] (30 s).
     pub fn builder() -> PipelineBuilder {
         PipelineBuilder {
             tag: "app".into(),
@@ -111,6 +124,7 @@ impl Pipeline {
             filters: Vec::new(),
             allowed_hosts: None,
             max_request_body_size: None,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
         }
     }
 
@@ -187,6 +201,15 @@ impl PipelineBuilder {
         self
     }
 
+    /// A request body not fully received within `timeout` of the request's
+    /// arrival is answered with a 408 problem (detail `The request body was
+    /// not received in time`) and the connection is closed. Default
+    /// [`DEFAULT_BODY_TIMEOUT`] (30 s); zero is an [`HttpConfigError`].
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
     /// Registers an exception filter for problem type `E` (and its kinds:
     /// a filter for `BadRequestException` also catches
     /// `ValidationException`). The filter returns the response; it may start
@@ -220,7 +243,7 @@ impl PipelineBuilder {
     ///
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for an invalid allowed host
-    /// or a zero body limit.
+    /// or a zero body limit or body timeout.
     pub fn build(self) -> Result<Pipeline, HttpConfigError> {
         let allowed_hosts = match self.allowed_hosts {
             Some(h) => Some(AllowedHosts::new(h)?),
@@ -231,6 +254,12 @@ impl PipelineBuilder {
                 "max_request_body_size must be at least 1 byte".into(),
             ));
         }
+        if self.body_timeout.is_zero() {
+            return Err(HttpConfigError::InvalidListenOption(
+                "body_timeout must be more than zero".into(),
+            ));
+        }
+        install_panic_hook();
         Ok(Pipeline {
             inner: Arc::new(PipelineInner {
                 tag: self.tag.into(),
@@ -239,6 +268,7 @@ impl PipelineBuilder {
                 filters: self.filters,
                 allowed_hosts,
                 max_request_body_size: self.max_request_body_size,
+                body_timeout: self.body_timeout,
             }),
         })
     }
@@ -364,16 +394,24 @@ where
             return Box::pin(ready(Ok(req.into_response(res).map_into_right_body())));
         }
 
+        let declared = declared_length(&req);
+        let chunked = is_chunked(&req);
+        if chunked || declared.is_some_and(|n| n > 0) {
+            let payload = req.take_payload();
+            req.set_payload(Payload::Stream {
+                payload: Box::pin(Deadline::new(payload, inner.body_timeout)),
+            });
+        }
         let mut buffer_limit = None;
         if let Some(max) = inner.max_request_body_size {
-            match declared_length(&req) {
+            match declared {
                 Some(len) if len > max as u64 => {
                     return Box::pin(ready(Ok(req
                         .into_response(empty_413())
                         .map_into_right_body())));
                 }
                 Some(_) => {}
-                None if is_chunked(&req) => buffer_limit = Some(max),
+                None if chunked => buffer_limit = Some(max),
                 None => {}
             }
         }
@@ -407,7 +445,7 @@ where
                         }
                     }
                 }
-                req.set_payload(actix_web::dev::Payload::from(Bytes::from(buf)));
+                req.set_payload(Payload::from(Bytes::from(buf)));
             }
             // The request cannot be cloned before routing, so an `Err` or a
             // panic that escapes the routed service is answered without it:
@@ -416,7 +454,7 @@ where
             let routed = std::pin::pin!(
                 AssertUnwindSafe(async move { service.call(req).await }).catch_unwind()
             );
-            let outcome = InPipeline(routed).await;
+            let outcome = InPipeline(Catching(routed)).await;
             match outcome {
                 Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
                 Ok(Err(e)) => {
@@ -493,11 +531,22 @@ fn respond_to_error(
                     uuid::Uuid::new_v4(),
                 );
             }
+            let mut res = res;
+            close_after_timeout(&mut res);
             return res;
         }
     }
     let failure = Failure::of(err, source, http_req);
-    render(&failure, &ctx, &*inner.logger, inner.development)
+    let mut res = render(&failure, &ctx, &*inner.logger, inner.development);
+    close_after_timeout(&mut res);
+    res
+}
+
+/// A 408 closes the connection: the rest of a slow body is never read.
+fn close_after_timeout(res: &mut HttpResponse) {
+    if res.status() == StatusCode::REQUEST_TIMEOUT {
+        res.head_mut().set_connection_type(ConnectionType::Close);
+    }
 }
 
 fn finish<B: MessageBody>(

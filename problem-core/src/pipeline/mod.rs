@@ -10,11 +10,14 @@
 //! - [`RequestContext`]: params, query and the response-header draft.
 
 mod body;
+mod checked;
 mod context;
+mod deadline;
 pub mod framework;
 mod hosts;
 mod log;
 mod middleware;
+mod panic_hook;
 mod redact;
 mod render;
 mod scope;
@@ -24,6 +27,7 @@ pub use body::{Body, BodyConfig};
 #[cfg(feature = "validator")]
 pub use body::{ValidBody, validation_issues};
 pub use context::{RequestContext, ResponseDraft};
+pub use deadline::{BodyTimedOut, DEFAULT_BODY_TIMEOUT};
 pub use framework::PayloadTooLarge;
 pub use hosts::AllowedHosts;
 pub use log::{
@@ -31,6 +35,8 @@ pub use log::{
     Logger, MemoryLogger, TracingLogger, log_error,
 };
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
+pub use panic_hook::install_panic_hook;
+pub(crate) use panic_hook::{Catching, take_panic_location};
 pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
 pub(crate) use scope::inside_pipeline;

@@ -234,6 +234,14 @@ impl ProblemAppBuilder {
         self
     }
 
+    /// A request body not fully received within `timeout` gets a 408
+    /// problem and the connection is closed (default 30 s); see
+    /// [`PipelineBuilder::body_timeout`].
+    pub fn body_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.pipeline = self.pipeline.body_timeout(timeout);
+        self
+    }
+
     /// An exception filter for problem type `E`; see [`PipelineBuilder::filter`].
     pub fn filter<E, F>(mut self, filter: F) -> Self
     where

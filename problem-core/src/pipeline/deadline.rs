@@ -1,0 +1,93 @@
+//! The body timeout: a request body not fully received in time is
+//! answered with a `408 Request Timeout` problem and the connection is
+//! closed (RFC 9110 §15.5.9; hostile-input rule "Slow bodies").
+//!
+//! The pipeline wraps the payload of every request that has a body
+//! (`Content-Length` above 0, or chunked) in [`Deadline`]: once the
+//! timeout has passed since the request arrived, the next read fails with
+//! [`BodyTimedOut`], which the body extractors and the pipeline answer as
+//! the 408.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use actix_web::dev::Payload;
+use actix_web::error::PayloadError;
+use actix_web::web::Bytes;
+use futures_util::Stream;
+
+/// The default body timeout of the pipeline and of
+/// [`ProblemApp`](crate::server::ProblemApp): 30 seconds.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The error a payload read yields after the body timeout (inside a
+/// `PayloadError::Io` of kind `TimedOut`).
+///
+/// ```
+/// use problem_core::pipeline::BodyTimedOut;
+/// let e = BodyTimedOut { timeout: std::time::Duration::from_secs(30) };
+/// assert_eq!(e.to_string(), "the request body was not received within 30 s");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the request body was not received within {} s", timeout.as_secs())]
+pub struct BodyTimedOut {
+    /// The configured timeout.
+    pub timeout: Duration,
+}
+
+/// Whether a payload error is the body timeout.
+pub(crate) fn is_body_timeout(err: &PayloadError) -> bool {
+    if let PayloadError::Io(e) = err {
+        e.get_ref()
+            .is_some_and(|inner| inner.downcast_ref::<BodyTimedOut>().is_some())
+    } else {
+        false
+    }
+}
+
+/// A payload that fails with [`BodyTimedOut`] once its deadline passes.
+pub(crate) struct Deadline {
+    inner: Payload,
+    sleep: Pin<Box<actix_web::rt::time::Sleep>>,
+    timeout: Duration,
+    expired: bool,
+}
+
+impl Deadline {
+    pub(crate) fn new(inner: Payload, timeout: Duration) -> Self {
+        Self {
+            inner,
+            sleep: Box::pin(actix_web::rt::time::sleep(timeout)),
+            timeout,
+            expired: false,
+        }
+    }
+}
+
+impl Stream for Deadline {
+    type Item = Result<Bytes, PayloadError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.expired {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut this.inner).poll_next(cx) {
+            Poll::Ready(item) => Poll::Ready(item),
+            Poll::Pending => match this.sleep.as_mut().poll(cx) {
+                Poll::Ready(()) => {
+                    this.expired = true;
+                    Poll::Ready(Some(Err(PayloadError::Io(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        BodyTimedOut {
+                            timeout: this.timeout,
+                        },
+                    )))))
+                }
+                Poll::Pending => Poll::Pending,
+            },
+        }
+    }
+}
