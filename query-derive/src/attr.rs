@@ -45,8 +45,7 @@ const ALIASES: [(&str, &str); 14] = [
 ];
 
 const CONTAINER_KEYS: &str = "key, default_sort, max_page_size, default_page_size";
-const FIELD_KEYS: &str =
-    "filter(..), sort, search, select, select = false, column = \"..\", rename = \"..\"";
+const FIELD_KEYS: &str = "filter(..), sort, search, select, select = false, column = \"..\", rename = \"..\", folded_column = \"..\"";
 
 /// Container attributes.
 #[derive(Default)]
@@ -74,6 +73,8 @@ pub struct FieldAttrs {
     pub no_select: Option<Span>,
     pub column: Option<LitStr>,
     pub rename: Option<LitStr>,
+    /// `folded_column = ".."`: the column of the case-folded text, for search.
+    pub folded_column: Option<LitStr>,
 }
 
 fn duplicate(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Error {
@@ -198,6 +199,12 @@ impl FieldAttrs {
                     }
                     "column" => set(&mut out.column, &meta, "column", meta.value()?.parse()?),
                     "rename" => set(&mut out.rename, &meta, "rename", meta.value()?.parse()?),
+                    "folded_column" => set(
+                        &mut out.folded_column,
+                        &meta,
+                        "folded_column",
+                        meta.value()?.parse()?,
+                    ),
                     "key" | "default_sort" | "max_page_size" | "default_page_size" => Err(meta.error(format!(
                         "`{key}` belongs on the struct: move it to `#[query({key} = ..)]` above `struct`; on a field use one of: {FIELD_KEYS}"
                     ))),

@@ -47,6 +47,13 @@ pub fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
         let sortable = f.attrs.sort.is_some();
         let searchable = f.attrs.search.is_some();
         let selectable = f.attrs.no_select.is_none();
+        let folded_column = match &f.attrs.folded_column {
+            Some(c) => {
+                let c = c.value();
+                quote!(::core::option::Option::Some(#c))
+            }
+            None => quote!(::core::option::Option::None),
+        };
         specs.push(quote! {
             #q::FieldSpec {
                 name: #name,
@@ -57,6 +64,7 @@ pub fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
                 sortable: #sortable,
                 searchable: #searchable,
                 selectable: #selectable,
+                folded_column: #folded_column,
             }
         });
     }

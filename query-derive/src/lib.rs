@@ -23,8 +23,11 @@ mod valid;
 /// defaults to a field named `id`). Fields: `#[query(filter(eq, ne, gt, gte,
 /// lt, lte, in, not_in, contains, starts_with, ends_with, is_null,
 /// is_not_null), sort, search, select = false, column = "sql_column",
-/// rename = "param_name")]`. Every field is selectable unless
-/// `select = false`.
+/// rename = "param_name", folded_column = "sql_column")]`. Every field is
+/// selectable unless `select = false`. `folded_column` (with `search`)
+/// names a column holding the field's text folded by
+/// `problem_core::query::fold_case`: SQL search then matches the same rows
+/// on every database.
 #[proc_macro_derive(CollectionQuery, attributes(query))]
 pub fn derive_collection_query(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

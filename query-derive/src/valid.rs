@@ -72,6 +72,21 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                 ));
             }
         }
+        if let Some(c) = &f.attrs.folded_column {
+            let v = c.value();
+            let parts: Vec<&str> = v.split('.').collect();
+            if parts.len() > 2 || parts.iter().any(|p| !valid_identifier(p)) {
+                push(Error::new(
+                    c.span(),
+                    "`folded_column` must be a SQL identifier (`title_folded`) or `table.column`, made of letters, digits and `_`",
+                ));
+            } else if f.attrs.search.is_none() {
+                push(Error::new(
+                    c.span(),
+                    "`folded_column` is the column search reads: add `search` to this field, or remove `folded_column`",
+                ));
+            }
+        }
         let known = f.known_type();
         for op in &f.attrs.filter {
             if ORDERED.contains(&op.name) && known == KnownType::Bool {

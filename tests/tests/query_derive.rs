@@ -66,6 +66,7 @@ fn schema_of_the_issue_example() {
             sortable: true,
             searchable: false,
             selectable: true,
+            folded_column: None,
         }
     );
     assert_eq!(
@@ -79,6 +80,7 @@ fn schema_of_the_issue_example() {
             sortable: false,
             searchable: true,
             selectable: true,
+            folded_column: None,
         }
     );
     assert_eq!(

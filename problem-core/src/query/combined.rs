@@ -82,11 +82,16 @@ pub(crate) fn parse_all(
     filter_options: &FilterOptions<'_>,
     issues: &mut Vec<Issue>,
 ) -> CollectionParams {
+    let nul = super::params::nul_issues(raw);
+    if !nul.is_empty() {
+        issues.extend(nul);
+        return CollectionParams::default();
+    }
     let pagination = parse_pagination(raw, limits, issues);
     let cursor = parse_cursor_param(raw, issues);
     let sort = parse_sort(raw, schema, issues);
     let filter = parse_filter(raw, schema, filter_options, issues);
-    let search = parse_search(raw, schema, issues);
+    let search = parse_search(raw, schema, &filter_options.limits, issues);
     let fields = parse_fields(raw, schema, issues);
     CollectionParams {
         pagination,

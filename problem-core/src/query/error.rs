@@ -33,6 +33,11 @@ pub mod code {
     pub const OUT_OF_RANGE: &str = "out_of_range";
     /// A list longer than allowed (`__in` and `__not_in`: 100 values).
     pub const TOO_MANY_VALUES: &str = "too_many_values";
+    /// More filter conditions than allowed (member `max`; default 64).
+    pub const TOO_MANY_FILTERS: &str = "too_many_filters";
+    /// A filter value, list item or search term longer than allowed
+    /// (member `max`, in characters; default 256).
+    pub const TOO_LONG: &str = "too_long";
     /// A cursor that is tampered, truncated or was not issued here.
     pub const INVALID_CURSOR: &str = "invalid_cursor";
     /// A cursor used with a different sort, filter or search.

@@ -13,7 +13,7 @@ use crate::config::HttpConfigError;
 
 use super::cursor::CursorKeys;
 use super::error::QueryError;
-use super::params::Pairs;
+use super::params::{Pairs, QueryLimits};
 use super::typed::{CollectionQuery, TypedQuery};
 
 type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync;
@@ -45,6 +45,7 @@ pub struct QueryConfig {
     lenient: bool,
     ignored: Arc<[String]>,
     count_total: bool,
+    limits: QueryLimits,
     error_handler: Option<Arc<ErrorHandler>>,
 }
 
@@ -55,6 +56,7 @@ impl Default for QueryConfig {
             lenient: false,
             ignored: Arc::from(["api-version".to_owned()]),
             count_total: true,
+            limits: QueryLimits::default(),
             error_handler: None,
         }
     }
@@ -67,6 +69,7 @@ impl fmt::Debug for QueryConfig {
             .field("lenient", &self.lenient)
             .field("ignored", &self.ignored)
             .field("count_total", &self.count_total)
+            .field("limits", &self.limits)
             .field("error_handler", &self.error_handler.is_some())
             .finish()
     }
@@ -104,6 +107,32 @@ impl QueryConfig {
             .collect::<Vec<String>>()
             .into();
         self
+    }
+
+    /// At most `n` filter conditions per request (default 64); more is a
+    /// 400 issue `too_many_filters` with member `max` (see [`QueryLimits`]).
+    ///
+    /// ```
+    /// use problem_core::query::{QueryConfig, RawQuery};
+    /// let config = QueryConfig::default().max_filters(2).max_value_length(8);
+    /// assert_eq!((config.limits().max_filters, config.limits().max_value_length), (2, 8));
+    /// ```
+    pub fn max_filters(mut self, n: usize) -> Self {
+        self.limits.max_filters = n;
+        self
+    }
+
+    /// Each filter value, `__in`/`__not_in` item and search term at most
+    /// `chars` characters (default 256); longer is a 400 issue `too_long`
+    /// with member `max` (see [`QueryLimits`]).
+    pub fn max_value_length(mut self, chars: usize) -> Self {
+        self.limits.max_value_length = chars;
+        self
+    }
+
+    /// The size limits.
+    pub fn limits(&self) -> QueryLimits {
+        self.limits
     }
 
     /// Turns counting the total on or off.

@@ -7,7 +7,7 @@ use std::fmt;
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, invalid_value, issue, shorten};
-use super::params::{MAX_LIST_VALUES, Pairs, RawQuery};
+use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery};
 use super::typed::{FieldSpec, QuerySchema};
 use super::value::{Value, ValueKind};
 
@@ -177,6 +177,8 @@ pub(crate) struct FilterOptions<'a> {
     pub lenient: bool,
     /// Parameter names that are always ignored; `None`: `api-version`.
     pub ignored: Option<&'a [String]>,
+    /// The size limits.
+    pub limits: QueryLimits,
 }
 
 pub(crate) fn parse_filter(
@@ -244,8 +246,20 @@ pub(crate) fn parse_filter(
                 continue;
             }
         };
+        if out.len() == options.limits.max_filters {
+            let max = options.limits.max_filters;
+            issues.push(
+                issue(
+                    name,
+                    code::TOO_MANY_FILTERS,
+                    format!("at most {max} filter conditions are allowed"),
+                )
+                .with("max", max),
+            );
+            break;
+        }
         let kind = spec.map_or(ValueKind::Text, |s| s.kind);
-        if let Some((op, operand)) = parse_operand(name, op, value, kind, issues) {
+        if let Some((op, operand)) = parse_operand(name, op, value, kind, &options.limits, issues) {
             out.push(Condition {
                 param: name.to_owned(),
                 field: field_name.to_owned(),
@@ -300,6 +314,7 @@ fn parse_operand(
     op: Operator,
     value: &str,
     kind: ValueKind,
+    limits: &QueryLimits,
     issues: &mut Vec<Issue>,
 ) -> Option<(Operator, Operand)> {
     let one = |v: &str, issues: &mut Vec<Issue>| match kind.parse(v) {
@@ -315,8 +330,18 @@ fn parse_operand(
         | Operator::Gt
         | Operator::Gte
         | Operator::Lt
-        | Operator::Lte => one(value, issues).map(|v| (op, Operand::One(v))),
+        | Operator::Lte => {
+            if limits.too_long(value) {
+                issues.push(limits.too_long_issue(name, "the value"));
+                return None;
+            }
+            one(value, issues).map(|v| (op, Operand::One(v)))
+        }
         Operator::Contains | Operator::StartsWith | Operator::EndsWith => {
+            if limits.too_long(value) {
+                issues.push(limits.too_long_issue(name, "the value"));
+                return None;
+            }
             Some((op, Operand::One(Value::Text(value.to_owned()))))
         }
         Operator::In | Operator::NotIn => {
@@ -330,6 +355,10 @@ fn parse_operand(
                     )
                     .with("maximum", MAX_LIST_VALUES),
                 );
+                return None;
+            }
+            if parts.iter().any(|p| limits.too_long(p)) {
+                issues.push(limits.too_long_issue(name, "an entry"));
                 return None;
             }
             let before = issues.len();

@@ -18,8 +18,8 @@ use serde_json::{Map, Value as Json};
 
 use super::error::ApplyError;
 use super::filter::{Condition, Operand, Operator};
+use super::fold::fold_case;
 use super::page::{CursorPage, Page};
-use super::search::contains_ci;
 use super::sort::Direction;
 use super::typed::{CollectionQuery, FieldSpec, TypedQuery};
 use super::value::Value;
@@ -117,12 +117,12 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             let mut texts = Vec::with_capacity(fields.len());
             for spec in fields {
                 if let Value::Text(t) = field_value(spec, row)? {
-                    texts.push(t);
+                    texts.push(fold_case(&t).into_owned());
                 }
             }
             for term in &search.terms {
-                let term = term.to_lowercase();
-                if !texts.iter().any(|t| contains_ci(t, &term)) {
+                let term = fold_case(term);
+                if !texts.iter().any(|t| t.contains(term.as_ref())) {
                     return Ok(false);
                 }
             }

@@ -53,6 +53,7 @@ mod error;
 mod extract;
 mod fields;
 mod filter;
+mod fold;
 pub mod memory;
 mod page;
 mod pagination;
@@ -70,11 +71,12 @@ pub use error::{ApplyError, MAX_QUERY_PARAMETERS, QueryError, TOO_MANY_PARAMETER
 pub use extract::{Collection, QueryConfig};
 pub use fields::FieldSelection;
 pub use filter::{Condition, Filter, Operand, Operator, escape_like};
+pub use fold::fold_case;
 pub use page::{CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta, request_path};
 pub use pagination::{PageSizeLimits, Pagination};
 pub use params::{
-    DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, MAX_LIST_VALUES, MAX_SEARCH_TERMS,
-    RESERVED_PARAMETERS, RawQuery, is_reserved,
+    DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,
+    MAX_LIST_VALUES, MAX_SEARCH_TERMS, QueryLimits, RESERVED_PARAMETERS, RawQuery, is_reserved,
 };
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};

@@ -31,6 +31,97 @@ pub const MAX_LIST_VALUES: usize = 100;
 /// At most this many whitespace-separated search terms in `q`/`search`.
 pub const MAX_SEARCH_TERMS: usize = 20;
 
+/// Default of [`QueryLimits::max_filters`]: at most 64 filter conditions
+/// per request.
+pub const DEFAULT_MAX_FILTERS: usize = 64;
+/// Default of [`QueryLimits::max_value_length`]: each filter value, list
+/// item and search term at most 256 characters.
+pub const DEFAULT_MAX_VALUE_LENGTH: usize = 256;
+
+/// The size limits of a collection query, so that every request that
+/// passes them is answered quickly and never trips a database's own
+/// limits (expression depth, `LIKE` pattern length):
+/// - more than `max_filters` filter conditions: issue `too_many_filters`
+///   (member `max`), named by the first parameter over the limit;
+/// - a filter value, an `__in`/`__not_in` item or a search term longer
+///   than `max_value_length` characters (Unicode scalar values): issue
+///   `too_long` (member `max`).
+///
+/// Set on [`QueryConfig`](super::QueryConfig) with
+/// [`max_filters`](super::QueryConfig::max_filters) and
+/// [`max_value_length`](super::QueryConfig::max_value_length).
+///
+/// ```
+/// use problem_core::query::QueryLimits;
+/// let limits = QueryLimits::default();
+/// assert_eq!((limits.max_filters, limits.max_value_length), (64, 256));
+/// assert!(limits.too_long(&"é".repeat(257)));
+/// assert!(!limits.too_long(&"é".repeat(256)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueryLimits {
+    /// At most this many filter conditions (default 64).
+    pub max_filters: usize,
+    /// Each filter value, list item and search term at most this many
+    /// characters (default 256).
+    pub max_value_length: usize,
+}
+
+impl Default for QueryLimits {
+    fn default() -> Self {
+        Self {
+            max_filters: DEFAULT_MAX_FILTERS,
+            max_value_length: DEFAULT_MAX_VALUE_LENGTH,
+        }
+    }
+}
+
+impl QueryLimits {
+    /// Whether `value` has more than `max_value_length` characters.
+    pub fn too_long(&self, value: &str) -> bool {
+        // A character is at least one byte: short texts need no count.
+        value.len() > self.max_value_length && value.chars().nth(self.max_value_length).is_some()
+    }
+
+    /// The `too_long` issue of a value of parameter `name` (`what`:
+    /// "the value", "an entry", "a term").
+    pub(crate) fn too_long_issue(&self, name: &str, what: &str) -> Issue {
+        let max = self.max_value_length;
+        super::error::issue(
+            name,
+            super::error::code::TOO_LONG,
+            format!(
+                "{what} of `{}` is longer than {max} characters",
+                shorten(name)
+            ),
+        )
+        .with("max", max)
+    }
+}
+
+/// The `invalid_value` issues of parameters whose name or value holds
+/// U+0000 (raw or percent-encoded), one per parameter; checked before
+/// anything else is parsed (hostile-input rule "NUL characters").
+pub(crate) fn nul_issues(raw: &Pairs<'_>) -> Vec<Issue> {
+    let mut out: Vec<Issue> = Vec::new();
+    for (name, value, _) in raw.iter_marked() {
+        if (name.contains('\0') || value.contains('\0')) && !out.iter().any(|i| i.name == name) {
+            out.push(
+                super::error::issue(
+                    name,
+                    super::error::code::INVALID_VALUE,
+                    format!(
+                        "`{}` must not contain NUL characters (U+0000)",
+                        shorten(&name.replace('\0', "\\0"))
+                    ),
+                )
+                .with("expected", "text without NUL characters"),
+            );
+        }
+    }
+    out
+}
+
 /// Whether `name` is one of [`RESERVED_PARAMETERS`].
 pub fn is_reserved(name: &str) -> bool {
     reserved_slot(name) != 0

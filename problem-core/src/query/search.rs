@@ -4,7 +4,7 @@
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, issue, shorten};
-use super::params::{MAX_SEARCH_TERMS, Pairs, RawQuery, comma_list};
+use super::params::{MAX_SEARCH_TERMS, Pairs, QueryLimits, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
 /// A parsed search: the terms of `q` (or `search`) and the fields to search.
@@ -13,7 +13,8 @@ use super::typed::QuerySchema;
 /// least one searched field (AND across terms, OR across fields), as a
 /// case-insensitive substring. `q` and `search` are synonyms; both given
 /// with different values is `conflicting_parameters`. At most 20 terms
-/// (`too_many_values`). A blank value means no search.
+/// (`too_many_values`), each at most 256 characters (`too_long`; see
+/// [`QueryLimits`]). A blank value means no search.
 ///
 /// `search_fields` narrows the search to a subset of the searchable fields
 /// (with a schema, a field that is not searchable is `not_searchable`);
@@ -44,7 +45,7 @@ impl Search {
     /// [`QueryError::Invalid`] for conflicting values or too many terms.
     pub fn parse(raw: &RawQuery) -> Result<Option<Self>, QueryError> {
         let mut issues = Vec::new();
-        let s = parse_search(&raw.borrowed(), None, &mut issues);
+        let s = parse_search(&raw.borrowed(), None, &QueryLimits::default(), &mut issues);
         QueryError::from_issues(issues).map(|()| s)
     }
 }
@@ -52,6 +53,7 @@ impl Search {
 pub(crate) fn parse_search(
     raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
+    limits: &QueryLimits,
     issues: &mut Vec<Issue>,
 ) -> Option<Search> {
     let q = raw.single("q", issues).map(|v| ("q", v));
@@ -115,6 +117,10 @@ pub(crate) fn parse_search(
         );
         return None;
     }
+    if terms.iter().any(|t| limits.too_long(t)) {
+        issues.push(limits.too_long_issue(name, "a term"));
+        return None;
+    }
     if let Some(schema) = schema
         && schema.searchable_fields().is_empty()
     {
@@ -133,9 +139,4 @@ pub(crate) fn parse_search(
         terms,
         fields: has_fields.then_some(names),
     })
-}
-
-/// Whether `term` occurs in `text`, ignoring case (Unicode lowercase).
-pub(crate) fn contains_ci(text: &str, term_lower: &str) -> bool {
-    text.to_lowercase().contains(term_lower)
 }

@@ -4,7 +4,10 @@
 //! - Column names come only from the schema's whitelist (`column = ".."`,
 //!   quoted by sea-query); every value is a bound parameter.
 //! - `WHERE`: every filter condition (AND) and the search: for each term,
-//!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` OR-ed over the searched fields,
+//!   OR-ed over the searched fields, `folded LIKE ? ESCAPE '\'` with the
+//!   term folded by [`fold_case`](super::fold_case) when the field has a
+//!   `folded_column` (the same rows on every database), else
+//!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` (ASCII-only folding on SQLite);
 //!   the terms AND-ed.
 //! - `contains` / `starts_with` / `ends_with`: `col LIKE ? ESCAPE '\'` with
 //!   `%`, `_` and `\` escaped, plus a case-sensitive check that works on
@@ -52,6 +55,7 @@ use sea_query::{
 };
 
 use super::filter::{Condition as FilterCondition, Operand, Operator, escape_like};
+use super::fold::fold_case;
 use super::sort::Direction;
 use super::typed::{CollectionQuery, FieldSpec, TypedQuery};
 use super::value::Value;
@@ -61,9 +65,14 @@ const ESCAPE: char = '\\';
 
 /// The column of a whitelisted field (`col` or `table.col`).
 fn column(spec: &FieldSpec) -> Expr {
-    match spec.column.split_once('.') {
+    column_named(spec.column)
+}
+
+/// A whitelisted column name (`col` or `table.col`).
+fn column_named(name: &str) -> Expr {
+    match name.split_once('.') {
         Some((table, col)) => Expr::col((Alias::new(table), Alias::new(col))),
-        None => Expr::col(Alias::new(spec.column)),
+        None => Expr::col(Alias::new(name)),
     }
 }
 
@@ -161,13 +170,19 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 .filter_map(|f| Q::SCHEMA.field(f))
                 .collect();
             for term in &search.terms {
+                let folded = format!("%{}%", escape_like(&fold_case(term)));
                 let pattern = format!("%{}%", escape_like(term));
                 let mut any = Cond::any();
                 for spec in &fields {
-                    let lowered = Expr::from(Func::lower(Expr::val(pattern.clone())))
-                        .binary(BinOper::Escape, Expr::Constant(ESCAPE.into()));
-                    any = any
-                        .add(Expr::from(Func::lower(column(spec))).binary(BinOper::Like, lowered));
+                    any = any.add(match spec.folded_column {
+                        // Both sides folded by `fold_case`: the same rows on every database.
+                        Some(folded_column) => like(column_named(folded_column), folded.clone()),
+                        None => {
+                            let lowered = Expr::from(Func::lower(Expr::val(pattern.clone())))
+                                .binary(BinOper::Escape, Expr::Constant(ESCAPE.into()));
+                            Expr::from(Func::lower(column(spec))).binary(BinOper::Like, lowered)
+                        }
+                    });
                 }
                 all = all.add(any);
             }

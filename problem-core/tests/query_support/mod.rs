@@ -39,6 +39,7 @@ impl CollectionQuery for Book {
                 sortable: true,
                 searchable: false,
                 selectable: true,
+                folded_column: None,
             },
             FieldSpec {
                 name: "title",
@@ -54,6 +55,7 @@ impl CollectionQuery for Book {
                 sortable: true,
                 searchable: true,
                 selectable: true,
+                folded_column: None,
             },
             FieldSpec {
                 name: "year",
@@ -71,6 +73,7 @@ impl CollectionQuery for Book {
                 sortable: true,
                 searchable: false,
                 selectable: true,
+                folded_column: None,
             },
             FieldSpec {
                 name: "subtitle",
@@ -81,6 +84,7 @@ impl CollectionQuery for Book {
                 sortable: false,
                 searchable: true,
                 selectable: true,
+                folded_column: None,
             },
             FieldSpec {
                 name: "published",
@@ -91,6 +95,7 @@ impl CollectionQuery for Book {
                 sortable: true,
                 searchable: false,
                 selectable: true,
+                folded_column: None,
             },
             FieldSpec {
                 name: "available",
@@ -101,6 +106,7 @@ impl CollectionQuery for Book {
                 sortable: true,
                 searchable: false,
                 selectable: true,
+                folded_column: None,
             },
             FieldSpec {
                 name: "isbn",
@@ -111,6 +117,7 @@ impl CollectionQuery for Book {
                 sortable: false,
                 searchable: false,
                 selectable: true,
+                folded_column: None,
             },
         ],
     };
