@@ -400,7 +400,13 @@ async fn covers_are_stored_and_served() {
             problem(404, Some("Book 7 has no cover"), "/books/7/cover")
         )
     );
-    let png: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
+    // A PNG signature, then arbitrary bytes: covers are sniffed from their bytes.
+    let png: Vec<u8> = b"\x89PNG\r\n\x1a\n"
+        .iter()
+        .copied()
+        .chain(0..=255u8)
+        .chain(0..=255u8)
+        .collect();
     let put = |auth: Option<String>, body: Vec<u8>, ct: &str| {
         let mut req = cat
             .request(Method::PUT, "/books/7/cover")

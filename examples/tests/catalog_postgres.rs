@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Catalog, lists};
+use common::{Catalog, hostile, lists};
 use tokio::sync::Mutex;
 
 /// One catalog process at a time owns the `books` table.
@@ -53,3 +53,20 @@ pg_test!(sparse_fieldsets);
 pg_test!(values_are_matched_literally);
 pg_test!(bad_queries_are_400_with_every_issue);
 pg_test!(cursors_are_bound_to_their_query);
+
+macro_rules! pg_hostile_test {
+    ($name:ident) => {
+        #[tokio::test]
+        async fn $name() {
+            let _guard = DB_LOCK.lock().await;
+            if let Some(cat) = postgres_catalog().await {
+                hostile::$name(&cat).await;
+            }
+        }
+    };
+}
+
+pg_hostile_test!(non_finite_numbers_are_400_and_nothing_is_stored);
+pg_hostile_test!(nul_characters_are_400);
+pg_hostile_test!(query_limits_refuse_oversized_queries);
+pg_hostile_test!(search_folds_case_the_same_on_every_database);

@@ -6,7 +6,7 @@ use futures_util::StreamExt;
 use problem_core::pipeline::{UnknownError, ValidBody};
 use problem_core::{
     Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
-    ValidationException,
+    UnsupportedMediaTypeException, ValidationException,
 };
 
 use super::db::Db;
@@ -162,16 +162,38 @@ pub async fn put_cover(
         )])
         .into());
     };
+    let media_type = cover_media_type(&content_type, &data)?;
     if db.book(id).await.map_err(db_error)?.is_none() {
         return Err(not_found(id));
     }
-    db.put_cover(id, &content_type, data)
-        .await
-        .map_err(db_error)?;
+    db.put_cover(id, media_type, data).await.map_err(db_error)?;
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// `GET /books/{id}/cover`: the stored bytes, or 404.
+/// The image types a cover may be, as sniffed from its bytes.
+pub const COVER_MEDIA_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// The media type of an uploaded cover, determined from its bytes (never
+/// the client's claim): one of [`COVER_MEDIA_TYPES`]; anything else is a
+/// 415 problem, detail `Unsupported content type: <type>` naming the
+/// sniffed type, or the claimed one when the bytes match no known type.
+pub fn cover_media_type(claimed: &str, data: &[u8]) -> Result<&'static str, actix_web::Error> {
+    let sniffed = infer::get(data).map(|t| t.mime_type());
+    match sniffed.and_then(|m| COVER_MEDIA_TYPES.into_iter().find(|t| *t == m)) {
+        Some(media_type) => Ok(media_type),
+        None => Err(UnsupportedMediaTypeException::new()
+            .with_detail(format!(
+                "Unsupported content type: {}",
+                sniffed.unwrap_or(claimed)
+            ))
+            .into()),
+    }
+}
+
+/// `GET /books/{id}/cover`: the stored bytes, or 404. Served with the media
+/// type sniffed at upload, `X-Content-Type-Options: nosniff` and
+/// `Content-Security-Policy: sandbox`, so a stored file never runs as a
+/// page of this origin.
 pub async fn get_cover(
     db: web::Data<Db>,
     id: web::Path<String>,
@@ -180,6 +202,8 @@ pub async fn get_cover(
     match db.cover(id).await.map_err(db_error)? {
         Some((content_type, data)) => Ok(HttpResponse::Ok()
             .insert_header((header::CONTENT_TYPE, content_type))
+            .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+            .insert_header((header::CONTENT_SECURITY_POLICY, "sandbox"))
             .body(data)),
         None => Err(NotFoundException::new()
             .with_detail(format!("Book {id} has no cover"))

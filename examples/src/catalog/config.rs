@@ -18,6 +18,9 @@ pub struct Config {
     pub allowed_hosts: Vec<String>,
     /// `CATALOG_MAX_BODY_BYTES`, default 1048576.
     pub max_body_bytes: usize,
+    /// `CATALOG_BODY_TIMEOUT_SECS`: seconds a request body may take to
+    /// arrive before a 408 (default 30).
+    pub body_timeout_secs: u64,
     /// `CATALOG_CURSOR_KEY`: HMAC key of cursors; random per start when unset.
     pub cursor_key: Vec<u8>,
     /// `CATALOG_ADMIN_TOKEN`.
@@ -119,6 +122,7 @@ impl Config {
                 .filter(|h| !h.is_empty())
                 .collect(),
             max_body_bytes: parsed("CATALOG_MAX_BODY_BYTES", 1_048_576)?,
+            body_timeout_secs: parsed("CATALOG_BODY_TIMEOUT_SECS", 30)?,
             cursor_key,
             admin_token,
             editor_token,

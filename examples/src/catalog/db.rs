@@ -13,6 +13,8 @@ use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{PgPool, SqlitePool};
 
+use problem_core::query::fold_case;
+
 use super::model::{Book, NewBook};
 
 /// The `books` table and its columns.
@@ -42,6 +44,30 @@ pub enum Books {
     PublishedAt,
     /// `in_stock`
     InStock,
+    /// `title_folded`: `title` folded by `fold_case`, read by search.
+    TitleFolded,
+    /// `author_folded`: `author` folded by `fold_case`.
+    AuthorFolded,
+    /// `subtitle_folded`: `subtitle` folded by `fold_case`, or null.
+    SubtitleFolded,
+}
+
+/// The columns search reads: each text searched, folded by
+/// [`fold_case`] (Unicode simple case folding) when written, so search finds
+/// the same rows on SQLite and PostgreSQL.
+pub const FOLDED_COLUMNS: [Books; 3] = [
+    Books::TitleFolded,
+    Books::AuthorFolded,
+    Books::SubtitleFolded,
+];
+
+/// The folded texts of a book, in [`FOLDED_COLUMNS`] order.
+fn folded(title: &str, author: &str, subtitle: Option<&str>) -> [sea_query::Value; 3] {
+    [
+        fold_case(title).into_owned().into(),
+        fold_case(author).into_owned().into(),
+        subtitle.map(|s| fold_case(s).into_owned()).into(),
+    ]
 }
 
 /// The `covers` table.
@@ -135,6 +161,9 @@ fn books_table(postgres: bool) -> TableCreateStatement {
         .col(text(Books::Subtitle).null())
         .col(ColumnDef::new(Books::PublishedAt).date().not_null())
         .col(ColumnDef::new(Books::InStock).boolean().not_null())
+        .col(text(Books::TitleFolded).not_null())
+        .col(text(Books::AuthorFolded).not_null())
+        .col(text(Books::SubtitleFolded).null())
         .to_owned()
 }
 
@@ -155,8 +184,11 @@ fn covers_table() -> TableCreateStatement {
 
 fn insert_books(books: &[Book]) -> InsertStatement {
     let mut insert = Query::insert();
-    insert.into_table(Books::Table).columns(BOOK_COLUMNS);
+    insert
+        .into_table(Books::Table)
+        .columns(BOOK_COLUMNS.into_iter().chain(FOLDED_COLUMNS));
     for b in books {
+        let [title, author, subtitle] = folded(&b.title, &b.author, b.subtitle.as_deref());
         insert.values_panic([
             b.id.into(),
             b.isbn.clone().into(),
@@ -169,6 +201,9 @@ fn insert_books(books: &[Book]) -> InsertStatement {
             b.subtitle.clone().into(),
             b.published_at.into(),
             b.in_stock.into(),
+            title.into(),
+            author.into(),
+            subtitle.into(),
         ]);
     }
     insert
@@ -334,9 +369,10 @@ impl Db {
             time::Date::from_calendar_date(new.year, time::Month::January, 1)
                 .unwrap_or(time::Date::MIN)
         });
+        let [title, author, subtitle] = folded(&new.title, &new.author, new.subtitle.as_deref());
         let insert = Query::insert()
             .into_table(Books::Table)
-            .columns(BOOK_COLUMNS.into_iter().skip(1))
+            .columns(BOOK_COLUMNS.into_iter().skip(1).chain(FOLDED_COLUMNS))
             .values_panic([
                 new.isbn.clone().into(),
                 new.title.clone().into(),
@@ -348,6 +384,9 @@ impl Db {
                 new.subtitle.clone().into(),
                 published_at.into(),
                 new.in_stock.into(),
+                title.into(),
+                author.into(),
+                subtitle.into(),
             ])
             .returning(Query::returning().columns(BOOK_COLUMNS))
             .to_owned();

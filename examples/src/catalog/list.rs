@@ -26,9 +26,19 @@ pub struct BookQuery {
     id: i64,
     #[query(filter(eq, in))]
     isbn: String,
-    #[query(filter(eq, contains, starts_with, ends_with), sort, search)]
+    #[query(
+        filter(eq, contains, starts_with, ends_with),
+        sort,
+        search,
+        folded_column = "title_folded"
+    )]
     title: String,
-    #[query(filter(eq, ne, in, not_in, contains, starts_with), sort, search)]
+    #[query(
+        filter(eq, ne, in, not_in, contains, starts_with),
+        sort,
+        search,
+        folded_column = "author_folded"
+    )]
     author: String,
     #[query(filter(eq, ne, in, not_in))]
     genre: String,
@@ -38,7 +48,11 @@ pub struct BookQuery {
     price: f64,
     #[query(filter(eq, ne, gt, gte, lt, lte, in), sort)]
     rating: f64,
-    #[query(filter(is_null, is_not_null, contains), search)]
+    #[query(
+        filter(is_null, is_not_null, contains),
+        search,
+        folded_column = "subtitle_folded"
+    )]
     subtitle: Option<String>,
     #[query(filter(eq, gt, gte, lt, lte), sort)]
     published_at: Date,

@@ -38,6 +38,7 @@ pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
         .development(config.development)
         .allowed_hosts(config.allowed_hosts.clone())
         .max_request_body_size(config.max_body_bytes)
+        .body_timeout(std::time::Duration::from_secs(config.body_timeout_secs))
         .versioning(versions::config()?)
         .configure(move |cfg| {
             cfg.app_data(data.clone())

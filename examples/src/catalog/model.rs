@@ -68,7 +68,9 @@ fn default_true() -> bool {
     true
 }
 
-/// The body of `POST /books`, as JSON or as a form. Required: `isbn`,
+/// The body of `POST /books`, as JSON or as a form. Texts are at most 256
+/// characters (the query limit on a filter value, so every stored text can
+/// be filtered on and carried in a cursor). Required: `isbn`,
 /// `title`, `author`, `year`, `price`. Defaults: `genre` `fiction`,
 /// `rating` 0, `subtitle` null, `published_at` January 1st of `year`,
 /// `in_stock` true.
@@ -77,15 +79,15 @@ pub struct NewBook {
     /// 10 or 13 digits.
     #[validate(custom(function = "isbn_digits"))]
     pub isbn: String,
-    /// Non-empty.
-    #[validate(custom(function = "not_blank"))]
+    /// Non-empty; at most 256 characters.
+    #[validate(custom(function = "not_blank"), length(max = 256))]
     pub title: String,
-    /// Non-empty.
-    #[validate(custom(function = "not_blank"))]
+    /// Non-empty; at most 256 characters.
+    #[validate(custom(function = "not_blank"), length(max = 256))]
     pub author: String,
     /// Genre.
     #[serde(default = "default_genre")]
-    #[validate(custom(function = "not_blank"))]
+    #[validate(custom(function = "not_blank"), length(max = 256))]
     pub genre: String,
     /// 1450 to next year.
     #[validate(custom(function = "publication_year"))]
@@ -97,8 +99,9 @@ pub struct NewBook {
     #[serde(default)]
     #[validate(range(min = 0.0, max = 5.0, message = "rating must be between 0 and 5"))]
     pub rating: f64,
-    /// Subtitle.
+    /// Subtitle; at most 256 characters.
     #[serde(default)]
+    #[validate(length(max = 256))]
     pub subtitle: Option<String>,
     /// Publication date.
     #[serde(default)]

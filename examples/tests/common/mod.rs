@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod hostile;
 pub mod lists;
 
 use std::io::{BufRead, BufReader};

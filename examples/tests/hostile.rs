@@ -1,0 +1,235 @@
+//! Hostile input against the built catalog on loopback (embedded SQLite):
+//! one test per attack, each asserting the whole answer. The rows that
+//! name a database difference also run on PostgreSQL (`catalog_postgres.rs`).
+
+mod common;
+
+use std::time::Duration;
+
+use common::hostile::{self, problem};
+use common::{ADMIN, Catalog, EDITOR, PROBLEM_JSON, header, json};
+use reqwest::Method;
+use serde_json::json;
+
+macro_rules! hostile_test {
+    ($name:ident) => {
+        #[tokio::test]
+        async fn $name() {
+            let cat = Catalog::start(&[]);
+            hostile::$name(&cat).await;
+        }
+    };
+}
+
+hostile_test!(non_finite_numbers_are_400_and_nothing_is_stored);
+hostile_test!(nul_characters_are_400);
+hostile_test!(query_limits_refuse_oversized_queries);
+hostile_test!(search_folds_case_the_same_on_every_database);
+
+fn multipart(part_type: &str, data: &[u8]) -> Vec<u8> {
+    let mut body = format!(
+        "--b0und\r\nContent-Disposition: form-data; name=\"cover\"; filename=\"c\"\r\nContent-Type: {part_type}\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(data);
+    body.extend_from_slice(b"\r\n--b0und--\r\n");
+    body
+}
+
+async fn put_cover(cat: &Catalog, part_type: &str, data: &[u8]) -> reqwest::Response {
+    cat.request(Method::PUT, "/books/6/cover")
+        .header("Authorization", format!("Bearer {EDITOR}"))
+        .header("Content-Type", "multipart/form-data; boundary=b0und")
+        .body(multipart(part_type, data))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Row 5: covers are sniffed from their bytes; only PNG, JPEG, GIF and WebP
+/// are stored, and they are served with the sniffed type, `nosniff` and a
+/// sandboxing CSP.
+#[tokio::test]
+async fn covers_are_sniffed_and_served_safely() {
+    let cat = Catalog::start(&[]);
+    let html = b"<!DOCTYPE html><html><script>alert(document.cookie)</script></html>";
+    let (status, headers, body) = json(put_cover(&cat, "text/html", html).await).await;
+    assert_eq!(
+        (status, body),
+        (
+            415,
+            problem(
+                415,
+                Some("Unsupported content type: text/html"),
+                "/books/6/cover"
+            )
+        )
+    );
+    assert_eq!(header(&headers, "content-type"), Some(PROBLEM_JSON));
+    // A PDF claimed to be a PNG: the sniffed type is named.
+    let pdf = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n";
+    let (status, _, body) = json(put_cover(&cat, "image/png", pdf).await).await;
+    assert_eq!(
+        (status, body),
+        (
+            415,
+            problem(
+                415,
+                Some("Unsupported content type: application/pdf"),
+                "/books/6/cover"
+            )
+        )
+    );
+    let (status, _, _) = cat.get_json("/books/6/cover").await;
+    assert_eq!(status, 404, "nothing was stored");
+    // A GIF claimed to be HTML is stored and served as the GIF it is.
+    let gif: Vec<u8> = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;".to_vec();
+    let res = put_cover(&cat, "text/html", &gif).await;
+    assert_eq!(res.status(), 204);
+    let res = cat.get("/books/6/cover").send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let h = res.headers().clone();
+    assert_eq!(header(&h, "content-type"), Some("image/gif"));
+    assert_eq!(header(&h, "x-content-type-options"), Some("nosniff"));
+    assert_eq!(header(&h, "content-security-policy"), Some("sandbox"));
+    assert_eq!(res.bytes().await.unwrap().to_vec(), gif);
+}
+
+/// Row 6: a JSON body is exactly one value.
+#[tokio::test]
+async fn json_bodies_with_trailing_data_are_malformed() {
+    let cat = Catalog::start(&[]);
+    let book = r#"{"isbn": "9780000000048", "title": "Once", "author": "Tester", "year": 2001, "price": 1}"#;
+    for body in [
+        format!("{book} garbage"),
+        format!("{book}{book}"),
+        format!("{book}\n{book}"),
+        format!("{book} ]"),
+        // Broken syntax after a field error: syntax wins.
+        r#"{"isbn": 5, "title": "#.to_owned(),
+    ] {
+        let res = cat
+            .request(Method::POST, "/books")
+            .header("Authorization", format!("Bearer {ADMIN}"))
+            .header("Content-Type", "application/json")
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        let (status, _, got) = json(res).await;
+        assert_eq!(
+            (status, got),
+            (400, problem(400, Some("Malformed JSON body"), "/books")),
+            "{body}"
+        );
+    }
+    let (status, _, body) = cat.get_json("/books?isbn=9780000000048").await;
+    assert_eq!((status, body["data"].clone()), (200, json!([])));
+    // Trailing whitespace is fine.
+    let res = cat
+        .request(Method::POST, "/books")
+        .header("Authorization", format!("Bearer {ADMIN}"))
+        .header("Content-Type", "application/json")
+        .body(format!("{book} \r\n\t "))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+}
+
+/// Row 7: an absolute-form request target names the host that is checked.
+#[tokio::test]
+async fn absolute_form_targets_are_checked_against_the_allowed_hosts() {
+    let cat = Catalog::start(&[]);
+    let reply = cat
+        .raw(b"GET http://evil.example/books HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .await;
+    assert_eq!(reply.status, 421);
+    let body: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(
+        body,
+        problem(
+            421,
+            Some("This server does not serve the requested host."),
+            "/books"
+        )
+    );
+    let reply = cat
+        .raw(b"GET http://127.0.0.1/books?per_page=1 HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+        .await;
+    assert_eq!(reply.status, 200, "the authority wins over Host");
+}
+
+/// Row 9: a panic writes exactly one log line, whatever `RUST_BACKTRACE` says.
+#[tokio::test]
+async fn a_panic_writes_exactly_one_log_line() {
+    let cat = Catalog::start(&[("RUST_BACKTRACE", "1")]);
+    // Let the start-up lines settle.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = cat.log().len();
+    let (status, _, body) = cat.get_json("/demo/errors/panic").await;
+    assert_eq!(status, 500);
+    let id = body["correlationId"].as_str().unwrap().to_owned();
+    let line = cat.wait_for_log(&id);
+    assert_eq!(line.len(), 1);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after: Vec<String> = cat.log()[before..].to_vec();
+    let expected = format!(
+        "[catalog] Unhandled error on GET /demo/errors/panic (correlation id {id}): Panic: demo panic: the handler gave up"
+    );
+    assert_eq!(after.len(), 1, "nothing but the one line: {after:#?}");
+    assert!(after[0].ends_with(&expected), "{after:#?}");
+}
+
+/// Row 10: a body trickled in slower than the body timeout gets a 408
+/// problem and the connection is closed.
+#[tokio::test]
+async fn slow_bodies_get_a_408_and_the_connection_closes() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let cat = Catalog::start(&[("CATALOG_BODY_TIMEOUT_SECS", "2")]);
+    let started = std::time::Instant::now();
+    let mut stream = tokio::net::TcpStream::connect(cat.addr).await.unwrap();
+    let head = format!(
+        "POST /books HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ADMIN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{{"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    // The server answers and closes: `read_to_end` returns.
+    tokio::time::timeout(Duration::from_secs(10), async {
+        let mut chunk = [0u8; 4096];
+        loop {
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+    })
+    .await
+    .expect("answered and closed within 10 s");
+    let elapsed = started.elapsed();
+    assert!(elapsed >= Duration::from_secs(2), "{elapsed:?}");
+    let text = String::from_utf8_lossy(&buf);
+    let (head, body) = text.split_once("\r\n\r\n").expect("a whole response");
+    assert!(
+        head.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+        "{head}"
+    );
+    assert!(
+        head.to_ascii_lowercase().contains("\r\nconnection: close"),
+        "{head}"
+    );
+    assert!(
+        head.to_ascii_lowercase()
+            .contains(&format!("\r\ncontent-type: {PROBLEM_JSON}")),
+        "{head}"
+    );
+    let body: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert_eq!(
+        body,
+        problem(
+            408,
+            Some("The request body was not received in time"),
+            "/books"
+        )
+    );
+}
