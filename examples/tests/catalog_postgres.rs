@@ -70,3 +70,63 @@ pg_hostile_test!(non_finite_numbers_are_400_and_nothing_is_stored);
 pg_hostile_test!(nul_characters_are_400);
 pg_hostile_test!(query_limits_refuse_oversized_queries);
 pg_hostile_test!(search_folds_case_the_same_on_every_database);
+
+/// Two catalog instances on one PostgreSQL database with the same
+/// `CATALOG_CURSOR_KEY`: a cursor issued by one continues on the other, and
+/// a book created through one is read through the other.
+#[tokio::test]
+async fn two_instances_share_cursors_and_rows() {
+    let _guard = DB_LOCK.lock().await;
+    let Some(a) = postgres_catalog().await else {
+        return;
+    };
+    let url = std::env::var("TEST_POSTGRES_URL").unwrap();
+    let b = Catalog::start(&[("DATABASE_URL", url.as_str())]);
+
+    let query = "/books?sort=-price,title&limit=25&title__contains=a";
+    let (status, _, first) = a.get_json(query).await;
+    assert_eq!(status, 200);
+    let next = first["links"]["next"].as_str().unwrap().to_owned();
+    let (status_a, _, on_a) = a.get_json(&next).await;
+    let (status_b, _, on_b) = b.get_json(&next).await;
+    assert_eq!((status_a, status_b), (200, 200));
+    assert_eq!(on_a, on_b, "the second page is the same on both instances");
+    assert_eq!(on_b["data"].as_array().unwrap().len(), 25);
+    // A whole walk that alternates instances visits what one instance does.
+    let mut ids = Vec::new();
+    let mut next = Some(query.to_owned());
+    let mut turn = 0;
+    while let Some(path) = next {
+        let cat = if turn % 2 == 0 { &a } else { &b };
+        turn += 1;
+        let (status, _, page) = cat.get_json(&path).await;
+        assert_eq!(status, 200, "{page}");
+        ids.extend(
+            page["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["id"].as_i64().unwrap()),
+        );
+        next = page["links"]["next"].as_str().map(str::to_owned);
+    }
+    assert_eq!(
+        ids,
+        lists::walk_cursor(&a, "sort=-price,title&title__contains=a", 25).await
+    );
+
+    let book = serde_json::json!({"isbn": "9789999999990", "title": "Shared", "author": "Both",
+                                  "year": 2020, "price": 12.5});
+    let res = a
+        .request(reqwest::Method::POST, "/books")
+        .header("Authorization", format!("Bearer {}", common::ADMIN))
+        .json(&book)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let created: serde_json::Value = res.json().await.unwrap();
+    let (status, _, read) = b.get_json(&location).await;
+    assert_eq!((status, read), (200, created));
+}

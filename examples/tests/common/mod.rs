@@ -183,6 +183,19 @@ impl RawReply {
     }
 }
 
+/// Drops the catalog's tables on the PostgreSQL server at `url`, so the
+/// next catalog started on it creates and seeds them afresh.
+pub async fn reset_postgres(url: &str) {
+    let pool = sqlx::PgPool::connect(url)
+        .await
+        .expect("PostgreSQL is reachable");
+    sqlx::query("DROP TABLE IF EXISTS books, covers")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+}
+
 /// Status, headers and JSON body of a response.
 pub async fn json(res: reqwest::Response) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
     let status = res.status().as_u16();
