@@ -47,6 +47,8 @@ const ADMIN_TOKEN: &str = "soak-admin-token-6f1c2b9e0d8a4f37";
 const EDITOR_TOKEN: &str = "soak-editor-token-93ab52e1c7d04f68";
 const CURSOR_KEY: &str = "soak-cursor-key-0b8e4d2c9a7f61e3-5d27";
 const MAX_BODY: usize = 65_536;
+/// The catalog's body timeout in soak runs (`CATALOG_BODY_TIMEOUT_SECS`).
+const BODY_TIMEOUT_SECS: u64 = 3;
 const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
 const MASKED_MEMBERS: [&str; 5] = ["type", "title", "status", "instance", "correlationId"];
 
@@ -156,6 +158,7 @@ impl Catalog {
             .env("CATALOG_EDITOR_TOKEN", EDITOR_TOKEN)
             .env("CATALOG_CURSOR_KEY", CURSOR_KEY)
             .env("CATALOG_MAX_BODY_BYTES", MAX_BODY.to_string())
+            .env("CATALOG_BODY_TIMEOUT_SECS", BODY_TIMEOUT_SECS.to_string())
             .env("CATALOG_WORKERS", "2")
             .env("RUST_LOG", "info")
             .env_remove("NODE_ENV")
@@ -249,6 +252,12 @@ enum Kind {
     StreamOverLimit,
     MidBodyDisconnect,
     BadHost,
+    /// The hostile inputs of RELIABILITY.md (non-finite numbers, NUL,
+    /// oversized queries, trailing JSON, absolute-form targets, HTML covers,
+    /// Unicode search, the largest allowed query).
+    Hostile,
+    /// A body trickled one byte every 2 s: a 408 at the body timeout.
+    SlowBody,
     Health,
     /// One task asking `/health` every 50 ms, outside the mix: shows that
     /// the server answers others while workers wait on the database.
@@ -256,7 +265,7 @@ enum Kind {
 }
 
 impl Kind {
-    const MIX: [(Kind, u32); 15] = [
+    const MIX: [(Kind, u32); 17] = [
         (Kind::ListValid, 30),
         (Kind::ListCursor, 10),
         (Kind::ListInvalid, 12),
@@ -271,6 +280,8 @@ impl Kind {
         (Kind::StreamOverLimit, 2),
         (Kind::MidBodyDisconnect, 2),
         (Kind::BadHost, 3),
+        (Kind::Hostile, 6),
+        (Kind::SlowBody, 1),
         (Kind::Health, 3),
     ];
 
@@ -290,6 +301,8 @@ impl Kind {
             Kind::StreamOverLimit => "stream_over_limit",
             Kind::MidBodyDisconnect => "mid_body_disconnect",
             Kind::BadHost => "bad_host",
+            Kind::Hostile => "hostile",
+            Kind::SlowBody => "slow_body",
             Kind::Health => "health",
             Kind::Probe => "probe_health",
         }
@@ -510,6 +523,14 @@ async fn raw(addr: &str, head: &str, body: RawBody) -> Result<Resp, String> {
             .await
             .map_err(|e| format!("connection error: {e}"))?;
         let writer = tokio::spawn(async move {
+            if let RawBody::Trickle { every } = body {
+                loop {
+                    if wr.write_all(b" ").await.is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(every).await;
+                }
+            }
             if let RawBody::Chunked { chunk, max_total } = body {
                 let data = format!("{:x}\r\n{}\r\n", chunk, "x".repeat(chunk));
                 let mut sent = 0;
@@ -570,7 +591,14 @@ fn complete_response(buf: &[u8]) -> Option<Resp> {
 
 enum RawBody {
     None,
-    Chunked { chunk: usize, max_total: usize },
+    Chunked {
+        chunk: usize,
+        max_total: usize,
+    },
+    /// One byte, then one more every `every`, until the server answers.
+    Trickle {
+        every: Duration,
+    },
 }
 
 fn parse_raw(buf: &[u8]) -> Result<Resp, String> {
@@ -945,11 +973,141 @@ async fn run_one(ctx: &Ctx, kind: Kind, rng: &mut SmallRng) {
                 correlation_id: None,
             });
         }
+        Kind::Hostile => hostile(ctx, rng).await,
+        Kind::SlowBody => {
+            let head = format!(
+                "POST /books HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer {EDITOR_TOKEN}\r\nContent-Length: 60000\r\n\r\n"
+            );
+            let r = raw(
+                &ctx.addr,
+                &head,
+                RawBody::Trickle {
+                    every: Duration::from_secs(2),
+                },
+            )
+            .await;
+            ctx.record(kind, now, r, &[408], |_, _, _| {});
+        }
         Kind::BadHost => {
             let host = ["evil.example", "127.0.0.2", "localhost.evil", ""][rng.random_range(0..4)];
             let head = format!("GET /books HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
             let r = raw(&ctx.addr, &head, RawBody::None).await;
             ctx.record(kind, now, r, &[421], |_, _, _| {});
+        }
+    }
+}
+
+/// One hostile input of RELIABILITY.md's table, checked against its answer.
+async fn hostile(ctx: &Ctx, rng: &mut SmallRng) {
+    let kind = Kind::Hostile;
+    let now = Instant::now();
+    let editor = format!("Bearer {EDITOR_TOKEN}");
+    let post = |content_type: &'static str, body: String| {
+        let editor = editor.clone();
+        async move {
+            ctx.send(
+                reqwest::Method::POST,
+                "/books",
+                &[
+                    ("Content-Type", content_type),
+                    ("Authorization", editor.as_str()),
+                ],
+                Some(body.into_bytes()),
+            )
+            .await
+        }
+    };
+    let book = r#"{"isbn": "9780000000017", "title": "Hostile", "author": "Soak", "year": 2001, "price": 1}"#;
+    match rng.random_range(0..11) {
+        0 => {
+            let value = ["NaN", "inf", "-inf", "Infinity", "1e999"][rng.random_range(0..5)];
+            let r = post(
+                "application/x-www-form-urlencoded",
+                format!("isbn=9780000000017&title=T&author=A&year=2001&price={value}"),
+            )
+            .await;
+            ctx.record(kind, now, r, &[400], |_, _, _| {});
+        }
+        1 => {
+            let r = post(
+                "application/json",
+                book.replace("\"price\": 1", "\"price\": NaN"),
+            )
+            .await;
+            ctx.record(kind, now, r, &[400], |_, _, _| {});
+        }
+        2 => {
+            let r = post("application/json", format!("{book}{book}")).await;
+            ctx.record(kind, now, r, &[400], |_, _, _| {});
+        }
+        3 => {
+            let q = ["title__contains=a%00", "q=%00x", "author=%00"][rng.random_range(0..3)];
+            let r = ctx.get(&format!("/books?{q}"), &[]).await;
+            ctx.record(kind, now, r, &[400], |_, _, _| {});
+        }
+        4 => {
+            let r = ctx
+                .get(&format!("/books?q={}", "a".repeat(16_000)), &[])
+                .await;
+            ctx.record(kind, now, r, &[400], |_, _, _| {});
+        }
+        5 => {
+            let r = ctx
+                .get(
+                    &format!("/books?{}", ["title__contains=a"; 998].join("&")),
+                    &[],
+                )
+                .await;
+            ctx.record(kind, now, r, &[400], |_, _, _| {});
+        }
+        6 => {
+            let r = ctx
+                .get(
+                    &format!("/books?title__contains={}", "a".repeat(25_000)),
+                    &[],
+                )
+                .await;
+            ctx.record(kind, now, r, &[400], |_, _, _| {});
+        }
+        7 => {
+            let head = "GET http://evil.example/books HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+            let r = raw(&ctx.addr, head, RawBody::None).await;
+            ctx.record(kind, now, r, &[421], |_, _, _| {});
+        }
+        8 => {
+            let q = ["M%C3%81RQUEZ", "m%C3%A1rquez", "%CE%A3"][rng.random_range(0..3)];
+            let r = ctx.get(&format!("/books?q={q}"), &[]).await;
+            ctx.record(kind, now, r, &[200], |_, _, _| {});
+        }
+        9 => {
+            let body = "--b0und\r\nContent-Disposition: form-data; name=\"cover\"; filename=\"x.html\"\r\nContent-Type: text/html\r\n\r\n<html><script>alert(1)</script></html>\r\n--b0und--\r\n";
+            let r = ctx
+                .send(
+                    reqwest::Method::PUT,
+                    &format!("/books/{}/cover", rng.random_range(1..=100)),
+                    &[
+                        ("Content-Type", "multipart/form-data; boundary=b0und"),
+                        ("Authorization", editor.as_str()),
+                    ],
+                    Some(body.as_bytes().to_vec()),
+                )
+                .await;
+            ctx.record(kind, now, r, &[415], |_, _, _| {});
+        }
+        _ => {
+            // The largest query the limits allow: answered quickly.
+            let mut parts: Vec<String> = (0..63)
+                .map(|i| format!("title__contains={}{i}", "x".repeat(250)))
+                .collect();
+            parts.push(format!(
+                "q={}",
+                (0..20)
+                    .map(|_| "Ab".repeat(128))
+                    .collect::<Vec<_>>()
+                    .join("+")
+            ));
+            let r = ctx.get(&format!("/books?{}", parts.join("&")), &[]).await;
+            ctx.record(kind, now, r, &[200], |_, _, _| {});
         }
     }
 }
