@@ -8,8 +8,12 @@
 //! - [`redact`], [`redact_value`]: credential redaction.
 //! - [`default_error_response`], [`with_headers`]: for exception filters.
 //! - [`RequestContext`]: params, query and the response-header draft.
+//! - [`ConditionalRequests`], [`check_if_match`], [`entity_tag`]: `ETag`,
+//!   `If-None-Match` → 304, `If-Match` → 412, `HEAD` bodies (RFC 9110 §13).
+//! - [`merge_vary`]: `Vary` merging (RFC 9110 §12.5.5).
 
 mod body;
+mod conditional;
 mod context;
 pub mod framework;
 mod hosts;
@@ -19,10 +23,15 @@ mod redact;
 mod render;
 mod scope;
 mod sticky;
+mod vary;
 
 pub use body::{Body, BodyConfig};
 #[cfg(feature = "validator")]
 pub use body::{ValidBody, validation_issues};
+pub use conditional::{
+    ConditionalRequests, ConditionalService, PRECONDITION_FAILED_DETAIL, PreconditionFailed,
+    check_if_match, entity_tag,
+};
 pub use context::{RequestContext, ResponseDraft};
 pub use framework::PayloadTooLarge;
 pub use hosts::AllowedHosts;
@@ -35,3 +44,4 @@ pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
 pub(crate) use scope::inside_pipeline;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};
+pub use vary::merge_vary;

@@ -9,7 +9,7 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{App, HttpResponse, HttpServer};
 
 use crate::HttpConfigError;
-use crate::pipeline::{ErrorContext, Logger, Pipeline, PipelineBuilder};
+use crate::pipeline::{ConditionalRequests, ErrorContext, Logger, Pipeline, PipelineBuilder};
 use crate::problem::Problem;
 use crate::routing::Routes;
 use crate::version::{VersionConfig, Versioning};
@@ -47,6 +47,7 @@ pub struct ProblemApp {
     configure: Vec<Configure>,
     max_request_body_size: usize,
     versioning: Option<Versioning>,
+    conditional: ConditionalRequests,
 }
 
 impl std::fmt::Debug for ProblemApp {
@@ -66,6 +67,7 @@ pub struct ProblemAppBuilder {
     configure: Vec<Configure>,
     max_request_body_size: usize,
     versioning: Option<VersionConfig>,
+    conditional: ConditionalRequests,
 }
 
 /// Options of [`ProblemApp::listen_with`].
@@ -84,6 +86,7 @@ impl ProblemApp {
             configure: Vec::new(),
             max_request_body_size: DEFAULT_MAX_REQUEST_BODY_SIZE,
             versioning: None,
+            conditional: ConditionalRequests::new(),
         }
     }
 
@@ -97,9 +100,47 @@ impl ProblemApp {
         }
     }
 
-    /// The error pipeline middleware: wrap it outermost (`App::wrap` last).
+    /// The error pipeline middleware: wrap it outside the versioning
+    /// middleware, `App::new().configure(..).wrap(app.versioning()).wrap(app.pipeline())`.
     pub fn pipeline(&self) -> Pipeline {
         self.pipeline.clone()
+    }
+
+    /// The conditional-request middleware (`ETag`, `If-None-Match` → 304,
+    /// `HEAD` bodies; RFC 9110 §13; see [`ConditionalRequests`]): wrap it
+    /// outermost, `App::new().configure(..).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())`.
+    /// [`listen`](Self::listen) and [`bind`](Self::bind) install it.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpResponse};
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .cache_control("no-cache")
+    ///     .routes(|r| r.get("/b", || async { HttpResponse::Ok().body("Dune") }))
+    ///     .build()
+    ///     .unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(
+    ///     App::new()
+    ///         .configure(move |c| a.configure(c))
+    ///         .wrap(app.versioning())
+    ///         .wrap(app.pipeline())
+    ///         .wrap(app.conditional()),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&svc, test::TestRequest::default().method(actix_web::http::Method::HEAD).uri("/b").to_request()).await;
+    /// assert_eq!(res.status(), 200);
+    /// assert_eq!(res.headers().get("content-length").unwrap(), "4");
+    /// assert_eq!(res.headers().get("cache-control").unwrap(), "no-cache");
+    /// assert!(res.headers().contains_key("etag"));
+    /// assert!(test::read_body(res).await.is_empty());
+    /// # });
+    /// ```
+    pub fn conditional(&self) -> ConditionalRequests {
+        self.conditional.clone()
     }
 
     /// Registers the routes, the 404/405 answers, extra configuration and
@@ -176,11 +217,13 @@ impl ProblemApp {
         let mut server = HttpServer::new(move || {
             let pipeline = app.pipeline();
             let versioning = app.versioning();
+            let conditional = app.conditional();
             let app = app.clone();
             App::new()
                 .configure(move |cfg| app.configure(cfg))
                 .wrap(versioning)
                 .wrap(pipeline)
+                .wrap(conditional)
         });
         if let Some(w) = options.workers {
             server = server.workers(w);
@@ -264,9 +307,19 @@ impl ProblemAppBuilder {
     /// API versioning for every route (spec, "Versioning"): the version is
     /// resolved once per request, the URL segment removed before routing,
     /// and the version headers added to every response, problem responses
-    /// included. Paths marked neutral in the configuration are left alone.
+    /// included, with `Vary` naming the request headers the strategy reads
+    /// (RFC 9110 §12.5.5; [`Versioning::vary`]). Paths marked neutral in
+    /// the configuration are left alone.
     pub fn versioning(mut self, config: VersionConfig) -> Self {
         self.versioning = Some(config);
+        self
+    }
+
+    /// `Cache-Control` for `GET`/`HEAD` success responses that have none
+    /// (RFC 9111 §5.2), e.g. `no-cache` so caches revalidate with the
+    /// `ETag` ([`ConditionalRequests::cache_control`]).
+    pub fn cache_control(mut self, value: &str) -> Self {
+        self.conditional = self.conditional.cache_control(value);
         self
     }
 
@@ -293,7 +346,8 @@ impl ProblemAppBuilder {
             routes: Arc::new(self.routes),
             configure: self.configure,
             max_request_body_size: self.max_request_body_size,
-            versioning: self.versioning.map(Versioning::new),
+            versioning: self.versioning.map(|c| Versioning::new(c).vary(true)),
+            conditional: self.conditional,
         })
     }
 }
