@@ -39,6 +39,7 @@ pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
         .allowed_hosts(config.allowed_hosts.clone())
         .max_request_body_size(config.max_body_bytes)
         .versioning(versions::config()?)
+        .cache_control("no-cache")
         .configure(move |cfg| {
             cfg.app_data(data.clone())
                 .app_data(queries.clone())
