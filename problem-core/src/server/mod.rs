@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use actix_web::middleware::Condition;
 use actix_web::web::{self, ServiceConfig};
-use actix_web::{App, HttpResponse, HttpServer};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer};
 
 use crate::HttpConfigError;
 use crate::pipeline::{ConditionalRequests, ErrorContext, Logger, Pipeline, PipelineBuilder};
-use crate::problem::Problem;
+use crate::problem::{DocumentedProblem, Problem};
 use crate::routing::Routes;
 use crate::version::{VersionConfig, Versioning};
 
@@ -68,6 +68,8 @@ pub struct ProblemAppBuilder {
     max_request_body_size: usize,
     versioning: Option<VersionConfig>,
     conditional: ConditionalRequests,
+    /// The problem types already served ([`ProblemAppBuilder::problem_type`]).
+    problem_types: Vec<&'static str>,
 }
 
 /// Options of [`ProblemApp::listen_with`].
@@ -87,6 +89,7 @@ impl ProblemApp {
             max_request_body_size: DEFAULT_MAX_REQUEST_BODY_SIZE,
             versioning: None,
             conditional: ConditionalRequests::new(),
+            problem_types: Vec::new(),
         }
     }
 
@@ -312,6 +315,54 @@ impl ProblemAppBuilder {
     /// the configuration are left alone.
     pub fn versioning(mut self, config: VersionConfig) -> Self {
         self.versioning = Some(config);
+        self
+    }
+
+    /// Serves the documentation of problem type `P` (RFC 9457 §3.1.1: a
+    /// `type` URI, dereferenced, documents the problem type): each case
+    /// whose `type` is a path on this origin (`/problems/duplicate-isbn`)
+    /// answers `GET` (and so `HEAD`) with `200`, an HTML page by default or
+    /// JSON when the client's `Accept` prefers `application/json`: title,
+    /// status, the type's doc comment, its extension members with their
+    /// JSON types ([`ProblemTypeDoc::respond`](crate::ProblemTypeDoc::respond)). `about:blank` and absolute
+    /// URIs are never served; cases sharing a `type` are served once (the
+    /// first). A route already on that path is an
+    /// [`HttpConfigError::DuplicateRoute`] at build.
+    ///
+    /// ```
+    /// use actix_web::{test, App};
+    /// use problem_core::Problem;
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// /// A book with this ISBN already exists.
+    /// #[derive(Debug, Problem)]
+    /// #[problem(status = 409, title = "Conflict", type = "/problems/duplicate-isbn")]
+    /// struct DuplicateIsbn { isbn: String }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder().development(false).problem_type::<DuplicateIsbn>().build().unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.pipeline())).await;
+    /// let req = test::TestRequest::get().uri("/problems/duplicate-isbn").insert_header(("Accept", "application/json"));
+    /// let res = test::call_service(&svc, req.to_request()).await;
+    /// assert_eq!(res.status(), 200);
+    /// let body: serde_json::Value = test::read_body_json(res).await;
+    /// assert_eq!(body["members"][0]["type"], "string");
+    /// # });
+    /// ```
+    pub fn problem_type<P: DocumentedProblem>(mut self) -> Self {
+        for doc in P::problem_type_docs() {
+            if !doc.is_served() || self.problem_types.contains(&doc.problem_type) {
+                continue;
+            }
+            self.problem_types.push(doc.problem_type);
+            let path = doc.problem_type;
+            let doc = Arc::new(doc);
+            self.routes = self.routes.get(path, move |req: HttpRequest| {
+                let doc = doc.clone();
+                async move { doc.respond(&req) }
+            });
+        }
         self
     }
 
