@@ -787,3 +787,44 @@ async fn if_match_protects_deletes_and_cover_uploads() {
         vec![1, 2, 3]
     );
 }
+
+/// The 409's `type` resolves: `/problems/duplicate-isbn` documents the
+/// problem type, as HTML by default and as JSON on request.
+#[tokio::test]
+async fn the_duplicate_isbn_type_resolves() {
+    let cat = Catalog::start(&[]);
+    let res = cat.get("/problems/duplicate-isbn").send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        header(res.headers(), "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let html = res.text().await.unwrap();
+    assert!(html.contains("<h1>Conflict</h1>"), "{html}");
+    assert!(
+        html.contains("<tr><td><code>isbn</code></td><td>string</td><td>yes</td><td>The ISBN that is already taken.</td></tr>"),
+        "{html}"
+    );
+    let res = cat
+        .get("/problems/duplicate-isbn")
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    let (status, h, body) = json(res).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&h, "content-type"), Some("application/json"));
+    assert_eq!(
+        body,
+        json!({
+            "type": "/problems/duplicate-isbn",
+            "title": "Conflict",
+            "status": 409,
+            "description": "A book with this ISBN already exists.\n\n`POST /books` answers it (409, the ISBN in the `isbn` extension member)\nwhen the new book's ISBN is already in the catalog: ISBNs are unique.\nRead the existing book with `GET /books?isbn=<isbn>` instead.",
+            "members": [{"name": "isbn", "type": "string", "required": true,
+                         "description": "The ISBN that is already taken."}]
+        })
+    );
+    let (status, _, _) = cat.get_json("/problems/about:blank").await;
+    assert_eq!(status, 404);
+}

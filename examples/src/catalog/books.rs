@@ -12,8 +12,11 @@ use problem_core::{
 use super::db::Db;
 use super::model::NewBook;
 
-/// A book with this ISBN already exists: 409 with an `isbn` extension
-/// member.
+/// A book with this ISBN already exists.
+///
+/// `POST /books` answers it (409, the ISBN in the `isbn` extension member)
+/// when the new book's ISBN is already in the catalog: ISBNs are unique.
+/// Read the existing book with `GET /books?isbn=<isbn>` instead.
 #[derive(Debug, Problem)]
 #[problem(
     status = 409,
@@ -22,7 +25,7 @@ use super::model::NewBook;
     detail = "A book with ISBN {isbn} already exists"
 )]
 pub struct DuplicateIsbn {
-    /// The ISBN.
+    /// The ISBN that is already taken.
     pub isbn: String,
 }
 

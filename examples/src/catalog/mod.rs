@@ -40,6 +40,7 @@ pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
         .max_request_body_size(config.max_body_bytes)
         .versioning(versions::config()?)
         .cache_control("no-cache")
+        .problem_type::<books::DuplicateIsbn>()
         .configure(move |cfg| {
             cfg.app_data(data.clone())
                 .app_data(queries.clone())
