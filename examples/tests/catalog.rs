@@ -576,10 +576,10 @@ async fn framework_errors_as_a_client_sees_them() {
             problem(405, Some("PATCH is not allowed on /books"), "/books")
         )
     );
-    assert_eq!(header(&h, "allow"), Some("GET, POST"));
+    assert_eq!(header(&h, "allow"), Some("GET, HEAD, POST, OPTIONS"));
     let (status, h, _) = json(cat.request(Method::POST, "/books/1").send().await.unwrap()).await;
     assert_eq!(status, 405);
-    assert_eq!(header(&h, "allow"), Some("GET, DELETE"));
+    assert_eq!(header(&h, "allow"), Some("GET, HEAD, DELETE, OPTIONS"));
     let params: Vec<String> = (0..1001).map(|i| format!("p{i}=1")).collect();
     let (status, _, body) = cat.get_json(&format!("/books?{}", params.join("&"))).await;
     assert_eq!(
@@ -629,4 +629,208 @@ async fn framework_errors_as_a_client_sees_them() {
         )
         .await;
     assert_eq!(reply.status, 200);
+}
+
+/// `HEAD`, `OPTIONS`, `Vary`, `ETag`/304 and `Cache-Control: no-cache` as a
+/// real client sees them over HTTP.
+#[tokio::test]
+async fn http_semantics_over_the_wire() {
+    let cat = Catalog::start(&[]);
+    let get = cat.get("/books/5").send().await.unwrap();
+    assert_eq!(get.status(), 200);
+    let h = get.headers().clone();
+    let body = get.bytes().await.unwrap();
+    let etag = header(&h, "etag").unwrap().to_owned();
+    assert_eq!(etag, problem_core::pipeline::entity_tag(&body).to_string());
+    assert_eq!(header(&h, "cache-control"), Some("no-cache"));
+    assert_eq!(header(&h, "vary"), Some("X-API-Version, Accept"));
+    assert_eq!(header(&h, "content-length"), Some(&*body.len().to_string()));
+
+    let head = cat.request(Method::HEAD, "/books/5").send().await.unwrap();
+    assert_eq!(head.status(), 200);
+    let mut get_names: Vec<&str> = h
+        .keys()
+        .map(|k| k.as_str())
+        .filter(|k| *k != "date")
+        .collect();
+    let hh = head.headers().clone();
+    let mut head_names: Vec<&str> = hh
+        .keys()
+        .map(|k| k.as_str())
+        .filter(|k| *k != "date")
+        .collect();
+    get_names.sort();
+    head_names.sort();
+    assert_eq!(head_names, get_names);
+    for name in get_names {
+        assert_eq!(hh.get(name), h.get(name), "{name}");
+    }
+    assert!(head.bytes().await.unwrap().is_empty());
+
+    let res = cat
+        .get("/books/5")
+        .header("If-None-Match", etag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 304);
+    assert_eq!(header(res.headers(), "etag"), Some(&*etag));
+    assert_eq!(header(res.headers(), "vary"), Some("X-API-Version, Accept"));
+    assert_eq!(header(res.headers(), "x-api-version"), Some("3"));
+    assert!(res.bytes().await.unwrap().is_empty());
+
+    let res = cat
+        .request(Method::OPTIONS, "/books/5")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(
+        header(res.headers(), "allow"),
+        Some("GET, HEAD, DELETE, OPTIONS")
+    );
+
+    let res = cat
+        .get("/books?per_page=1&fields=id")
+        .header("X-API-Version", "2")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(header(res.headers(), "vary"), Some("X-API-Version, Accept"));
+    let res = cat.get("/health").send().await.unwrap();
+    assert_eq!(header(res.headers(), "vary"), None);
+}
+
+/// `If-Match` on `DELETE /books/{id}` and `PUT /books/{id}/cover`: a stale
+/// tag is the 412 problem and nothing is written; the current tag writes.
+#[tokio::test]
+async fn if_match_protects_deletes_and_cover_uploads() {
+    let cat = Catalog::start(&[]);
+    let stale = "\"0123456789abcdef0123456789abcdef\"";
+    let res = cat
+        .request(Method::DELETE, "/books/9")
+        .header("Authorization", format!("Bearer {ADMIN}"))
+        .header("If-Match", stale)
+        .send()
+        .await
+        .unwrap();
+    let (status, h, body) = json(res).await;
+    assert_eq!(
+        (status, body),
+        (
+            412,
+            json!({"type": "about:blank", "title": "Precondition Failed", "status": 412,
+                   "detail": "The resource has changed since it was read", "instance": "/books/9"})
+        )
+    );
+    assert_eq!(header(&h, "content-type"), Some(PROBLEM_JSON));
+    assert_eq!(
+        cat.get("/books/9").send().await.unwrap().status(),
+        200,
+        "not deleted"
+    );
+    let etag = cat.get("/books/9").send().await.unwrap().headers()["etag"].clone();
+    let res = cat
+        .request(Method::DELETE, "/books/9")
+        .header("Authorization", format!("Bearer {ADMIN}"))
+        .header("If-Match", etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(cat.get("/books/9").send().await.unwrap().status(), 404);
+
+    let png: Vec<u8> = (0..=255u8).collect();
+    let put = |if_match: &str, data: &[u8]| {
+        cat.request(Method::PUT, "/books/8/cover")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .header("Content-Type", "multipart/form-data; boundary=b0und")
+            .header("If-Match", if_match.to_owned())
+            .body(multipart("b0und", "cover", "image/png", data))
+            .send()
+    };
+    // No cover yet: `If-Match: *` fails, nothing stored.
+    let res = put("*", &png).await.unwrap();
+    assert_eq!(res.status(), 412);
+    assert_eq!(
+        cat.get("/books/8/cover").send().await.unwrap().status(),
+        404
+    );
+    let res = cat
+        .request(Method::PUT, "/books/8/cover")
+        .header("Authorization", format!("Bearer {EDITOR}"))
+        .header("Content-Type", "multipart/form-data; boundary=b0und")
+        .body(multipart("b0und", "cover", "image/png", &png))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    let res = put(stale, &[1, 2, 3]).await.unwrap();
+    assert_eq!(res.status(), 412);
+    assert_eq!(
+        cat.get("/books/8/cover")
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+            .to_vec(),
+        png
+    );
+    let tag = problem_core::pipeline::entity_tag(&png).to_string();
+    let res = put(&tag, &[1, 2, 3]).await.unwrap();
+    assert_eq!(res.status(), 204);
+    assert_eq!(
+        cat.get("/books/8/cover")
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+            .to_vec(),
+        vec![1, 2, 3]
+    );
+}
+
+/// The 409's `type` resolves: `/problems/duplicate-isbn` documents the
+/// problem type, as HTML by default and as JSON on request.
+#[tokio::test]
+async fn the_duplicate_isbn_type_resolves() {
+    let cat = Catalog::start(&[]);
+    let res = cat.get("/problems/duplicate-isbn").send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        header(res.headers(), "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let html = res.text().await.unwrap();
+    assert!(html.contains("<h1>Conflict</h1>"), "{html}");
+    assert!(
+        html.contains("<tr><td><code>isbn</code></td><td>string</td><td>yes</td><td>The ISBN that is already taken.</td></tr>"),
+        "{html}"
+    );
+    let res = cat
+        .get("/problems/duplicate-isbn")
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    let (status, h, body) = json(res).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&h, "content-type"), Some("application/json"));
+    assert_eq!(
+        body,
+        json!({
+            "type": "/problems/duplicate-isbn",
+            "title": "Conflict",
+            "status": 409,
+            "description": "A book with this ISBN already exists.\n\n`POST /books` answers it (409, the ISBN in the `isbn` extension member)\nwhen the new book's ISBN is already in the catalog: ISBNs are unique.\nRead the existing book with `GET /books?isbn=<isbn>` instead.",
+            "members": [{"name": "isbn", "type": "string", "required": true,
+                         "description": "The ISBN that is already taken."}]
+        })
+    );
+    let (status, _, _) = cat.get_json("/problems/about:blank").await;
+    assert_eq!(status, 404);
 }

@@ -52,6 +52,9 @@ pub mod __private {
     pub use crate::problem::derive_support::{
         AsDynError, extension, format_detail, header, status_code,
     };
+    pub use crate::problem::type_docs::{
+        JsonTypeOf, ViaAnyJsonType, ViaKnownJsonType, member_doc, type_doc,
+    };
     pub use crate::problem::{ABOUT_BLANK, Extensions, ProblemBuildError, standalone_response};
     pub use crate::version::__private as version;
     pub use actix_web;
@@ -67,6 +70,7 @@ pub mod __private {
     pub use std::borrow::Cow;
     pub use std::error::Error;
     pub use std::string::String;
+    pub use std::vec::Vec;
 
     /// Expands the items it is given with the feature `openapi`, to nothing
     /// without it: the derives wrap their `utoipa` impls in it.

@@ -420,7 +420,7 @@ async fn framework_errors_have_the_spec_details() {
                    "detail": detail, "instance": instance}),
         );
         if status == 405 {
-            assert_eq!(allow.unwrap(), "GET");
+            assert_eq!(allow.unwrap(), "GET, HEAD, OPTIONS");
         } else {
             assert!(allow.is_none());
         }
@@ -579,7 +579,7 @@ async fn filters_catch_the_route_table_answers() {
         res.headers().get("x-caught").unwrap(),
         "MethodNotAllowedException"
     );
-    assert_eq!(res.headers().get("allow").unwrap(), "GET");
+    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, OPTIONS");
     assert_eq!(
         test::read_body(res).await,
         r#"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"PATCH is not allowed on /ok","instance":"/ok"}"#
@@ -600,7 +600,7 @@ async fn the_route_table_without_the_pipeline_answers_full_documents() {
     );
     let res = test::call_service(&svc, TestRequest::patch().uri("/ok").to_request()).await;
     assert_eq!(res.status(), 405);
-    assert_eq!(res.headers().get("allow").unwrap(), "GET");
+    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, OPTIONS");
     assert_eq!(
         test::read_body(res).await,
         r#"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"PATCH is not allowed on /ok","instance":""}"#

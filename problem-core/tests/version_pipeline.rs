@@ -136,7 +136,7 @@ async fn no_route_and_wrong_method_name_the_path_as_received() {
     );
     let res = run(TestRequest::delete().uri("/v3/books")).await;
     assert_eq!(res.status(), 405);
-    assert_eq!(header(&res, "allow"), Some("GET"));
+    assert_eq!(header(&res, "allow"), Some("GET, HEAD, OPTIONS"));
     assert_eq!(header(&res, "x-api-version"), Some("3"));
     assert_eq!(
         body(res).await,

@@ -368,6 +368,53 @@ fn openapi(input: &Input<'_>, plan: &[Plan<'_, '_>]) -> TokenStream {
     }
 }
 
+/// `problem_core::DocumentedProblem`: per case its type, title, status,
+/// doc comment (`docs`, in case order) and extension members with their
+/// JSON types (chosen by autoref specialization, `any` when unknown) and
+/// field doc comments.
+pub fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
+    let p = quote!(::problem_core::__private);
+    let ident = input.ident();
+    let generics = input.generics();
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let defaults = input.defaults();
+    let cases = input.cases().iter().enumerate().map(|(i, case)| {
+        let c = Plan::new(case, defaults);
+        let status = c.status;
+        let problem_type = match c.problem_type {
+            Some(t) => quote!(#t),
+            None => quote!(#p::ABOUT_BLANK),
+        };
+        let title = c.title_expr();
+        let doc = LitStr::new(
+            docs.get(i).map(String::as_str).unwrap_or_default(),
+            Span::call_site(),
+        );
+        let members = c.extensions.iter().map(|(f, key)| {
+            let required = f.option_inner().is_none();
+            let ty = f.option_inner().unwrap_or(f.ty);
+            let fdoc = LitStr::new(&crate::docs::text(&f.original.attrs), Span::call_site());
+            quote! {
+                #p::member_doc(#key, (&&#p::JsonTypeOf::<#ty>::NEW).json_type(), #required, #fdoc)
+            }
+        });
+        quote! {
+            #p::type_doc(#problem_type, #title, #status, #doc, #p::Vec::from([#(#members),*]))
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        #[allow(unused_qualifications, clippy::needless_borrow)]
+        impl #impl_generics ::problem_core::DocumentedProblem for #ident #ty_generics #where_clause {
+            fn problem_type_docs() -> #p::Vec<::problem_core::ProblemTypeDoc> {
+                #[allow(unused_imports)]
+                use #p::{ViaAnyJsonType as _, ViaKnownJsonType as _};
+                #p::Vec::from([#(#cases),*])
+            }
+        }
+    }
+}
+
 /// One case (struct or variant) with its keys resolved against the
 /// enum-level defaults and its fields sorted by role.
 struct Plan<'c, 'a> {

@@ -15,6 +15,7 @@ use syn::{DeriveInput, parse_macro_input};
 mod ast;
 mod attr;
 mod detail;
+mod docs;
 mod expand;
 mod valid;
 
@@ -30,5 +31,7 @@ pub fn derive_problem(input: TokenStream) -> TokenStream {
 fn derive(node: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let input = ast::Input::from_syn(node)?;
     valid::validate(&input)?;
-    Ok(expand::derive(&input))
+    let mut tokens = expand::derive(&input);
+    tokens.extend(expand::type_docs(&input, &docs::cases(node)));
+    Ok(tokens)
 }

@@ -1,9 +1,9 @@
 //! The book routes other than the list: one book, create, delete, covers.
 
-use actix_web::http::header;
-use actix_web::{HttpResponse, web};
+use actix_web::http::header::{self, EntityTag};
+use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
-use problem_core::pipeline::{UnknownError, ValidBody};
+use problem_core::pipeline::{UnknownError, ValidBody, check_if_match, entity_tag};
 use problem_core::{
     Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
     UnsupportedMediaTypeException, ValidationException,
@@ -12,8 +12,11 @@ use problem_core::{
 use super::db::Db;
 use super::model::NewBook;
 
-/// A book with this ISBN already exists: 409 with an `isbn` extension
-/// member.
+/// A book with this ISBN already exists.
+///
+/// `POST /books` answers it (409, the ISBN in the `isbn` extension member)
+/// when the new book's ISBN is already in the catalog: ISBNs are unique.
+/// Read the existing book with `GET /books?isbn=<isbn>` instead.
 #[derive(Debug, Problem)]
 #[problem(
     status = 409,
@@ -22,7 +25,7 @@ use super::model::NewBook;
     detail = "A book with ISBN {isbn} already exists"
 )]
 pub struct DuplicateIsbn {
-    /// The ISBN.
+    /// The ISBN that is already taken.
     pub isbn: String,
 }
 
@@ -116,12 +119,25 @@ pub async fn create_book(
     }
 }
 
-/// `DELETE /books/{id}`: 204.
+/// The entity tag of a book's `GET /books/{id}` representation (the same
+/// JSON bytes the response carries).
+fn book_tag(book: &super::model::Book) -> Result<EntityTag, actix_web::Error> {
+    let bytes = serde_json::to_vec(book).map_err(UnknownError::from)?;
+    Ok(entity_tag(&bytes))
+}
+
+/// `DELETE /books/{id}`: 204; with `If-Match`, 412 and nothing deleted
+/// when the book changed since the client read it (RFC 9110 §13.1.1).
 pub async fn delete_book(
+    req: HttpRequest,
     db: web::Data<Db>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let id = book_id(&id)?;
+    let Some(book) = db.book(id).await.map_err(db_error)? else {
+        return Err(not_found(id));
+    };
+    check_if_match(&req, Some(&book_tag(&book)?))?;
     if db.delete(id).await.map_err(db_error)? {
         Ok(HttpResponse::NoContent().finish())
     } else {
@@ -130,8 +146,10 @@ pub async fn delete_book(
 }
 
 /// `PUT /books/{id}/cover`: `multipart/form-data` with a file part
-/// `cover`; 204.
+/// `cover`; 204; with `If-Match`, 412 and nothing stored when the cover
+/// changed since the client read it (`If-Match: *`: only when it has one).
 pub async fn put_cover(
+    req: HttpRequest,
     db: web::Data<Db>,
     id: web::Path<String>,
     mut form: actix_multipart::Multipart,
@@ -166,6 +184,8 @@ pub async fn put_cover(
     if db.book(id).await.map_err(db_error)?.is_none() {
         return Err(not_found(id));
     }
+    let current = db.cover(id).await.map_err(db_error)?;
+    check_if_match(&req, current.map(|(_, bytes)| entity_tag(&bytes)).as_ref())?;
     db.put_cover(id, media_type, data).await.map_err(db_error)?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -40,6 +40,8 @@ pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
         .max_request_body_size(config.max_body_bytes)
         .body_timeout(std::time::Duration::from_secs(config.body_timeout_secs))
         .versioning(versions::config()?)
+        .cache_control("no-cache")
+        .problem_type::<books::DuplicateIsbn>()
         .configure(move |cfg| {
             cfg.app_data(data.clone())
                 .app_data(queries.clone())

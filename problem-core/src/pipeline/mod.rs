@@ -8,9 +8,13 @@
 //! - [`redact`], [`redact_value`]: credential redaction.
 //! - [`default_error_response`], [`with_headers`]: for exception filters.
 //! - [`RequestContext`]: params, query and the response-header draft.
+//! - [`ConditionalRequests`], [`check_if_match`], [`entity_tag`]: `ETag`,
+//!   `If-None-Match` → 304, `If-Match` → 412, `HEAD` bodies (RFC 9110 §13).
+//! - [`merge_vary`]: `Vary` merging (RFC 9110 §12.5.5).
 
 mod body;
 mod checked;
+mod conditional;
 mod context;
 mod deadline;
 pub mod framework;
@@ -22,10 +26,15 @@ mod redact;
 mod render;
 mod scope;
 mod sticky;
+mod vary;
 
 pub use body::{Body, BodyConfig};
 #[cfg(feature = "validator")]
 pub use body::{ValidBody, validation_issues};
+pub use conditional::{
+    ConditionalRequests, ConditionalService, PRECONDITION_FAILED_DETAIL, PreconditionFailed,
+    check_if_match, entity_tag,
+};
 pub use context::{RequestContext, ResponseDraft};
 pub use deadline::{BodyTimedOut, DEFAULT_BODY_TIMEOUT};
 pub use framework::PayloadTooLarge;
@@ -41,3 +50,4 @@ pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
 pub(crate) use scope::inside_pipeline;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};
+pub use vary::merge_vary;

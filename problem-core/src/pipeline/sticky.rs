@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use actix_web::HttpMessage;
 use actix_web::dev::ServiceRequest;
-use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+
+use super::vary::merge_vary;
 
 /// Headers that every response to this request carries, success and problem
 /// responses alike. A middleware (e.g. API versioning) records them here so
@@ -97,16 +99,23 @@ impl StickyHeaders {
     }
 
     /// Sets these headers on `out`: every name they have replaces the
-    /// values `out` had for it.
+    /// values `out` had for it, except `Vary`, whose field names are
+    /// merged into those `out` lists ([`merge_vary`], RFC 9110 §12.5.5).
     pub fn apply_to(&self, out: &mut HeaderMap) {
         for layer in self.layers() {
             if !out.is_empty() {
                 for name in layer.keys() {
-                    out.remove(name);
+                    if name != header::VARY {
+                        out.remove(name);
+                    }
                 }
             }
             for (name, value) in layer.iter() {
-                out.append(name.clone(), value.clone());
+                if name == header::VARY {
+                    merge_vary(out, value);
+                } else {
+                    out.append(name.clone(), value.clone());
+                }
             }
         }
     }

@@ -6,6 +6,8 @@
 //! - [`HttpException`] and the built-ins ([`NotFoundException`], ...),
 //!   [`ValidationException`] with its [`Issue`] list.
 //! - [`problem_response`]: the actix-web response of a body.
+//! - [`DocumentedProblem`], [`ProblemTypeDoc`]: problem type documentation
+//!   (RFC 9457 §3.1.1), served at the type's URI.
 
 mod builtin;
 mod custom;
@@ -16,6 +18,7 @@ mod json;
 mod response;
 mod titles;
 mod traits;
+pub(crate) mod type_docs;
 mod validation;
 
 pub use builtin::{
@@ -33,4 +36,5 @@ pub use response::{PROBLEM_JSON, ProblemSource, problem_response, standalone_res
 pub(crate) use response::{client_problem_response, fallback_response, mask};
 pub use titles::{STATUS_TITLES, status_title};
 pub use traits::Problem;
+pub use type_docs::{DocumentedProblem, MemberDoc, ProblemTypeDoc};
 pub use validation::{Issue, IssueLocation, IssueMembers, VALIDATION_DETAIL, ValidationException};

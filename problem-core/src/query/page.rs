@@ -6,11 +6,15 @@
 //! string as received, every other parameter kept byte for byte, only
 //! `page` (offset) or `cursor` replaced (in place when present, else
 //! appended). They are relative references (`/books?page=2`), so they never
-//! depend on a client-supplied `Host` header.
+//! depend on a client-supplied `Host` header, and valid RFC 3986 URI
+//! references (§4.1): characters a client sent raw that a URI cannot hold
+//! (`|`, `^`, `` ` ``, `\`, space, non-ASCII, ...) are percent-encoded, in
+//! `links` and in the `Link` header alike.
 
 use actix_web::body::BoxBody;
 use actix_web::http::header::{HeaderValue, LINK};
 use actix_web::{HttpRequest, HttpResponse, Responder};
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
@@ -95,10 +99,13 @@ impl LinkHeader {
         Self::default()
     }
 
-    /// Adds a link; `<`, `>`, `"`, spaces and control characters in the URL
-    /// are percent-encoded.
+    /// Adds a link; the URL is made a valid RFC 3986 URI reference (§4.1):
+    /// `<`, `>`, `"`, spaces, control characters, `|`, `^`, `` ` ``, `\\`,
+    /// `{`, `}`, `[`, `]`, `#`, non-ASCII characters and a `%` that does not
+    /// start a `%XX` triplet are percent-encoded (RFC 8288 §3: the target is
+    /// a URI reference).
     pub fn link(mut self, url: &str, rel: &str) -> Self {
-        self.0.push((safe_url(url), rel.to_owned()));
+        self.0.push((uri_reference(url), rel.to_owned()));
         self
     }
 
@@ -135,17 +142,43 @@ impl std::fmt::Display for LinkHeader {
     }
 }
 
-fn safe_url(url: &str) -> String {
+/// Characters percent-encoded in a link target: everything outside the
+/// RFC 3986 §3.3 / §3.4 path and query characters (`unreserved`,
+/// `sub-delims`, `:`, `@`, `/`, `?`, and `%` of a `pct-encoded` triplet),
+/// i.e. controls, space, `"`, `#`, `<`, `>`, `[`, `\`, `]`, `^`, `` ` ``,
+/// `{`, `|`, `}` and (by `utf8_percent_encode`) every non-ASCII byte.
+const OUTSIDE_URI_REFERENCE: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'<')
+    .add(b'>')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// `path?query` as a valid RFC 3986 URI reference (§4.1): characters
+/// outside it are percent-encoded (UTF-8), a `%` that does not start a
+/// `%XX` triplet becomes `%25`; valid references pass unchanged, so
+/// encoding twice changes nothing.
+fn uri_reference(url: &str) -> String {
     let mut out = String::with_capacity(url.len());
-    for c in url.chars() {
-        if c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"') {
-            out.push(c);
-        } else {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
-            }
-        }
+    let mut pieces = url.split('%');
+    if let Some(first) = pieces.next() {
+        out.extend(utf8_percent_encode(first, OUTSIDE_URI_REFERENCE));
+    }
+    for piece in pieces {
+        let triplet = piece
+            .as_bytes()
+            .get(..2)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+        out.push_str(if triplet { "%" } else { "%25" });
+        out.extend(utf8_percent_encode(piece, OUTSIDE_URI_REFERENCE));
     }
     out
 }
@@ -174,14 +207,14 @@ pub(crate) fn url_with(path: &str, query: &str, name: &str, value: &str, drop: &
     if !placed {
         parts.push(format!("{name}={value}"));
     }
-    format!("{path}?{}", parts.join("&"))
+    uri_reference(&format!("{path}?{}", parts.join("&")))
 }
 
 pub(crate) fn self_url(path: &str, query: &str) -> String {
     if query.is_empty() {
-        path.to_owned()
+        uri_reference(path)
     } else {
-        format!("{path}?{query}")
+        uri_reference(&format!("{path}?{query}"))
     }
 }
 
@@ -287,7 +320,21 @@ impl<T> Page<T> {
         self
     }
 
-    /// The links for a request with this path and raw query string.
+    /// The links for a request with this path and raw query string, each a
+    /// valid RFC 3986 URI reference (§4.1: characters outside it
+    /// percent-encoded).
+    ///
+    /// ```
+    /// use problem_core::query::{LinkHeader, Page, Pagination};
+    /// let page = Page::new(vec![1, 2], Pagination { page: 1, per_page: 2 }, Some(3));
+    /// let links = page.links("/books", "title__contains=a|b^c`d\\e f&per_page=2");
+    /// assert_eq!(links.self_, "/books?title__contains=a%7Cb%5Ec%60d%5Ce%20f&per_page=2");
+    /// assert_eq!(links.next.as_deref(), Some("/books?title__contains=a%7Cb%5Ec%60d%5Ce%20f&per_page=2&page=2"));
+    /// assert_eq!(
+    ///     LinkHeader::new().link(&links.self_, "self").to_string(),
+    ///     r#"</books?title__contains=a%7Cb%5Ec%60d%5Ce%20f&per_page=2>; rel="self""#
+    /// );
+    /// ```
     pub fn links(&self, path: &str, query: &str) -> Links {
         let page = self.meta.page;
         let at = |p: u64| url_with(path, query, "page", &p.to_string(), &["cursor"]);

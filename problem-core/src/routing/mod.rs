@@ -2,6 +2,10 @@
 //! gets 405 with `Allow` and an unknown path 404, both as problem documents
 //! (spec, "Request handling rules"); async guards (spec, "Authentication");
 //! duplicate routes are configuration errors (spec, "Configuration errors").
+//!
+//! Every `GET` route also answers `HEAD` (RFC 9110 §9.3.2) and every known
+//! path answers `OPTIONS` with `204 No Content` and `Allow`
+//! (RFC 9110 §9.3.7), unless the application routes those methods itself.
 
 mod guard;
 mod panic;
@@ -63,6 +67,18 @@ struct Entry {
     guards: Vec<Arc<dyn Guard>>,
 }
 
+impl Entry {
+    /// The route of this entry for `method` (its own, or `HEAD` for a
+    /// `GET` entry), with its guards and the panic catcher.
+    fn route(&self, method: Method) -> Route {
+        let mut route = (self.make)().method(method);
+        if !self.guards.is_empty() {
+            route = route.wrap(guard::GuardMiddleware::new(self.guards.clone()));
+        }
+        route.wrap(panic::CatchPanic)
+    }
+}
+
 /// The application's routes, built with [`get`](Routes::get),
 /// [`post`](Routes::post), ... and [`guard`](Routes::guard), then
 /// registered by [`ProblemApp`](crate::server::ProblemApp).
@@ -84,7 +100,23 @@ struct Entry {
 ///         Ok(req.headers().contains_key("authorization"))
 ///     });
 /// assert_eq!(routes.methods("/books").unwrap(), vec!["GET", "POST"]);
+/// assert_eq!(routes.allow("/books").unwrap(), vec!["GET", "HEAD", "POST", "OPTIONS"]);
 /// ```
+///
+/// Besides the routes it is given, the table answers (RFC 9110 §9.1, §9.3.2,
+/// §9.3.7):
+///
+/// - `HEAD` on every path that has a `GET` route, through that route's
+///   handler and guards: the same status and headers, the body's length as
+///   `Content-Length`, no body (actix-web never writes the body of a `HEAD`
+///   response; [`ConditionalRequests`](crate::pipeline::ConditionalRequests)
+///   also drops it for in-process callers);
+/// - `OPTIONS` on every known path: `204 No Content` with `Allow`, unless
+///   the application adds an `OPTIONS` route for that path itself;
+/// - any other method: `405` with `Allow`.
+///
+/// `Allow` lists the path's methods in registration order, `HEAD` right
+/// after `GET`, then `OPTIONS` ([`allow`](Routes::allow)).
 #[derive(Default)]
 pub struct Routes {
     entries: Vec<Entry>,
@@ -232,6 +264,37 @@ impl Routes {
         (!m.is_empty()).then_some(m)
     }
 
+    /// The methods a path answers, as its `Allow` header lists them
+    /// (RFC 9110 §10.2.1): the registered ones in registration order,
+    /// `HEAD` right after `GET` (RFC 9110 §9.3.2), then `OPTIONS`
+    /// (RFC 9110 §9.3.7). `None` for a path with no route.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::routing::Routes;
+    ///
+    /// async fn ok() -> HttpResponse { HttpResponse::Ok().finish() }
+    ///
+    /// let routes = Routes::new().post("/books", ok).get("/books/:id", ok).delete("/books/:id", ok);
+    /// assert_eq!(routes.allow("/books").unwrap(), vec!["POST", "OPTIONS"]);
+    /// assert_eq!(routes.allow("/books/{id}").unwrap(), vec!["GET", "HEAD", "DELETE", "OPTIONS"]);
+    /// assert_eq!(routes.allow("/nope"), None);
+    /// ```
+    pub fn allow(&self, path: &str) -> Option<Vec<&str>> {
+        let registered = self.methods(path)?;
+        let mut out = Vec::with_capacity(registered.len() + 2);
+        for m in &registered {
+            out.push(*m);
+            if *m == Method::GET.as_str() && !registered.contains(&Method::HEAD.as_str()) {
+                out.push(Method::HEAD.as_str());
+            }
+        }
+        if !registered.contains(&Method::OPTIONS.as_str()) {
+            out.push(Method::OPTIONS.as_str());
+        }
+        Some(out)
+    }
+
     /// The first setup mistake, if any.
     pub(crate) fn check(&self) -> Result<(), HttpConfigError> {
         match self.errors.first() {
@@ -240,7 +303,8 @@ impl Routes {
         }
     }
 
-    /// Registers every route, a 405 answer per path and the 404 answer.
+    /// Registers every route, the implicit `HEAD` and `OPTIONS` routes, a
+    /// 405 answer per path and the 404 answer.
     ///
     /// Behind the error pipeline the 404 and 405 documents are rendered
     /// once, by the pipeline: a middleware between the pipeline and the
@@ -256,18 +320,29 @@ impl Routes {
         }
         for path in paths {
             let mut resource = web::resource(path);
-            let mut methods = Vec::new();
-            for e in self.entries.iter().filter(|e| e.path == path) {
-                let mut route = (e.make)().method(e.method.clone());
-                if !e.guards.is_empty() {
-                    route = route.wrap(guard::GuardMiddleware::new(e.guards.clone()));
+            let entries: Vec<&Entry> = self.entries.iter().filter(|e| e.path == path).collect();
+            let has = |m: &Method| entries.iter().any(|e| e.method == *m);
+            let (has_head, has_options) = (has(&Method::HEAD), has(&Method::OPTIONS));
+            for e in &entries {
+                resource = resource.route(e.route(e.method.clone()));
+                if e.method == Method::GET && !has_head {
+                    resource = resource.route(e.route(Method::HEAD));
                 }
-                route = route.wrap(panic::CatchPanic);
-                resource = resource.route(route);
-                methods.push(e.method.as_str().to_owned());
             }
-            let allow = HeaderValue::from_str(&methods.join(", "))
-                .unwrap_or_else(|_| HeaderValue::from_static(""));
+            let allow = self.allow(path).unwrap_or_default().join(", ");
+            let allow =
+                HeaderValue::from_str(&allow).unwrap_or_else(|_| HeaderValue::from_static(""));
+            if !has_options {
+                let allow = allow.clone();
+                resource = resource.route(web::route().method(Method::OPTIONS).to(move || {
+                    let allow = allow.clone();
+                    async move {
+                        HttpResponse::NoContent()
+                            .insert_header((header::ALLOW, allow))
+                            .finish()
+                    }
+                }));
+            }
             resource = resource.default_service(web::to(move |req: HttpRequest| {
                 let allow = allow.clone();
                 async move {

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use actix_web::middleware::Condition;
 use actix_web::web::{self, ServiceConfig};
-use actix_web::{App, HttpResponse, HttpServer};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer};
 
 use crate::HttpConfigError;
-use crate::pipeline::{ErrorContext, Logger, Pipeline, PipelineBuilder};
-use crate::problem::Problem;
+use crate::pipeline::{ConditionalRequests, ErrorContext, Logger, Pipeline, PipelineBuilder};
+use crate::problem::{DocumentedProblem, Problem};
 use crate::routing::Routes;
 use crate::version::{VersionConfig, Versioning};
 
@@ -47,6 +47,7 @@ pub struct ProblemApp {
     configure: Vec<Configure>,
     max_request_body_size: usize,
     versioning: Option<Versioning>,
+    conditional: ConditionalRequests,
 }
 
 impl std::fmt::Debug for ProblemApp {
@@ -66,6 +67,9 @@ pub struct ProblemAppBuilder {
     configure: Vec<Configure>,
     max_request_body_size: usize,
     versioning: Option<VersionConfig>,
+    conditional: ConditionalRequests,
+    /// The problem types already served ([`ProblemAppBuilder::problem_type`]).
+    problem_types: Vec<&'static str>,
 }
 
 /// Options of [`ProblemApp::listen_with`].
@@ -84,6 +88,8 @@ impl ProblemApp {
             configure: Vec::new(),
             max_request_body_size: DEFAULT_MAX_REQUEST_BODY_SIZE,
             versioning: None,
+            conditional: ConditionalRequests::new(),
+            problem_types: Vec::new(),
         }
     }
 
@@ -97,9 +103,47 @@ impl ProblemApp {
         }
     }
 
-    /// The error pipeline middleware: wrap it outermost (`App::wrap` last).
+    /// The error pipeline middleware: wrap it outside the versioning
+    /// middleware, `App::new().configure(..).wrap(app.versioning()).wrap(app.pipeline())`.
     pub fn pipeline(&self) -> Pipeline {
         self.pipeline.clone()
+    }
+
+    /// The conditional-request middleware (`ETag`, `If-None-Match` → 304,
+    /// `HEAD` bodies; RFC 9110 §13; see [`ConditionalRequests`]): wrap it
+    /// outermost, `App::new().configure(..).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())`.
+    /// [`listen`](Self::listen) and [`bind`](Self::bind) install it.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpResponse};
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .cache_control("no-cache")
+    ///     .routes(|r| r.get("/b", || async { HttpResponse::Ok().body("Dune") }))
+    ///     .build()
+    ///     .unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(
+    ///     App::new()
+    ///         .configure(move |c| a.configure(c))
+    ///         .wrap(app.versioning())
+    ///         .wrap(app.pipeline())
+    ///         .wrap(app.conditional()),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&svc, test::TestRequest::default().method(actix_web::http::Method::HEAD).uri("/b").to_request()).await;
+    /// assert_eq!(res.status(), 200);
+    /// assert_eq!(res.headers().get("content-length").unwrap(), "4");
+    /// assert_eq!(res.headers().get("cache-control").unwrap(), "no-cache");
+    /// assert!(res.headers().contains_key("etag"));
+    /// assert!(test::read_body(res).await.is_empty());
+    /// # });
+    /// ```
+    pub fn conditional(&self) -> ConditionalRequests {
+        self.conditional.clone()
     }
 
     /// Registers the routes, the 404/405 answers, extra configuration and
@@ -176,11 +220,13 @@ impl ProblemApp {
         let mut server = HttpServer::new(move || {
             let pipeline = app.pipeline();
             let versioning = app.versioning();
+            let conditional = app.conditional();
             let app = app.clone();
             App::new()
                 .configure(move |cfg| app.configure(cfg))
                 .wrap(versioning)
                 .wrap(pipeline)
+                .wrap(conditional)
         });
         if let Some(w) = options.workers {
             server = server.workers(w);
@@ -272,9 +318,67 @@ impl ProblemAppBuilder {
     /// API versioning for every route (spec, "Versioning"): the version is
     /// resolved once per request, the URL segment removed before routing,
     /// and the version headers added to every response, problem responses
-    /// included. Paths marked neutral in the configuration are left alone.
+    /// included, with `Vary` naming the request headers the strategy reads
+    /// (RFC 9110 §12.5.5; [`Versioning::vary`]). Paths marked neutral in
+    /// the configuration are left alone.
     pub fn versioning(mut self, config: VersionConfig) -> Self {
         self.versioning = Some(config);
+        self
+    }
+
+    /// Serves the documentation of problem type `P` (RFC 9457 §3.1.1: a
+    /// `type` URI, dereferenced, documents the problem type): each case
+    /// whose `type` is a path on this origin (`/problems/duplicate-isbn`)
+    /// answers `GET` (and so `HEAD`) with `200`, an HTML page by default or
+    /// JSON when the client's `Accept` prefers `application/json`: title,
+    /// status, the type's doc comment, its extension members with their
+    /// JSON types ([`ProblemTypeDoc::respond`](crate::ProblemTypeDoc::respond)). `about:blank` and absolute
+    /// URIs are never served; cases sharing a `type` are served once (the
+    /// first). A route already on that path is an
+    /// [`HttpConfigError::DuplicateRoute`] at build.
+    ///
+    /// ```
+    /// use actix_web::{test, App};
+    /// use problem_core::Problem;
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// /// A book with this ISBN already exists.
+    /// #[derive(Debug, Problem)]
+    /// #[problem(status = 409, title = "Conflict", type = "/problems/duplicate-isbn")]
+    /// struct DuplicateIsbn { isbn: String }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder().development(false).problem_type::<DuplicateIsbn>().build().unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.pipeline())).await;
+    /// let req = test::TestRequest::get().uri("/problems/duplicate-isbn").insert_header(("Accept", "application/json"));
+    /// let res = test::call_service(&svc, req.to_request()).await;
+    /// assert_eq!(res.status(), 200);
+    /// let body: serde_json::Value = test::read_body_json(res).await;
+    /// assert_eq!(body["members"][0]["type"], "string");
+    /// # });
+    /// ```
+    pub fn problem_type<P: DocumentedProblem>(mut self) -> Self {
+        for doc in P::problem_type_docs() {
+            if !doc.is_served() || self.problem_types.contains(&doc.problem_type) {
+                continue;
+            }
+            self.problem_types.push(doc.problem_type);
+            let path = doc.problem_type;
+            let doc = Arc::new(doc);
+            self.routes = self.routes.get(path, move |req: HttpRequest| {
+                let doc = doc.clone();
+                async move { doc.respond(&req) }
+            });
+        }
+        self
+    }
+
+    /// `Cache-Control` for `GET`/`HEAD` success responses that have none
+    /// (RFC 9111 §5.2), e.g. `no-cache` so caches revalidate with the
+    /// `ETag` ([`ConditionalRequests::cache_control`]).
+    pub fn cache_control(mut self, value: &str) -> Self {
+        self.conditional = self.conditional.cache_control(value);
         self
     }
 
@@ -301,7 +405,8 @@ impl ProblemAppBuilder {
             routes: Arc::new(self.routes),
             configure: self.configure,
             max_request_body_size: self.max_request_body_size,
-            versioning: self.versioning.map(Versioning::new),
+            versioning: self.versioning.map(|c| Versioning::new(c).vary(true)),
+            conditional: self.conditional,
         })
     }
 }

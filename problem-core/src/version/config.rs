@@ -81,6 +81,8 @@ pub struct VersionConfig {
     cache: HeaderCache,
     /// The strategy prepared for resolving requests.
     sources: Sources,
+    /// `Vary` of the strategy ([`VersionStrategy::vary`]), as one header.
+    vary: Option<Arc<HeaderMap>>,
 }
 
 /// The version headers of the configured versions and the general
@@ -182,6 +184,7 @@ impl Default for VersionConfig {
             neutral_paths: Vec::new(),
             cache: HeaderCache::default(),
             sources: VersionStrategy::default().sources(),
+            vary: vary_map(&VersionStrategy::default()),
         }
     }
 }
@@ -428,6 +431,32 @@ impl VersionConfig {
         h
     }
 
+    /// The `Vary` value of responses to versioned requests (RFC 9110
+    /// §12.5.5): the request headers the strategy reads
+    /// ([`VersionStrategy::vary`]), e.g. `X-API-Version, Accept`; `None`
+    /// when it reads none (URL path, query). Added by
+    /// [`Versioning::vary`](super::Versioning::vary).
+    ///
+    /// ```
+    /// use problem_core::version::{VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::combined([
+    ///     VersionStrategy::url_path(),
+    ///     VersionStrategy::header(),
+    ///     VersionStrategy::media_type("vnd.catalog"),
+    /// ]))
+    /// .build()?;
+    /// assert_eq!(config.vary().unwrap(), "X-API-Version, Accept");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
+    pub fn vary(&self) -> Option<&HeaderValue> {
+        self.vary.as_ref().and_then(|h| h.get(header::VARY))
+    }
+
+    /// [`vary`](Self::vary) as a shared one-header map (sticky headers).
+    pub(crate) fn shared_vary(&self) -> Option<&Arc<HeaderMap>> {
+        self.vary.as_ref()
+    }
+
     /// The headers of responses that have no resolved version (the version
     /// problems): `X-API-Supported-Versions` with `add_response_headers`
     /// and a non-empty `supported_versions`.
@@ -477,6 +506,14 @@ impl VersionConfig {
             ),
         }
     }
+}
+
+/// The one-header map `Vary: <the strategy's request headers>`.
+fn vary_map(strategy: &VersionStrategy) -> Option<Arc<HeaderMap>> {
+    let value = strategy.vary()?;
+    let mut map = HeaderMap::new();
+    map.insert(header::VARY, value);
+    Some(Arc::new(map))
 }
 
 /// Copies `from` into `into`: replacing same-named values, appending `Link`.
@@ -682,6 +719,7 @@ impl VersionConfigBuilder {
             .collect();
         let mut config = VersionConfig {
             sources: self.strategy.sources(),
+            vary: vary_map(&self.strategy),
             strategy: self.strategy,
             default_version: self.default_version,
             supported,

@@ -10,13 +10,14 @@ use std::sync::Arc;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Payload, Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::http::Uri;
+use actix_web::http::header::{self, HeaderMap};
 use actix_web::http::uri::PathAndQuery;
 use actix_web::{Error, FromRequest, HttpMessage, HttpRequest};
 use futures_util::future::LocalBoxFuture;
 
 use super::api_version::ApiVersion;
 use super::config::{VersionConfig, merge_headers};
-use crate::pipeline::add_shared_sticky_headers;
+use crate::pipeline::{add_shared_sticky_headers, merge_vary};
 use crate::problem::InternalServerErrorException;
 use crate::routing::OriginalPath;
 
@@ -88,19 +89,62 @@ pub(crate) struct ResolvedBy(pub(crate) Arc<VersionConfig>);
 #[derive(Clone)]
 pub struct Versioning {
     config: Arc<VersionConfig>,
+    vary: bool,
 }
 
 impl Versioning {
-    /// The middleware for a built configuration.
+    /// The middleware for a built configuration (no `Vary`; see
+    /// [`vary`](Self::vary)).
     pub fn new(config: VersionConfig) -> Self {
         Self {
             config: Arc::new(config),
+            vary: false,
         }
     }
 
     /// The middleware sharing an existing configuration.
     pub fn from_arc(config: Arc<VersionConfig>) -> Self {
-        Self { config }
+        Self {
+            config,
+            vary: false,
+        }
+    }
+
+    /// Whether every response to a versioned request (success and problem
+    /// responses alike, not neutral paths) carries `Vary` naming the
+    /// request headers the strategy reads ([`VersionConfig::vary`]),
+    /// merged into any `Vary` already there (RFC 9110 §12.5.5), so a shared
+    /// cache never serves one version's response to a request for another
+    /// (RFC 9111 §4.1). [`ProblemApp`](crate::server::ProblemApp) turns it
+    /// on; off by default, as in earlier releases.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy, Versioning};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let config = VersionConfig::builder(VersionStrategy::combined([
+    ///     VersionStrategy::header(),
+    ///     VersionStrategy::media_type("vnd.catalog"),
+    /// ]))
+    /// .default_version(ApiVersion::V1)
+    /// .build()
+    /// .unwrap();
+    /// let app = test::init_service(
+    ///     App::new()
+    ///         .wrap(Versioning::new(config).vary(true))
+    ///         .route("/b", web::get().to(|| async {
+    ///             HttpResponse::Ok().insert_header(("Vary", "Origin")).finish()
+    ///         })),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/b").to_request()).await;
+    /// assert_eq!(res.headers().get("vary").unwrap(), "Origin, X-API-Version, Accept");
+    /// # });
+    /// ```
+    pub fn vary(mut self, on: bool) -> Self {
+        self.vary = on;
+        self
     }
 
     /// The configuration.
@@ -129,6 +173,11 @@ where
     fn new_transform(&self, service: S) -> Self::Future {
         ready(Ok(VersionMiddleware {
             service: Rc::new(service),
+            vary: if self.vary {
+                self.config.shared_vary().cloned()
+            } else {
+                None
+            },
             config: self.config.clone(),
         }))
     }
@@ -138,6 +187,8 @@ where
 pub struct VersionMiddleware<S> {
     service: Rc<S>,
     config: Arc<VersionConfig>,
+    /// `Vary` to add, when on ([`Versioning::vary`]).
+    vary: Option<Arc<HeaderMap>>,
 }
 
 impl<S, B> Service<ServiceRequest> for VersionMiddleware<S>
@@ -161,8 +212,12 @@ where
             Err(err) => {
                 let headers = self.config.shared_general_headers();
                 add_shared_sticky_headers(&req, headers.clone());
+                if let Some(vary) = &self.vary {
+                    add_shared_sticky_headers(&req, vary.clone());
+                }
                 let mut res = req.error_response(err);
                 merge_headers(res.headers_mut(), &headers);
+                add_vary(res.headers_mut(), self.vary.as_deref());
                 return Box::pin(ready(Ok(res.map_into_right_body())));
             }
         };
@@ -180,12 +235,24 @@ where
         }
         let headers = self.config.headers_of(version);
         add_shared_sticky_headers(&req, headers.map.clone());
+        if let Some(vary) = &self.vary {
+            add_shared_sticky_headers(&req, vary.clone());
+        }
+        let vary = self.vary.clone();
         let fut = self.service.call(req);
         Box::pin(async move {
             let mut res = fut.await?;
             headers.merge_into(res.headers_mut());
+            add_vary(res.headers_mut(), vary.as_deref());
             Ok(res.map_into_left_body())
         })
+    }
+}
+
+/// Merges the one-header map `Vary: ...` into a response's headers.
+fn add_vary(headers: &mut HeaderMap, vary: Option<&HeaderMap>) {
+    if let Some(value) = vary.and_then(|v| v.get(header::VARY)) {
+        merge_vary(headers, value);
     }
 }
 

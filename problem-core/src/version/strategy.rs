@@ -43,8 +43,13 @@ pub const DEFAULT_VERSION_QUERY: &str = "api-version";
 ///   counts as `1`.
 ///
 /// A carried value that does not parse as an [`ApiVersion`] is
-/// [`VersionError::Invalid`] (400), never skipped: in a combined strategy
-/// the first source that carries a value decides, well-formed or not.
+/// [`VersionError::Invalid`] (400), never skipped. In a combined strategy
+/// every source is read: the first that carries a well-formed version
+/// wins (later ones naming another version are ignored), but a malformed
+/// value in any source present, before or after the winning one, is the
+/// [`VersionError::Invalid`] of the first malformed source, so a request is
+/// never answered in one version while it also names an unreadable one
+/// (RFC 9110 §15.5.1, 400 Bad Request).
 ///
 /// ```
 /// use actix_web::test::TestRequest;
@@ -189,14 +194,54 @@ impl VersionStrategy {
             Self::Query { name } => from_query(head, name),
             Self::MediaType { vendor } => from_media_type(head, vendor),
             Self::Combined(list) => {
+                let mut found = None;
                 for strategy in list {
-                    if let Some(v) = strategy.extract_head(head)? {
-                        return Ok(Some(v));
+                    let carried = strategy.extract_head(head)?;
+                    if found.is_none() {
+                        found = carried;
                     }
                 }
-                Ok(None)
+                Ok(found)
             }
         }
+    }
+
+    /// The `Vary` value of responses selected by this strategy (RFC 9110
+    /// §12.5.5): every request header it reads, in strategy order, each
+    /// once (compared case-insensitively): the header strategy's header
+    /// name, and `Accept` for the media-type strategy. `None` when it reads
+    /// no header (URL path, query), or a header name is not a valid field
+    /// value.
+    ///
+    /// ```
+    /// use problem_core::version::VersionStrategy;
+    /// assert_eq!(VersionStrategy::default().vary().unwrap(), "X-API-Version");
+    /// assert_eq!(VersionStrategy::media_type("vnd.catalog").vary().unwrap(), "Accept");
+    /// assert_eq!(VersionStrategy::url_path().vary(), None);
+    /// ```
+    pub fn vary(&self) -> Option<HeaderValue> {
+        fn collect(strategy: &VersionStrategy, out: &mut Vec<String>) {
+            let name = match strategy {
+                VersionStrategy::UrlPath { .. } | VersionStrategy::Query { .. } => return,
+                VersionStrategy::Header { name } => name.clone(),
+                VersionStrategy::MediaType { .. } => "Accept".to_owned(),
+                VersionStrategy::Combined(list) => {
+                    for s in list {
+                        collect(s, out);
+                    }
+                    return;
+                }
+            };
+            if !out.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+                out.push(name);
+            }
+        }
+        let mut names = Vec::new();
+        collect(self, &mut names);
+        if names.is_empty() {
+            return None;
+        }
+        HeaderValue::from_str(&names.join(", ")).ok()
     }
 
     /// The strategy flattened into its sources, in order, header names
@@ -269,24 +314,27 @@ enum Source {
 }
 
 impl Sources {
-    /// The version the request carries, as [`VersionStrategy::extract`].
+    /// The version the request carries, as [`VersionStrategy::extract`]:
+    /// every source is parsed, the first malformed one is the error, the
+    /// first well-formed one the version.
     pub(crate) fn extract_head(
         &self,
         head: &RequestHead,
     ) -> Result<Option<ApiVersion>, VersionError> {
+        let mut found = None;
         for source in &self.0 {
-            let found = match source {
+            let carried = match source {
                 Source::UrlPath(prefix) => from_path(head, prefix.as_deref())?,
                 Source::Header(name) => from_header(head.headers.get(name))?,
                 Source::HeaderText(name) => from_header(head.headers.get(name.as_str()))?,
                 Source::Query(name) => from_query(head, name)?,
                 Source::MediaType(vendor) => from_media_type(head, vendor)?,
             };
-            if found.is_some() {
-                return Ok(found);
+            if found.is_none() {
+                found = carried;
             }
         }
-        Ok(None)
+        Ok(found)
     }
 }
 

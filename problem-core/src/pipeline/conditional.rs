@@ -1,0 +1,377 @@
+//! [`ConditionalRequests`]: entity tags, `If-None-Match` and `HEAD` bodies
+//! (RFC 9110 §8.8.3 "ETag", §13.1.2 "If-None-Match", §9.3.2 "HEAD"), and
+//! [`check_if_match`] for handlers of writes (RFC 9110 §13.1.1 "If-Match").
+
+use std::future::{Ready, ready};
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
+use actix_web::http::header::{
+    self, EntityTag, Header, HeaderMap, HeaderValue, IfMatch, IfNoneMatch,
+};
+use actix_web::http::{Method, StatusCode};
+use actix_web::web::Bytes;
+use actix_web::{HttpMessage, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+
+use crate::problem::{HttpException, InternalServerErrorException};
+
+/// The `detail` of the `412 Precondition Failed` problem of
+/// [`check_if_match`].
+pub const PRECONDITION_FAILED_DETAIL: &str = "The resource has changed since it was read";
+
+/// The strong entity tag of a representation's bytes (RFC 9110 §8.8.3):
+/// the 128-bit XXH3 hash of the bytes (fast, not cryptographic), in
+/// lower-case hex. [`ConditionalRequests`] tags responses with it; a
+/// handler computes the current tag of what it is about to replace or
+/// delete with it, for [`check_if_match`].
+///
+/// ```
+/// use problem_core::pipeline::entity_tag;
+/// let tag = entity_tag(b"{\"id\":1}");
+/// assert!(!tag.weak);
+/// assert_eq!(tag.tag().len(), 32);
+/// assert_eq!(tag, entity_tag(b"{\"id\":1}"));
+/// assert_ne!(tag, entity_tag(b"{\"id\":2}"));
+/// assert_eq!(entity_tag(b"").to_string(), "\"99aa06d3014798d86001c324468d497f\"");
+/// ```
+pub fn entity_tag(bytes: &[u8]) -> EntityTag {
+    EntityTag::new_strong(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes)))
+}
+
+/// Evaluates the request's `If-Match` against the current representation
+/// of the target resource (RFC 9110 §13.1.1), before a write that replaces
+/// or deletes it: pass the [`entity_tag`] of the representation a `GET`
+/// would return now, or `None` when there is none.
+///
+/// - no `If-Match`: `Ok(())`;
+/// - `If-Match: *`: `Ok(())` when a current representation exists;
+/// - a list of entity tags: `Ok(())` when one of them is strongly equal to
+///   the current tag (RFC 9110 §8.8.3.2: a weak tag never matches);
+/// - otherwise, or when the header does not parse: the `412 Precondition
+///   Failed` problem, detail `The resource has changed since it was read`
+///   ([`PRECONDITION_FAILED_DETAIL`], [`PreconditionFailed`]). The handler
+///   returns it with `?` before writing anything.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::pipeline::{check_if_match, entity_tag};
+///
+/// let current = entity_tag(b"{\"id\":7}");
+/// let req = TestRequest::delete().to_http_request();
+/// assert!(check_if_match(&req, Some(&current)).is_ok());
+/// let req = TestRequest::delete().insert_header(("If-Match", current.to_string())).to_http_request();
+/// assert!(check_if_match(&req, Some(&current)).is_ok());
+/// let req = TestRequest::delete().insert_header(("If-Match", "\"stale\"")).to_http_request();
+/// let err = check_if_match(&req, Some(&current)).unwrap_err();
+/// assert_eq!(err.to_string(), "The resource has changed since it was read");
+/// let req = TestRequest::delete().insert_header(("If-Match", "*")).to_http_request();
+/// assert!(check_if_match(&req, None).is_err());
+/// ```
+///
+/// # Errors
+/// [`PreconditionFailed`]: the `412` problem above.
+pub fn check_if_match<M: HttpMessage>(
+    req: &M,
+    current: Option<&EntityTag>,
+) -> Result<(), PreconditionFailed> {
+    if !req.headers().contains_key(header::IF_MATCH) {
+        return Ok(());
+    }
+    let matches = match IfMatch::parse(req) {
+        Ok(IfMatch::Any) => current.is_some(),
+        Ok(IfMatch::Items(tags)) => {
+            current.is_some_and(|current| tags.iter().any(|t| t.strong_eq(current)))
+        }
+        Err(_) => false,
+    };
+    if matches {
+        Ok(())
+    } else {
+        Err(PreconditionFailed)
+    }
+}
+
+/// `If-Match` did not match the current representation (RFC 9110
+/// §13.1.1): the answer is the `412 Precondition Failed` problem, detail
+/// `The resource has changed since it was read`. Returned by
+/// [`check_if_match`]; converts into that problem ([`HttpException`], or
+/// `actix_web::Error` with `?` in a handler).
+///
+/// ```
+/// use problem_core::{HttpException, Problem};
+/// use problem_core::pipeline::PreconditionFailed;
+/// let problem = HttpException::from(PreconditionFailed);
+/// assert_eq!(problem.status().as_u16(), 412);
+/// assert_eq!(problem.title(), "Precondition Failed");
+/// assert_eq!(problem.detail().unwrap(), "The resource has changed since it was read");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("The resource has changed since it was read")]
+pub struct PreconditionFailed;
+
+impl From<PreconditionFailed> for HttpException {
+    fn from(_: PreconditionFailed) -> Self {
+        HttpException::from_status(StatusCode::PRECONDITION_FAILED)
+            .with_detail(PRECONDITION_FAILED_DETAIL)
+    }
+}
+
+impl From<PreconditionFailed> for actix_web::Error {
+    fn from(err: PreconditionFailed) -> Self {
+        HttpException::from(err).into()
+    }
+}
+
+/// Middleware: conditional `GET`/`HEAD` and `HEAD` bodies, installed by
+/// [`ProblemApp`](crate::server::ProblemApp) outside the error pipeline.
+///
+/// For a `GET` or `HEAD` request whose response is a success (2xx other than
+/// `204`) with a body of known length:
+///
+/// 1. the body's strong [`entity_tag`] is set as `ETag` (RFC 9110 §8.8.3),
+///    unless the handler set an `ETag` itself, and its length as
+///    `Content-Length`; a configured [`cache_control`](Self::cache_control)
+///    is added when the response has no `Cache-Control` (RFC 9111 §5.2);
+/// 2. when the request's `If-None-Match` is `*` or lists a tag weakly equal
+///    to that `ETag` (RFC 9110 §13.1.2), the answer is `304 Not Modified`
+///    with the response's headers (`ETag`, `Vary`, `Cache-Control`, the
+///    version headers, ...) but no `Content-Type`, no `Content-Length` and
+///    no body (RFC 9110 §15.4.5);
+/// 3. otherwise the response is sent, without its body for `HEAD` (the
+///    headers, `Content-Length` included, are those of `GET`).
+///
+/// Problem responses (4xx, 5xx) never get an `ETag`. Streamed bodies
+/// (unknown length) pass through untagged. Other methods pass through
+/// untouched. (Over the wire actix-web never sends the body of a `HEAD`
+/// response; this middleware drops it for in-process callers too.)
+///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::pipeline::ConditionalRequests;
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let app = test::init_service(
+///     App::new()
+///         .wrap(ConditionalRequests::new().cache_control("no-cache"))
+///         .route("/b", web::get().to(|| async { HttpResponse::Ok().body("Dune") })),
+/// )
+/// .await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/b").to_request()).await;
+/// let etag = res.headers().get("etag").unwrap().clone();
+/// assert_eq!(res.headers().get("cache-control").unwrap(), "no-cache");
+/// assert_eq!(test::read_body(res).await, "Dune");
+///
+/// let req = test::TestRequest::get().uri("/b").insert_header(("If-None-Match", etag.clone()));
+/// let res = test::call_service(&app, req.to_request()).await;
+/// assert_eq!(res.status(), 304);
+/// assert_eq!(res.headers().get("etag").unwrap(), &etag);
+/// assert!(test::read_body(res).await.is_empty());
+/// # });
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ConditionalRequests {
+    cache_control: Option<HeaderValue>,
+}
+
+impl ConditionalRequests {
+    /// The middleware with no `Cache-Control` of its own.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A `Cache-Control` value (RFC 9111 §5.2) for `GET`/`HEAD` success
+    /// responses that have none, e.g. `no-cache` so caches revalidate
+    /// with `If-None-Match` before reusing a stored response. A value that
+    /// is not a valid header value is ignored.
+    ///
+    /// ```
+    /// use problem_core::pipeline::ConditionalRequests;
+    /// let layer = ConditionalRequests::new().cache_control("no-cache");
+    /// assert_eq!(layer.cache_control_value().unwrap(), "no-cache");
+    /// assert!(ConditionalRequests::new().cache_control("bad\nvalue").cache_control_value().is_none());
+    /// ```
+    pub fn cache_control(mut self, value: &str) -> Self {
+        self.cache_control = HeaderValue::from_str(value).ok();
+        self
+    }
+
+    /// The configured `Cache-Control` value, if any (RFC 9111 §5.2).
+    ///
+    /// ```
+    /// use problem_core::pipeline::ConditionalRequests;
+    /// assert!(ConditionalRequests::new().cache_control_value().is_none());
+    /// ```
+    pub fn cache_control_value(&self) -> Option<&HeaderValue> {
+        self.cache_control.as_ref()
+    }
+}
+
+impl<S, B> Transform<S, ServiceRequest> for ConditionalRequests
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B, BoxBody>>;
+    type Error = actix_web::Error;
+    type Transform = ConditionalService<S>;
+    type InitError = ();
+    type Future = Ready<Result<Self::Transform, Self::InitError>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(ConditionalService {
+            service: Rc::new(service),
+            cache_control: self.cache_control.clone(),
+        }))
+    }
+}
+
+/// The service of [`ConditionalRequests`] (built by actix-web; not used
+/// directly).
+pub struct ConditionalService<S> {
+    service: Rc<S>,
+    cache_control: Option<HeaderValue>,
+}
+
+impl<S, B> Service<ServiceRequest> for ConditionalService<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B, BoxBody>>;
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    forward_ready!(service);
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        let is_head = req.method() == Method::HEAD;
+        if !is_head && req.method() != Method::GET {
+            let fut = self.service.call(req);
+            return Box::pin(async move { fut.await.map(ServiceResponse::map_into_left_body) });
+        }
+        // A malformed `If-None-Match` is ignored (the request is then
+        // unconditional).
+        let if_none_match = if req.headers().contains_key(header::IF_NONE_MATCH) {
+            IfNoneMatch::parse(&req).ok()
+        } else {
+            None
+        };
+        let cache_control = self.cache_control.clone();
+        let fut = self.service.call(req);
+        Box::pin(async move {
+            let res = fut.await?;
+            let status = res.status();
+            let size = res.response().body().size();
+            let tagged = status.is_success()
+                && status != StatusCode::NO_CONTENT
+                && matches!(size, BodySize::Sized(n) if n > 0);
+            if !tagged {
+                return Ok(match size {
+                    BodySize::Sized(n) if is_head => {
+                        let (req, mut response) = res.into_parts();
+                        if status.is_success() {
+                            add_cache_control(response.headers_mut(), cache_control.as_ref());
+                        }
+                        set_content_length(response.headers_mut(), n);
+                        let response = response.set_body(BoxBody::new(HeadBody(n)));
+                        ServiceResponse::new(req, response).map_into_right_body()
+                    }
+                    BodySize::Sized(_) | BodySize::None | BodySize::Stream => {
+                        let mut res = res;
+                        if status.is_success() {
+                            add_cache_control(res.headers_mut(), cache_control.as_ref());
+                        }
+                        res.map_into_left_body()
+                    }
+                });
+            }
+            let (req, response) = res.into_parts();
+            let (mut response, body) = response.into_parts();
+            let bytes = actix_web::body::to_bytes(body).await.map_err(|_| {
+                actix_web::Error::from(
+                    InternalServerErrorException::new()
+                        .with_detail("The response body could not be read"),
+                )
+            })?;
+            let headers = response.headers_mut();
+            let etag = match existing_tag(headers) {
+                Some(tag) => tag,
+                None => {
+                    let tag = entity_tag(&bytes);
+                    if let Ok(value) = HeaderValue::from_str(&tag.to_string()) {
+                        headers.insert(header::ETAG, value);
+                    }
+                    tag
+                }
+            };
+            add_cache_control(headers, cache_control.as_ref());
+            let not_modified = match &if_none_match {
+                Some(IfNoneMatch::Any) => true,
+                Some(IfNoneMatch::Items(tags)) => tags.iter().any(|t| t.weak_eq(&etag)),
+                None => false,
+            };
+            let len = bytes.len() as u64;
+            let response = if not_modified {
+                let mut not_modified = HttpResponse::NotModified().finish();
+                let out = not_modified.headers_mut();
+                for (name, value) in response.headers().iter() {
+                    if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+                        out.append(name.clone(), value.clone());
+                    }
+                }
+                not_modified.map_into_boxed_body()
+            } else if is_head {
+                set_content_length(response.headers_mut(), len);
+                response.set_body(BoxBody::new(HeadBody(len)))
+            } else {
+                set_content_length(response.headers_mut(), len);
+                response.set_body(BoxBody::new(bytes))
+            };
+            Ok(ServiceResponse::new(req, response).map_into_right_body())
+        })
+    }
+}
+
+/// The response's own `ETag`, when the handler set a well-formed one.
+fn existing_tag(headers: &HeaderMap) -> Option<EntityTag> {
+    headers
+        .get(header::ETAG)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+}
+
+fn add_cache_control(headers: &mut HeaderMap, value: Option<&HeaderValue>) {
+    if let Some(value) = value
+        && !headers.contains_key(header::CACHE_CONTROL)
+    {
+        headers.insert(header::CACHE_CONTROL, value.clone());
+    }
+}
+
+fn set_content_length(headers: &mut HeaderMap, len: u64) {
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+}
+
+/// The body of a `HEAD` response: the length of the `GET` body, no bytes.
+/// actix-http writes that length as `Content-Length` and, for `HEAD`, never
+/// writes body bytes (RFC 9110 §9.3.2).
+struct HeadBody(u64);
+
+impl MessageBody for HeadBody {
+    type Error = std::convert::Infallible;
+
+    fn size(&self) -> BodySize {
+        BodySize::Sized(self.0)
+    }
+
+    fn poll_next(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
+        Poll::Ready(None)
+    }
+}

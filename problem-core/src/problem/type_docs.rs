@@ -1,0 +1,352 @@
+//! Problem type documentation (RFC 9457 §3.1.1 "type": a URI reference
+//! that, when dereferenced, should provide human-readable documentation
+//! for the problem type; §4 "Defining New Problem Types").
+//!
+//! `#[derive(Problem)]` implements [`DocumentedProblem`]: each case's
+//! `type`, title, status, doc comment and extension members with their
+//! JSON types, as [`ProblemTypeDoc`]s.
+//! [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
+//! serves them at their `type` path.
+
+use actix_web::http::header::{self, Accept, Header, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse};
+use serde_json::{Value as Json, json};
+
+use super::details::ABOUT_BLANK;
+
+/// One problem type, described (RFC 9457 §4: type URI, title, status,
+/// extension members).
+///
+/// ```
+/// use problem_core::{DocumentedProblem, Problem};
+///
+/// /// A book with this ISBN already exists.
+/// #[derive(Debug, Problem)]
+/// #[problem(status = 409, title = "Conflict", type = "/problems/duplicate-isbn")]
+/// struct DuplicateIsbn {
+///     /// The ISBN.
+///     isbn: String,
+///     copies: Option<u32>,
+/// }
+///
+/// let docs = DuplicateIsbn::problem_type_docs();
+/// assert_eq!(docs.len(), 1);
+/// assert_eq!(docs[0].problem_type, "/problems/duplicate-isbn");
+/// assert_eq!(docs[0].description, "A book with this ISBN already exists.");
+/// assert_eq!(
+///     docs[0].to_json(),
+///     serde_json::json!({
+///         "type": "/problems/duplicate-isbn", "title": "Conflict", "status": 409,
+///         "description": "A book with this ISBN already exists.",
+///         "members": [
+///             {"name": "isbn", "type": "string", "required": true, "description": "The ISBN."},
+///             {"name": "copies", "type": "integer", "required": false, "description": ""}
+///         ]
+///     })
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProblemTypeDoc {
+    /// The `type` URI reference (`about:blank` when the type has none).
+    pub problem_type: &'static str,
+    /// The title.
+    pub title: &'static str,
+    /// The HTTP status.
+    pub status: u16,
+    /// The type's doc comment (the variant's, else the enum's, for an enum).
+    pub description: &'static str,
+    /// The extension members, in field order.
+    pub members: Vec<MemberDoc>,
+}
+
+/// One extension member of a problem type (RFC 9457 §3.2 "Extension
+/// Members").
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MemberDoc {
+    /// The member's name.
+    pub name: &'static str,
+    /// Its JSON type: `string`, `integer`, `number`, `boolean`, `array`,
+    /// `object`, or `any` when the Rust type does not tell.
+    pub json_type: &'static str,
+    /// Whether every instance has it (`Option` fields are optional).
+    pub required: bool,
+    /// The field's doc comment.
+    pub description: &'static str,
+}
+
+/// A problem type that describes itself (RFC 9457 §4): implemented by
+/// `#[derive(Problem)]`, one [`ProblemTypeDoc`] per struct or enum variant.
+///
+/// ```
+/// use problem_core::{DocumentedProblem, Problem};
+///
+/// #[derive(Debug, Problem)]
+/// enum OrderProblem {
+///     /// The order is already paid.
+///     #[problem(status = 409, type = "/problems/paid")]
+///     Paid,
+///     #[problem(status = 410)]
+///     Gone,
+/// }
+/// let docs = OrderProblem::problem_type_docs();
+/// assert_eq!(docs[0].title, "Conflict");
+/// assert_eq!(docs[0].description, "The order is already paid.");
+/// assert_eq!(docs[1].problem_type, "about:blank");
+/// ```
+pub trait DocumentedProblem {
+    /// The description of each case, in declaration order.
+    fn problem_type_docs() -> Vec<ProblemTypeDoc>;
+}
+
+impl ProblemTypeDoc {
+    /// The description as JSON: `type`, `title`, `status`, `description`,
+    /// `members` (each `name`, `type`, `required`, `description`).
+    pub fn to_json(&self) -> Json {
+        let members: Vec<Json> = self
+            .members
+            .iter()
+            .map(|m| {
+                json!({"name": m.name, "type": m.json_type, "required": m.required,
+                       "description": m.description})
+            })
+            .collect();
+        json!({
+            "type": self.problem_type,
+            "title": self.title,
+            "status": self.status,
+            "description": self.description,
+            "members": members,
+        })
+    }
+
+    /// The description as an HTML page (every text escaped): the title, the
+    /// type and status, the doc comment (paragraphs at blank lines) and a
+    /// table of the extension members.
+    ///
+    /// ```
+    /// use problem_core::{DocumentedProblem, Problem};
+    /// /// Stock is <low>.
+    /// #[derive(Debug, Problem)]
+    /// #[problem(status = 409, type = "/problems/stock")]
+    /// struct Stock { left: u8 }
+    /// let html = Stock::problem_type_docs()[0].to_html();
+    /// assert!(html.contains("<h1>Conflict</h1>"));
+    /// assert!(html.contains("<p>Stock is &lt;low&gt;.</p>"));
+    /// assert!(html.contains("<tr><td><code>left</code></td><td>integer</td><td>yes</td><td></td></tr>"));
+    /// ```
+    pub fn to_html(&self) -> String {
+        use html_escape::encode_text as esc;
+        let mut out = String::new();
+        out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>");
+        out.push_str(&esc(self.title));
+        out.push_str("</title></head>\n<body>\n<h1>");
+        out.push_str(&esc(self.title));
+        out.push_str("</h1>\n<p>Problem type <code>");
+        out.push_str(&esc(self.problem_type));
+        out.push_str(&format!("</code>, HTTP status {}.</p>\n", self.status));
+        for para in self
+            .description
+            .split("\n\n")
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            out.push_str("<p>");
+            out.push_str(&esc(para));
+            out.push_str("</p>\n");
+        }
+        if self.members.is_empty() {
+            out.push_str("<p>No extension members.</p>\n");
+        } else {
+            out.push_str("<h2>Extension members</h2>\n<table>\n<thead><tr><th>Member</th><th>JSON type</th><th>Required</th><th>Description</th></tr></thead>\n<tbody>\n");
+            for m in &self.members {
+                out.push_str(&format!(
+                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                    esc(m.name),
+                    esc(m.json_type),
+                    if m.required { "yes" } else { "no" },
+                    esc(m.description)
+                ));
+            }
+            out.push_str("</tbody>\n</table>\n");
+        }
+        out.push_str("</body>\n</html>\n");
+        out
+    }
+
+    /// Whether the application serves this type: a path on its own origin
+    /// (starts with `/`, not `//`); never `about:blank` (RFC 9457 §4.2.1).
+    pub fn is_served(&self) -> bool {
+        self.problem_type != ABOUT_BLANK
+            && self.problem_type.starts_with('/')
+            && !self.problem_type.starts_with("//")
+    }
+
+    /// The answer to `GET` on the type's path: `200`, HTML
+    /// (`text/html; charset=utf-8`) unless the request's `Accept` ranks
+    /// `application/json` before `text/html` (RFC 9110 §12.5.1), then
+    /// [`to_json`](Self::to_json) as `application/json`; `Vary: Accept`.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::{DocumentedProblem, Problem};
+    /// #[derive(Debug, Problem)]
+    /// #[problem(status = 409, type = "/problems/x")]
+    /// struct X;
+    /// let doc = &X::problem_type_docs()[0];
+    /// let req = TestRequest::get().insert_header(("Accept", "application/json")).to_http_request();
+    /// assert_eq!(doc.respond(&req).headers().get("content-type").unwrap(), "application/json");
+    /// let req = TestRequest::get().to_http_request();
+    /// assert_eq!(doc.respond(&req).headers().get("content-type").unwrap(), "text/html; charset=utf-8");
+    /// ```
+    pub fn respond(&self, req: &HttpRequest) -> HttpResponse {
+        let (content_type, body) = if prefers_json(req) {
+            ("application/json", self.to_json().to_string())
+        } else {
+            ("text/html; charset=utf-8", self.to_html())
+        };
+        HttpResponse::Ok()
+            .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(content_type)))
+            .insert_header((header::VARY, HeaderValue::from_static("Accept")))
+            .body(body)
+    }
+}
+
+/// Whether the first acceptable media type (by `q`, then order) is JSON
+/// rather than HTML; HTML without `Accept` or when it does not parse.
+fn prefers_json(req: &HttpRequest) -> bool {
+    let Ok(accept) = Accept::parse(req) else {
+        return false;
+    };
+    for mime in accept.ranked() {
+        match (mime.type_().as_str(), mime.subtype().as_str()) {
+            ("application", "json") => return true,
+            ("text", "html") | ("text", "*") | ("*", "*") => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Builds a [`ProblemTypeDoc`] (for `#[derive(Problem)]`).
+#[doc(hidden)]
+pub fn type_doc(
+    problem_type: &'static str,
+    title: &'static str,
+    status: u16,
+    description: &'static str,
+    members: Vec<MemberDoc>,
+) -> ProblemTypeDoc {
+    ProblemTypeDoc {
+        problem_type,
+        title,
+        status,
+        description,
+        members,
+    }
+}
+
+/// Builds a [`MemberDoc`] (for `#[derive(Problem)]`).
+#[doc(hidden)]
+pub fn member_doc(
+    name: &'static str,
+    json_type: &'static str,
+    required: bool,
+    description: &'static str,
+) -> MemberDoc {
+    MemberDoc {
+        name,
+        json_type,
+        required,
+        description,
+    }
+}
+
+/// The JSON type of a Rust type, chosen by autoref specialization:
+/// `(&&JsonTypeOf::<T>::NEW).json_type()` is [`KnownJsonType::JSON_TYPE`]
+/// when `T` implements it, else `any` (for `#[derive(Problem)]`).
+#[doc(hidden)]
+pub struct JsonTypeOf<T: ?Sized>(std::marker::PhantomData<T>);
+
+impl<T: ?Sized> JsonTypeOf<T> {
+    /// The marker value.
+    pub const NEW: Self = Self(std::marker::PhantomData);
+}
+
+/// Rust types whose JSON type (as `serde_json` writes them) is known.
+#[doc(hidden)]
+pub trait KnownJsonType {
+    /// `string`, `integer`, `number`, `boolean`, `array` or `object`.
+    const JSON_TYPE: &'static str;
+}
+
+#[doc(hidden)]
+pub trait ViaKnownJsonType {
+    fn json_type(&self) -> &'static str;
+}
+
+impl<T: KnownJsonType + ?Sized> ViaKnownJsonType for &JsonTypeOf<T> {
+    fn json_type(&self) -> &'static str {
+        T::JSON_TYPE
+    }
+}
+
+#[doc(hidden)]
+pub trait ViaAnyJsonType {
+    fn json_type(&self) -> &'static str;
+}
+
+impl<T: ?Sized> ViaAnyJsonType for JsonTypeOf<T> {
+    fn json_type(&self) -> &'static str {
+        "any"
+    }
+}
+
+macro_rules! known {
+    ($json:literal: $($t:ty),*) => {
+        $(impl KnownJsonType for $t { const JSON_TYPE: &'static str = $json; })*
+    };
+}
+known!("string": String, str, char, std::borrow::Cow<'_, str>);
+known!("integer": i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+known!("number": f32, f64);
+known!("boolean": bool);
+known!("object": serde_json::Map<String, Json>);
+
+impl<T> KnownJsonType for Vec<T> {
+    const JSON_TYPE: &'static str = "array";
+}
+impl<T> KnownJsonType for [T] {
+    const JSON_TYPE: &'static str = "array";
+}
+impl<T, const N: usize> KnownJsonType for [T; N] {
+    const JSON_TYPE: &'static str = "array";
+}
+impl<T> KnownJsonType for std::collections::VecDeque<T> {
+    const JSON_TYPE: &'static str = "array";
+}
+impl<T, S> KnownJsonType for std::collections::HashSet<T, S> {
+    const JSON_TYPE: &'static str = "array";
+}
+impl<T> KnownJsonType for std::collections::BTreeSet<T> {
+    const JSON_TYPE: &'static str = "array";
+}
+impl<K, V, S> KnownJsonType for std::collections::HashMap<K, V, S> {
+    const JSON_TYPE: &'static str = "object";
+}
+impl<K, V> KnownJsonType for std::collections::BTreeMap<K, V> {
+    const JSON_TYPE: &'static str = "object";
+}
+impl<T: KnownJsonType + ?Sized> KnownJsonType for &T {
+    const JSON_TYPE: &'static str = T::JSON_TYPE;
+}
+impl<T: KnownJsonType + ?Sized> KnownJsonType for Box<T> {
+    const JSON_TYPE: &'static str = T::JSON_TYPE;
+}
+impl<T: KnownJsonType + ?Sized> KnownJsonType for std::sync::Arc<T> {
+    const JSON_TYPE: &'static str = T::JSON_TYPE;
+}
+impl<T: KnownJsonType + ?Sized> KnownJsonType for std::rc::Rc<T> {
+    const JSON_TYPE: &'static str = T::JSON_TYPE;
+}

@@ -1,0 +1,227 @@
+//! Problem type documentation served at the type's path (RFC 9457 §3.1.1):
+//! HTML by default, JSON when preferred, exact bodies; `about:blank` never
+//! served; setup mistakes are configuration errors.
+
+use actix_web::http::Method;
+use actix_web::test::{self, TestRequest};
+use actix_web::{App, HttpResponse};
+use problem_core::server::ProblemApp;
+use problem_core::{DocumentedProblem, HttpConfigError, Problem};
+
+/// A book with this ISBN already exists.
+///
+/// ISBNs are unique across the catalog & its <archive>.
+#[derive(Debug, Problem)]
+#[problem(
+    status = 409,
+    title = "Conflict",
+    type = "/problems/duplicate-isbn",
+    detail = "A book with ISBN {isbn} already exists"
+)]
+struct DuplicateIsbn {
+    /// The ISBN that is taken.
+    isbn: String,
+    /// Existing copies.
+    copies: Option<u32>,
+    tags: Vec<String>,
+    price: f64,
+    rare: bool,
+    extra: std::collections::BTreeMap<String, u8>,
+    raw: serde_json::Value,
+    #[problem(skip)]
+    _internal: i64,
+    #[problem(header = "Retry-After")]
+    retry: u32,
+}
+
+/// Order problems.
+#[allow(dead_code)]
+#[derive(Debug, Problem)]
+enum OrderProblem {
+    /// The order is already paid.
+    #[problem(status = 409, type = "/problems/paid")]
+    Paid,
+    #[problem(status = 409, type = "/problems/paid")]
+    AlsoPaid,
+    #[problem(status = 410)]
+    Gone,
+    #[problem(status = 400, type = "https://example.com/problems/x")]
+    Elsewhere,
+}
+
+const HTML: &str = "<!DOCTYPE html>
+<html lang=\"en\">
+<head><meta charset=\"utf-8\"><title>Conflict</title></head>
+<body>
+<h1>Conflict</h1>
+<p>Problem type <code>/problems/duplicate-isbn</code>, HTTP status 409.</p>
+<p>A book with this ISBN already exists.</p>
+<p>ISBNs are unique across the catalog &amp; its &lt;archive&gt;.</p>
+<h2>Extension members</h2>
+<table>
+<thead><tr><th>Member</th><th>JSON type</th><th>Required</th><th>Description</th></tr></thead>
+<tbody>
+<tr><td><code>isbn</code></td><td>string</td><td>yes</td><td>The ISBN that is taken.</td></tr>
+<tr><td><code>copies</code></td><td>integer</td><td>no</td><td>Existing copies.</td></tr>
+<tr><td><code>tags</code></td><td>array</td><td>yes</td><td></td></tr>
+<tr><td><code>price</code></td><td>number</td><td>yes</td><td></td></tr>
+<tr><td><code>rare</code></td><td>boolean</td><td>yes</td><td></td></tr>
+<tr><td><code>extra</code></td><td>object</td><td>yes</td><td></td></tr>
+<tr><td><code>raw</code></td><td>any</td><td>yes</td><td></td></tr>
+</tbody>
+</table>
+</body>
+</html>
+";
+
+fn json_doc() -> serde_json::Value {
+    serde_json::json!({
+        "type": "/problems/duplicate-isbn",
+        "title": "Conflict",
+        "status": 409,
+        "description": "A book with this ISBN already exists.\n\nISBNs are unique across the catalog & its <archive>.",
+        "members": [
+            {"name": "isbn", "type": "string", "required": true, "description": "The ISBN that is taken."},
+            {"name": "copies", "type": "integer", "required": false, "description": "Existing copies."},
+            {"name": "tags", "type": "array", "required": true, "description": ""},
+            {"name": "price", "type": "number", "required": true, "description": ""},
+            {"name": "rare", "type": "boolean", "required": true, "description": ""},
+            {"name": "extra", "type": "object", "required": true, "description": ""},
+            {"name": "raw", "type": "any", "required": true, "description": ""}
+        ]
+    })
+}
+
+macro_rules! service {
+    () => {{
+        let app = ProblemApp::builder()
+            .development(false)
+            .problem_type::<DuplicateIsbn>()
+            .problem_type::<OrderProblem>()
+            .routes(|r| r.get("/books", || async { HttpResponse::Ok().finish() }))
+            .build()
+            .unwrap();
+        let a = app.clone();
+        test::init_service(
+            App::new()
+                .configure(move |c| a.configure(c))
+                .wrap(app.versioning())
+                .wrap(app.pipeline())
+                .wrap(app.conditional()),
+        )
+        .await
+    }};
+}
+
+#[test]
+fn the_derive_describes_each_case() {
+    let docs = DuplicateIsbn::problem_type_docs();
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0].to_json(), json_doc());
+    assert_eq!(docs[0].to_html(), HTML);
+    let docs = OrderProblem::problem_type_docs();
+    let summary: Vec<(&str, &str, u16, &str)> = docs
+        .iter()
+        .map(|d| (d.problem_type, d.title, d.status, d.description))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "/problems/paid",
+                "Conflict",
+                409,
+                "The order is already paid."
+            ),
+            ("/problems/paid", "Conflict", 409, "Order problems."),
+            ("about:blank", "Gone", 410, "Order problems."),
+            (
+                "https://example.com/problems/x",
+                "Bad Request",
+                400,
+                "Order problems."
+            ),
+        ]
+    );
+}
+
+#[actix_web::test]
+async fn the_type_path_serves_html_by_default() {
+    let svc = service!();
+    for accept in [
+        None,
+        Some("text/html"),
+        Some("*/*"),
+        Some("text/html, application/json;q=0.9"),
+    ] {
+        let mut req = TestRequest::get().uri("/problems/duplicate-isbn");
+        if let Some(a) = accept {
+            req = req.insert_header(("Accept", a));
+        }
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 200, "{accept:?}");
+        assert_eq!(
+            res.headers().get("content-type").unwrap(),
+            "text/html; charset=utf-8"
+        );
+        assert_eq!(res.headers().get("vary").unwrap(), "Accept");
+        assert_eq!(test::read_body(res).await, HTML, "{accept:?}");
+    }
+}
+
+#[actix_web::test]
+async fn the_type_path_serves_json_when_preferred() {
+    let svc = service!();
+    for accept in ["application/json", "text/html;q=0.5, application/json"] {
+        let req = TestRequest::get()
+            .uri("/problems/duplicate-isbn")
+            .insert_header(("Accept", accept));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 200);
+        assert_eq!(
+            res.headers().get("content-type").unwrap(),
+            "application/json"
+        );
+        let body: serde_json::Value = test::read_body_json(res).await;
+        assert_eq!(body, json_doc(), "{accept}");
+    }
+}
+
+#[actix_web::test]
+async fn head_works_on_type_paths_and_about_blank_or_absolute_types_are_never_served() {
+    let svc = service!();
+    let res = test::call_service(
+        &svc,
+        TestRequest::default()
+            .method(Method::HEAD)
+            .uri("/problems/paid")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert!(test::read_body(res).await.is_empty());
+    for path in ["/about:blank", "/problems/x", "/example.com/problems/x"] {
+        let res = test::call_service(&svc, TestRequest::get().uri(path).to_request()).await;
+        assert_eq!(res.status(), 404, "{path}");
+    }
+}
+
+#[test]
+fn a_route_on_a_type_path_is_a_duplicate_route() {
+    let err = ProblemApp::builder()
+        .problem_type::<DuplicateIsbn>()
+        .routes(|r| {
+            r.get("/problems/duplicate-isbn", || async {
+                HttpResponse::Ok().finish()
+            })
+        })
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::DuplicateRoute {
+            method: "GET".into(),
+            path: "/problems/duplicate-isbn".into()
+        }
+    );
+}

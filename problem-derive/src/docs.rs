@@ -1,0 +1,42 @@
+//! Doc comments of the derive input: the text of `#[doc = "..."]`
+//! attributes (what `///` lines become), for problem type documentation.
+
+use syn::{Attribute, Data, DeriveInput, Expr, ExprLit, Lit, Meta};
+
+/// The doc comment of attributes: each line without its first space,
+/// joined with `\n`, trimmed.
+pub fn text(attrs: &[Attribute]) -> String {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(s), ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .map(|line| line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))
+        .collect();
+    lines.join("\n").trim().to_owned()
+}
+
+/// The doc comment of each case, in the order of `Input::cases`: the
+/// struct's, or each variant's (the enum's when a variant has none).
+pub fn cases(node: &DeriveInput) -> Vec<String> {
+    match &node.data {
+        Data::Struct(_) | Data::Union(_) => vec![text(&node.attrs)],
+        Data::Enum(data) => {
+            let own = text(&node.attrs);
+            data.variants
+                .iter()
+                .map(|v| {
+                    let t = text(&v.attrs);
+                    if t.is_empty() { own.clone() } else { t }
+                })
+                .collect()
+        }
+    }
+}
