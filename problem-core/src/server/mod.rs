@@ -255,9 +255,11 @@ impl ProblemAppBuilder {
         self
     }
 
-    /// Adds routes.
-    pub fn routes(mut self, f: impl FnOnce(Routes) -> Routes) -> Self {
-        self.routes = f(self.routes);
+    /// Adds routes: the closure gets the table and returns it, or the
+    /// [`AddedRoute`](crate::routing::AddedRoute) its last `get`, `post`,
+    /// ... (or `guarded`) returned.
+    pub fn routes<R: Into<Routes>>(mut self, f: impl FnOnce(Routes) -> R) -> Self {
+        self.routes = f(self.routes).into();
         self
     }
 
@@ -280,10 +282,19 @@ impl ProblemAppBuilder {
     /// Builds the application.
     ///
     /// # Errors
-    /// [`HttpConfigError`]: a duplicate route, a guard with no route, an
-    /// invalid path, an invalid allowed host or a zero body limit.
+    /// [`HttpConfigError`]: a duplicate route, an invalid path, a
+    /// `versioned![...]` route without [`versioning`](Self::versioning), an
+    /// invalid allowed host or a zero body limit.
     pub fn build(self) -> Result<ProblemApp, HttpConfigError> {
         self.routes.check()?;
+        if self.versioning.is_none()
+            && let Some((method, path)) = self.routes.first_versioned()
+        {
+            return Err(HttpConfigError::VersionedRouteWithoutVersioning {
+                method: method.to_owned(),
+                path: path.to_owned(),
+            });
+        }
         let pipeline = self
             .pipeline
             .max_request_body_size(self.max_request_body_size)
