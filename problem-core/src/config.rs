@@ -23,9 +23,23 @@ pub enum HttpConfigError {
     /// A route path or method is malformed.
     #[error("invalid route: {0}")]
     InvalidRoute(String),
-    /// A guard cannot be used as given.
+    /// A guard cannot be used as given. No longer produced by
+    /// [`Routes`](crate::routing::Routes): a guard can only be given with
+    /// the route it protects ([`AddedRoute::guarded`](crate::routing::AddedRoute::guarded)).
     #[error("invalid guard: {0}")]
     InvalidGuard(String),
+    /// A route dispatches by API version (`versioned![...]`) but the
+    /// application has no versioning: add
+    /// [`versioning(config)`](crate::server::ProblemAppBuilder::versioning).
+    #[error(
+        "route {method} {path} dispatches by API version (versioned![...]) but the app has no versioning: add `.versioning(config)` to the builder"
+    )]
+    VersionedRouteWithoutVersioning {
+        /// The route's method.
+        method: String,
+        /// The route's path.
+        path: String,
+    },
     /// An option of `listen()` (bind address, workers, body size, allowed
     /// hosts) is invalid.
     #[error("invalid listen option: {0}")]

@@ -17,6 +17,7 @@ mod attr;
 mod detail;
 mod docs;
 mod expand;
+mod fallback;
 mod valid;
 
 #[doc = include_str!("derive_problem.md")]
@@ -24,7 +25,7 @@ mod valid;
 pub fn derive_problem(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     derive(&input)
-        .unwrap_or_else(syn::Error::into_compile_error)
+        .unwrap_or_else(|err| fallback::expand(&input, &err))
         .into()
 }
 

@@ -44,7 +44,7 @@ pub enum KnownType {
 impl Field<'_> {
     pub fn known_type(&self) -> KnownType {
         match last_ident(self.value_ty).map(|i| i.to_string()).as_deref() {
-            Some("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32") => KnownType::Integer,
+            Some("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64") => KnownType::Integer,
             Some("f32" | "f64") => KnownType::Float,
             Some("bool") => KnownType::Bool,
             Some("String") => KnownType::Text,

@@ -94,12 +94,13 @@ impl ContainerAttrs {
                     "default_page_size" => {
                         set(&mut out.default_page_size, &meta, "default_page_size", meta.value()?.parse()?)
                     }
-                    "filter" | "sort" | "search" | "select" | "column" | "rename" => Err(meta.error(format!(
+                    "filter" | "sort" | "search" | "select" | "column" | "rename" | "folded_column" => Err(meta.error(format!(
                         "`{key}` belongs on a field: move it to `#[query({key}..)]` on the field; on the struct use one of: {CONTAINER_KEYS}"
                     ))),
                     _ => Err(meta.error(format!(
-                        "unknown query attribute `{}` on the struct: expected one of: {CONTAINER_KEYS}",
-                        path_text(&meta)
+                        "unknown query attribute `{}` on the struct: {}expected one of: {CONTAINER_KEYS}",
+                        path_text(&meta),
+                        suggest(&key, &["key", "default_sort", "max_page_size", "default_page_size"])
                     ))),
                 }
             })?;
@@ -130,6 +131,34 @@ fn flag(slot: &mut Option<Span>, meta: &ParseNestedMeta<'_>, what: &str) -> syn:
     }
     *slot = Some(meta.path.span());
     Ok(())
+}
+
+/// `did you mean `sort`? ` when `name` is close to a known key: within two
+/// edits, or the key with a suffix (`sortable`, `searchable`, `filters`).
+fn suggest(name: &str, known: &[&str]) -> String {
+    known
+        .iter()
+        .map(|k| (edit_distance(name, k), *k))
+        .filter(|(d, k)| *d <= 2 || (name.starts_with(k) && k.len() >= 4))
+        .min()
+        .map(|(_, k)| format!("did you mean `{k}`? "))
+        .unwrap_or_default()
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            let best = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur.push(best);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 fn path_text(meta: &ParseNestedMeta<'_>) -> String {
@@ -209,12 +238,28 @@ impl FieldAttrs {
                         "`{key}` belongs on the struct: move it to `#[query({key} = ..)]` above `struct`; on a field use one of: {FIELD_KEYS}"
                     ))),
                     _ => Err(meta.error(format!(
-                        "unknown query attribute `{}` on a field: expected one of: {FIELD_KEYS}",
-                        path_text(&meta)
+                        "unknown query attribute `{}` on a field: {}expected one of: {FIELD_KEYS}",
+                        path_text(&meta),
+                        suggest(&key, &["filter", "sort", "search", "select", "column", "rename", "folded_column"])
                     ))),
                 }
             })?;
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::suggest;
+
+    #[test]
+    fn suggestions() {
+        let field = ["filter", "sort", "search", "select", "column", "rename"];
+        assert_eq!(suggest("sortable", &field), "did you mean `sort`? ");
+        assert_eq!(suggest("searchable", &field), "did you mean `search`? ");
+        assert_eq!(suggest("filters", &field), "did you mean `filter`? ");
+        assert_eq!(suggest("colum", &field), "did you mean `column`? ");
+        assert_eq!(suggest("tags", &field), "");
     }
 }

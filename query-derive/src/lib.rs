@@ -13,6 +13,7 @@ use syn::{DeriveInput, parse_macro_input};
 mod ast;
 mod attr;
 mod expand;
+mod fallback;
 mod valid;
 
 /// Derives `problem_core::query::CollectionQuery`: the whitelist of a
@@ -36,6 +37,6 @@ pub fn derive_collection_query(input: TokenStream) -> TokenStream {
         Ok(expand::expand(&ast, &resolved))
     }) {
         Ok(tokens) => tokens.into(),
-        Err(err) => err.to_compile_error().into(),
+        Err(err) => fallback::expand(&input, &err).into(),
     }
 }

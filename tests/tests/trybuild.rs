@@ -15,4 +15,22 @@ fn macros_ui() {
     t.pass("tests/ui/version/pass/*.rs");
     t.compile_fail("tests/ui/version/*.rs");
     t.compile_fail("tests/ui/query/*.rs");
+    t.pass("tests/ui/query/pass/*.rs");
+    t.compile_fail("tests/ui/routing/*.rs");
+}
+
+/// One bad attribute is one error: the derives emit placeholder impls on a
+/// mistake, so a type used as a `CollectionQuery` or a `Problem` (in a
+/// handler, as an error, as a response) adds no follow-on error. Reads the
+/// pinned messages of the two cases that use the type.
+#[test]
+fn one_bad_attribute_is_one_error() {
+    for case in [
+        "tests/ui/query/sortable_in_use.stderr",
+        "tests/ui/problem/bad_attribute_in_use.stderr",
+    ] {
+        let text = std::fs::read_to_string(case).unwrap();
+        let errors = text.lines().filter(|l| l.starts_with("error")).count();
+        assert_eq!(errors, 1, "{case}:\n{text}");
+    }
 }

@@ -58,11 +58,55 @@ pub trait Logger: Send + Sync + 'static {
 /// The default logger: `tracing` events at `error` or `warn`, target
 /// `problem_core`, with the line as the message and, in development, the
 /// error as the field `error`.
+///
+/// When no `tracing` subscriber has been set (neither a global default nor
+/// a scoped one), an event would be lost; the line is then written to
+/// stderr instead, as [`stderr_line`] formats it:
+/// `ERROR problem_core: <line>` (and ` error=<json>` in development).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TracingLogger;
 
+/// The stderr line of the default logger when no `tracing` subscriber is
+/// set: `ERROR problem_core: <line>` or `WARN problem_core: <line>`,
+/// followed in development by ` error=<the error as JSON>`.
+///
+/// ```
+/// use problem_core::pipeline::{LogLevel, LogRecord, stderr_line};
+/// let record = LogRecord {
+///     level: LogLevel::Error,
+///     message: "[app] 500 on GET /x (correlation id 00000000-0000-0000-0000-000000000000): Error: boom",
+///     error: None,
+///     correlation_id: uuid::Uuid::nil(),
+/// };
+/// assert_eq!(
+///     stderr_line(&record),
+///     "ERROR problem_core: [app] 500 on GET /x (correlation id 00000000-0000-0000-0000-000000000000): Error: boom"
+/// );
+/// ```
+pub fn stderr_line(record: &LogRecord<'_>) -> String {
+    let level = match record.level {
+        LogLevel::Error => "ERROR",
+        LogLevel::Warn => "WARN",
+    };
+    match record.error {
+        Some(e) => format!("{level} problem_core: {} error={e}", record.message),
+        None => format!("{level} problem_core: {}", record.message),
+    }
+}
+
+/// Whether a `tracing` subscriber receives events on this thread (a
+/// global default, or a scoped default set with `with_default`).
+fn has_subscriber() -> bool {
+    tracing::dispatcher::get_default(|d| !d.is::<tracing::subscriber::NoSubscriber>())
+}
+
 impl Logger for TracingLogger {
     fn log(&self, record: &LogRecord<'_>) {
+        if !has_subscriber() {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr().lock(), "{}", stderr_line(record));
+            return;
+        }
         match (record.level, record.error) {
             (LogLevel::Error, Some(e)) => {
                 tracing::error!(target: "problem_core", error = %e, "{}", record.message)

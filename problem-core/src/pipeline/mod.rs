@@ -41,7 +41,7 @@ pub use framework::PayloadTooLarge;
 pub use hosts::AllowedHosts;
 pub use log::{
     ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LoggedEntry,
-    Logger, MemoryLogger, TracingLogger, log_error,
+    Logger, MemoryLogger, TracingLogger, log_error, stderr_line,
 };
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use panic_hook::install_panic_hook;

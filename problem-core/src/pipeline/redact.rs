@@ -1,11 +1,23 @@
 //! Credential redaction (spec, "Masking rules" and "Logging and correlation ids").
 //!
-//! A URL of the form `scheme://<user>:<password>@<host>:<port>` becomes
-//! `scheme://***@<host>:<port>`; any user information in a URL is replaced,
-//! with or without a password. In JSON values, string values are redacted
-//! and the values of members whose name looks like a credential (`password`,
-//! `secret`, `token`, `authorization`, `cookie`, `api_key`, `credential`) are
-//! replaced by `***` whole.
+//! In text ([`redact`]):
+//! - A URL of the form `scheme://<user>:<password>@<host>:<port>` becomes
+//!   `scheme://***@<host>:<port>`; any user information in a URL is
+//!   replaced, with or without a password.
+//! - `key=value` and `key: value` (spaces around `=`/`:` allowed, the key
+//!   and the value optionally quoted, as in JSON) where the key contains,
+//!   case-insensitively, `password`, `passwd`, `pwd`, `secret`, `token`,
+//!   `api_key`, `apikey`, `access_key` or `authorization`: the value becomes
+//!   `***` (a quoted value up to its closing quote, else up to whitespace or
+//!   one of `,;&)]}`); `authorization: Bearer x` keeps the scheme word.
+//! - `Bearer <credentials>` and `Basic <credentials>` (the scheme word
+//!   case-insensitive): the credentials (RFC 7235 `token68` characters)
+//!   become `***`.
+//!
+//! In JSON values ([`redact_value`]), string values are redacted as text
+//! and the values of members whose name looks like a credential
+//! (`password`, `passwd`, `secret`, `token`, `authorization`, `cookie`,
+//! `api_key`, `apikey`, `credential`) are replaced by `***` whole.
 
 use std::borrow::Cow;
 
@@ -24,7 +36,158 @@ pub const REDACTED: &str = "***";
 /// );
 /// assert_eq!(redact("no url here"), "no url here");
 /// ```
+///
+/// It also hides `key=value` / `key: value` secrets and `Bearer`/`Basic`
+/// credentials (module documentation):
+///
+/// ```
+/// use problem_core::pipeline::redact;
+/// assert_eq!(redact("login failed: password=hunter2 user=bob"), "login failed: password=*** user=bob");
+/// assert_eq!(redact(r#"{"api_key": "abc123"}"#), r#"{"api_key": "***"}"#);
+/// assert_eq!(redact("Authorization: Bearer eyJhbGciOi.x.y"), "Authorization: Bearer ***");
+/// assert_eq!(redact("sent basic dXNlcjpwYXNz to proxy"), "sent basic *** to proxy");
+/// ```
 pub fn redact(text: &str) -> Cow<'_, str> {
+    match redact_urls(text) {
+        Cow::Borrowed(t) => redact_secrets(t),
+        Cow::Owned(t) => Cow::Owned(redact_secrets(&t).into_owned()),
+    }
+}
+
+/// The names whose `key=value` / `key: value` values are hidden.
+const SECRET_KEYS: [&str; 9] = [
+    "password",
+    "passwd",
+    "pwd",
+    "secret",
+    "token",
+    "api_key",
+    "apikey",
+    "access_key",
+    "authorization",
+];
+
+fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+fn is_token68(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'+' | b'/' | b'=')
+}
+
+fn ends_value(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'&' | b')' | b']' | b'}' | b'"' | b'\'')
+}
+
+/// The end of the `Bearer`/`Basic` scheme word at `at` followed by
+/// whitespace: the start of its credentials.
+fn auth_scheme_at(bytes: &[u8], at: usize) -> Option<usize> {
+    for scheme in ["bearer", "basic"] {
+        let end = at + scheme.len();
+        if end < bytes.len()
+            && bytes[at..end].eq_ignore_ascii_case(scheme.as_bytes())
+            && matches!(bytes[end], b' ' | b'\t')
+        {
+            let mut k = end;
+            while k < bytes.len() && matches!(bytes[k], b' ' | b'\t') {
+                k += 1;
+            }
+            return Some(k);
+        }
+    }
+    None
+}
+
+/// Hides `key=value` / `key: value` secrets and `Bearer`/`Basic`
+/// credentials.
+fn redact_secrets(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_key_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < bytes.len() && is_key_byte(bytes[j]) {
+            j += 1;
+        }
+        let word = &text[i..j];
+        // `Bearer <token68>` / `Basic <token68>` anywhere.
+        if let Some(start) = auth_scheme_at(bytes, i).filter(|_| j - i <= 6) {
+            let mut end = start;
+            while end < bytes.len() && is_token68(bytes[end]) {
+                end += 1;
+            }
+            if end > start && &text[start..end] != REDACTED {
+                spans.push((start, end));
+            }
+            i = end.max(j);
+            continue;
+        }
+        let lower = word.to_ascii_lowercase();
+        if SECRET_KEYS.iter().any(|k| lower.contains(k)) {
+            let mut k = j;
+            if k < bytes.len() && matches!(bytes[k], b'"' | b'\'') {
+                k += 1;
+            }
+            while k < bytes.len() && matches!(bytes[k], b' ' | b'\t') {
+                k += 1;
+            }
+            // `key=value` or `key: value`, not `key::path` or `key://`.
+            let sep = k < bytes.len()
+                && (bytes[k] == b'='
+                    || (bytes[k] == b':' && !matches!(bytes.get(k + 1), Some(b':' | b'/'))));
+            if sep {
+                k += 1;
+                while k < bytes.len() && matches!(bytes[k], b' ' | b'\t') {
+                    k += 1;
+                }
+                let (start, end) = match bytes.get(k) {
+                    Some(&q @ (b'"' | b'\'')) => {
+                        let start = k + 1;
+                        let end = text[start..]
+                            .find(q as char)
+                            .map_or(text.len(), |e| start + e);
+                        (start, end)
+                    }
+                    _ => {
+                        let start = auth_scheme_at(bytes, k).unwrap_or(k);
+                        let mut end = start;
+                        while end < bytes.len() && !ends_value(bytes[end]) {
+                            end += 1;
+                        }
+                        (start, end)
+                    }
+                };
+                if end > start {
+                    if &text[start..end] != REDACTED {
+                        spans.push((start, end));
+                    }
+                    i = end;
+                    continue;
+                }
+            }
+        }
+        i = j;
+    }
+    if spans.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (start, end) in spans {
+        out.push_str(&text[copied..start]);
+        out.push_str(REDACTED);
+        copied = end;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// Replaces the user information of every URL in `text` with `***`.
+fn redact_urls(text: &str) -> Cow<'_, str> {
     if !text.contains("://") {
         return Cow::Borrowed(text);
     }
@@ -195,6 +358,41 @@ mod tests {
             v,
             serde_json::json!({"Authorization": "***", "api_key": "***", "nested": {"dbPassword": null, "ok": "s"}})
         );
+    }
+
+    /// Issue 15, row 11: `key=value` / `key: value` secrets and
+    /// `Bearer`/`Basic` credentials in free text.
+    #[test]
+    fn key_value_and_auth_scheme_secrets() {
+        let cases = [
+            ("io error: password=hunter2", "io error: password=***"),
+            ("PASSWORD = hunter2, next", "PASSWORD = ***, next"),
+            ("db_passwd: s3cr3t; host=db", "db_passwd: ***; host=db"),
+            ("pwd=abc&user=bob", "pwd=***&user=bob"),
+            ("client_secret='a b c' rest", "client_secret='***' rest"),
+            (r#"{"token":"t0k","id":1}"#, r#"{"token":"***","id":1}"#),
+            ("x-api_key: k1 apikey=k2", "x-api_key: *** apikey=***"),
+            ("AWS access_key=AKIA123 ok", "AWS access_key=*** ok"),
+            ("Authorization: Bearer abc.def", "Authorization: Bearer ***"),
+            ("authorization=Basic dXNlcjpw", "authorization=Basic ***"),
+            (
+                "got BEARER abc-123_x~+/= from client",
+                "got BEARER *** from client",
+            ),
+            ("header Basic dXNlcjpwYXNz=", "header Basic ***"),
+            (
+                "see token::parse and secret://x",
+                "see token::parse and secret://x",
+            ),
+            ("no secrets here: all fine", "no secrets here: all fine"),
+            (
+                "postgres://u:p@h/db password=x",
+                "postgres://***@h/db password=***",
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(redact(input), expected, "{input}");
+        }
     }
 
     proptest! {

@@ -23,16 +23,39 @@ pub fn status_code(status: u16) -> StatusCode {
     StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
+/// A field type that can be an extension member: any `Serialize` type.
+/// The derive requires it of every field that is not `source`, `skip` or a
+/// header, so a field that is not `Serialize` (an `std::io::Error` cause)
+/// is reported with what to write instead.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an extension member of a problem: it is not `Serialize`",
+    label = "not `Serialize`: this field becomes an extension member",
+    note = "mark the field `#[problem(source)]` if it is the error's cause (sent nowhere, kept as `Error::source`), or `#[problem(skip)]` to leave it out of the problem document"
+)]
+pub trait ExtensionValue {
+    /// The member's JSON value.
+    ///
+    /// # Errors
+    /// The serializer's error.
+    fn to_json(&self) -> Result<serde_json::Value, serde_json::Error>;
+}
+
+impl<T: Serialize + ?Sized> ExtensionValue for T {
+    fn to_json(&self) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+}
+
 /// Serializes a field into the extension member `key`.
 ///
 /// # Errors
 /// [`ProblemBuildError::Extension`] when the value cannot be serialized.
-pub fn extension<T: Serialize + ?Sized>(
+pub fn extension<T: ExtensionValue + ?Sized>(
     extensions: &mut Extensions,
     key: &str,
     value: &T,
 ) -> Result<(), ProblemBuildError> {
-    match serde_json::to_value(value) {
+    match value.to_json() {
         Ok(v) => {
             extensions.insert(key.to_owned(), v);
             Ok(())

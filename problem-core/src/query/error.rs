@@ -160,6 +160,19 @@ pub enum ApplyError {
         /// The expected type (`integer`, `RFC 3339 date`, ...).
         expected: &'static str,
     },
+    /// An item has no member for a non-nullable query field: the query
+    /// field's name (or `rename`) does not match the item's serialized
+    /// member, so a filter on it could never match. A setup mistake,
+    /// answered as a 500 whose log line names the field.
+    #[error(
+        "item #{index} has no member `{field}`: name the query field (or its `rename`) as the item serializes it"
+    )]
+    MissingMember {
+        /// Position of the item.
+        index: usize,
+        /// The field.
+        field: &'static str,
+    },
 }
 
 impl From<ApplyError> for actix_web::Error {

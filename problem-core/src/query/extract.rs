@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest};
@@ -25,7 +25,7 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 ///
 /// | Setting | Default | Meaning |
 /// |---|---|---|
-/// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, every `cursor` sent is `invalid_cursor` and building a cursor page fails with [`ApplyError::NoCursorKey`](super::ApplyError) (a 500): there is deliberately no random per-process key, whose cursors would break across restarts and instances. |
+/// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (at the first request that needs it) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`]; cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
 /// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
 /// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). |
 /// | [`count_total`](Self::count_total) | `true` | Count the total; off: `meta.total`/`meta.total_pages` and the `last` link are omitted. |
@@ -223,6 +223,37 @@ impl<Q> fmt::Debug for Collection<Q> {
     }
 }
 
+/// The warning logged once per process when a [`Collection`] is extracted
+/// with no cursor key configured (through the default logger's path:
+/// `tracing` at `warn`, or stderr when no subscriber is set).
+pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryConfig::cursor_keys): cursors are signed with a random key generated at start, so they will not survive a restart or reach another instance";
+
+/// `config` with the process's random cursor key when it has none.
+fn with_cursor_key(config: &QueryConfig) -> Option<QueryConfig> {
+    static RANDOM: OnceLock<Option<CursorKeys>> = OnceLock::new();
+    if config.keys.is_some() {
+        return None;
+    }
+    let keys = RANDOM.get_or_init(|| {
+        let mut key = Vec::with_capacity(32);
+        key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+        key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+        crate::pipeline::Logger::log(
+            &crate::pipeline::TracingLogger,
+            &crate::pipeline::LogRecord {
+                level: crate::pipeline::LogLevel::Warn,
+                message: RANDOM_CURSOR_KEY_WARNING,
+                error: None,
+                correlation_id: uuid::Uuid::nil(),
+            },
+        );
+        CursorKeys::new([key]).ok()
+    });
+    let mut config = config.clone();
+    config.keys = keys.clone();
+    Some(config)
+}
+
 impl<Q: CollectionQuery> FromRequest for Collection<Q> {
     type Error = actix_web::Error;
     type Future = Ready<Result<Self, actix_web::Error>>;
@@ -239,6 +270,8 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
                 &default
             }
         };
+        let keyed = with_cursor_key(config);
+        let config = keyed.as_ref().unwrap_or(config);
         let parsed = Pairs::parse(req.query_string())
             .and_then(|raw| TypedQuery::<Q>::parse_pairs(&raw, config));
         ready(match parsed {

@@ -3,7 +3,10 @@
 //! for small collections and tests.
 //!
 //! Items are serialized with serde to JSON objects; each field is read from
-//! the member of the same name (a missing member counts as `null`). Dates
+//! the member of the same name. A missing member is `null` for an `Option`
+//! field (so `skip_serializing_if = "Option::is_none"` works) and an
+//! [`ApplyError::MissingMember`] otherwise: a query field named unlike the
+//! item's member is an error, never a silently empty result. Dates
 //! and date-times must serialize as RFC 3339 strings (e.g. with
 //! `time::serde::rfc3339`); a member of the wrong type is an
 //! [`ApplyError::FieldType`]. Semantics are SQL's: a comparison with `null`
@@ -32,7 +35,11 @@ struct Row {
 
 fn field_value(spec: &FieldSpec, row: &Row) -> Result<Value, ApplyError> {
     match row.object.get(spec.name) {
-        None => Ok(Value::Null),
+        None if spec.nullable => Ok(Value::Null),
+        None => Err(ApplyError::MissingMember {
+            index: row.index,
+            field: spec.name,
+        }),
         Some(json) => spec.kind.from_json(json).ok_or(ApplyError::FieldType {
             index: row.index,
             field: spec.name,

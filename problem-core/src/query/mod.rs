@@ -68,7 +68,7 @@ mod value;
 pub use combined::CollectionParams;
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
 pub use error::{ApplyError, MAX_QUERY_PARAMETERS, QueryError, TOO_MANY_PARAMETERS_DETAIL, code};
-pub use extract::{Collection, QueryConfig};
+pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 pub use filter::{Condition, Filter, Operand, Operator, escape_like};
 pub use fold::fold_case;

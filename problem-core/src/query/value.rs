@@ -198,7 +198,8 @@ pub(crate) fn format_date(d: Date) -> String {
 /// A Rust type usable as a queryable field; the derive reads
 /// `<T as QueryValue>::KIND` for each field (`Option<T>` makes it nullable).
 ///
-/// Implemented for `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `f32`,
+/// Implemented for `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`
+/// (values up to `i64::MAX`), `f32`,
 /// `f64`, `bool`, `String`, `time::Date` and `time::OffsetDateTime`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of a `CollectionQuery`",
@@ -236,6 +237,16 @@ macro_rules! integers {
     )*};
 }
 integers!(i8, i16, i32, i64, u8, u16, u32);
+
+/// `u64` ids are common; a value over `i64::MAX` (what SQL databases store)
+/// does not parse: a 400 `invalid_value`.
+impl QueryValue for u64 {
+    const KIND: ValueKind = ValueKind::Integer {
+        min: 0,
+        max: i64::MAX,
+    };
+}
+impl OrderedValue for u64 {}
 
 impl QueryValue for f32 {
     const KIND: ValueKind = ValueKind::Float;

@@ -7,6 +7,7 @@
 //! path answers `OPTIONS` with `204 No Content` and `Allow`
 //! (RFC 9110 §9.3.7), unless the application routes those methods itself.
 
+mod added;
 mod guard;
 mod panic;
 
@@ -17,6 +18,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, Route};
 
+pub use added::AddedRoute;
 pub use guard::{Guard, GuardFuture};
 
 use crate::HttpConfigError;
@@ -65,6 +67,8 @@ struct Entry {
     path: String,
     make: RouteFactory,
     guards: Vec<Arc<dyn Guard>>,
+    /// Served by a `versioned![...]` table: needs the app's versioning.
+    versioned: bool,
 }
 
 impl Entry {
@@ -80,8 +84,9 @@ impl Entry {
 }
 
 /// The application's routes, built with [`get`](Routes::get),
-/// [`post`](Routes::post), ... and [`guard`](Routes::guard), then
-/// registered by [`ProblemApp`](crate::server::ProblemApp).
+/// [`post`](Routes::post), ... (each returns an [`AddedRoute`], whose
+/// [`guarded`](AddedRoute::guarded) protects that route and no other),
+/// then registered by [`ProblemApp`](crate::server::ProblemApp).
 ///
 /// Paths use actix-web's `{name}` parameters; the spec's `/:name` form is
 /// accepted too and means the same.
@@ -93,12 +98,13 @@ impl Entry {
 /// async fn list() -> HttpResponse { HttpResponse::Ok().finish() }
 /// async fn create() -> HttpResponse { HttpResponse::Created().finish() }
 ///
-/// let routes = Routes::new()
+/// let routes: Routes = Routes::new()
 ///     .get("/books", list)
 ///     .post("/books", create)
-///     .guard(|req: actix_web::HttpRequest| async move {
+///     .guarded(|req: actix_web::HttpRequest| async move {
 ///         Ok(req.headers().contains_key("authorization"))
-///     });
+///     })
+///     .into();
 /// assert_eq!(routes.methods("/books").unwrap(), vec!["GET", "POST"]);
 /// assert_eq!(routes.allow("/books").unwrap(), vec!["GET", "HEAD", "POST", "OPTIONS"]);
 /// ```
@@ -154,7 +160,7 @@ impl Routes {
 
     /// Adds a route for `method` and `path` served by `handler` (any
     /// actix-web handler: async fn with extractors, returning a `Responder`).
-    pub fn route<F, Args>(mut self, method: Method, path: &str, handler: F) -> Self
+    pub fn route<F, Args>(mut self, method: Method, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
         Args: FromRequest + 'static,
@@ -165,7 +171,7 @@ impl Routes {
             self.errors.push(HttpConfigError::InvalidRoute(format!(
                 "path `{path}` must start with `/`"
             )));
-            return self;
+            return AddedRoute::new(self, None);
         }
         if self
             .entries
@@ -176,19 +182,22 @@ impl Routes {
                 method: method.to_string(),
                 path,
             });
-            return self;
+            return AddedRoute::new(self, None);
         }
         self.entries.push(Entry {
             method,
             path,
+            versioned: std::any::TypeId::of::<F>()
+                == std::any::TypeId::of::<crate::version::VersionedRoute>(),
             make: Arc::new(move || web::to(handler.clone())),
             guards: Vec::new(),
         });
-        self
+        let index = self.entries.len() - 1;
+        AddedRoute::new(self, Some(index))
     }
 
     /// Adds a `GET` route.
-    pub fn get<F, Args>(self, path: &str, handler: F) -> Self
+    pub fn get<F, Args>(self, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
         Args: FromRequest + 'static,
@@ -198,7 +207,7 @@ impl Routes {
     }
 
     /// Adds a `POST` route.
-    pub fn post<F, Args>(self, path: &str, handler: F) -> Self
+    pub fn post<F, Args>(self, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
         Args: FromRequest + 'static,
@@ -208,7 +217,7 @@ impl Routes {
     }
 
     /// Adds a `PUT` route.
-    pub fn put<F, Args>(self, path: &str, handler: F) -> Self
+    pub fn put<F, Args>(self, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
         Args: FromRequest + 'static,
@@ -218,7 +227,7 @@ impl Routes {
     }
 
     /// Adds a `PATCH` route.
-    pub fn patch<F, Args>(self, path: &str, handler: F) -> Self
+    pub fn patch<F, Args>(self, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
         Args: FromRequest + 'static,
@@ -228,28 +237,13 @@ impl Routes {
     }
 
     /// Adds a `DELETE` route.
-    pub fn delete<F, Args>(self, path: &str, handler: F) -> Self
+    pub fn delete<F, Args>(self, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
         Args: FromRequest + 'static,
         F::Output: Responder + 'static,
     {
         self.route(Method::DELETE, path, handler)
-    }
-
-    /// Guards the route added last: the guard runs before the handler's
-    /// extractors; `Ok(false)` answers 403 with no detail, `Err(problem)`
-    /// answers that problem (e.g. 401 with `WWW-Authenticate`). Several
-    /// guards run in order. A guard with no route before it is an
-    /// [`HttpConfigError::InvalidGuard`] at build.
-    pub fn guard(mut self, guard: impl Guard) -> Self {
-        match self.entries.last_mut() {
-            Some(entry) => entry.guards.push(Arc::new(guard)),
-            None => self.errors.push(HttpConfigError::InvalidGuard(
-                "a guard must follow the route it protects, e.g. `.post(\"/books\", create).guard(auth)`".into(),
-            )),
-        }
-        self
     }
 
     /// The methods registered for a path, in registration order.

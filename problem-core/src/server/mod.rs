@@ -189,12 +189,23 @@ impl ProblemApp {
     ///
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for a bad address or zero
-    /// workers; [`HttpConfigError::Io`] when binding fails.
+    /// workers; [`HttpConfigError::VersionedRouteWithoutVersioning`] for a
+    /// `versioned![...]` route on an app built without
+    /// [`versioning`](ProblemAppBuilder::versioning);
+    /// [`HttpConfigError::Io`] when binding fails.
     pub fn bind(
         self,
         addr: &str,
         options: ListenOptions,
     ) -> Result<(actix_web::dev::Server, Vec<SocketAddr>), HttpConfigError> {
+        if self.versioning.is_none()
+            && let Some((method, path)) = self.routes.first_versioned()
+        {
+            return Err(HttpConfigError::VersionedRouteWithoutVersioning {
+                method: method.to_owned(),
+                path: path.to_owned(),
+            });
+        }
         let addrs: Vec<SocketAddr> = addr
             .to_socket_addrs()
             .map_err(|e| HttpConfigError::InvalidListenOption(format!("address `{addr}`: {e}")))?
@@ -309,9 +320,11 @@ impl ProblemAppBuilder {
         self
     }
 
-    /// Adds routes.
-    pub fn routes(mut self, f: impl FnOnce(Routes) -> Routes) -> Self {
-        self.routes = f(self.routes);
+    /// Adds routes: the closure gets the table and returns it, or the
+    /// [`AddedRoute`](crate::routing::AddedRoute) its last `get`, `post`,
+    /// ... (or `guarded`) returned.
+    pub fn routes<R: Into<Routes>>(mut self, f: impl FnOnce(Routes) -> R) -> Self {
+        self.routes = f(self.routes).into();
         self
     }
 
@@ -392,8 +405,11 @@ impl ProblemAppBuilder {
     /// Builds the application.
     ///
     /// # Errors
-    /// [`HttpConfigError`]: a duplicate route, a guard with no route, an
-    /// invalid path, an invalid allowed host or a zero body limit.
+    /// [`HttpConfigError`]: a duplicate route, an invalid path, an invalid
+    /// allowed host or a zero body limit. (A `versioned![...]` route without
+    /// [`versioning`](Self::versioning) is refused by
+    /// [`ProblemApp::bind`]/`listen`: installed into your own `App` through
+    /// [`ProblemApp::configure`], you may wrap `Versioning` yourself.)
     pub fn build(self) -> Result<ProblemApp, HttpConfigError> {
         self.routes.check()?;
         let pipeline = self

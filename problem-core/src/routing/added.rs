@@ -1,0 +1,173 @@
+//! [`AddedRoute`]: the route table just after a route was added, the only
+//! place a guard can be given, so a guard always protects the route it
+//! follows (spec, "Authentication").
+
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::{FromRequest, Handler, Responder};
+
+use super::{Guard, Routes};
+
+/// The route table right after [`Routes::get`], [`Routes::post`], ...:
+/// [`guarded`](Self::guarded) protects the route just added, and only it.
+/// The other methods add the next route, as on [`Routes`]; convert back
+/// with `.into()` (or let [`ProblemAppBuilder::routes`] do it).
+///
+/// A guard cannot be given before a route or on its own: `Routes` has no
+/// `guarded` method, so `r.guarded(admin_only).post("/orders", create)`
+/// does not compile.
+///
+/// [`ProblemAppBuilder::routes`]: crate::server::ProblemAppBuilder::routes
+///
+/// ```
+/// use actix_web::{HttpRequest, HttpResponse};
+/// use problem_core::routing::Routes;
+///
+/// async fn list() -> HttpResponse { HttpResponse::Ok().finish() }
+/// async fn create() -> HttpResponse { HttpResponse::Created().finish() }
+/// async fn admin_only(req: HttpRequest) -> Result<bool, actix_web::Error> {
+///     Ok(req.headers().get("authorization").is_some_and(|v| v == "Bearer admin"))
+/// }
+///
+/// let routes: Routes = Routes::new()
+///     .get("/orders", list)                 // open
+///     .post("/orders", create)
+///     .guarded(admin_only)                  // protects POST /orders only
+///     .into();
+/// assert_eq!(routes.protected_routes(), vec![("POST", "/orders")]);
+/// ```
+#[must_use = "add the next route or convert back with `.into()`"]
+pub struct AddedRoute {
+    routes: Routes,
+    /// The entry just added; `None` when adding it was a setup mistake
+    /// (then `build()` fails and no guard can land elsewhere).
+    index: Option<usize>,
+}
+
+impl std::fmt::Debug for AddedRoute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.routes.fmt(f)
+    }
+}
+
+impl From<AddedRoute> for Routes {
+    fn from(added: AddedRoute) -> Self {
+        added.routes
+    }
+}
+
+impl AddedRoute {
+    pub(super) fn new(routes: Routes, index: Option<usize>) -> Self {
+        Self { routes, index }
+    }
+
+    /// Guards the route just added: the guard runs before the handler's
+    /// extractors; `Ok(false)` answers 403 with no detail, `Err(problem)`
+    /// answers that problem (e.g. 401 with `WWW-Authenticate`). Several
+    /// `guarded` in a row run in order, all on that route.
+    pub fn guarded(mut self, guard: impl Guard) -> Self {
+        if let Some(entry) = self.index.and_then(|i| self.routes.entries.get_mut(i)) {
+            entry.guards.push(Arc::new(guard));
+        }
+        self
+    }
+
+    /// The table so far.
+    pub fn into_routes(self) -> Routes {
+        self.routes
+    }
+
+    /// The methods registered for a path; see [`Routes::methods`].
+    pub fn methods(&self, path: &str) -> Option<Vec<&str>> {
+        self.routes.methods(path)
+    }
+
+    /// Adds a route; see [`Routes::route`].
+    pub fn route<F, Args>(self, method: Method, path: &str, handler: F) -> AddedRoute
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.routes.route(method, path, handler)
+    }
+
+    /// Adds a `GET` route.
+    pub fn get<F, Args>(self, path: &str, handler: F) -> AddedRoute
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.routes.get(path, handler)
+    }
+
+    /// Adds a `POST` route.
+    pub fn post<F, Args>(self, path: &str, handler: F) -> AddedRoute
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.routes.post(path, handler)
+    }
+
+    /// Adds a `PUT` route.
+    pub fn put<F, Args>(self, path: &str, handler: F) -> AddedRoute
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.routes.put(path, handler)
+    }
+
+    /// Adds a `PATCH` route.
+    pub fn patch<F, Args>(self, path: &str, handler: F) -> AddedRoute
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.routes.patch(path, handler)
+    }
+
+    /// Adds a `DELETE` route.
+    pub fn delete<F, Args>(self, path: &str, handler: F) -> AddedRoute
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.routes.delete(path, handler)
+    }
+}
+
+impl Routes {
+    /// `(method, path)` of every route with at least one guard, in
+    /// registration order.
+    ///
+    /// ```
+    /// use problem_core::routing::Routes;
+    /// assert!(Routes::new().protected_routes().is_empty());
+    /// ```
+    pub fn protected_routes(&self) -> Vec<(&str, &str)> {
+        self.entries
+            .iter()
+            .filter(|e| !e.guards.is_empty())
+            .map(|e| (e.method.as_str(), e.path.as_str()))
+            .collect()
+    }
+}
+
+impl Routes {
+    /// `(method, path)` of the first route served by a `versioned![...]`
+    /// table, if any: such a route needs the application's versioning.
+    pub(crate) fn first_versioned(&self) -> Option<(&str, &str)> {
+        self.entries
+            .iter()
+            .find(|e| e.versioned)
+            .map(|e| (e.method.as_str(), e.path.as_str()))
+    }
+}

@@ -1,0 +1,279 @@
+//! Issue 15's run-time rows: a misconfiguration caught at build (row 2),
+//! cursors without a configured key (row 3), a query field that names no
+//! member (row 4), `u64` ids (row 7), the default logger without a
+//! subscriber (row 10) and redaction of `key=value` secrets (row 11).
+//!
+//! Rows 3 and 10 read this test binary's own stderr: the parent test runs
+//! the binary again as a child with `ISSUE15_CHILD` set, and asserts the
+//! child's stderr lines whole.
+
+use std::sync::Arc;
+
+use actix_web::{App, HttpResponse, test as atest};
+use problem_core::pipeline::{LogLevel, MemoryLogger};
+use problem_core::query::{ApplyError, Collection, QueryConfig, TypedQuery};
+use problem_core::server::ProblemApp;
+use problem_core::{CollectionQuery, HttpConfigError, version, versioned};
+use serde_json::{Value, json};
+
+#[derive(CollectionQuery)]
+#[query(key = "id")]
+#[allow(dead_code)]
+struct OrderQuery {
+    #[query(filter(eq, gt), sort)]
+    id: u64,
+    #[query(filter(eq))]
+    customer_name: String,
+}
+
+#[versioned("1.x")]
+async fn list_v1() -> HttpResponse {
+    HttpResponse::Ok().finish()
+}
+
+#[versioned("2.x")]
+async fn list_v2() -> HttpResponse {
+    HttpResponse::Ok().finish()
+}
+
+/// Row 2: `versioned![...]` without `.versioning(config)` is an
+/// `HttpConfigError` naming the route before the server binds (`build()`
+/// itself must still succeed: an app installed into the user's own `App`
+/// may wrap `Versioning` itself, as tests/version_pipeline.rs does).
+#[test]
+fn versioned_route_without_versioning_fails_before_serving() {
+    let err = ProblemApp::builder()
+        .routes(|r| {
+            r.get("/health", list_v1)
+                .get("/orders", version::versioned![list_v1, list_v2])
+        })
+        .build()
+        .unwrap()
+        .bind("127.0.0.1:0", Default::default())
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::VersionedRouteWithoutVersioning {
+            method: "GET".into(),
+            path: "/orders".into()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "route GET /orders dispatches by API version (versioned![...]) but the app has no versioning: add `.versioning(config)` to the builder"
+    );
+}
+
+/// Row 7: `u64` ids filter like other integers; a value over `i64::MAX` is
+/// a 400 `invalid_value`.
+#[test]
+fn u64_ids_over_i64_max_are_invalid_values() {
+    let ok = TypedQuery::<OrderQuery>::from_query_str(
+        "id__gt=9223372036854775807",
+        &QueryConfig::default(),
+    );
+    assert!(ok.is_ok());
+    let err =
+        TypedQuery::<OrderQuery>::from_query_str("id=9223372036854775808", &QueryConfig::default())
+            .unwrap_err();
+    let issues = serde_json::to_value(err.issues()).unwrap();
+    assert_eq!(issues[0]["name"], json!("id"));
+    assert_eq!(issues[0]["code"], json!("invalid_value"));
+    assert_eq!(issues[0]["expected"], json!("integer"));
+}
+
+/// Row 4, in memory: an item without the field's member is an error value,
+/// never a silently empty result; the pipeline answers it as a 500 whose
+/// log line names the field.
+#[actix_web::test]
+async fn a_missing_member_is_an_error_and_a_logged_500() {
+    let items = [json!({"id": 1, "customer": "ada"})];
+    let q = TypedQuery::<OrderQuery>::from_query_str("customer_name=ada", &QueryConfig::default())
+        .unwrap();
+    assert_eq!(
+        q.page_in_memory(items.clone()).unwrap_err(),
+        ApplyError::MissingMember {
+            index: 0,
+            field: "customer_name"
+        }
+    );
+
+    async fn list(q: Collection<OrderQuery>) -> Result<HttpResponse, actix_web::Error> {
+        let page = q.page_in_memory([json!({"id": 1, "customer": "ada"})])?;
+        Ok(HttpResponse::Ok().json(page.data))
+    }
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("orders")
+        .development(false)
+        .shared_logger(logger.clone())
+        .routes(|r| r.get("/orders", list))
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = atest::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let res = atest::call_service(
+        &svc,
+        atest::TestRequest::get()
+            .uri("/orders?customer_name=ada")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 500);
+    let body: Value = atest::read_body_json(res).await;
+    let entries = logger.entries();
+    assert_eq!(entries.len(), 1);
+    let id = entries[0].correlation_id;
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+               "instance": "/orders", "correlationId": id.to_string()})
+    );
+    assert_eq!(entries[0].level, LogLevel::Error);
+    assert_eq!(
+        entries[0].message,
+        format!(
+            "[orders] 500 on GET /orders (correlation id {id}): InternalServerErrorException: item #0 has no member `customer_name`: name the query field (or its `rename`) as the item serializes it"
+        )
+    );
+}
+
+/// Row 11: an `std::io::Error` whose message holds `password=hunter2` is
+/// logged with the value redacted.
+#[actix_web::test]
+async fn key_value_secrets_are_redacted_in_the_log() {
+    async fn fails() -> Result<HttpResponse, std::io::Error> {
+        Err(std::io::Error::other(
+            "login to db as app with password=hunter2 failed; Authorization: Bearer abc.def",
+        ))
+    }
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("orders")
+        .development(false)
+        .shared_logger(logger.clone())
+        .routes(|r| r.get("/fails", fails))
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = atest::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let res = atest::call_service(&svc, atest::TestRequest::get().uri("/fails").to_request()).await;
+    assert_eq!(res.status(), 500);
+    let entries = logger.entries();
+    let id = entries[0].correlation_id;
+    assert_eq!(
+        entries[0].message,
+        format!(
+            "[orders] Unhandled error on GET /fails (correlation id {id}): Error: login to db as app with password=*** failed; Authorization: Bearer ***"
+        )
+    );
+}
+
+/// What the child process does: two keyset pages through the `Collection`
+/// extractor with no cursor key configured (row 3), then a 5xx logged by
+/// the default logger with no subscriber set (row 10). It prints the
+/// correlation id and the cursor statuses on stdout.
+fn child() {
+    async fn list(
+        req: actix_web::HttpRequest,
+        q: Collection<OrderQuery>,
+    ) -> Result<HttpResponse, actix_web::Error> {
+        let items = (1..=3).map(|i| json!({"id": i, "customer_name": "ada"}));
+        let page = q.cursor_page_in_memory(items)?;
+        Ok(HttpResponse::Ok().json(page.to_json("/orders", req.query_string())?))
+    }
+    async fn boom() -> Result<HttpResponse, std::io::Error> {
+        Err(std::io::Error::other("disk full, token=s3cr3t"))
+    }
+    actix_web::rt::System::new().block_on(async {
+        let app = ProblemApp::builder()
+            .tag("orders")
+            .development(false)
+            .routes(|r| r.get("/orders", list).get("/boom", boom))
+            .build()
+            .unwrap();
+        let a = app.clone();
+        let svc = atest::init_service(
+            App::new()
+                .configure(move |c| a.configure(c))
+                .wrap(app.pipeline()),
+        )
+        .await;
+        let res = atest::call_service(
+            &svc,
+            atest::TestRequest::get()
+                .uri("/orders?limit=1")
+                .to_request(),
+        )
+        .await;
+        let status = res.status().as_u16();
+        let body: Value = atest::read_body_json(res).await;
+        let cursor = body["meta"]["next_cursor"].as_str().unwrap().to_owned();
+        let res = atest::call_service(
+            &svc,
+            atest::TestRequest::get()
+                .uri(&format!("/orders?limit=1&cursor={cursor}"))
+                .to_request(),
+        )
+        .await;
+        let next = res.status().as_u16();
+        let body: Value = atest::read_body_json(res).await;
+        println!("pages {status} {next} {}", body["data"]);
+        let res =
+            atest::call_service(&svc, atest::TestRequest::get().uri("/boom").to_request()).await;
+        let body: Value = atest::read_body_json(res).await;
+        println!("correlation {}", body["correlationId"].as_str().unwrap());
+    });
+}
+
+/// Rows 3 and 10, in a child process (its stderr is the observable).
+#[test]
+fn no_cursor_key_and_no_subscriber() {
+    if std::env::var_os("ISSUE15_CHILD").is_some() {
+        return child();
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "no_cursor_key_and_no_subscriber",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("ISSUE15_CHILD", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("pages 200 200 [{\"id\":2,\"customer_name\":\"ada\"}]"),
+        "{stdout}"
+    );
+    let id = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("correlation "))
+        .unwrap();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("problem_core"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            format!("WARN problem_core: {}", problem_core::query::RANDOM_CURSOR_KEY_WARNING).as_str(),
+            format!("ERROR problem_core: [orders] Unhandled error on GET /boom (correlation id {id}): Error: disk full, token=***").as_str(),
+        ],
+        "{stderr}"
+    );
+}

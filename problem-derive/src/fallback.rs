@@ -1,0 +1,76 @@
+//! What the derive emits when the input has a mistake: the error(s) plus
+//! placeholder impls of `Display`, `Error`, `Problem` and `ResponseError`
+//! (as `thiserror-impl`'s `fallback.rs`), so code using the type compiles
+//! on and the user sees the real mistake alone, not follow-on errors.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{DeriveInput, Ident};
+
+pub fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
+    let p = quote!(::problem_core::__private);
+    let o = quote!(::problem_core::__private::openapi);
+    let error = error.to_compile_error();
+    let ident = Ident::new(&input.ident.to_string(), Span::call_site());
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let extra = |bound: TokenStream| match where_clause {
+        // `for<'workaround>` makes the bound on a concrete type legal
+        // (trivial bounds are unstable), as thiserror does.
+        Some(w) => {
+            let preds = &w.predicates;
+            quote!(where #preds, for<'workaround> #ident #ty_generics: #bound)
+        }
+        None => quote!(where for<'workaround> #ident #ty_generics: #bound),
+    };
+    let error_where = extra(quote!(#p::fmt::Debug));
+    let problem_where = extra(quote!(#p::fmt::Debug + #p::Send + #p::Sync + 'static));
+    quote! {
+        #error
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics #p::fmt::Display for #ident #ty_generics #where_clause {
+            fn fmt(&self, _: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                ::core::unreachable!()
+            }
+        }
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics #p::Error for #ident #ty_generics #error_where {}
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics ::problem_core::Problem for #ident #ty_generics #problem_where {
+            fn status(&self) -> #p::StatusCode {
+                ::core::unreachable!()
+            }
+            fn name(&self) -> &'static str {
+                ::core::unreachable!()
+            }
+        }
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics #p::actix_web::ResponseError for #ident #ty_generics #problem_where {}
+
+        ::problem_core::__private::openapi_items! {
+            #[automatically_derived]
+            impl #impl_generics #o::PartialSchema for #ident #ty_generics #where_clause {
+                fn schema() -> #o::RefOr<#o::Schema> {
+                    ::core::unreachable!()
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #o::ToSchema for #ident #ty_generics #where_clause {}
+
+            #[automatically_derived]
+            impl #impl_generics #o::IntoResponses for #ident #ty_generics #where_clause {
+                fn responses() -> #o::BTreeMap<#p::String, #o::RefOr<#o::Response>> {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    }
+}

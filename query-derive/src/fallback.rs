@@ -1,0 +1,64 @@
+//! What the derive emits when the input has a mistake: the error(s) plus a
+//! placeholder `CollectionQuery` impl (as `thiserror-impl`'s `fallback.rs`),
+//! so code using the type compiles on and the user sees the real mistake
+//! alone, not follow-on "trait not implemented" errors.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{Data, DeriveInput, Fields, Ident};
+
+pub fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
+    let error = error.to_compile_error();
+    let ident = Ident::new(&input.ident.to_string(), Span::call_site());
+    let resource = input.ident.to_string();
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let q = quote!(::problem_core::query);
+    // Marks the fields as read, as the real expansion does: no dead-code
+    // warnings on top of the error.
+    let fields = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(n) => {
+                let idents: Vec<&Ident> = n.named.iter().filter_map(|f| f.ident.as_ref()).collect();
+                Some(quote! {
+                    impl #impl_generics #ident #ty_generics #where_clause {
+                        #[allow(dead_code, clippy::all)]
+                        #[doc(hidden)]
+                        fn __collection_query_fields(self) -> Self {
+                            let Self { #(#idents),* } = self;
+                            Self { #(#idents),* }
+                        }
+                    }
+                })
+            }
+            Fields::Unnamed(_) | Fields::Unit => None,
+        },
+        Data::Enum(_) | Data::Union(_) => None,
+    };
+    quote! {
+        #error
+
+        #[automatically_derived]
+        impl #impl_generics #q::CollectionQuery for #ident #ty_generics #where_clause {
+            const SCHEMA: &'static #q::QuerySchema = &#q::QuerySchema {
+                resource: #resource,
+                key: "",
+                default_sort: &[],
+                page_size: #q::PageSizeLimits { default: 1, max: 1 },
+                fields: &[],
+            };
+        }
+
+        ::problem_core::__private::openapi_items! {
+            #[automatically_derived]
+            impl #impl_generics ::problem_core::__private::openapi::IntoParams for #ident #ty_generics #where_clause {
+                fn into_params(
+                    _: impl ::core::ops::Fn() -> ::core::option::Option<::problem_core::__private::openapi::ParameterIn>,
+                ) -> ::problem_core::__private::openapi::Vec<::problem_core::__private::openapi::Parameter> {
+                    ::core::unreachable!()
+                }
+            }
+        }
+
+        const _: () = { #fields };
+    }
+}
