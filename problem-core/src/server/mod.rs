@@ -379,10 +379,13 @@ impl ProblemAppBuilder {
             self.problem_types.push(doc.problem_type);
             let path = doc.problem_type;
             let doc = Arc::new(doc);
-            self.routes = self.routes.get(path, move |req: HttpRequest| {
-                let doc = doc.clone();
-                async move { doc.respond(&req) }
-            });
+            self.routes = self
+                .routes
+                .get(path, move |req: HttpRequest| {
+                    let doc = doc.clone();
+                    async move { doc.respond(&req) }
+                })
+                .into_routes();
         }
         self
     }
