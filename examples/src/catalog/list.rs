@@ -6,12 +6,11 @@
 //! `per_page` (the spec's cursor parameters are `cursor` and `limit`). The
 //! first cursor page's `meta.next_cursor` (or `links.next`) continues it.
 
-use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::header::HeaderName;
 use actix_web::{HttpRequest, HttpResponse, Responder, web};
-use problem_core::query::{Collection, LinkHeader, Links, TypedQuery, request_path};
+use problem_core::query::{BareList, Collection, TypedQuery};
 use problem_core::{CollectionQuery, versioned};
 use sea_query::{Query, SelectStatement};
-use serde_json::Value;
 use time::Date;
 
 use super::books::db_error;
@@ -61,7 +60,7 @@ pub struct BookQuery {
 }
 
 /// `X-Total-Count` of version-2 lists.
-pub const X_TOTAL_COUNT: HeaderName = HeaderName::from_static("x-total-count");
+pub const X_TOTAL_COUNT: HeaderName = problem_core::query::X_TOTAL_COUNT;
 
 fn base() -> SelectStatement {
     Query::select()
@@ -112,37 +111,15 @@ pub async fn list_books_v3(
 }
 
 /// Version 2 (deprecated): a bare JSON array of books, with `X-Total-Count`
-/// (offset pagination) and the `Link` header.
+/// (offset pagination, when counted) and the `Link` header, field selection
+/// applied as in version 3 ([`BareList`]).
 #[versioned("2.x")]
 pub async fn list_books_v2(
-    req: HttpRequest,
     db: web::Data<Db>,
     query: Collection<BookQuery>,
-) -> Result<HttpResponse, actix_web::Error> {
-    let path = request_path(&req);
-    let raw = req.query_string();
-    let (envelope, links, total): (Value, Links, Option<u64>) = match fetch(&db, &query).await? {
-        Listing::Offset(page) => (
-            page.to_json(&path, raw).map_err(actix_web::Error::from)?,
-            page.links(&path, raw),
-            page.meta.total,
-        ),
-        Listing::Cursor(page) => (
-            page.to_json(&path, raw).map_err(actix_web::Error::from)?,
-            page.links(&path, raw),
-            None,
-        ),
-    };
-    let data = match envelope {
-        Value::Object(mut map) => map.remove("data").unwrap_or(Value::Array(Vec::new())),
-        _ => Value::Array(Vec::new()),
-    };
-    let mut res = HttpResponse::Ok().json(data);
-    if let Some(Ok(v)) = total.map(|t| HeaderValue::from_str(&t.to_string())) {
-        res.headers_mut().insert(X_TOTAL_COUNT, v);
-    }
-    if let Some(link) = LinkHeader::from_links(&links).to_header_value() {
-        res.headers_mut().insert(header::LINK, link);
-    }
-    Ok(res)
+) -> Result<BareList<super::model::Book>, actix_web::Error> {
+    Ok(match fetch(&db, &query).await? {
+        Listing::Offset(page) => page.into_bare(),
+        Listing::Cursor(page) => page.into_bare(),
+    })
 }

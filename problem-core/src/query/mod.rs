@@ -12,7 +12,8 @@
 //!   configured by [`QueryConfig`].
 //! - Applying: in memory (`memory`), to SQL through sea-query (`sql`,
 //!   feature `sea-query`), with signed keyset cursors.
-//! - Responses: [`Page`], [`CursorPage`] and the RFC 8288 [`LinkHeader`].
+//! - Responses: [`Page`], [`CursorPage`], the bare-array [`BareList`] and the
+//!   RFC 8288 [`LinkHeader`].
 //!
 //! Every query error is a value: [`QueryError`], answered as a 400
 //! `ValidationException` whose `issues` list holds every issue of the
@@ -72,7 +73,10 @@ pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 pub use filter::{Condition, Filter, Operand, Operator, escape_like};
 pub use fold::fold_case;
-pub use page::{CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta, request_path};
+pub use page::{
+    BareList, CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta, X_TOTAL_COUNT,
+    request_path,
+};
 pub use pagination::{PageSizeLimits, Pagination};
 pub use params::{
     DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,

@@ -1,6 +1,6 @@
-//! List responses (`DECISIONS.md`, "list response shape"): the offset
-//! envelope [`Page`], the cursor envelope [`CursorPage`], their [`Links`]
-//! and the RFC 8288 `Link` header ([`LinkHeader`]).
+//! List responses: the offset envelope [`Page`], the cursor envelope
+//! [`CursorPage`], their [`Links`], the RFC 8288 `Link` header
+//! ([`LinkHeader`]) and the bare-array list [`BareList`].
 //!
 //! Links are computed from the request's own URL: the path and the query
 //! string as received, every other parameter kept byte for byte, only
@@ -12,7 +12,7 @@
 //! `links` and in the `Link` header alike.
 
 use actix_web::body::BoxBody;
-use actix_web::http::header::{HeaderValue, LINK};
+use actix_web::http::header::{HeaderName, HeaderValue, LINK};
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde::Serialize;
@@ -456,6 +456,164 @@ impl<T: Serialize> Responder for CursorPage<T> {
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
         respond(self.render(&request_path(req), req.query_string()))
+    }
+}
+
+/// `X-Total-Count`: the number of matching items, sent by [`BareList`]
+/// when an offset page counted its total.
+pub const X_TOTAL_COUNT: HeaderName = HeaderName::from_static("x-total-count");
+
+/// A list answered as a bare JSON array of items (the version-2 style of
+/// list, without the `{"data", "meta", "links"}` envelope): the sparse
+/// fieldset (`fields`, `exclude`) applied to each item as in [`Page`] and
+/// [`CursorPage`], the envelope's links in the RFC 8288 `Link` header, and
+/// the total of an offset page, when counted, in `X-Total-Count`.
+///
+/// Build it from either page: `BareList::from(page)` or
+/// [`Page::into_bare`] / [`CursorPage::into_bare`].
+///
+/// ```
+/// use actix_web::{test, web, App};
+/// use problem_core::query::{BareList, FieldSelection, Page, Pagination};
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let app = test::init_service(App::new().route("/books", web::get().to(|| async {
+///     let items = vec![serde_json::json!({"id": 3, "title": "Dune"})];
+///     Page::new(items, Pagination { page: 2, per_page: 1 }, Some(3))
+///         .with_fields(FieldSelection { include: Some(vec!["id".into()]), exclude: vec![] })
+///         .into_bare()
+/// }))).await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/books?page=2&per_page=1&fields=id").to_request()).await;
+/// assert_eq!(res.headers().get("x-total-count").unwrap(), "3");
+/// assert_eq!(
+///     res.headers().get("link").unwrap(),
+///     concat!(
+///         r#"</books?page=2&per_page=1&fields=id>; rel="self", </books?page=1&per_page=1&fields=id>; rel="first", "#,
+///         r#"</books?page=1&per_page=1&fields=id>; rel="prev", </books?page=3&per_page=1&fields=id>; rel="next", "#,
+///         r#"</books?page=3&per_page=1&fields=id>; rel="last""#,
+///     )
+/// );
+/// assert_eq!(test::read_body(res).await, r#"[{"id":3}]"#);
+/// # });
+/// ```
+#[derive(Debug, Clone)]
+pub struct BareList<T>(BareSource<T>);
+
+#[derive(Debug, Clone)]
+enum BareSource<T> {
+    Offset(Page<T>),
+    Cursor(CursorPage<T>),
+}
+
+impl<T> From<Page<T>> for BareList<T> {
+    fn from(page: Page<T>) -> Self {
+        Self(BareSource::Offset(page))
+    }
+}
+
+impl<T> From<CursorPage<T>> for BareList<T> {
+    fn from(page: CursorPage<T>) -> Self {
+        Self(BareSource::Cursor(page))
+    }
+}
+
+impl<T> Page<T> {
+    /// This page as a bare array: see [`BareList`].
+    ///
+    /// ```
+    /// use problem_core::query::{Page, Pagination};
+    /// let list = Page::new(vec![1, 2], Pagination { page: 1, per_page: 2 }, Some(5)).into_bare();
+    /// assert_eq!(list.total(), Some(5));
+    /// ```
+    pub fn into_bare(self) -> BareList<T> {
+        BareList::from(self)
+    }
+}
+
+impl<T> CursorPage<T> {
+    /// This page as a bare array: see [`BareList`].
+    ///
+    /// ```
+    /// use problem_core::query::CursorPage;
+    /// let list = CursorPage::new(vec![1, 2], 2, None).into_bare();
+    /// assert_eq!(list.total(), None);
+    /// ```
+    pub fn into_bare(self) -> BareList<T> {
+        BareList::from(self)
+    }
+}
+
+impl<T> BareList<T> {
+    /// The total sent in `X-Total-Count`: an offset page's counted total,
+    /// `None` for a cursor page or an uncounted total.
+    ///
+    /// ```
+    /// use problem_core::query::{BareList, Page, Pagination};
+    /// let list = BareList::from(Page::new(vec!["a"], Pagination { page: 1, per_page: 10 }, None));
+    /// assert_eq!(list.total(), None);
+    /// ```
+    pub fn total(&self) -> Option<u64> {
+        match &self.0 {
+            BareSource::Offset(page) => page.meta.total,
+            BareSource::Cursor(_) => None,
+        }
+    }
+
+    /// The links sent in the `Link` header, as the envelope's `links`.
+    ///
+    /// ```
+    /// use problem_core::query::CursorPage;
+    /// let list = CursorPage::new(vec![1], 1, Some("c1".into())).into_bare();
+    /// assert_eq!(list.links("/n", "limit=1").next.as_deref(), Some("/n?limit=1&cursor=c1"));
+    /// ```
+    pub fn links(&self, path: &str, query: &str) -> Links {
+        match &self.0 {
+            BareSource::Offset(page) => page.links(path, query),
+            BareSource::Cursor(page) => page.links(path, query),
+        }
+    }
+}
+
+impl<T: Serialize> BareList<T> {
+    /// The array of items, each with the sparse fieldset applied.
+    ///
+    /// # Errors
+    /// [`ApplyError::NotAnObject`] when an item does not serialize.
+    ///
+    /// ```
+    /// use problem_core::query::{CursorPage, FieldSelection};
+    /// let list = CursorPage::new(vec![serde_json::json!({"id": 1, "t": "x"})], 1, None)
+    ///     .with_fields(FieldSelection { include: None, exclude: vec!["t".into()] })
+    ///     .into_bare();
+    /// assert_eq!(list.to_json().unwrap(), serde_json::json!([{"id": 1}]));
+    /// ```
+    pub fn to_json(&self) -> Result<Json, ApplyError> {
+        let (data, fields) = match &self.0 {
+            BareSource::Offset(page) => (&page.data, &page.fields),
+            BareSource::Cursor(page) => (&page.data, &page.fields),
+        };
+        select_items(data, fields).map(Json::Array)
+    }
+}
+
+impl<T: Serialize> Responder for BareList<T> {
+    type Body = BoxBody;
+
+    fn respond_to(self, req: &HttpRequest) -> HttpResponse {
+        let body = match self.to_json() {
+            Ok(body) => body,
+            Err(e) => return HttpResponse::from_error(actix_web::Error::from(e)),
+        };
+        let links = self.links(&request_path(req), req.query_string());
+        let mut res = HttpResponse::Ok().json(body);
+        if let Some(total) = self.total() {
+            res.headers_mut()
+                .insert(X_TOTAL_COUNT, HeaderValue::from(total));
+        }
+        if let Some(v) = LinkHeader::from_links(&links).to_header_value() {
+            res.headers_mut().insert(LINK, v);
+        }
+        res
     }
 }
 
