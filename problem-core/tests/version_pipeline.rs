@@ -59,8 +59,11 @@ fn catalog() -> VersionConfig {
 }
 
 async fn run(req: TestRequest) -> ServiceResponse {
+    // The app is given the configuration (a `versioned![...]` route needs
+    // it at build) while this test wraps its own `Versioning` (no `Vary`).
     let app = ProblemApp::builder()
         .development(false)
+        .versioning(catalog())
         .routes(|r| {
             r.get("/books", version::versioned![list_books_v2, list_books_v3])
                 .get("/books/{id}", show_book)

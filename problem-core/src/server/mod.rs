@@ -189,23 +189,12 @@ impl ProblemApp {
     ///
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for a bad address or zero
-    /// workers; [`HttpConfigError::VersionedRouteWithoutVersioning`] for a
-    /// `versioned![...]` route on an app built without
-    /// [`versioning`](ProblemAppBuilder::versioning);
-    /// [`HttpConfigError::Io`] when binding fails.
+    /// workers; [`HttpConfigError::Io`] when binding fails.
     pub fn bind(
         self,
         addr: &str,
         options: ListenOptions,
     ) -> Result<(actix_web::dev::Server, Vec<SocketAddr>), HttpConfigError> {
-        if self.versioning.is_none()
-            && let Some((method, path)) = self.routes.first_versioned()
-        {
-            return Err(HttpConfigError::VersionedRouteWithoutVersioning {
-                method: method.to_owned(),
-                path: path.to_owned(),
-            });
-        }
         let addrs: Vec<SocketAddr> = addr
             .to_socket_addrs()
             .map_err(|e| HttpConfigError::InvalidListenOption(format!("address `{addr}`: {e}")))?
@@ -409,12 +398,47 @@ impl ProblemAppBuilder {
     ///
     /// # Errors
     /// [`HttpConfigError`]: a duplicate route, an invalid path, an invalid
-    /// allowed host or a zero body limit. (A `versioned![...]` route without
-    /// [`versioning`](Self::versioning) is refused by
-    /// [`ProblemApp::bind`]/`listen`: installed into your own `App` through
-    /// [`ProblemApp::configure`], you may wrap `Versioning` yourself.)
+    /// allowed host, a zero body limit, or
+    /// [`HttpConfigError::VersionedRouteWithoutVersioning`] naming the first
+    /// `versioned![...]` route when the builder has no
+    /// [`versioning`](Self::versioning) (installed into your own `App`, wrap
+    /// [`ProblemApp::versioning`] inside [`ProblemApp::pipeline`]).
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::server::ProblemApp;
+    /// use problem_core::version::{self, VersionConfig, VersionStrategy};
+    /// use problem_core::{HttpConfigError, versioned};
+    ///
+    /// #[versioned("1.x")]
+    /// async fn list_v1() -> HttpResponse { HttpResponse::Ok().finish() }
+    ///
+    /// let err = ProblemApp::builder()
+    ///     .routes(|r| r.get("/orders", version::versioned![list_v1]))
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     err,
+    ///     HttpConfigError::VersionedRouteWithoutVersioning { method: "GET".into(), path: "/orders".into() }
+    /// );
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).build().unwrap();
+    /// assert!(ProblemApp::builder()
+    ///     .versioning(config)
+    ///     .routes(|r| r.get("/orders", version::versioned![list_v1]))
+    ///     .build()
+    ///     .is_ok());
+    /// ```
     pub fn build(self) -> Result<ProblemApp, HttpConfigError> {
         self.routes.check()?;
+        if self.versioning.is_none()
+            && let Some((method, path)) = self.routes.first_versioned()
+        {
+            return Err(HttpConfigError::VersionedRouteWithoutVersioning {
+                method: method.to_owned(),
+                path: path.to_owned(),
+            });
+        }
         let pipeline = self
             .pipeline
             .max_request_body_size(self.max_request_body_size)
