@@ -17,9 +17,11 @@
 //! assert_eq!(err.to_string(), "Duplicate ISBN");
 //! ```
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod config;
 #[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 pub mod pipeline;
 pub mod problem;
@@ -32,20 +34,44 @@ pub use config::HttpConfigError;
 pub use problem::*;
 
 /// `#[derive(Problem)]`: a problem type with a fixed status, title and type
-/// (the spec's user-defined exception subclass).
+/// (the spec's user-defined exception subclass). Needs the default feature
+/// `derive`.
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use problem_derive::Problem;
 
 /// `#[versioned("1.0", "2.x")]`: marks a handler function with the API
 /// versions it serves; combine such handlers into one route with
-/// [`version::versioned!`](crate::version::versioned).
+/// [`version::versioned!`](crate::version::versioned). Needs the default
+/// feature `derive`.
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use version_macros::versioned;
 
 /// `#[derive(CollectionQuery)]`: the whitelist of a collection's query
-/// parameters (see [`query::CollectionQuery`]).
+/// parameters (see [`query::CollectionQuery`]). Needs the default feature
+/// `derive`.
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use query_derive::CollectionQuery;
+
+/// The [`sea-query`](https://docs.rs/sea-query) crate this crate builds SQL
+/// with (feature `sea-query`): use it through this path and your
+/// `SelectStatement`s are always the ones
+/// [`TypedQuery::apply_to`](query::TypedQuery::apply_to) takes, with no
+/// version to match by hand. Its backends `backend-sqlite`,
+/// `backend-postgres` and `with-time` are on.
+///
+/// ```
+/// # #[cfg(feature = "sea-query")] {
+/// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+/// let sql = Query::select().column(Alias::new("id")).from(Alias::new("books")).to_string(SqliteQueryBuilder);
+/// assert_eq!(sql, r#"SELECT "id" FROM "books""#);
+/// # }
+/// ```
+#[cfg(feature = "sea-query")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
+pub use sea_query;
 
 #[doc(hidden)]
 pub mod __private {
