@@ -132,7 +132,7 @@ impl ToSchema for IssueLocation {
 
 /// `Issue`: `{"location", "name", "code", "message"}`, all required, plus
 /// code-specific members such as `allowed` or `expected`
-/// (`DECISIONS.md`, the `issues` member).
+/// (the `issues` extension member, RFC 9457 §3.2).
 impl PartialSchema for Issue {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()

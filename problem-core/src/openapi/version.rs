@@ -1,4 +1,4 @@
-//! One OpenAPI document per API version (spec, "Versioning"; `DECISIONS.md`,
+//! One OpenAPI document per API version (spec, "Versioning"; the crate's design rules,
 //! "Versioning"): the version header, query parameter, media type and path
 //! segment documented on every versioned operation, deprecated versions'
 //! operations marked `deprecated`, and [`VersionedDocs`], which serves the

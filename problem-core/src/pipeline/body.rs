@@ -286,6 +286,8 @@ mod valid {
     /// struct NewBook { #[validate(length(min = 1))] title: String }
     /// async fn create(book: ValidBody<NewBook>) -> String { book.0.title }
     /// ```
+    ///
+    /// Needs the feature `validator`.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct ValidBody<T>(pub T);
 
@@ -296,7 +298,8 @@ mod valid {
         }
     }
 
-    /// The `issues` of a `validator` result, as JSON pointers under `prefix`.
+    /// The `issues` of a `validator` result, as JSON pointers under `prefix`
+    /// (feature `validator`).
     pub fn validation_issues(errors: &ValidationErrors) -> Vec<Issue> {
         let mut out = Vec::new();
         collect(errors, "", &mut out);
@@ -360,4 +363,5 @@ mod valid {
 }
 
 #[cfg(feature = "validator")]
+#[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub use valid::{ValidBody, validation_issues};

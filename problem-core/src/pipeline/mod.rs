@@ -30,6 +30,7 @@ mod vary;
 
 pub use body::{Body, BodyConfig};
 #[cfg(feature = "validator")]
+#[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub use body::{ValidBody, validation_issues};
 pub use conditional::{
     ConditionalRequests, ConditionalService, PRECONDITION_FAILED_DETAIL, PreconditionFailed,

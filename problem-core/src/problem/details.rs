@@ -21,7 +21,7 @@ pub const ABOUT_BLANK: &str = "about:blank";
 ///
 /// Members are written in this order: `type`, `title`, `status`, `detail`,
 /// `instance`, `correlationId`, the extension members, `stack`
-/// (`DECISIONS.md`). Optional members are omitted when `None`, never `null`.
+/// (RFC 9457 §3.1 leaves it open; this crate fixes it). Optional members are omitted when `None`, never `null`.
 ///
 /// Extension members follow the spec's two rules: one named `type`, `title`,
 /// `status` or `instance` is overwritten by the real member (it is never

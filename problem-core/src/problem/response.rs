@@ -7,7 +7,8 @@ use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use super::details::ProblemDetails;
 use super::traits::Problem;
 
-/// The content type of every problem response (`DECISIONS.md`).
+/// The content type of every problem response (RFC 9457 §3, with the
+/// UTF-8 charset of RFC 8259 §8.1).
 pub const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
 
 /// The body sent when a problem cannot be serialized: a fixed, valid 500.

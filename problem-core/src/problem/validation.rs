@@ -1,4 +1,4 @@
-//! [`ValidationException`] and its [`Issue`] list (`DECISIONS.md`, "Collection queries", `issues`).
+//! [`ValidationException`] and its [`Issue`] list (an RFC 9457 §3.2 extension member).
 
 use std::borrow::Cow;
 use std::error::Error as StdError;
@@ -47,7 +47,7 @@ impl IssueLocation {
 
 /// One entry of the `issues` extension member:
 /// `{"location", "name", "code", "message"}` plus code-specific members such
-/// as `allowed` or `expected` (`DECISIONS.md`).
+/// as `allowed` or `expected` (RFC 9457 §3.2 extension member).
 ///
 /// ```
 /// use problem_core::{Issue, IssueLocation};

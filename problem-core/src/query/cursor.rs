@@ -1,5 +1,5 @@
 //! Keyset cursors: the `cursor` parameter and the signed, opaque cursor
-//! token (`DECISIONS.md`, "cursor format", "cursor and page together").
+//! token (the crate's design rules, "cursor format", "cursor and page together").
 //!
 //! A token is `base64url(payload || tag)` without padding, where `payload`
 //! is a versioned JSON object `{"v":1,"r":<resource>,"s":<sort>,"k":[<last

@@ -1,5 +1,5 @@
 //! Sparse fieldsets: `fields` and `exclude` (spec, "Field selection
-//! parameters"; `DECISIONS.md`).
+//! parameters"; the crate's design rules).
 
 use serde_json::{Map, Value as Json};
 

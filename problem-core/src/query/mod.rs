@@ -1,5 +1,5 @@
 //! Collection query conventions (spec, "Collection request" and the
-//! parameter tables under "Resources and fields"; `DECISIONS.md`,
+//! parameter tables under "Resources and fields"; the crate's design rules,
 //! "Collection queries").
 //!
 //! - Untyped parsing of each part, or all at once: [`Pagination`], [`Sort`],
@@ -19,7 +19,7 @@
 //! `ValidationException` whose `issues` list holds every issue of the
 //! request (location `query`, the parameter name as sent, a stable [`code`]).
 //!
-//! # Choices where the spec and `DECISIONS.md` are silent
+//! # Choices where the spec is silent
 //! - A reserved parameter repeated with the same value is accepted; with
 //!   different values it is `conflicting_parameters` (name = the parameter).
 //! - `per_page`/`limit` conflicts are reported under `per_page`, `q`/`search`
@@ -62,6 +62,7 @@ mod params;
 mod search;
 mod sort;
 #[cfg(feature = "sea-query")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
 pub mod sql;
 mod typed;
 mod value;

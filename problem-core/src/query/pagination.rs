@@ -1,5 +1,5 @@
 //! Offset pagination: `page`, `per_page` / `limit` (spec, "Offset pagination
-//! parameters"; `DECISIONS.md`: conflicting sizes, clamping, ranges).
+//! parameters"; the crate's design rules: conflicting sizes, clamping, ranges).
 
 use crate::problem::Issue;
 
@@ -27,7 +27,7 @@ impl Default for PageSizeLimits {
 
 /// Offset pagination: the 1-based `page` and the effective page size.
 ///
-/// Rules (`DECISIONS.md`):
+/// Rules:
 /// - `page` defaults to 1; below 1 is `out_of_range`, not an integer is `invalid_value`;
 /// - the size comes from `per_page` or `limit` (default 20); both may be
 ///   given when equal, different values are `conflicting_parameters`;

@@ -1,5 +1,5 @@
 //! Search: `q` / `search` and `search_fields` (spec, "Search parameters";
-//! `DECISIONS.md`: search semantics).
+//! the crate's design rules: search semantics).
 
 use crate::problem::Issue;
 

@@ -1,5 +1,5 @@
 //! Multi-field sorting: `sort=-age,name` (spec, "Sort parameters";
-//! `DECISIONS.md`: non-sortable fields, key tie-breaker).
+//! the crate's design rules: non-sortable fields, key tie-breaker).
 
 use std::fmt;
 

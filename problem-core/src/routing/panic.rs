@@ -1,6 +1,6 @@
 //! Catches a panic in a route's handler, extractors or guards and answers it
 //! as an error the pipeline turns into a masked 500 (spec, "Masking rules":
-//! unknown errors; `DECISIONS.md`: a panic is an unknown error and the
+//! unknown errors; the crate's design rules: a panic is an unknown error and the
 //! worker keeps serving).
 
 use std::future::{Future, Ready, ready};

@@ -1,5 +1,5 @@
 //! [`ApiVersion`]: a `major.minor` API version, its text forms and parsing
-//! (spec, "ApiVersion"; `DECISIONS.md`, "Versioning": text form).
+//! (spec, "ApiVersion"; the crate's design rules, "Versioning": text form).
 
 use std::fmt;
 use std::str::FromStr;
@@ -20,7 +20,7 @@ const SMALL_MAJORS: [&str; 100] = [
 /// An API version: a pair (`major`, `minor`), ordered by `major`, then
 /// `minor` (spec, "ApiVersion").
 ///
-/// Text forms (`DECISIONS.md`, "Versioning"):
+/// Text forms:
 ///
 /// - [`Display`](fmt::Display) writes `major.minor`: `1.0`, `2.1`.
 /// - [`short`](ApiVersion::short) is the form used in header values, problem
@@ -78,7 +78,7 @@ impl ApiVersion {
 
     /// The short text form used in header values and problem documents:
     /// `major` when the minor is zero, else `major.minor`
-    /// (`DECISIONS.md`: `X-API-Version: 1`, `2.1` stays `2.1`).
+    /// (`X-API-Version: 1`, `2.1` stays `2.1`).
     ///
     /// ```
     /// use problem_core::version::ApiVersion;

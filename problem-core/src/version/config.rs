@@ -1,5 +1,5 @@
 //! [`VersionConfig`]: the strategy, the version lifecycle and the response
-//! headers (spec, "VersionConfig", "States and transitions"; `DECISIONS.md`,
+//! headers (spec, "VersionConfig", "States and transitions"; the crate's design rules,
 //! "Versioning").
 
 use std::collections::BTreeMap;
@@ -25,7 +25,7 @@ use crate::config::HttpConfigError;
 /// Build it with [`VersionConfig::builder`]; install it with
 /// [`Versioning`](super::Versioning).
 ///
-/// | Option | Default (`DECISIONS.md`) | Meaning |
+/// | Option | Default | Meaning |
 /// |---|---|---|
 /// | `default_version` | none | Used when the request carries no version. |
 /// | `supported_versions` | empty: every well-formed version is accepted | Other versions get 400. |
@@ -169,7 +169,7 @@ pub struct VersionConfigBuilder {
 
 impl Default for VersionConfig {
     /// The default strategy (path, header, query) with the defaults of
-    /// `DECISIONS.md`: no default version, every well-formed version
+    /// By default: no default version, every well-formed version
     /// accepted, response headers on.
     fn default() -> Self {
         Self {
@@ -191,7 +191,7 @@ impl Default for VersionConfig {
 
 impl VersionConfig {
     /// A builder for the given strategy, with the defaults of
-    /// `DECISIONS.md` (see the table above).
+    /// the defaults in the table above.
     pub fn builder(strategy: VersionStrategy) -> VersionConfigBuilder {
         VersionConfigBuilder {
             strategy,

@@ -1,5 +1,5 @@
 //! [`VersionConstraint`]: which versions a handler accepts
-//! (spec, "VersionConstraint"; `DECISIONS.md`, "Versioning": ranges).
+//! (spec, "VersionConstraint"; the crate's design rules, "Versioning": ranges).
 
 use std::fmt;
 use std::str::FromStr;
@@ -9,7 +9,7 @@ use super::api_version::{ApiVersion, VersionParseError, clip};
 /// The versions a handler accepts: one version, every version from a
 /// minimum on, or an inclusive range (spec, "VersionConstraint").
 ///
-/// Range ends are inclusive at both ends (`DECISIONS.md`). A range whose
+/// Range ends are inclusive at both ends. A range whose
 /// lower end is above its upper end matches nothing
 /// ([`VersionedHandler::validate`](super::VersionedHandler::validate)
 /// rejects it).

@@ -1,5 +1,5 @@
 //! [`VersionError`]: why a request's API version was refused, and the
-//! problem document each answer is (`DECISIONS.md`, "Versioning").
+//! problem document each answer is (the crate's design rules, "Versioning").
 
 use std::time::SystemTime;
 
@@ -8,7 +8,7 @@ use super::headers::{SUNSET, X_API_SUPPORTED_VERSIONS, http_date, supported_valu
 use crate::problem::{BadRequestException, HttpException};
 
 /// Why version resolution refused a request. Each variant is answered as a
-/// problem document (`DECISIONS.md`, "Versioning"); the `Display` of a
+/// problem document (the crate's design rules, "Versioning"); the `Display` of a
 /// variant is exactly its `detail`:
 ///
 /// | Variant | Status | `detail` | Extras |

@@ -1,5 +1,5 @@
 //! [`VersionedHandler`]: a registry mapping versions to handlers
-//! (spec, "Versioned handlers"; `DECISIONS.md`, "Versioning": `get`,
+//! (spec, "Versioned handlers"; the crate's design rules, "Versioning": `get`,
 //! `get_compatible`, dispatch).
 
 use super::api_version::ApiVersion;
@@ -134,7 +134,7 @@ impl<H> VersionedHandler<H> {
     }
 
     /// The handler for `version`: [`get_compatible`](Self::get_compatible),
-    /// else the fallback (`DECISIONS.md`, "dispatch").
+    /// else the fallback (the crate's design rules, "dispatch").
     ///
     /// # Errors
     /// [`VersionError::Unsupported`] when neither applies; its `supported`

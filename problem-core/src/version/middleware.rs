@@ -1,6 +1,6 @@
 //! [`Versioning`]: the middleware that resolves the version once per
 //! request, and the [`ApiVersion`] extractor (spec, "Versioning";
-//! `DECISIONS.md`, "Versioning": URL-path strategy and routing, headers on
+//! the crate's design rules, "Versioning": URL-path strategy and routing, headers on
 //! error responses).
 
 use std::future::{Ready, ready};

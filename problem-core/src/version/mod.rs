@@ -1,5 +1,5 @@
 //! API versioning (spec, "Versioning", "States and transitions";
-//! `DECISIONS.md`, "Versioning").
+//! the crate's design rules, "Versioning").
 //!
 //! - [`ApiVersion`] (`major.minor`; `V1`, `V2`, `V3`), its text forms and
 //!   [`VersionParseError`].
@@ -126,6 +126,7 @@ pub use strategy::{
 /// # });
 /// ```
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use version_macros::versioned_table as versioned;
 
 /// Items used by the code `#[versioned]` and `versioned!` generate.
