@@ -3,3 +3,8 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+
+/// The README: every Rust snippet in it is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+mod readme {}
