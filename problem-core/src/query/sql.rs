@@ -154,8 +154,11 @@ fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
     }
 }
 
+/// SQL through `sea-query`; every method here needs the feature `sea-query`.
+#[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
 impl<Q: CollectionQuery> TypedQuery<Q> {
     /// The `WHERE` condition of the filters and the search (no keyset).
+    /// Feature `sea-query`.
     pub fn sql_condition(&self) -> Condition {
         let mut all = Cond::all();
         for cond in self.filter().conditions() {
@@ -191,7 +194,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// The keyset condition: rows strictly after the cursor's row in the
-    /// effective order (`None` without a cursor).
+    /// effective order (`None` without a cursor). Feature `sea-query`.
     pub fn keyset_condition(&self) -> Option<Condition> {
         let after = self.after()?;
         let order = self.order().fields();
@@ -256,6 +259,34 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// Offset pagination: adds the `WHERE` of filters and search, `ORDER BY`
     /// the effective order and `LIMIT per_page OFFSET (page - 1) * per_page`.
+    /// Feature `sea-query`.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    /// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+    ///
+    /// #[derive(CollectionQuery)]
+    /// #[query(key = "id")]
+    /// #[allow(dead_code)]
+    /// struct OrderQuery {
+    ///     #[query(filter(eq, gt), sort)]
+    ///     id: i64,
+    /// }
+    ///
+    /// let q = TypedQuery::<OrderQuery>::from_query_str("id__gt=5&page=2&per_page=10", &QueryConfig::default()).unwrap();
+    /// let mut select = Query::select().column(Alias::new("id")).from(Alias::new("orders")).to_owned();
+    /// q.apply_to(&mut select);
+    /// assert_eq!(
+    ///     select.to_string(SqliteQueryBuilder),
+    ///     r#"SELECT "id" FROM "orders" WHERE "id" > 5 ORDER BY "id" ASC LIMIT 10 OFFSET 10"#
+    /// );
+    /// let count = q.count_statement(&Query::select().column(Alias::new("id")).from(Alias::new("orders")).to_owned());
+    /// assert_eq!(
+    ///     count.to_string(SqliteQueryBuilder),
+    ///     r#"SELECT COUNT(*) AS "total" FROM (SELECT "id" FROM "orders" WHERE "id" > 5) AS "collection""#
+    /// );
+    /// ```
     pub fn apply_to(&self, stmt: &mut SelectStatement) {
         stmt.cond_where(self.sql_condition());
         self.order_by(stmt);
@@ -266,6 +297,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// Cursor pagination: the `WHERE` of filters and search, the keyset
     /// condition when a cursor was sent, `ORDER BY` the effective order and
     /// `LIMIT limit + 1`; pass the rows to [`TypedQuery::cursor_page`].
+    /// Feature `sea-query`.
     pub fn apply_cursor_to(&self, stmt: &mut SelectStatement) {
         stmt.cond_where(self.sql_condition());
         if let Some(keyset) = self.keyset_condition() {
@@ -277,7 +309,8 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// `SELECT COUNT(*) AS "total" FROM (<base> WHERE <filters and search>) AS "collection"`:
     /// the number of matching rows of `base` (whose own `ORDER BY`, `LIMIT`
-    /// and `OFFSET` are dropped).
+    /// and `OFFSET` are dropped). Feature `sea-query`; example in
+    /// [`apply_to`](Self::apply_to).
     pub fn count_statement(&self, base: &SelectStatement) -> SelectStatement {
         let mut inner = base.clone();
         inner.clear_order_by().reset_limit().reset_offset();
