@@ -108,7 +108,9 @@ fn app(writes: Arc<Writes>) -> ProblemApp {
                 .get("/health", health)
                 .delete("/gone", delete_gone)
                 .get("/secret", plain)
-                .guard(|_req: HttpRequest| async move { Err(UnauthorizedException::new().into()) })
+                .guarded(
+                    |_req: HttpRequest| async move { Err(UnauthorizedException::new().into()) },
+                )
         })
         .build()
         .unwrap()
