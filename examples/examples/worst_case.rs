@@ -97,6 +97,7 @@ fn main() -> std::process::ExitCode {
     let addr = loop {
         let Some(Ok(line)) = lines.next() else {
             let _ = child.kill();
+            let _ = child.wait();
             eprintln!("the catalog exited before listening");
             return std::process::ExitCode::FAILURE;
         };

@@ -129,7 +129,8 @@ pub struct Condition {
 /// list, at most 100 values in all); any other filter repeated with the
 /// same value counts once, and with different values is a
 /// `conflicting_parameters` issue naming it. The limit on filters
-/// ([`QueryLimits::max_filters`]) counts every parameter as sent.
+/// ([`QueryLimits::max_filters`]) counts every parameter as sent, except
+/// the repeats of an exploded list.
 ///
 /// Without a schema ([`Filter::parse`]) every parameter that is not reserved
 /// is a filter on a field of that name, and values stay text. With a schema
@@ -211,7 +212,17 @@ pub(crate) fn parse_filter(
         if ignored {
             continue;
         }
-        sent += 1;
+        let group = groups.iter_mut().find(|(n, _)| *n == name);
+        // A repeat of an exploded list (`k__in=a&k__in=b`) adds to its list,
+        // not a condition; every other pair counts as sent.
+        let list_repeat = group.is_some()
+            && matches!(
+                split_param(name, schema).1.and_then(Operator::from_name),
+                Some(Operator::In | Operator::NotIn)
+            );
+        if !list_repeat {
+            sent += 1;
+        }
         if sent > options.limits.max_filters {
             let max = options.limits.max_filters;
             issues.push(
@@ -224,7 +235,7 @@ pub(crate) fn parse_filter(
             );
             return Filter(out);
         }
-        match groups.iter_mut().find(|(n, _)| *n == name) {
+        match group {
             Some((_, values)) => values.push(value),
             None => groups.push((name, vec![value])),
         }
