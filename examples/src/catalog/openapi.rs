@@ -29,7 +29,7 @@ use problem_core::openapi::utoipa::openapi::security::{
 };
 use problem_core::openapi::utoipa::openapi::{
     Components, ContentBuilder, HeaderBuilder, HttpMethod, Info, OpenApi, Paths, RefOr, Required,
-    Response, ResponseBuilder, Tag,
+    Response, ResponseBuilder, Server, Tag,
 };
 use problem_core::openapi::utoipa::{IntoParams, IntoResponses, PartialSchema, ToSchema};
 use problem_core::openapi::{
@@ -38,7 +38,8 @@ use problem_core::openapi::{
 };
 use problem_core::version::{ApiVersion, V2, VersionConfig};
 
-use super::books::DuplicateIsbn;
+use super::books::{COVER_MEDIA_TYPES, DuplicateIsbn};
+use super::demo::DEMO_KINDS;
 use super::list::BookQuery;
 
 const JSON: &str = "application/json";
@@ -539,19 +540,20 @@ fn get_cover() -> Operation {
             .tag("books")
             .summary(Some("A book's cover"))
             .parameter(id_parameter())
-            .response(
-                "200",
-                ResponseBuilder::new()
-                    .description("The stored bytes, with the content type they were uploaded with.")
-                    .content(
-                        "*/*",
+            .response("200", {
+                let mut ok = ResponseBuilder::new().description(
+                    "The stored image, with the media type sniffed when it was uploaded.",
+                );
+                for media_type in COVER_MEDIA_TYPES {
+                    ok = ok.content(
+                        media_type,
                         ContentBuilder::new()
-                            .schema(Some(
-                                string().content_media_type("application/octet-stream"),
-                            ))
+                            .schema(Some(string().content_media_type(media_type)))
                             .build(),
-                    ),
-            )
+                    );
+                }
+                ok
+            })
             .response(
                 "400",
                 bad_request_response(Some("The id is not an integer.")),
@@ -646,7 +648,8 @@ fn demo_error() -> Operation {
                     .name("kind")
                     .parameter_in(ParameterIn::Path)
                     .required(Required::True)
-                    .schema(Some(string())),
+                    .description(Some("The error to answer with; any other kind is a 404."))
+                    .schema(Some(string().enum_values(Some(DEMO_KINDS)))),
             )
             .response(
                 "400",
@@ -695,6 +698,7 @@ pub fn base_document(version: ApiVersion, config: &VersionConfig) -> OpenApi {
             .build(),
         paths,
     );
+    doc.servers = Some(vec![Server::new("/")]);
     doc.components = Some(components());
     doc.tags = Some(vec![
         Tag::new("books"),
