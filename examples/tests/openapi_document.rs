@@ -320,10 +320,14 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
         assert_eq!(doc["servers"], json!([{"url": "/"}]));
         let list = &doc["paths"]["/books"]["get"];
         // Mutually exclusive: no default a generated client would send.
-        for name in ["page", "per_page", "limit"] {
+        assert_eq!(
+            parameter(list, "page")["schema"],
+            json!({"type": "integer", "format": "int64", "minimum": 1})
+        );
+        for name in ["per_page", "limit"] {
             assert_eq!(
                 parameter(list, name)["schema"],
-                json!({"type": "integer", "format": "int64", "minimum": 1}),
+                json!({"type": "integer", "minimum": 1}),
                 "{name}"
             );
         }
@@ -406,6 +410,11 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
                 "{media}"
             );
         }
+        assert_eq!(
+            doc["paths"]["/books/{id}/cover"]["put"]["requestBody"]["content"]["multipart/form-data"]
+                ["encoding"],
+            json!({"cover": {"contentType": "image/png, image/jpeg, image/gif, image/webp"}})
+        );
         assert_eq!(
             parameter(&doc["paths"]["/demo/errors/{kind}"]["get"], "kind"),
             &json!({"name": "kind", "in": "path", "required": true,

@@ -16,6 +16,7 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use problem_core::HttpConfigError;
+use problem_core::openapi::utoipa::openapi::encoding::EncodingBuilder;
 use problem_core::openapi::utoipa::openapi::path::{
     Operation, OperationBuilder, ParameterBuilder, ParameterIn,
 };
@@ -506,10 +507,18 @@ fn put_cover() -> Operation {
                                     .schema_type(Type::Object)
                                     .property(
                                         "cover",
-                                        string().content_media_type("application/octet-stream"),
+                                        string().description(Some(
+                                            "The image: PNG, JPEG, GIF or WebP, recognized by its bytes (anything else is a 415).",
+                                        )),
                                     )
                                     .required("cover"),
                             ))
+                            .encoding(
+                                "cover",
+                                EncodingBuilder::new()
+                                    .content_type(Some(COVER_MEDIA_TYPES.join(", ")))
+                                    .build(),
+                            )
                             .build(),
                     )
                     .build(),

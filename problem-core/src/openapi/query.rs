@@ -58,6 +58,14 @@ fn integer(min: u64) -> ObjectBuilder {
         .minimum(Some(min))
 }
 
+/// A page size: any integer from 1, no `format` (sizes over the maximum,
+/// however large, are clamped, not refused).
+fn page_size() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+}
+
 /// The schema of a value of `kind`, as it is written in a query string.
 ///
 /// | Kind | Schema |
@@ -259,7 +267,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
                 "Page size (default {}); larger sizes are clamped to {}. `limit` is the same parameter: given both, they must be equal.",
                 limits.default, limits.max
             ),
-            integer(1),
+            page_size(),
         ),
         query(
             "limit",
@@ -267,7 +275,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
                 "Page size (default {}, clamped to {}), the name used with cursor pagination; the same as `per_page`.",
                 limits.default, limits.max
             ),
-            integer(1),
+            page_size(),
         ),
         query(
             "cursor",
