@@ -389,7 +389,7 @@ fn list_books(version: ApiVersion) -> Operation {
             .response(
                 "400",
                 bad_request_response(Some(
-                    "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, ...).",
+                    "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, more than 64 filter conditions in all (`too_many_filters`), ...).",
                 )),
             )
             .response("503", unavailable())
