@@ -740,7 +740,12 @@ async fn if_match_protects_deletes_and_cover_uploads() {
     assert_eq!(res.status(), 204);
     assert_eq!(cat.get("/books/9").send().await.unwrap().status(), 404);
 
-    let png: Vec<u8> = (0..=255u8).collect();
+    // A PNG signature, then arbitrary bytes: covers are sniffed from their bytes.
+    let png: Vec<u8> = b"\x89PNG\r\n\x1a\n"
+        .iter()
+        .copied()
+        .chain(0..=255u8)
+        .collect();
     let put = |if_match: &str, data: &[u8]| {
         cat.request(Method::PUT, "/books/8/cover")
             .header("Authorization", format!("Bearer {EDITOR}"))
@@ -779,7 +784,9 @@ async fn if_match_protects_deletes_and_cover_uploads() {
         png
     );
     let tag = problem_core::pipeline::entity_tag(&png).to_string();
-    let res = put(&tag, &[1, 2, 3]).await.unwrap();
+    // Only images are stored (covers are sniffed): the replacement is a GIF.
+    let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec();
+    let res = put(&tag, &gif).await.unwrap();
     assert_eq!(res.status(), 204);
     assert_eq!(
         cat.get("/books/8/cover")
@@ -790,7 +797,7 @@ async fn if_match_protects_deletes_and_cover_uploads() {
             .await
             .unwrap()
             .to_vec(),
-        vec![1, 2, 3]
+        gif
     );
 }
 

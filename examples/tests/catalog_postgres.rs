@@ -20,14 +20,7 @@ async fn postgres_catalog() -> Option<Catalog> {
         return None;
     };
     // Start from an empty schema so the catalog seeds exactly the test rows.
-    let pool = sqlx::PgPool::connect(&url)
-        .await
-        .expect("PostgreSQL is reachable");
-    sqlx::query("DROP TABLE IF EXISTS books, covers")
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    common::reset_postgres(&url).await;
     Some(Catalog::start(&[("DATABASE_URL", url.as_str())]))
 }
 

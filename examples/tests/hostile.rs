@@ -233,3 +233,42 @@ async fn slow_bodies_get_a_408_and_the_connection_closes() {
         )
     );
 }
+
+/// What generated clients send: exploded arrays are lists; other repeats
+/// with different values are refused, never silently AND-ed.
+#[tokio::test]
+async fn exploded_lists_and_conflicting_repeats() {
+    let cat = Catalog::start(&[]);
+    let (status, _, body) = cat
+        .get_json("/books?id__in=5&id__in=6&sort=-id&fields=id&fields=year")
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let ids: Vec<i64> = body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [6, 5]);
+    assert_eq!(
+        body["data"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["id", "year"]
+    );
+    let (status, _, body) = cat.get_json("/books?year=1990&year=1991").await;
+    assert_eq!(
+        (status, body),
+        (
+            400,
+            hostile::validation(
+                "/books",
+                json!([{"location": "query", "name": "year", "code": "conflicting_parameters",
+                        "message": "`year` is given more than once with different values: send it once",
+                        "parameters": ["year"]}])
+            )
+        )
+    );
+}

@@ -239,8 +239,9 @@ async fn list_books_has_the_derived_query_parameters_and_the_version_parameters(
         .find(|p| p["name"] == "sort")
         .unwrap();
     assert_eq!(
-        sort["schema"]["pattern"],
-        "^[+-]?(?:id|title|author|year|price|rating|published_at)(?:,[+-]?(?:id|title|author|year|price|rating|published_at))*$"
+        sort["schema"],
+        json!({"type": "array", "items": {"type": "string",
+            "pattern": "^[+-]?(?:id|title|author|year|price|rating|published_at)$"}})
     );
     assert_eq!(
         op["responses"]["200"]["content"]["application/json"]["schema"],
@@ -300,4 +301,131 @@ async fn version_2_operations_are_deprecated_and_neutral_ones_are_not() {
         v2["paths"]["/books/{id}"]["get"]["responses"]["200"]["headers"]["Sunset"]["description"],
         "When the version stops being served (RFC 8594, IMF-fixdate)."
     );
+}
+
+fn parameter<'d>(op: &'d Value, name: &str) -> &'d Value {
+    op["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("no parameter {name}"))
+}
+
+/// The document faults of issue 14 that made generated clients wrong.
+#[actix_web::test]
+async fn generators_get_no_defaults_exploded_lists_references_and_media_types() {
+    let (v3, v2, _, _) = documents().await;
+    for doc in [&v3, &v2] {
+        assert_eq!(doc["servers"], json!([{"url": "/"}]));
+        let list = &doc["paths"]["/books"]["get"];
+        // Mutually exclusive: no default a generated client would send.
+        assert_eq!(
+            parameter(list, "page")["schema"],
+            json!({"type": "integer", "format": "int64", "minimum": 1})
+        );
+        for name in ["per_page", "limit"] {
+            assert_eq!(
+                parameter(list, name)["schema"],
+                json!({"type": "integer", "minimum": 1}),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            parameter(list, "cursor")["schema"],
+            json!({"type": "string"})
+        );
+        assert_eq!(
+            parameter(list, "per_page")["description"],
+            "Page size (default 20); larger sizes are clamped to 100. `limit` is the same parameter: given both, they must be equal."
+        );
+        // List-valued parameters: exploded arrays; nothing else has a style.
+        let mut exploded: Vec<&str> = Vec::new();
+        for p in list["parameters"].as_array().unwrap() {
+            let name = p["name"].as_str().unwrap();
+            match (p.get("style"), p.get("explode")) {
+                (Some(style), Some(explode)) => {
+                    assert_eq!((style, explode), (&json!("form"), &json!(true)), "{name}");
+                    assert_eq!(p["schema"]["type"], "array", "{name}");
+                    exploded.push(name);
+                }
+                (None, None) => assert_ne!(p["schema"]["type"], "array", "{name}"),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            exploded,
+            [
+                "sort",
+                "id__in",
+                "id__not_in",
+                "isbn__in",
+                "author__in",
+                "author__not_in",
+                "genre__in",
+                "genre__not_in",
+                "year__in",
+                "price__in",
+                "rating__in",
+                "search_fields",
+                "fields",
+                "exclude"
+            ]
+        );
+        // Schemas used twice are components, referenced.
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(
+            schemas["ValidationProblem"]["properties"]["issues"]["items"],
+            json!({"$ref": "#/components/schemas/Issue"})
+        );
+        assert_eq!(
+            schemas["Issue"]["properties"]["location"],
+            json!({"$ref": "#/components/schemas/IssueLocation"})
+        );
+        let body = |path: &str, method: &str, code: &str, media: &str| {
+            doc["paths"][path][method]["responses"][code]["content"][media]["schema"].clone()
+        };
+        assert_eq!(
+            body("/books", "post", "409", "application/problem+json"),
+            json!({"$ref": "#/components/schemas/DuplicateIsbn"})
+        );
+        assert_eq!(
+            body("/books", "post", "201", "application/json"),
+            json!({"$ref": "#/components/schemas/Book"})
+        );
+        assert_eq!(
+            body("/books/{id}", "get", "200", "application/json"),
+            json!({"$ref": "#/components/schemas/Book"})
+        );
+        // The cover declares the media types it is served with.
+        let cover = &doc["paths"]["/books/{id}/cover"]["get"]["responses"]["200"]["content"];
+        assert_eq!(
+            cover.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["image/png", "image/jpeg", "image/gif", "image/webp"]
+        );
+        for media in ["image/png", "image/jpeg", "image/gif", "image/webp"] {
+            assert_eq!(
+                cover[media]["schema"],
+                json!({"type": "string", "contentMediaType": media}),
+                "{media}"
+            );
+        }
+        assert_eq!(
+            doc["paths"]["/books/{id}/cover"]["put"]["requestBody"]["content"]["multipart/form-data"]
+                ["encoding"],
+            json!({"cover": {"contentType": "image/png, image/jpeg, image/gif, image/webp"}})
+        );
+        assert_eq!(
+            parameter(&doc["paths"]["/demo/errors/{kind}"]["get"], "kind"),
+            &json!({"name": "kind", "in": "path", "required": true,
+                    "description": "The error to answer with; any other kind is a 404.",
+                    "schema": {"type": "string",
+                               "enum": ["unknown", "panic", "unavailable", "bad-request"]}})
+        );
+        // HEAD and OPTIONS are answered but not documented.
+        for item in doc["paths"].as_object().unwrap().values() {
+            assert_eq!(item.get("head"), None);
+            assert_eq!(item.get("options"), None);
+        }
+    }
 }

@@ -98,8 +98,22 @@ pub fn to_query_string(q: &TypedQuery<BookQuery>) -> String {
     if !p.sort.is_empty() {
         out.append_pair("sort", &p.sort.to_string());
     }
+    // A parameter repeated with another value is `conflicting_parameters`:
+    // a second condition with the same operator uses the other spelling
+    // (`f=v` for `f__eq=v`, `f__is_not_null=false` for `f__is_null=true`).
+    let mut used: Vec<String> = Vec::new();
     for c in p.filter.conditions() {
+        let first = format!("{}__{}", c.field, c.op);
+        let again = used.contains(&first);
+        used.push(first);
         let (name, value) = match (&c.op, &c.operand) {
+            (Operator::IsNull, _) if again => {
+                (format!("{}__is_not_null", c.field), "false".to_owned())
+            }
+            (Operator::IsNotNull, _) if again => {
+                (format!("{}__is_null", c.field), "false".to_owned())
+            }
+            (Operator::Eq, Operand::One(v)) if again => (c.field.clone(), value_text(v)),
             (Operator::IsNull | Operator::IsNotNull, _) => {
                 (format!("{}__{}", c.field, c.op), "true".to_owned())
             }
@@ -154,7 +168,13 @@ pub fn same_query(a: &TypedQuery<BookQuery>, b: &TypedQuery<BookQuery>) -> Resul
             .conditions()
             .iter()
             .map(|c| (c.field.clone(), c.op, c.operand.clone()))
-            .collect::<Vec<_>>()
+            .fold(Vec::new(), |mut out, c| {
+                // A repeated identical condition is the same filter.
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+                out
+            })
     };
     if conds(pa) != conds(pb) {
         diffs.push(format!("filter {:?} != {:?}", conds(pa), conds(pb)));

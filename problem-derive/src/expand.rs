@@ -361,7 +361,7 @@ fn openapi(input: &Input<'_>, plan: &[Plan<'_, '_>]) -> TokenStream {
                 fn responses() -> #o::BTreeMap<#p::String, #o::RefOr<#o::Response>> {
                     #[allow(unused_imports)]
                     use #o::{ViaAnyValue as _, ViaPartialSchema as _, ViaSchema as _};
-                    #o::problem_responses(&[#(#cases),*])
+                    #o::problem_responses(#name, &[#(#cases),*])
                 }
             }
         }

@@ -12,7 +12,7 @@ use problem_core::openapi::{
 use problem_core::version::{
     ApiVersion, Deprecation, V1, V2, V3, VersionConfig, VersionStrategy, Versioning,
 };
-use problem_core::{CollectionQuery, Issue, ProblemDetails};
+use problem_core::{CollectionQuery, Issue, IssueLocation, ProblemDetails};
 use serde_json::{Value, json};
 
 fn js<T: serde::Serialize>(v: T) -> Value {
@@ -54,9 +54,15 @@ fn issue_and_validation_problem_schemas() {
         issue["required"],
         json!(["location", "name", "code", "message"])
     );
+    // Used by every `Issue`: a component, referenced.
     assert_eq!(
-        issue["properties"]["location"]["enum"],
-        json!(["query", "body", "path", "header"])
+        issue["properties"]["location"],
+        json!({"$ref": "#/components/schemas/IssueLocation"})
+    );
+    assert_eq!(
+        js(IssueLocation::schema()),
+        json!({"type": "string", "enum": ["query", "body", "path", "header"],
+               "description": "Where the offending value is."})
     );
     let v = js(ValidationProblem::schema());
     assert_eq!(
@@ -64,7 +70,21 @@ fn issue_and_validation_problem_schemas() {
         json!(["type", "title", "status", "instance", "issues"])
     );
     assert_eq!(v["properties"]["issues"]["type"], "array");
-    assert_eq!(v["properties"]["issues"]["items"], issue);
+    assert_eq!(
+        v["properties"]["issues"]["items"],
+        json!({"$ref": "#/components/schemas/Issue"})
+    );
+    let mut refs = Vec::new();
+    ValidationProblem::schemas(&mut refs);
+    assert_eq!(
+        refs.into_iter()
+            .map(|(n, s)| (n, js(s)))
+            .collect::<Vec<_>>(),
+        [
+            ("Issue".to_owned(), issue),
+            ("IssueLocation".to_owned(), js(IssueLocation::schema()))
+        ]
+    );
 }
 
 #[test]
@@ -173,9 +193,10 @@ fn derived_struct_schema_names_status_type_title_and_members() {
         ["409"]
     );
     assert_eq!(responses["409"]["description"], "Conflict");
+    // One status: the component, referenced (a generator makes one class).
     assert_eq!(
         responses["409"]["content"]["application/problem+json"]["schema"],
-        s
+        json!({"$ref": "#/components/schemas/DuplicateIsbn"})
     );
     assert_eq!(
         responses["409"]["headers"]["Retry-After"]["description"],
@@ -301,11 +322,39 @@ fn derived_query_parameters() {
             .all(|p| p["in"] == "query" && p["required"] == false)
     );
     let by = |name: &str| params.iter().find(|p| p["name"] == name).unwrap().clone();
+    // Mutually exclusive: no `default` (a generated client would send it);
+    // the default is in the description.
     assert_eq!(
         by("page")["schema"],
-        json!({"type": "integer", "format": "int64", "minimum": 1, "default": 1})
+        json!({"type": "integer", "format": "int64", "minimum": 1})
     );
-    assert_eq!(by("per_page")["schema"]["default"], 20);
+    // Any size is accepted (clamped): no int64 bound.
+    for name in ["per_page", "limit"] {
+        assert_eq!(
+            by(name)["schema"],
+            json!({"type": "integer", "minimum": 1}),
+            "{name}"
+        );
+    }
+    assert_eq!(by("cursor")["schema"], json!({"type": "string"}));
+    assert_eq!(
+        by("page")["description"],
+        "Page number of offset pagination, from 1 (default 1). Not together with `cursor`."
+    );
+    assert_eq!(
+        by("per_page")["description"],
+        "Page size (default 20); larger sizes are clamped to 50. `limit` is the same parameter: given both, they must be equal."
+    );
+    assert_eq!(
+        by("limit")["description"],
+        "Page size (default 20, clamped to 50), the name used with cursor pagination; the same as `per_page`."
+    );
+    assert!(
+        params
+            .iter()
+            .all(|p| !p.to_string().contains("\"default\"")),
+        "no parameter has a default"
+    );
     assert!(
         by("per_page")["description"]
             .as_str()
@@ -314,8 +363,9 @@ fn derived_query_parameters() {
     );
     let sort = by("sort");
     assert_eq!(
-        sort["schema"]["pattern"],
-        "^[+-]?(?:id|title|year)(?:,[+-]?(?:id|title|year))*$"
+        sort["schema"],
+        json!({"type": "array",
+               "items": {"type": "string", "pattern": "^[+-]?(?:id|title|year)$"}})
     );
     assert!(
         sort["description"]
@@ -346,9 +396,29 @@ fn derived_query_parameters() {
         json!({"type": "string", "format": "date"})
     );
     assert_eq!(by("in_stock")["schema"], json!({"type": "boolean"}));
+    // List-valued parameters: exploded arrays (`k=a&k=b`), what generated
+    // clients send; scalar ones have no style.
+    let lists = [
+        "sort",
+        "id__in",
+        "title__not_in",
+        "search_fields",
+        "fields",
+        "exclude",
+    ];
+    for p in params {
+        let name = p["name"].as_str().unwrap();
+        if lists.contains(&name) {
+            assert_eq!(
+                (&p["style"], &p["explode"], &p["schema"]["type"]),
+                (&json!("form"), &json!(true), &json!("array")),
+                "{name}"
+            );
+        } else {
+            assert_eq!((p.get("style"), p.get("explode")), (None, None), "{name}");
+        }
+    }
     let id_in = by("id__in");
-    assert_eq!(id_in["style"], "form");
-    assert_eq!(id_in["explode"], false);
     assert_eq!(id_in["schema"]["type"], "array");
     assert_eq!(id_in["schema"]["maxItems"], 100);
     assert_eq!(id_in["schema"]["items"]["format"], "int64");
@@ -364,7 +434,6 @@ fn derived_query_parameters() {
         by("fields")["schema"]["items"]["enum"],
         json!(["id", "title", "year", "price", "subtitle", "published_at"])
     );
-    assert_eq!(by("exclude")["explode"], false);
 }
 
 fn config() -> VersionConfig {

@@ -180,12 +180,13 @@ pub async fn put_cover(
         )])
         .into());
     };
-    let media_type = cover_media_type(&content_type, &data)?;
     if db.book(id).await.map_err(db_error)?.is_none() {
         return Err(not_found(id));
     }
     let current = db.cover(id).await.map_err(db_error)?;
     check_if_match(&req, current.map(|(_, bytes)| entity_tag(&bytes)).as_ref())?;
+    // Preconditions first, then the content (RFC 9110 §13.2.2).
+    let media_type = cover_media_type(&content_type, &data)?;
     db.put_cover(id, media_type, data).await.map_err(db_error)?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -12,6 +12,14 @@ use serde_json::json;
 )]
 pub struct DatabaseError;
 
+/// The kinds `GET /demo/errors/{kind}` knows, in the order the 404 lists
+/// them.
+///
+/// ```
+/// assert_eq!(examples::catalog::demo::DEMO_KINDS.len(), 4);
+/// ```
+pub const DEMO_KINDS: [&str; 4] = ["unknown", "panic", "unavailable", "bad-request"];
+
 /// `unknown`, `panic`, `unavailable` or `bad-request`; any other kind is a 404.
 pub async fn demo_error(kind: web::Path<String>) -> Result<HttpResponse, actix_web::Error> {
     match kind.as_str() {
@@ -28,7 +36,7 @@ pub async fn demo_error(kind: web::Path<String>) -> Result<HttpResponse, actix_w
             .into()),
         other => Err(NotFoundException::new()
             .with_detail(format!("No demo error named {other}"))
-            .with_extension("kinds", ["unknown", "panic", "unavailable", "bad-request"])
+            .with_extension("kinds", DEMO_KINDS)
             .into()),
     }
 }

@@ -16,6 +16,7 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use problem_core::HttpConfigError;
+use problem_core::openapi::utoipa::openapi::encoding::EncodingBuilder;
 use problem_core::openapi::utoipa::openapi::path::{
     Operation, OperationBuilder, ParameterBuilder, ParameterIn,
 };
@@ -29,7 +30,7 @@ use problem_core::openapi::utoipa::openapi::security::{
 };
 use problem_core::openapi::utoipa::openapi::{
     Components, ContentBuilder, HeaderBuilder, HttpMethod, Info, OpenApi, Paths, RefOr, Required,
-    Response, ResponseBuilder, Tag,
+    Response, ResponseBuilder, Server, Tag,
 };
 use problem_core::openapi::utoipa::{IntoParams, IntoResponses, PartialSchema, ToSchema};
 use problem_core::openapi::{
@@ -38,7 +39,8 @@ use problem_core::openapi::{
 };
 use problem_core::version::{ApiVersion, V2, VersionConfig};
 
-use super::books::DuplicateIsbn;
+use super::books::{COVER_MEDIA_TYPES, DuplicateIsbn};
+use super::demo::DEMO_KINDS;
 use super::list::BookQuery;
 
 const JSON: &str = "application/json";
@@ -387,7 +389,7 @@ fn list_books(version: ApiVersion) -> Operation {
             .response(
                 "400",
                 bad_request_response(Some(
-                    "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, ...).",
+                    "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, more than 64 filter conditions in all (`too_many_filters`), ...).",
                 )),
             )
             .response("503", unavailable())
@@ -505,10 +507,18 @@ fn put_cover() -> Operation {
                                     .schema_type(Type::Object)
                                     .property(
                                         "cover",
-                                        string().content_media_type("application/octet-stream"),
+                                        string().description(Some(
+                                            "The image: PNG, JPEG, GIF or WebP, recognized by its bytes (anything else is a 415).",
+                                        )),
                                     )
                                     .required("cover"),
                             ))
+                            .encoding(
+                                "cover",
+                                EncodingBuilder::new()
+                                    .content_type(Some(COVER_MEDIA_TYPES.join(", ")))
+                                    .build(),
+                            )
                             .build(),
                     )
                     .build(),
@@ -539,19 +549,20 @@ fn get_cover() -> Operation {
             .tag("books")
             .summary(Some("A book's cover"))
             .parameter(id_parameter())
-            .response(
-                "200",
-                ResponseBuilder::new()
-                    .description("The stored bytes, with the content type they were uploaded with.")
-                    .content(
-                        "*/*",
+            .response("200", {
+                let mut ok = ResponseBuilder::new().description(
+                    "The stored image, with the media type sniffed when it was uploaded.",
+                );
+                for media_type in COVER_MEDIA_TYPES {
+                    ok = ok.content(
+                        media_type,
                         ContentBuilder::new()
-                            .schema(Some(
-                                string().content_media_type("application/octet-stream"),
-                            ))
+                            .schema(Some(string().content_media_type(media_type)))
                             .build(),
-                    ),
-            )
+                    );
+                }
+                ok
+            })
             .response(
                 "400",
                 bad_request_response(Some("The id is not an integer.")),
@@ -646,7 +657,8 @@ fn demo_error() -> Operation {
                     .name("kind")
                     .parameter_in(ParameterIn::Path)
                     .required(Required::True)
-                    .schema(Some(string())),
+                    .description(Some("The error to answer with; any other kind is a 404."))
+                    .schema(Some(string().enum_values(Some(DEMO_KINDS)))),
             )
             .response(
                 "400",
@@ -695,6 +707,7 @@ pub fn base_document(version: ApiVersion, config: &VersionConfig) -> OpenApi {
             .build(),
         paths,
     );
+    doc.servers = Some(vec![Server::new("/")]);
     doc.components = Some(components());
     doc.tags = Some(vec![
         Tag::new("books"),

@@ -14,7 +14,7 @@ use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, SchemaType, T
 use utoipa::openapi::{ContentBuilder, RefOr, Response, ResponseBuilder};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::problem::{PROBLEM_MEDIA_TYPE, problem_object};
+use super::problem::{PROBLEM_MEDIA_TYPE, problem_object, schema_ref};
 use crate::problem::status_title;
 
 /// One extension member of a derived problem type.
@@ -91,24 +91,51 @@ pub fn problem_schema(cases: &[ProblemCase]) -> RefOr<Schema> {
     }
 }
 
-/// The responses of a derived type, by status: content
-/// `application/problem+json` with the schema of the cases of that status,
-/// description the first case's title, and the header fields as response
-/// headers.
-pub fn problem_responses(cases: &[ProblemCase]) -> BTreeMap<String, RefOr<Response>> {
+/// The responses of a derived type named `name`, by status: content
+/// `application/problem+json`, description the first case's title, and
+/// the header fields as response headers.
+///
+/// When one status covers every case (a struct, or an enum whose variants
+/// share a status), the schema is a `$ref` to
+/// `#/components/schemas/<name>`: register the type in `components`
+/// (`#[openapi(components(schemas(DuplicateIsbn)))]`, or insert
+/// `ToSchema::schema()` under `ToSchema::name()`), so a generator makes
+/// one class of it. Otherwise each status has the schema of its own
+/// cases, inline.
+///
+/// ```
+/// use problem_core::openapi::{ProblemCase, problem_responses};
+///
+/// let case = ProblemCase {
+///     status: 409,
+///     problem_type: "/problems/duplicate-isbn",
+///     title: "Conflict",
+///     has_detail: true,
+///     members: Vec::new(),
+///     headers: Vec::new(),
+/// };
+/// let responses = serde_json::to_value(problem_responses("DuplicateIsbn", &[case])).unwrap();
+/// assert_eq!(responses["409"]["content"]["application/problem+json"]["schema"],
+///     serde_json::json!({"$ref": "#/components/schemas/DuplicateIsbn"}));
+/// ```
+pub fn problem_responses(name: &str, cases: &[ProblemCase]) -> BTreeMap<String, RefOr<Response>> {
     let mut by_status: BTreeMap<u16, Vec<ProblemCase>> = BTreeMap::new();
     for case in cases {
         by_status.entry(case.status).or_default().push(case.clone());
     }
+    let one_status = by_status.len() == 1;
     by_status
         .into_iter()
         .map(|(status, cases)| {
             let description = cases.first().map_or(status_title(status), |c| c.title);
+            let schema = if one_status {
+                schema_ref(name)
+            } else {
+                problem_schema(&cases)
+            };
             let mut response = ResponseBuilder::new().description(description).content(
                 PROBLEM_MEDIA_TYPE,
-                ContentBuilder::new()
-                    .schema(Some(problem_schema(&cases)))
-                    .build(),
+                ContentBuilder::new().schema(Some(schema)).build(),
             );
             let mut seen: Vec<&str> = Vec::new();
             for case in &cases {

@@ -140,7 +140,7 @@ impl PartialSchema for Issue {
             .description(Some(
                 "One problem with the request; code-specific members such as `allowed` or `expected` may follow.",
             ))
-            .property("location", IssueLocation::schema())
+            .property("location", schema_ref("IssueLocation"))
             .required("location")
             .property(
                 "name",
@@ -169,19 +169,29 @@ impl ToSchema for Issue {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed(ISSUE_SCHEMA)
     }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((IssueLocation::name().into_owned(), IssueLocation::schema()));
+    }
 }
 
 /// The schema of a 400 [`ValidationException`](crate::ValidationException)
 /// body: a problem document whose `issues` member lists every [`Issue`]
-/// of the request.
+/// of the request, each a `$ref` to `#/components/schemas/Issue`
+/// (`ToSchema::schemas` lists `Issue` and `IssueLocation`, so utoipa's
+/// `#[derive(OpenApi)]` registers them).
 ///
 /// ```
 /// use problem_core::openapi::ValidationProblem;
-/// use problem_core::openapi::utoipa::PartialSchema;
+/// use problem_core::openapi::utoipa::{PartialSchema, ToSchema};
 ///
 /// let schema = serde_json::to_value(ValidationProblem::schema()).unwrap();
-/// assert_eq!(schema["properties"]["issues"]["items"]["required"],
-///     serde_json::json!(["location", "name", "code", "message"]));
+/// assert_eq!(schema["properties"]["issues"]["items"],
+///     serde_json::json!({"$ref": "#/components/schemas/Issue"}));
+/// let mut refs = Vec::new();
+/// ValidationProblem::schemas(&mut refs);
+/// let names: Vec<&str> = refs.iter().map(|(n, _)| n.as_str()).collect();
+/// assert_eq!(names, ["Issue", "IssueLocation"]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValidationProblem;
@@ -195,7 +205,7 @@ impl PartialSchema for ValidationProblem {
             .property(
                 "issues",
                 ArrayBuilder::new()
-                    .items(Issue::schema())
+                    .items(schema_ref(ISSUE_SCHEMA))
                     .description(Some("Every issue of the request.")),
             )
             .required("issues")
@@ -206,6 +216,11 @@ impl PartialSchema for ValidationProblem {
 impl ToSchema for ValidationProblem {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed(VALIDATION_PROBLEM_SCHEMA)
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((Issue::name().into_owned(), Issue::schema()));
+        Issue::schemas(schemas);
     }
 }
 

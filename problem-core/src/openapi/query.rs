@@ -25,14 +25,15 @@ fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaA
             builder = builder
                 .schema(Some(RefOr::T(a)))
                 .style(Some(ParameterStyle::Form))
-                .explode(Some(false));
+                .explode(Some(true));
         }
     }
     builder.build()
 }
 
-/// A scalar value, or a comma-separated list (`style: form`,
-/// `explode: false`).
+/// A scalar value, or a list (`style: form`, `explode: true`: one
+/// `name=value` pair per entry, what generated clients send; the parser
+/// also accepts the entries comma-separated in one value).
 enum SchemaArg {
     Scalar(Schema),
     List(Schema),
@@ -55,6 +56,14 @@ fn integer(min: u64) -> ObjectBuilder {
         .schema_type(Type::Integer)
         .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
         .minimum(Some(min))
+}
+
+/// A page size: any integer from 1, no `format` (sizes over the maximum,
+/// however large, are clamped, not refused).
+fn page_size() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
 }
 
 /// The schema of a value of `kind`, as it is written in a query string.
@@ -146,7 +155,7 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
             };
             (
                 format!(
-                    "`{name}` {verb} the comma-separated values ({expected}, at most {MAX_LIST_VALUES})."
+                    "`{name}` {verb} the values ({expected}, at most {MAX_LIST_VALUES}): repeat the parameter per value, or separate the values with commas."
                 ),
                 ArrayBuilder::new()
                     .items(item)
@@ -210,14 +219,20 @@ fn name_list(names: &[&'static str]) -> ArrayBuilder {
 /// The query parameters of a collection, in this order: `page`,
 /// `per_page`, `limit`, `cursor`, `sort`, one parameter per allowed filter
 /// (`field` for equality, `field__operator` otherwise, typed by the
-/// field's Rust type; `__in`/`__not_in` as comma-separated lists), `q`,
-/// `search`, `search_fields`, `fields`, `exclude`. None is required.
+/// field's Rust type), `q`, `search`, `search_fields`, `fields`,
+/// `exclude`. None is required.
 ///
+/// - `page`, `per_page`, `limit` and `cursor` exclude one another, so none
+///   has a `default` (a generated client would send it): the defaults are
+///   stated in their `description`.
+/// - The list-valued parameters (`sort`, `<field>__in`, `<field>__not_in`,
+///   `search_fields`, `fields`, `exclude`) are arrays with `style: form`,
+///   `explode: true` (`sort=-year&sort=id`), the form generated clients
+///   send; the comma-separated form (`sort=-year,id`) means the same.
 /// - `sort` names the sortable fields in its description and restricts
-///   its value with a `pattern` (`^[+-]?(?:id|title)(?:,[+-]?(?:id|title))*$`).
-/// - `search_fields`, `fields` and `exclude` are comma-separated lists
-///   (`style: form`, `explode: false`) of the searchable or selectable
-///   field names (an `enum`).
+///   each entry with a `pattern` (`^[+-]?(?:id|title)$`).
+/// - `search_fields`, `fields` and `exclude` entries are the searchable or
+///   selectable field names (an `enum`).
 /// - Parameters of parts the schema does not use (no sortable field, no
 ///   searchable field, no selectable field) are left out.
 ///
@@ -243,8 +258,8 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
     let mut params = vec![
         query(
             "page",
-            "Page number of offset pagination, from 1. Not together with `cursor`.".into(),
-            integer(1).default(Some(1.into())),
+            "Page number of offset pagination, from 1 (default 1). Not together with `cursor`.".into(),
+            integer(1),
         ),
         query(
             "per_page",
@@ -252,7 +267,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
                 "Page size (default {}); larger sizes are clamped to {}. `limit` is the same parameter: given both, they must be equal.",
                 limits.default, limits.max
             ),
-            integer(1).default(Some(limits.default.into())),
+            page_size(),
         ),
         query(
             "limit",
@@ -260,7 +275,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
                 "Page size (default {}, clamped to {}), the name used with cursor pagination; the same as `per_page`.",
                 limits.default, limits.max
             ),
-            integer(1).default(Some(limits.default.into())),
+            page_size(),
         ),
         query(
             "cursor",
@@ -289,15 +304,15 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         params.push(query(
             "sort",
             format!(
-                "Comma-separated sort fields in order of precedence; `-field` descending, `field` or `+field` ascending. Sortable fields: {}. Default: `{default}`; `{}` is always the last tie-breaker.",
+                "Sort fields in order of precedence (repeat the parameter, or separate them with commas); `-field` descending, `field` or `+field` ascending. Sortable fields: {}. Default: `{default}`; `{}` is always the last tie-breaker.",
                 quoted(&sortable),
                 schema.key
             ),
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .pattern(Some(format!(
-                    "^[+-]?(?:{alternatives})(?:,[+-]?(?:{alternatives}))*$"
-                ))),
+            ArrayBuilder::new().items(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(format!("^[+-]?(?:{alternatives})$"))),
+            ),
         ));
     }
     for field in schema.fields {
@@ -324,7 +339,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         params.push(query(
             "search_fields",
             format!(
-                "Comma-separated subset of the searchable fields to search in: {}.",
+                "Subset of the searchable fields to search in (repeat the parameter, or separate them with commas): {}.",
                 quoted(&searchable)
             ),
             name_list(&searchable),
@@ -335,7 +350,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         params.push(query(
             "fields",
             format!(
-                "Sparse fieldset: comma-separated fields each item keeps, from {}.",
+                "Sparse fieldset: the fields each item keeps (repeat the parameter, or separate them with commas), from {}.",
                 quoted(&selectable)
             ),
             name_list(&selectable),
@@ -343,7 +358,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         params.push(query(
             "exclude",
             format!(
-                "Comma-separated fields left out of each item (applied after `fields`), from {}.",
+                "Fields left out of each item, applied after `fields` (repeat the parameter, or separate them with commas), from {}.",
                 quoted(&selectable)
             ),
             name_list(&selectable),

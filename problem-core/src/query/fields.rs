@@ -73,9 +73,8 @@ pub(crate) fn parse_fields(
     issues: &mut Vec<Issue>,
 ) -> FieldSelection {
     let read = |name: &str, issues: &mut Vec<Issue>| -> Option<Vec<String>> {
-        let list = raw
-            .single(name, issues)
-            .and_then(|v| comma_list(name, v, issues))?;
+        let value = raw.joined(name)?;
+        let list = comma_list(name, &value, issues)?;
         let mut out: Vec<String> = Vec::new();
         for f in list {
             if let Some(schema) = schema

@@ -6,8 +6,10 @@ use std::fmt;
 
 use crate::problem::Issue;
 
-use super::error::{QueryError, code, invalid_value, issue, shorten};
-use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery};
+use std::borrow::Cow;
+
+use super::error::{QueryError, code, conflict, invalid_value, issue, shorten};
+use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, join_values};
 use super::typed::{FieldSpec, QuerySchema};
 use super::value::{Value, ValueKind};
 
@@ -120,8 +122,15 @@ pub struct Condition {
     pub operand: Operand,
 }
 
-/// Every filter condition of a request; all must hold (AND). A repeated
-/// filter parameter adds one condition per value.
+/// Every filter condition of a request; all must hold (AND).
+///
+/// Repeated parameters (RFC 6570 / OpenAPI `style: form, explode: true`,
+/// what generated clients send): `k__in=a&k__in=b` means `k__in=a,b` (one
+/// list, at most 100 values in all); any other filter repeated with the
+/// same value counts once, and with different values is a
+/// `conflicting_parameters` issue naming it. The limit on filters
+/// ([`QueryLimits::max_filters`]) counts every parameter as sent, except
+/// the repeats of an exploded list.
 ///
 /// Without a schema ([`Filter::parse`]) every parameter that is not reserved
 /// is a filter on a field of that name, and values stay text. With a schema
@@ -188,6 +197,10 @@ pub(crate) fn parse_filter(
     issues: &mut Vec<Issue>,
 ) -> Filter {
     let mut out = Vec::new();
+    // The filter parameters as sent, repeats grouped by name in order of
+    // first appearance; the limit counts every pair as sent.
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut sent = 0usize;
     for (name, value, reserved) in raw.iter_marked() {
         if reserved {
             continue;
@@ -199,6 +212,35 @@ pub(crate) fn parse_filter(
         if ignored {
             continue;
         }
+        let group = groups.iter_mut().find(|(n, _)| *n == name);
+        // A repeat of an exploded list (`k__in=a&k__in=b`) adds to its list,
+        // not a condition; every other pair counts as sent.
+        let list_repeat = group.is_some()
+            && matches!(
+                split_param(name, schema).1.and_then(Operator::from_name),
+                Some(Operator::In | Operator::NotIn)
+            );
+        if !list_repeat {
+            sent += 1;
+        }
+        if sent > options.limits.max_filters {
+            let max = options.limits.max_filters;
+            issues.push(
+                issue(
+                    name,
+                    code::TOO_MANY_FILTERS,
+                    format!("at most {max} filter conditions are allowed"),
+                )
+                .with("max", max),
+            );
+            return Filter(out);
+        }
+        match group {
+            Some((_, values)) => values.push(value),
+            None => groups.push((name, vec![value])),
+        }
+    }
+    for (name, values) in groups {
         let (field_name, op_name) = split_param(name, schema);
         let op = match op_name {
             None => Some(Operator::Eq),
@@ -246,20 +288,32 @@ pub(crate) fn parse_filter(
                 continue;
             }
         };
-        if out.len() == options.limits.max_filters {
-            let max = options.limits.max_filters;
-            issues.push(
-                issue(
-                    name,
-                    code::TOO_MANY_FILTERS,
-                    format!("at most {max} filter conditions are allowed"),
-                )
-                .with("max", max),
-            );
-            break;
-        }
+        // Exploded lists (`k=a&k=b`) mean `k=a,b`; any other repeat must
+        // repeat the same value.
+        let value = match op {
+            Operator::In | Operator::NotIn => join_values(values.into_iter()),
+            _ => {
+                let first = values.first().copied();
+                if values.iter().any(|v| Some(*v) != first) {
+                    issues.push(conflict(
+                        name,
+                        &[name],
+                        format!(
+                            "`{}` is given more than once with different values: send it once",
+                            shorten(name)
+                        ),
+                    ));
+                    continue;
+                }
+                first.map(Cow::Borrowed)
+            }
+        };
+        let Some(value) = value else {
+            continue;
+        };
         let kind = spec.map_or(ValueKind::Text, |s| s.kind);
-        if let Some((op, operand)) = parse_operand(name, op, value, kind, &options.limits, issues) {
+        if let Some((op, operand)) = parse_operand(name, op, &value, kind, &options.limits, issues)
+        {
             out.push(Condition {
                 param: name.to_owned(),
                 field: field_name.to_owned(),

@@ -392,6 +392,14 @@ impl<'a> Pairs<'a> {
         }
     }
 
+    /// The value of a list-valued parameter (`sort`, `fields`, `exclude`,
+    /// `search_fields`, `<field>__in`, `<field>__not_in`): repeats in the
+    /// exploded form (`k=a&k=b`, OpenAPI `style: form, explode: true`) are
+    /// joined with commas, so they mean `k=a,b`.
+    pub(crate) fn joined<'s>(&'s self, name: &'s str) -> Option<Cow<'s, str>> {
+        join_values(self.get_all(name))
+    }
+
     /// The single value of a reserved parameter. A repeated parameter is
     /// accepted when every value is the same; different values are a
     /// `conflicting_parameters` issue.
@@ -408,6 +416,22 @@ impl<'a> Pairs<'a> {
         }
         Some(first)
     }
+}
+
+/// The values of an exploded list parameter joined with commas: borrowed
+/// when there is one.
+pub(crate) fn join_values<'v>(mut values: impl Iterator<Item = &'v str>) -> Option<Cow<'v, str>> {
+    let first = values.next()?;
+    let Some(second) = values.next() else {
+        return Some(Cow::Borrowed(first));
+    };
+    let mut out = String::with_capacity(first.len() + second.len() + 1);
+    out.push_str(first);
+    for v in std::iter::once(second).chain(values) {
+        out.push(',');
+        out.push_str(v);
+    }
+    Some(Cow::Owned(out))
 }
 
 /// Result of reading an integer parameter.

@@ -58,8 +58,9 @@ pub(crate) fn parse_search(
 ) -> Option<Search> {
     let q = raw.single("q", issues).map(|v| ("q", v));
     let search = raw.single("search", issues).map(|v| ("search", v));
-    let fields = raw
-        .single("search_fields", issues)
+    let search_fields = raw.joined("search_fields");
+    let fields = search_fields
+        .as_deref()
         .and_then(|v| comma_list("search_fields", v, issues));
     let mut names = Vec::new();
     let has_fields = fields.is_some();

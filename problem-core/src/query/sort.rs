@@ -126,10 +126,10 @@ pub(crate) fn parse_sort(
     schema: Option<&QuerySchema>,
     issues: &mut Vec<Issue>,
 ) -> Sort {
-    let Some(value) = raw.single("sort", issues) else {
+    let Some(value) = raw.joined("sort") else {
         return Sort::default();
     };
-    let Some(entries) = comma_list("sort", value, issues) else {
+    let Some(entries) = comma_list("sort", &value, issues) else {
         return Sort::default();
     };
     let mut out: Vec<SortField> = Vec::new();

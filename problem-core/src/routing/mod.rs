@@ -269,7 +269,11 @@ impl Routes {
     ///
     /// async fn ok() -> HttpResponse { HttpResponse::Ok().finish() }
     ///
-    /// let routes = Routes::new().post("/books", ok).get("/books/:id", ok).delete("/books/:id", ok).into_routes();
+    /// let routes = Routes::new()
+    ///     .post("/books", ok)
+    ///     .get("/books/{id}", ok)
+    ///     .delete("/books/{id}", ok)
+    ///     .into_routes();
     /// assert_eq!(routes.allow("/books").unwrap(), vec!["POST", "OPTIONS"]);
     /// assert_eq!(routes.allow("/books/{id}").unwrap(), vec!["GET", "HEAD", "DELETE", "OPTIONS"]);
     /// assert_eq!(routes.allow("/nope"), None);

@@ -1,0 +1,145 @@
+//! Query limits, NUL characters and exploded list parameters, with the
+//! `issues` JSON compared exactly.
+
+mod query_support;
+
+use problem_core::query::{Operand, Operator, QueryConfig, TypedQuery, Value, fold_case};
+use query_support::{Book, book, book_issues};
+use serde_json::json;
+
+#[test]
+fn more_than_64_filters_is_too_many_filters() {
+    let qs = vec!["title=a"; 65].join("&");
+    assert_eq!(
+        book_issues(&qs),
+        json!([{"location": "query", "name": "title", "code": "too_many_filters",
+                "message": "at most 64 filter conditions are allowed", "max": 64}])
+    );
+    // 64 distinct filters pass.
+    let qs = (0..64)
+        .map(|i| format!("id__in={i}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let q = book(&qs);
+    assert_eq!(q.filter().conditions().len(), 1, "exploded: one list");
+    // The limit is configurable.
+    let config = QueryConfig::default().max_filters(2);
+    let err = TypedQuery::<Book>::from_query_str("id=1&year=2&title=x", &config).unwrap_err();
+    assert_eq!(
+        serde_json::to_value(err.issues()).unwrap(),
+        json!([{"location": "query", "name": "title", "code": "too_many_filters",
+                "message": "at most 2 filter conditions are allowed", "max": 2}])
+    );
+}
+
+#[test]
+fn values_terms_and_list_items_over_256_characters_are_too_long() {
+    let long = "é".repeat(257);
+    for (qs, name, what) in [
+        (format!("title={long}"), "title", "the value"),
+        (
+            format!("title__contains={long}"),
+            "title__contains",
+            "the value",
+        ),
+        (format!("id__in=1,{long}"), "id__in", "an entry"),
+        (format!("q=a+{long}"), "q", "a term"),
+        (format!("search={long}"), "search", "a term"),
+    ] {
+        assert_eq!(
+            book_issues(&qs),
+            json!([{"location": "query", "name": name, "code": "too_long",
+                    "message": format!("{what} of `{name}` is longer than 256 characters"), "max": 256}]),
+            "{qs}"
+        );
+    }
+    let ok = "é".repeat(256);
+    let q = book(&format!("title__contains={ok}&q={ok}"));
+    assert_eq!(
+        q.filter().conditions()[0].operand,
+        Operand::One(Value::Text(ok.clone()))
+    );
+    let config = QueryConfig::default().max_value_length(3);
+    let err = TypedQuery::<Book>::from_query_str("title=abcd", &config).unwrap_err();
+    assert_eq!(err.issues()[0].code, "too_long");
+}
+
+#[test]
+fn nul_in_any_query_value_is_invalid_value() {
+    for (qs, name) in [
+        ("title=a%00", "title"),
+        ("q=%00", "q"),
+        ("sort=title%00", "sort"),
+        ("page=1%00", "page"),
+        ("x%00=1", "x\0"),
+    ] {
+        let shown = name.replace('\0', "\\0");
+        assert_eq!(
+            book_issues(qs),
+            json!([{"location": "query", "name": name, "code": "invalid_value",
+                    "message": format!("`{shown}` must not contain NUL characters (U+0000)"),
+                    "expected": "text without NUL characters"}]),
+            "{qs}"
+        );
+    }
+}
+
+#[test]
+fn exploded_lists_mean_comma_lists() {
+    let exploded = book("id__in=1&id__in=2,3&sort=-year&sort=title&fields=id&fields=title");
+    let commas = book("id__in=1,2,3&sort=-year,title&fields=id,title");
+    assert_eq!(exploded.filter(), commas.filter());
+    assert_eq!(exploded.order().to_string(), commas.order().to_string());
+    assert_eq!(exploded.fields(), commas.fields());
+    let c = &exploded.filter().conditions()[0];
+    assert_eq!(
+        (c.op, &c.operand),
+        (
+            Operator::In,
+            &Operand::List(vec![
+                Value::Integer(1),
+                Value::Integer(2),
+                Value::Integer(3)
+            ])
+        )
+    );
+    let not_in = book("id__not_in=4&id__not_in=5");
+    assert_eq!(
+        not_in.filter().conditions()[0].operand,
+        Operand::List(vec![Value::Integer(4), Value::Integer(5)])
+    );
+    // An exploded list of 100 values is one condition, not 100 filters.
+    let qs = (0..100)
+        .map(|i| format!("id__in={i}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    assert_eq!(book(&format!("{qs}&year=1")).filter().conditions().len(), 2);
+    // More than 100 values in all is still too many.
+    let err =
+        TypedQuery::<Book>::from_query_str(&format!("{qs}&id__in=100"), &QueryConfig::default())
+            .unwrap_err();
+    assert_eq!(err.issues()[0].code, "too_many_values");
+}
+
+#[test]
+fn other_repeats_must_repeat_the_same_value() {
+    let q = book("year=1990&year=1990");
+    assert_eq!(q.filter().conditions().len(), 1);
+    assert_eq!(
+        book_issues("year=1990&year=1991"),
+        json!([{"location": "query", "name": "year", "code": "conflicting_parameters",
+                "message": "`year` is given more than once with different values: send it once",
+                "parameters": ["year"]}])
+    );
+    assert_eq!(
+        book_issues("title__contains=a&title__contains=b")[0]["code"],
+        json!("conflicting_parameters")
+    );
+}
+
+#[test]
+fn fold_case_is_simple_case_folding() {
+    assert_eq!(fold_case("MÁRQUEZ"), "márquez");
+    assert_eq!(fold_case("ǅ"), "ǆ");
+    assert_eq!(fold_case("ﬁ"), "ﬁ", "simple folding keeps one character");
+}
