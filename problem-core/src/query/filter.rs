@@ -292,7 +292,17 @@ pub(crate) fn parse_filter(
         // repeat the same value.
         let value = match op {
             Operator::In | Operator::NotIn => join_values(values.into_iter()),
-            _ => {
+            Operator::Eq
+            | Operator::Ne
+            | Operator::Gt
+            | Operator::Gte
+            | Operator::Lt
+            | Operator::Lte
+            | Operator::Contains
+            | Operator::StartsWith
+            | Operator::EndsWith
+            | Operator::IsNull
+            | Operator::IsNotNull => {
                 let first = values.first().copied();
                 if values.iter().any(|v| Some(*v) != first) {
                     issues.push(conflict(
