@@ -36,7 +36,10 @@ fn check(token: &str) {
                     "an empty cursor means the first page: {err:?}"
                 );
                 let issued = cursors.iter().any(|r| r.token == token);
-                let want = if issued {
+                // A NUL in any query value is refused before the cursor is read.
+                let want = if token.contains('\0') {
+                    "invalid_value"
+                } else if issued {
                     "cursor_mismatch"
                 } else {
                     "invalid_cursor"

@@ -91,7 +91,10 @@ fuzz_target!(|data: &[u8]| {
                 check_error(&err);
                 assert!(!token.is_empty(), "an empty cursor means the first page");
                 let issued = cursors.iter().any(|r| r.token == token);
-                let want = if issued {
+                // A NUL in any query value is refused before the cursor is read.
+                let want = if token.contains('\0') {
+                    "invalid_value"
+                } else if issued {
                     "cursor_mismatch"
                 } else {
                     "invalid_cursor"

@@ -48,6 +48,27 @@ pub const REDACTED: &str = "***";
 /// assert_eq!(redact("sent basic dXNlcjpwYXNz to proxy"), "sent basic *** to proxy");
 /// ```
 pub fn redact(text: &str) -> Cow<'_, str> {
+    let Cow::Owned(mut out) = redact_once(text) else {
+        return Cow::Borrowed(text);
+    };
+    // Hiding one secret can join text into another shape (a `key=***`
+    // followed by `@` reads as URL credentials): redact again until nothing
+    // changes, so redaction is idempotent. Each pass only hides more; a few
+    // passes always settle.
+    for _ in 0..REDACT_PASSES {
+        match redact_once(&out) {
+            Cow::Borrowed(_) => break,
+            Cow::Owned(next) => out = next,
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// At most this many further passes of [`redact`].
+const REDACT_PASSES: usize = 8;
+
+/// One pass: URL credentials, then `key=value` secrets and credentials.
+fn redact_once(text: &str) -> Cow<'_, str> {
     match redact_urls(text) {
         Cow::Borrowed(t) => redact_secrets(t),
         Cow::Owned(t) => Cow::Owned(redact_secrets(&t).into_owned()),
