@@ -40,10 +40,13 @@ pub use problem::*;
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use problem_derive::Problem;
 
-/// `#[versioned("1.0", "2.x")]`: marks a handler function with the API
+/// `#[versioned("1.0", "2.x")]`: marks an `async fn` handler with the API
 /// versions it serves; combine such handlers into one route with
-/// [`version::versioned!`](crate::version::versioned). Needs the default
-/// feature `derive`.
+/// [`version::versioned!`](crate::version::versioned). The function keeps
+/// its name and arguments and stays an actix-web handler; its output is
+/// wrapped in [`version::Versioned`], answered exactly as the handler's
+/// own output (call `.into_inner()` when calling the handler directly).
+/// Needs the default feature `derive`.
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use version_macros::versioned;

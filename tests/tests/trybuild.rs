@@ -28,6 +28,7 @@ fn one_bad_attribute_is_one_error() {
     for case in [
         "tests/ui/query/sortable_in_use.stderr",
         "tests/ui/problem/bad_attribute_in_use.stderr",
+        "tests/ui/version/handler_not_versioned.stderr",
     ] {
         let text = std::fs::read_to_string(case).unwrap();
         let errors = text.lines().filter(|l| l.starts_with("error")).count();

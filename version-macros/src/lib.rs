@@ -14,14 +14,17 @@ mod valid;
 
 use proc_macro::TokenStream;
 
-/// `#[versioned("1.0", "2.x")]` on a handler function: the function stays
-/// an ordinary actix-web handler, and the constraints are recorded in a
-/// hidden companion constant that `versioned![...]` reads.
+/// `#[versioned("1.0", "2.x")]` on an `async fn` handler: the function stays
+/// an actix-web handler with the same name and arguments; its output is
+/// wrapped in `problem_core::version::Versioned<R, _>` (answered exactly as
+/// `R`), whose hidden marker type carries the constraints that
+/// `versioned![...]` reads.
 ///
 /// Constraint literals: `"1.0"` (exact), `"2.x"` (every 2.*), `"2.1+"`
 /// (2.1 and later), `"1.0..=2.5"` (inclusive range). A malformed literal,
 /// a non-string argument, no argument, or two overlapping constraints on
-/// one function are compile errors spanned on the offending token.
+/// one function are compile errors spanned on the offending token, and so
+/// are a function that is not `async` and a method (`self`).
 #[proc_macro_attribute]
 pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
     let args = proc_macro2::TokenStream::from(args);
@@ -39,7 +42,8 @@ pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `problem_core::version::versioned`).
 ///
 /// Handlers whose constraints overlap are rejected at compile time by a
-/// const-evaluated assertion naming both.
+/// const-evaluated assertion naming both; a listed function without
+/// `#[versioned(...)]` is a compile error saying to add it.
 #[proc_macro]
 pub fn versioned_table(input: TokenStream) -> TokenStream {
     syn::parse::<ast::Table>(input)

@@ -5,8 +5,22 @@ use syn::PathArguments;
 
 use crate::ast::{Table, VersionedFn};
 
-/// One function's constraints are not empty and do not overlap each other.
+/// The function is a free `async fn`; its constraints are not empty and
+/// do not overlap each other.
 pub fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
+    let sig = &f.item.sig;
+    if sig.asyncness.is_none() {
+        return Err(syn::Error::new_spanned(
+            sig.fn_token,
+            "#[versioned] goes on an `async fn` handler: write `async fn`",
+        ));
+    }
+    if let Some(receiver) = sig.receiver() {
+        return Err(syn::Error::new_spanned(
+            receiver,
+            "#[versioned] goes on a free handler function: remove the `self` parameter",
+        ));
+    }
     if let Some(c) = f.constraints.iter().find(|c| c.kind.low() > c.kind.high()) {
         return Err(syn::Error::new(
             c.span,

@@ -63,6 +63,7 @@
 //! ```
 
 mod api_version;
+mod attribute;
 mod config;
 mod constraint;
 mod error;
@@ -74,6 +75,7 @@ mod route;
 mod strategy;
 
 pub use api_version::{ApiVersion, MAX_ECHOED_INPUT, ShortVersion, V1, V2, V3, VersionParseError};
+pub use attribute::{VersionConstraints, Versioned, VersionedOutput, constraints_of};
 pub use config::{VersionConfig, VersionConfigBuilder};
 pub use constraint::{ConstraintParseError, VersionConstraint};
 pub use error::VersionError;
@@ -133,6 +135,7 @@ pub use version_macros::versioned_table as versioned;
 #[doc(hidden)]
 pub mod __private {
     pub use super::{
-        ApiVersion, RouteHandler, VersionConstraint, VersionedHandler, VersionedRoute,
+        ApiVersion, RouteHandler, VersionConstraint, VersionConstraints, Versioned,
+        VersionedHandler, VersionedRoute, constraints_of,
     };
 }

@@ -19,6 +19,20 @@ async fn newest() -> &'static str {
     "newest"
 }
 
+/// Patterns, `mut`, `return` and `?` keep their meaning.
+#[versioned("4.x")]
+async fn patterns(
+    web::Json((a, b)): web::Json<(u32, u32)>,
+    mut q: web::Query<u8>,
+) -> Result<String, actix_web::Error> {
+    if a == 0 {
+        return Ok(String::new());
+    }
+    q.0 += 1;
+    let x: u32 = "1".parse().map_err(actix_web::error::ErrorBadRequest)?;
+    Ok(format!("{a}{b}{x}{}", q.0))
+}
+
 async fn other() -> &'static str {
     "other"
 }
@@ -26,5 +40,8 @@ async fn other() -> &'static str {
 fn main() {
     let _app = App::new()
         .route("/a", web::get().to(version::versioned![old, new, newest]))
-        .route("/b", web::get().to(version::versioned![old, fallback = other,]));
+        .route("/b", web::get().to(version::versioned![old, fallback = other,]))
+        .route("/c", web::get().to(version::versioned![patterns]))
+        // A #[versioned] function is still an actix-web handler on its own.
+        .route("/d", web::get().to(newest));
 }
