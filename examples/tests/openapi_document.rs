@@ -123,7 +123,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "DELETE".into(),
                     "/books/{id}".into(),
                     vec![
-                        "204", "400", "401", "403", "404", "410", "421", "500", "503"
+                        "204", "400", "401", "403", "404", "410", "412", "421", "500", "503"
                     ]
                 ),
                 (
@@ -135,7 +135,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "PUT".into(),
                     "/books/{id}/cover".into(),
                     vec![
-                        "204", "400", "401", "404", "410", "413", "415", "421", "500", "503"
+                        "204", "400", "401", "404", "410", "412", "413", "415", "421", "500", "503"
                     ]
                 ),
                 ("GET".into(), "/health".into(), vec!["200", "421", "500"]),
@@ -427,5 +427,46 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
             assert_eq!(item.get("head"), None);
             assert_eq!(item.get("options"), None);
         }
+    }
+}
+
+/// `Book` and `BookFields` come from `#[derive(ToSchema)]` on the struct:
+/// their properties are exactly the members a book serializes, in order
+/// (every one required in `Book`, none in `BookFields`), so a member added
+/// to the struct is documented with no other edit.
+#[actix_web::test]
+async fn book_schemas_are_the_struct_s_members() {
+    let (v3, v2, _, _) = documents().await;
+    let book = examples::catalog::model::Book {
+        id: 1,
+        isbn: "9780000000001".into(),
+        title: "Dune".into(),
+        author: "Frank Herbert".into(),
+        genre: "fiction".into(),
+        year: 1965,
+        price: 9.5,
+        rating: 4.5,
+        subtitle: None,
+        published_at: time::macros::date!(1965 - 08 - 01),
+        in_stock: true,
+    };
+    let serialized = serde_json::to_value(&book).unwrap();
+    let members: Vec<String> = serialized.as_object().unwrap().keys().cloned().collect();
+    for doc in [&v3, &v2] {
+        let schemas = &doc["components"]["schemas"];
+        let keys = |name: &str| -> Vec<String> {
+            schemas[name]["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect()
+        };
+        assert_eq!(keys("Book"), members);
+        assert_eq!(schemas["Book"]["required"], json!(members));
+        assert_eq!(schemas["Book"]["additionalProperties"], false);
+        assert_eq!(keys("BookFields"), members);
+        assert_eq!(schemas["BookFields"].get("required"), None);
+        assert_eq!(schemas["BookFields"]["additionalProperties"], false);
     }
 }

@@ -10,7 +10,10 @@ use problem_core::{
 };
 
 use super::db::Db;
-use super::model::NewBook;
+use super::model::{Book, NewBook};
+use super::openapi::{CoverUpload, Health, Unauthorized};
+use problem_core::ProblemDetails;
+use problem_core::openapi::{BadRequestProblem, IfMatch};
 
 /// A book with this ISBN already exists.
 ///
@@ -88,6 +91,25 @@ fn not_found(id: i64) -> actix_web::Error {
 }
 
 /// `GET /books/{id}`.
+#[utoipa::path(
+    get,
+    path = "/books/{id}",
+    operation_id = "getBook",
+    tag = "books",
+    summary = "One book",
+    description = "The book as JSON, with a strong `ETag`; `If-None-Match` with a matching tag answers 304.",
+    params(("id" = i64, Path, description = "The book's id.")),
+    responses(
+        (status = 200, description = "The book.", body = Book),
+        (status = 400, description = "The id is not an integer (`issues` names it).",
+            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+        (status = 404, description = "No book has this id.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 503, description = "The database is unavailable (masked).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Retry-After" = String))),
+    )
+)]
 pub async fn get_book(
     db: web::Data<Db>,
     id: web::Path<String>,
@@ -100,6 +122,36 @@ pub async fn get_book(
 }
 
 /// `POST /books`: JSON or form; 201 with `Location`.
+#[utoipa::path(
+    post,
+    path = "/books",
+    operation_id = "createBook",
+    tag = "books",
+    summary = "Create a book (editor or admin)",
+    description = "JSON or a form; 201 with `Location`.",
+    security(("bearer" = [])),
+    request_body(
+        content(
+            (NewBook = "application/json"),
+            (NewBook = "application/x-www-form-urlencoded"),
+        ),
+    ),
+    responses(
+        (status = 201, description = "The created book.", body = Book,
+            headers(("Location" = String, description = "`/books/<id>`."))),
+        (status = 400, description = "A malformed body, or one that failed validation (`issues` holds a JSON pointer per member).",
+            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+        (status = 401, response = inline(Unauthorized)),
+        DuplicateIsbn,
+        (status = 413, description = "More than 1000 form fields; a body over the size limit gets an empty 413 instead.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 415, description = "The body is neither JSON nor a form.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 503, description = "The database is unavailable (masked).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Retry-After" = String))),
+    )
+)]
 pub async fn create_book(
     db: web::Data<Db>,
     body: ValidBody<NewBook>,
@@ -128,6 +180,34 @@ fn book_tag(book: &super::model::Book) -> Result<EntityTag, actix_web::Error> {
 
 /// `DELETE /books/{id}`: 204; with `If-Match`, 412 and nothing deleted
 /// when the book changed since the client read it (RFC 9110 §13.1.1).
+#[utoipa::path(
+    delete,
+    path = "/books/{id}",
+    operation_id = "deleteBook",
+    tag = "books",
+    summary = "Delete a book (admin)",
+    description = "204; with `If-Match`, 412 and nothing deleted when the book changed since the client read it.",
+    security(("bearer" = [])),
+    params(
+        ("id" = i64, Path, description = "The book's id."),
+        IfMatch,
+    ),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 400, description = "The id is not an integer.",
+            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+        (status = 401, response = inline(Unauthorized)),
+        (status = 403, description = "The token is an editor's: only admins delete.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 404, description = "No book has this id.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` names another version of the book: nothing was deleted.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 503, description = "The database is unavailable (masked).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Retry-After" = String))),
+    )
+)]
 pub async fn delete_book(
     req: HttpRequest,
     db: web::Data<Db>,
@@ -148,6 +228,37 @@ pub async fn delete_book(
 /// `PUT /books/{id}/cover`: `multipart/form-data` with a file part
 /// `cover`; 204; with `If-Match`, 412 and nothing stored when the cover
 /// changed since the client read it (`If-Match: *`: only when it has one).
+#[utoipa::path(
+    put,
+    path = "/books/{id}/cover",
+    operation_id = "putCover",
+    tag = "books",
+    summary = "Upload a book's cover (editor or admin)",
+    description = "`multipart/form-data` with a file part `cover`; 204. With `If-Match`, 412 and nothing stored when the cover changed since the client read it (`If-Match: *`: only when it has one).",
+    security(("bearer" = [])),
+    params(
+        ("id" = i64, Path, description = "The book's id."),
+        IfMatch,
+    ),
+    request_body(content = inline(CoverUpload), content_type = "multipart/form-data"),
+    responses(
+        (status = 204, description = "Stored."),
+        (status = 400, description = "The id is not an integer, the multipart body is malformed, or it has no `cover` part.",
+            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+        (status = 401, response = inline(Unauthorized)),
+        (status = 404, description = "No book has this id.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 412, description = "`If-Match` names another cover, or `*` and the book has none: nothing was stored.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 413, description = "More than 1000 form fields; a body over the size limit gets an empty 413 instead.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not `multipart/form-data`, or the cover is not a PNG, JPEG, GIF or WebP image.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 503, description = "The database is unavailable (masked).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Retry-After" = String))),
+    )
+)]
 pub async fn put_cover(
     req: HttpRequest,
     db: web::Data<Db>,
@@ -215,6 +326,27 @@ pub fn cover_media_type(claimed: &str, data: &[u8]) -> Result<&'static str, acti
 /// type sniffed at upload, `X-Content-Type-Options: nosniff` and
 /// `Content-Security-Policy: sandbox`, so a stored file never runs as a
 /// page of this origin.
+#[utoipa::path(
+    get,
+    path = "/books/{id}/cover",
+    operation_id = "getCover",
+    tag = "books",
+    summary = "A book's cover",
+    description = "The stored bytes, served with the media type sniffed at upload, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`.",
+    params(("id" = i64, Path, description = "The book's id.")),
+    responses(
+        // Its content, one entry per media type of COVER_MEDIA_TYPES: the
+        // document's `CoverMediaTypes` modifier.
+        (status = 200, description = "The stored image, with the media type sniffed when it was uploaded."),
+        (status = 400, description = "The id is not an integer.",
+            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+        (status = 404, description = "No book has this id, or it has no cover.",
+            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 503, description = "The database is unavailable (masked).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Retry-After" = String))),
+    )
+)]
 pub async fn get_cover(
     db: web::Data<Db>,
     id: web::Path<String>,
@@ -233,6 +365,14 @@ pub async fn get_cover(
 }
 
 /// `GET /health`: version-neutral.
+#[utoipa::path(
+    get,
+    path = "/health",
+    operation_id = "health",
+    tag = "system",
+    summary = "Liveness (version-neutral)",
+    responses((status = 200, description = "The service is up.", body = inline(Health))),
+)]
 pub async fn health() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }

@@ -8,13 +8,17 @@
 
 use actix_web::http::header::HeaderName;
 use actix_web::{HttpRequest, HttpResponse, Responder, web};
-use problem_core::query::{BareList, Collection, TypedQuery};
+use problem_core::ProblemDetails;
+use problem_core::openapi::{BadRequestProblem, OffsetOrCursorPage};
+use problem_core::query::{BareList, Collection, CursorPage, Page, TypedQuery};
 use problem_core::{CollectionQuery, versioned};
 use sea_query::{Query, SelectStatement};
 use time::Date;
 
 use super::books::db_error;
 use super::db::{BOOK_COLUMNS, Books, Db};
+use super::model::Book;
+use super::openapi::TotalCount;
 
 /// The queryable fields of a book (issue "The catalog service", `GET /books`).
 #[derive(Debug, CollectionQuery)]
@@ -59,6 +63,15 @@ pub struct BookQuery {
     in_stock: bool,
 }
 
+const LIST_DESCRIPTION: &str = "The collection query conventions: offset or keyset pagination, multi-field sorting, filters, search and sparse fieldsets, all in SQL.";
+const BAD_QUERY: &str = "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, more than 64 filter conditions in all (`too_many_filters`), ...).";
+
+/// The 200 of version 3 in the OpenAPI document: `BookPage` or
+/// `BookCursorPage`.
+type BookListing = OffsetOrCursorPage<Book>;
+/// The 200 of version 2 in the OpenAPI document: an array of `BookFields`.
+type BookList = BareList<Book>;
+
 /// `X-Total-Count` of version-2 lists.
 pub const X_TOTAL_COUNT: HeaderName = problem_core::query::X_TOTAL_COUNT;
 
@@ -71,8 +84,8 @@ fn base() -> SelectStatement {
 
 /// One page of books, with what each version needs to answer it.
 enum Listing {
-    Offset(problem_core::query::Page<super::model::Book>),
-    Cursor(problem_core::query::CursorPage<super::model::Book>),
+    Offset(Page<Book>),
+    Cursor(CursorPage<Book>),
 }
 
 async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_web::Error> {
@@ -98,6 +111,26 @@ async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_
 }
 
 /// Version 3: the envelope `{"data", "meta", "links"}` and the `Link` header.
+#[utoipa::path(
+    get,
+    path = "/books",
+    operation_id = "listBooks",
+    tag = "books",
+    summary = "List books",
+    description = LIST_DESCRIPTION,
+    params(BookQuery),
+    responses(
+        (status = 200,
+            description = "One page of books: the offset envelope, or the cursor envelope when the request carries `cursor`, or `limit` without `page`/`per_page`.",
+            body = inline(BookListing),
+            headers(("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`)."))),
+        (status = 400, description = BAD_QUERY,
+            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+        (status = 503, description = "The database is unavailable (masked).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Retry-After" = String))),
+    )
+)]
 #[versioned("3.x")]
 pub async fn list_books_v3(
     req: HttpRequest,
@@ -113,11 +146,33 @@ pub async fn list_books_v3(
 /// Version 2 (deprecated): a bare JSON array of books, with `X-Total-Count`
 /// (offset pagination, when counted) and the `Link` header, field selection
 /// applied as in version 3 ([`BareList`]).
+#[utoipa::path(
+    get,
+    path = "/books",
+    operation_id = "listBooks",
+    tag = "books",
+    summary = "List books",
+    description = LIST_DESCRIPTION,
+    params(BookQuery),
+    responses(
+        (status = 200, description = "The books of the page, as a bare array.",
+            body = inline(BookList),
+            headers(
+                ("X-Total-Count" = inline(TotalCount), description = "The number of matching books (offset pagination)."),
+                ("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`)."),
+            )),
+        (status = 400, description = BAD_QUERY,
+            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+        (status = 503, description = "The database is unavailable (masked).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Retry-After" = String))),
+    )
+)]
 #[versioned("2.x")]
 pub async fn list_books_v2(
     db: web::Data<Db>,
     query: Collection<BookQuery>,
-) -> Result<BareList<super::model::Book>, actix_web::Error> {
+) -> Result<BareList<Book>, actix_web::Error> {
     Ok(match fetch(&db, &query).await? {
         Listing::Offset(page) => page.into_bare(),
         Listing::Cursor(page) => page.into_bare(),

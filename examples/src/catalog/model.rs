@@ -2,10 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 use time::Date;
+use utoipa::ToSchema;
 use validator::{Validate, ValidationError};
 
-/// A book (issue "The catalog service", "Data").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
+/// A book.
+// Its OpenAPI schema (`Book`, and `BookFields` in lists) is derived from
+// this struct: a member added here is documented with no other edit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Book {
     /// The key.
     pub id: i64,
@@ -15,17 +19,21 @@ pub struct Book {
     pub title: String,
     /// Author.
     pub author: String,
-    /// One of [`GENRES`](super::seed::GENRES) for seeded rows.
+    /// Genre (seeded rows use a fixed list of genres).
     pub genre: String,
     /// Publication year.
     pub year: i32,
     /// Price, >= 0.
+    #[schema(minimum = 0)]
     pub price: f64,
     /// Rating, 0 to 5.
+    #[schema(minimum = 0, maximum = 5)]
     pub rating: f64,
     /// Subtitle, or null.
+    #[schema(required = true)]
     pub subtitle: Option<String>,
     /// Publication date (RFC 3339 full-date).
+    #[schema(value_type = String, format = Date)]
     pub published_at: Date,
     /// Whether the book is in stock.
     pub in_stock: bool,
@@ -68,45 +76,56 @@ fn default_true() -> bool {
     true
 }
 
-/// The body of `POST /books`, as JSON or as a form. Texts are at most 256
-/// characters (the query limit on a filter value, so every stored text can
-/// be filtered on and carried in a cursor). Required: `isbn`,
-/// `title`, `author`, `year`, `price`. Defaults: `genre` `fiction`,
-/// `rating` 0, `subtitle` null, `published_at` January 1st of `year`,
-/// `in_stock` true.
-#[derive(Debug, Clone, Deserialize, Validate)]
+/// A new book: the body of `POST /books`, as JSON or as a form. Defaults:
+/// `genre` `fiction`, `rating` 0, `subtitle` null, `published_at` January
+/// 1st of `year`, `in_stock` true.
+// Texts are at most 256 characters: the query limit on a filter value, so
+// every stored text can be filtered on and carried in a cursor. The OpenAPI
+// schema (`NewBook`) is derived from this struct; the maximum `year` (next
+// year) is set when the document is built.
+#[derive(Debug, Clone, Deserialize, Validate, ToSchema)]
 pub struct NewBook {
-    /// 10 or 13 digits.
+    /// 10 or 13 digits; unique.
     #[validate(custom(function = "isbn_digits"))]
+    #[schema(pattern = "^([0-9]{10}|[0-9]{13})$")]
     pub isbn: String,
-    /// Non-empty; at most 256 characters.
+    /// Not blank; at most 256 characters.
     #[validate(custom(function = "not_blank"), length(max = 256))]
+    #[schema(min_length = 1, max_length = 256, pattern = r"\S")]
     pub title: String,
-    /// Non-empty; at most 256 characters.
+    /// Not blank; at most 256 characters.
     #[validate(custom(function = "not_blank"), length(max = 256))]
+    #[schema(min_length = 1, max_length = 256, pattern = r"\S")]
     pub author: String,
-    /// Genre.
+    /// Not blank; at most 256 characters.
     #[serde(default = "default_genre")]
     #[validate(custom(function = "not_blank"), length(max = 256))]
+    #[schema(min_length = 1, max_length = 256, pattern = r"\S", default = "fiction")]
     pub genre: String,
-    /// 1450 to next year.
+    /// Publication year: 1450 to next year.
     #[validate(custom(function = "publication_year"))]
+    #[schema(minimum = 1450)]
     pub year: i32,
-    /// >= 0.
+    /// Price, >= 0.
     #[validate(range(min = 0.0, message = "price must be at least 0"))]
+    #[schema(minimum = 0)]
     pub price: f64,
-    /// 0 to 5.
+    /// Rating, 0 to 5.
     #[serde(default)]
     #[validate(range(min = 0.0, max = 5.0, message = "rating must be between 0 and 5"))]
+    #[schema(minimum = 0, maximum = 5, default = 0)]
     pub rating: f64,
     /// Subtitle; at most 256 characters.
     #[serde(default)]
     #[validate(length(max = 256))]
+    #[schema(max_length = 256)]
     pub subtitle: Option<String>,
-    /// Publication date.
+    /// Publication date (RFC 3339 full-date); default January 1st of `year`.
     #[serde(default)]
+    #[schema(value_type = Option<String>, format = Date)]
     pub published_at: Option<Date>,
     /// In stock.
     #[serde(default = "default_true")]
+    #[schema(default = true)]
     pub in_stock: bool,
 }

@@ -15,7 +15,17 @@
 //!   `utoipa` schema is documented as any JSON value, so turning the
 //!   feature on never breaks a build.
 //! - `#[derive(CollectionQuery)]` types implement `utoipa::IntoParams`
-//!   ([`query_parameters`]).
+//!   ([`query_parameters`]): `params(BookQuery)` in `#[utoipa::path]`.
+//! - Listings: [`Page`](crate::query::Page),
+//!   [`CursorPage`](crate::query::CursorPage) and
+//!   [`BareList`](crate::query::BareList) implement `utoipa::ToSchema`
+//!   for any `T: ToSchema` (`body = Page<Book>`), their items the sparse
+//!   fieldset [`Fieldset<T>`].
+//! - Annotations: [`BadRequestProblem`] (the 400 body), [`IfMatch`] (the
+//!   conditional-write header) and
+//!   [`PipelineResponses`] (the 421 and masked 500 of every operation)
+//!   fit `#[utoipa::path(responses(...))]` and
+//!   `#[openapi(modifiers(...))]`.
 //! - Versioning: [`document_version`] documents the version header, query
 //!   parameter, path segment and media type on every versioned operation
 //!   and marks a deprecated version's operations `deprecated`;
@@ -39,20 +49,24 @@
 //! assert!(DuplicateIsbn::responses().contains_key("409"));
 //! ```
 
+mod conditional;
 mod derived;
+mod page;
 mod problem;
 mod query;
 mod version;
 
 pub use utoipa;
 
+pub use conditional::IfMatch;
 pub use derived::{
     ProblemCase, ProblemMember, problem_case_schema, problem_responses, problem_schema,
 };
+pub use page::{Fieldset, OffsetOrCursorPage};
 pub use problem::{
-    ISSUE_SCHEMA, PROBLEM_DETAILS_SCHEMA, PROBLEM_MEDIA_TYPE, ProblemSchemas,
-    VALIDATION_PROBLEM_SCHEMA, ValidationProblem, bad_request_response, problem_object,
-    problem_response, problem_response_with, schema_ref,
+    BadRequestProblem, ISSUE_SCHEMA, PROBLEM_DETAILS_SCHEMA, PROBLEM_MEDIA_TYPE, PipelineResponses,
+    ProblemSchemas, VALIDATION_PROBLEM_SCHEMA, ValidationProblem, bad_request_response,
+    problem_object, problem_response, problem_response_with, schema_ref,
 };
 pub use query::{filter_parameter_name, query_parameters, value_schema};
 pub use version::{

@@ -316,3 +316,101 @@ impl Modify for ProblemSchemas {
         }
     }
 }
+
+/// The body of a 400: a [`ValidationProblem`] (with `issues`) or another
+/// problem document (an invalid API version, say): `anyOf` both
+/// `$ref`s. For `#[utoipa::path(responses((status = 400, body =
+/// inline(BadRequestProblem), content_type = "application/problem+json")))]`.
+///
+/// ```
+/// use problem_core::openapi::BadRequestProblem;
+/// use problem_core::openapi::utoipa::PartialSchema;
+///
+/// let schema = serde_json::to_value(BadRequestProblem::schema()).unwrap();
+/// assert_eq!(schema["anyOf"][0]["$ref"], "#/components/schemas/ValidationProblem");
+/// assert_eq!(schema["anyOf"][1]["$ref"], "#/components/schemas/ProblemDetails");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadRequestProblem;
+
+impl PartialSchema for BadRequestProblem {
+    fn schema() -> RefOr<Schema> {
+        AnyOfBuilder::new()
+            .item(schema_ref(VALIDATION_PROBLEM_SCHEMA))
+            .item(schema_ref(PROBLEM_DETAILS_SCHEMA))
+            .into()
+    }
+}
+
+impl ToSchema for BadRequestProblem {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("BadRequestProblem")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.extend(ProblemSchemas::schemas());
+    }
+}
+
+/// Adds to every operation the two responses the error pipeline can give
+/// on any route (a [`Modify`] for `#[openapi(modifiers(&PipelineResponses))]`):
+/// 421 (the `Host` is not one the application serves; RFC 9110 §15.5.20)
+/// and 500 (an unexpected error, masked outside development and logged
+/// under the body's `correlationId`), both problem documents. Responses an
+/// operation already lists are kept.
+///
+/// ```
+/// use problem_core::openapi::PipelineResponses;
+/// use problem_core::openapi::utoipa::Modify;
+/// use problem_core::openapi::utoipa::openapi::path::{HttpMethod, OperationBuilder};
+/// use problem_core::openapi::utoipa::openapi::{Info, OpenApi, Paths};
+///
+/// let mut paths = Paths::new();
+/// paths.add_path_operation("/books", vec![HttpMethod::Get], OperationBuilder::new().build());
+/// let mut doc = OpenApi::new(Info::new("catalog", "3"), paths);
+/// PipelineResponses.modify(&mut doc);
+/// let json = serde_json::to_value(&doc).unwrap();
+/// let responses = &json["paths"]["/books"]["get"]["responses"];
+/// assert_eq!(responses["421"]["description"], "The `Host` is not one this server serves.");
+/// assert_eq!(responses["500"]["content"]["application/problem+json"]["schema"]["$ref"],
+///     "#/components/schemas/ProblemDetails");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PipelineResponses;
+
+impl Modify for PipelineResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.options,
+                &mut item.head,
+                &mut item.patch,
+                &mut item.trace,
+                &mut item.query,
+            ];
+            let operations = operations
+                .into_iter()
+                .flatten()
+                .chain(item.additional_operations.values_mut());
+            for operation in operations {
+                let responses = &mut operation.responses.responses;
+                responses.entry("421".into()).or_insert_with(|| {
+                    RefOr::T(problem_response(
+                        421,
+                        Some("The `Host` is not one this server serves."),
+                    ))
+                });
+                responses.entry("500".into()).or_insert_with(|| {
+                    RefOr::T(problem_response(
+                        500,
+                        Some("An unexpected error, masked and logged under the body's `correlationId`."),
+                    ))
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The conditional-request parameter of single-resource writes (RFC 9110
+//! §13.1.1 `If-Match`), for `#[utoipa::path(params(...))]`.
+
+use utoipa::IntoParams;
+use utoipa::openapi::Required;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+
+/// The optional `If-Match` request header of a write that
+/// [`check_if_match`](crate::pipeline::check_if_match) guards: `*` or a
+/// list of strong entity tags (the `ETag` the client read); a mismatch is
+/// the `412 Precondition Failed` problem. `params(("id" = i64, Path), IfMatch)`.
+///
+/// ```
+/// use problem_core::openapi::IfMatch;
+/// use problem_core::openapi::utoipa::IntoParams;
+///
+/// let params = serde_json::to_value(IfMatch::into_params(|| None)).unwrap();
+/// assert_eq!(params[0]["name"], "If-Match");
+/// assert_eq!(params[0]["in"], "header");
+/// assert_eq!(params[0]["required"], false);
+/// assert_eq!(params[0]["schema"], serde_json::json!({"type": "string"}));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IfMatch;
+
+impl IntoParams for IfMatch {
+    fn into_params(_parameter_in_provider: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            ParameterBuilder::new()
+                .name("If-Match")
+                .parameter_in(ParameterIn::Header)
+                .required(Required::False)
+                .description(Some(
+                    "`*`, or the `ETag` of the representation the client read: the write happens only while it is current, else 412 and nothing changes (RFC 9110 §13.1.1).",
+                ))
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .build(),
+        ]
+    }
+}
