@@ -15,7 +15,8 @@
 #      through a whole keyset listing (limit, then meta.next_cursor until
 #      null) visiting every book exactly once, filters with exploded `__in`
 #      lists, creates a book with the editor's bearer token and reads the 409
-#      duplicate-isbn problem.
+#      duplicate-isbn problem; then deletes a book and uploads a cover (as a
+#      file) with If-Match, a stale tag answered with the 412 problem.
 #
 # Usage: scripts/python-client-check.sh
 # Environment (all optional):
@@ -33,7 +34,10 @@ venv="${PYCLIENT_VENV:-$target/python-client-venv}"
 out="${PYCLIENT_DIR:-$target/python-client-check}"
 max_time="${PYCLIENT_MAX_TIME:-120}"
 requirements="$root/scripts/python-client-requirements.txt"
-mkdir -p "$out"
+mkdir -p "$out" "$(dirname "$venv")"
+# Absolute: the generator runs ruff from the venv's bin on PATH, elsewhere.
+venv="$(cd "$(dirname "$venv")" && pwd)/$(basename "$venv")"
+out="$(cd "$out" && pwd)"
 
 echo "python-client-check: python tools in $venv"
 if [ ! -x "$venv/bin/openapi-python-client" ] || ! cmp -s "$requirements" "$venv/.requirements"; then
@@ -56,10 +60,11 @@ log="$out/catalog.log"
 rm -rf "$log" "$out/openapi.json" "$out/client"
 seed_rows=300
 editor_token="python-client-check-editor-token"
+admin_token="python-client-check-admin-token"
 CATALOG_ADDR=127.0.0.1:0 \
 CATALOG_SEED_ROWS="$seed_rows" \
 CATALOG_WORKERS=2 \
-CATALOG_ADMIN_TOKEN="python-client-check-admin-token" \
+CATALOG_ADMIN_TOKEN="$admin_token" \
 CATALOG_EDITOR_TOKEN="$editor_token" \
 CATALOG_CURSOR_KEY="python-client-check-cursor-key-0123456789abcdef" \
 CATALOG_ALLOWED_HOSTS="127.0.0.1" \
@@ -116,6 +121,7 @@ PYTHONPATH="$out/client" \
 PYTHONDONTWRITEBYTECODE=1 \
 CATALOG_BASE_URL="$base" \
 CATALOG_EDITOR_TOKEN="$editor_token" \
+CATALOG_ADMIN_TOKEN="$admin_token" \
 CATALOG_SEED_ROWS="$seed_rows" \
     timeout --kill-after=10 "$max_time" \
     "$venv/bin/python" "$root/scripts/python_client/test_catalog_client.py"

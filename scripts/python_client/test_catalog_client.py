@@ -16,7 +16,10 @@ Environment:
 Run: python test_catalog_client.py (exits 1 on the first failure).
 """
 
+import base64
 import datetime
+import inspect
+import io
 import os
 import sys
 import time
@@ -27,7 +30,14 @@ import attrs
 import httpx
 
 from catalog_client import AuthenticatedClient, Client
-from catalog_client.api.books import create_book, get_book, list_books
+from catalog_client.api.books import (
+    create_book,
+    delete_book,
+    get_book,
+    get_cover,
+    list_books,
+    put_cover,
+)
 from catalog_client.models import (
     Book,
     BookCursorPage,
@@ -36,11 +46,13 @@ from catalog_client.models import (
     DuplicateIsbn,
     NewBook,
     ProblemDetails,
+    PutCoverBody,
 )
-from catalog_client.types import UNSET
+from catalog_client.types import UNSET, File
 
 BASE_URL = os.environ["CATALOG_BASE_URL"]
 EDITOR_TOKEN = os.environ["CATALOG_EDITOR_TOKEN"]
+ADMIN_TOKEN = os.environ["CATALOG_ADMIN_TOKEN"]
 SEED_ROWS = int(os.environ["CATALOG_SEED_ROWS"])
 # A bound on the requests one walk may make, so a client that never reaches
 # the end fails instead of hanging.
@@ -52,10 +64,17 @@ def client() -> Client:
     return Client(base_url=BASE_URL, timeout=TIMEOUT, raise_on_unexpected_status=True)
 
 
-def editor() -> AuthenticatedClient:
+def editor(token: str = EDITOR_TOKEN) -> AuthenticatedClient:
     return AuthenticatedClient(
-        base_url=BASE_URL, token=EDITOR_TOKEN, timeout=TIMEOUT, raise_on_unexpected_status=True
+        base_url=BASE_URL, token=token, timeout=TIMEOUT, raise_on_unexpected_status=True
     )
+
+
+# A 1x1 PNG.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
+STALE = '"0000000000000000"'
 
 
 def offset_walk(per_page: int, **filters) -> tuple[list[BookFields], list[int]]:
@@ -233,6 +252,68 @@ def test_create_book_and_duplicate_isbn_problem(books: list[BookFields]) -> None
     assert [b.id for b in r.parsed.data] == [created.id], r.parsed.data
 
 
+def assert_precondition_failed(r, instance: str) -> None:
+    assert r.status_code == HTTPStatus.PRECONDITION_FAILED, (r.status_code, r.content)
+    problem = r.parsed
+    assert isinstance(problem, ProblemDetails), type(problem)
+    assert (problem.type_, problem.title, problem.status, problem.detail, problem.instance) == (
+        "about:blank",
+        "Precondition Failed",
+        412,
+        "The resource has changed since it was read",
+        instance,
+    ), problem
+
+
+def test_conditional_writes_with_if_match() -> None:
+    """DELETE /books/{id} and PUT /books/{id}/cover with If-Match (412 when
+    stale, nothing written), the cover uploaded as a file and read back."""
+    missing = [
+        f"{op} declares no If-Match header parameter"
+        for op, fn in (("DELETE /books/{id}", delete_book), ("PUT /books/{id}/cover", put_cover))
+        if "if_match" not in inspect.signature(fn.sync_detailed).parameters
+    ]
+    cover_type = PutCoverBody.__annotations__.get("cover")
+    if "File" not in str(cover_type):
+        missing.append(
+            f"PUT /books/{{id}}/cover's multipart member `cover` is generated as {cover_type!r}, not File "
+            "(no `format: binary`), so the client sends it as a text/plain string"
+        )
+    assert not missing, "document defect: " + "; ".join(missing)
+
+    with editor(ADMIN_TOKEN) as c:
+        r = get_book.sync_detailed(client=c, id=2)
+        assert r.status_code == HTTPStatus.OK, (r.status_code, r.content)
+        tag = r.headers["etag"]
+        assert_precondition_failed(delete_book.sync_detailed(client=c, id=2, if_match=STALE), "/books/2")
+        r = get_book.sync_detailed(client=c, id=2)
+        assert r.status_code == HTTPStatus.OK, "the 412 deleted the book"
+        r = delete_book.sync_detailed(client=c, id=2, if_match=tag)
+        assert r.status_code == HTTPStatus.NO_CONTENT, (r.status_code, r.content)
+        r = get_book.sync_detailed(client=c, id=2)
+        assert r.status_code == HTTPStatus.NOT_FOUND, (r.status_code, r.content)
+        assert isinstance(r.parsed, ProblemDetails) and r.parsed.status == 404, r.parsed
+
+        def upload(**kw):
+            body = PutCoverBody(cover=File(payload=io.BytesIO(PNG), file_name="cover.png", mime_type="image/png"))
+            return put_cover.sync_detailed(client=c, id=4, body=body, **kw)
+
+        # No cover yet: no tag matches.
+        assert_precondition_failed(upload(if_match=STALE), "/books/4/cover")
+        r = get_cover.sync_detailed(client=c, id=4)
+        assert r.status_code == HTTPStatus.NOT_FOUND, "the 412 stored the cover"
+        r = upload()
+        assert r.status_code == HTTPStatus.NO_CONTENT, (r.status_code, r.content)
+        r = get_cover.sync_detailed(client=c, id=4)
+        assert r.status_code == HTTPStatus.OK, (r.status_code, r.content)
+        assert r.headers["content-type"] == "image/png", r.headers
+        assert r.parsed == PNG, r.parsed
+        tag = r.headers["etag"]
+        assert_precondition_failed(upload(if_match=STALE), "/books/4/cover")
+        r = upload(if_match=tag)
+        assert r.status_code == HTTPStatus.NO_CONTENT, (r.status_code, r.content)
+
+
 def main() -> int:
     results: dict = {}
     steps = [
@@ -246,16 +327,27 @@ def main() -> int:
             "create a book with the bearer token, then the 409 duplicate-isbn problem",
             lambda: test_create_book_and_duplicate_isbn_problem(results["books"]),
         ),
+        (
+            "If-Match on DELETE /books/{id} and PUT /books/{id}/cover (412 when stale), the cover as a file",
+            test_conditional_writes_with_if_match,
+        ),
     ]
+    failed = []
     for name, step in steps:
         started = time.monotonic()
         try:
             step()
-        except Exception:  # noqa: BLE001 - report and stop
+        except Exception:  # noqa: BLE001 - report, go on with the next step
             print(f"FAIL  {name}", flush=True)
             traceback.print_exc()
-            return 1
+            failed.append(name)
+            if "books" not in results:
+                break  # every later step needs the listing
+            continue
         print(f"ok    {name} ({time.monotonic() - started:.2f}s)", flush=True)
+    if failed:
+        print(f"python client: {len(failed)} failed: {'; '.join(failed)}")
+        return 1
     print("python client: all passed")
     return 0
 
