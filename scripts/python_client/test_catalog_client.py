@@ -11,9 +11,10 @@ document describes (only the parameters passed, arrays exploded as
 Environment:
   CATALOG_BASE_URL      http://127.0.0.1:<port>
   CATALOG_EDITOR_TOKEN  a bearer token that may create books
+  CATALOG_ADMIN_TOKEN   a bearer token that may also delete them
   CATALOG_SEED_ROWS     how many books the catalog was seeded with
 
-Run: python test_catalog_client.py (exits 1 on the first failure).
+Run: python test_catalog_client.py (runs every step; exits 1 if one failed).
 """
 
 import base64
@@ -64,7 +65,7 @@ def client() -> Client:
     return Client(base_url=BASE_URL, timeout=TIMEOUT, raise_on_unexpected_status=True)
 
 
-def editor(token: str = EDITOR_TOKEN) -> AuthenticatedClient:
+def authed(token: str = EDITOR_TOKEN) -> AuthenticatedClient:
     return AuthenticatedClient(
         base_url=BASE_URL, token=token, timeout=TIMEOUT, raise_on_unexpected_status=True
     )
@@ -194,7 +195,7 @@ def test_create_book_and_duplicate_isbn_problem(books: list[BookFields]) -> None
     assert isinstance(r.parsed, ProblemDetails), type(r.parsed)
     assert r.parsed.status == 401, r.parsed
 
-    with editor() as c:
+    with authed() as c:
         r = create_book.sync_detailed(client=c, body=new)
         assert r.status_code == HTTPStatus.CREATED, (r.status_code, r.content)
         created = r.parsed
@@ -281,7 +282,7 @@ def test_conditional_writes_with_if_match() -> None:
         )
     assert not missing, "document defect: " + "; ".join(missing)
 
-    with editor(ADMIN_TOKEN) as c:
+    with authed(ADMIN_TOKEN) as c:
         r = get_book.sync_detailed(client=c, id=2)
         assert r.status_code == HTTPStatus.OK, (r.status_code, r.content)
         tag = r.headers["etag"]
