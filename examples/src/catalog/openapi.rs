@@ -29,7 +29,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use problem_core::HttpConfigError;
 use problem_core::openapi::utoipa::openapi::encoding::EncodingBuilder;
 use problem_core::openapi::utoipa::openapi::path::Operation;
-use problem_core::openapi::utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use problem_core::openapi::utoipa::openapi::schema::{
+    KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+};
 use problem_core::openapi::utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use problem_core::openapi::utoipa::openapi::{
     Components, ContentBuilder, HeaderBuilder, OpenApi as Document, Paths, RefOr, Response,
@@ -81,9 +83,12 @@ impl PartialSchema for CoverUpload {
             .schema_type(Type::Object)
             .property(
                 "cover",
-                string().description(Some(
-                    "The image: PNG, JPEG, GIF or WebP, recognized by its bytes (anything else is a 415).",
-                )),
+                // `format: binary`: generated clients send a file part.
+                string()
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+                    .description(Some(
+                        "The image: PNG, JPEG, GIF or WebP, recognized by its bytes (anything else is a 415).",
+                    )),
             )
             .required("cover")
             .into()
