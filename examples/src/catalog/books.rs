@@ -3,7 +3,9 @@
 use actix_web::http::header::{self, EntityTag};
 use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
-use problem_core::pipeline::{UnknownError, ValidBody, check_if_match, entity_tag};
+use problem_core::pipeline::{
+    PreconditionFailed, UnknownError, ValidBody, check_if_match, entity_tag,
+};
 use problem_core::{
     Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
     UnsupportedMediaTypeException, ValidationException,
@@ -294,12 +296,30 @@ pub async fn put_cover(
     if db.book(id).await.map_err(db_error)?.is_none() {
         return Err(not_found(id));
     }
-    let current = db.cover(id).await.map_err(db_error)?;
-    check_if_match(&req, current.map(|(_, bytes)| entity_tag(&bytes)).as_ref())?;
+    let current = db
+        .cover(id)
+        .await
+        .map_err(db_error)?
+        .map(|(_, bytes)| bytes);
+    check_if_match(&req, current.as_deref().map(entity_tag).as_ref())?;
     // Preconditions first, then the content (RFC 9110 §13.2.2).
     let media_type = cover_media_type(&content_type, &data)?;
-    db.put_cover(id, media_type, data).await.map_err(db_error)?;
-    Ok(HttpResponse::NoContent().finish())
+    // With `If-Match`, the write replaces only the cover the check saw: a
+    // writer that changed it in between makes this one a 412.
+    let replacing = if req.headers().contains_key(header::IF_MATCH) {
+        current.as_deref()
+    } else {
+        None
+    };
+    if db
+        .put_cover(id, media_type, data, replacing)
+        .await
+        .map_err(db_error)?
+    {
+        Ok(HttpResponse::NoContent().finish())
+    } else {
+        Err(PreconditionFailed.into())
+    }
 }
 
 /// The image types a cover may be, as sniffed from its bytes.

@@ -422,7 +422,11 @@ impl Db {
         Ok(affected > 0)
     }
 
-    /// Stores a book's cover (replacing any earlier one).
+    /// Stores a book's cover. With `replacing: None`, whatever cover the book
+    /// has is replaced (or a first one stored); with `Some(bytes)`, only the
+    /// cover whose bytes are exactly `bytes` is replaced, in one statement
+    /// (the compare-and-swap behind `If-Match`: two writers holding the same
+    /// tag cannot both win). Whether the cover was stored.
     ///
     /// # Errors
     /// The driver's error.
@@ -431,21 +435,46 @@ impl Db {
         id: i64,
         content_type: &str,
         data: Vec<u8>,
-    ) -> Result<(), sqlx::Error> {
-        let insert = Query::insert()
-            .into_table(Covers::Table)
-            .columns([Covers::BookId, Covers::ContentType, Covers::Data])
-            .values_panic([id.into(), content_type.into(), data.into()])
-            .on_conflict(
-                OnConflict::column(Covers::BookId)
-                    .update_columns([Covers::ContentType, Covers::Data])
-                    .to_owned(),
-            )
-            .to_owned();
-        on_db!(self, insert, |sql, values, pool| {
-            sqlx::query_with(sql, values).execute(pool).await?;
-        });
-        Ok(())
+        replacing: Option<&[u8]>,
+    ) -> Result<bool, sqlx::Error> {
+        let affected = match replacing {
+            None => {
+                let insert = Query::insert()
+                    .into_table(Covers::Table)
+                    .columns([Covers::BookId, Covers::ContentType, Covers::Data])
+                    .values_panic([id.into(), content_type.into(), data.into()])
+                    .on_conflict(
+                        OnConflict::column(Covers::BookId)
+                            .update_columns([Covers::ContentType, Covers::Data])
+                            .to_owned(),
+                    )
+                    .to_owned();
+                on_db!(self, insert, |sql, values, pool| {
+                    sqlx::query_with(sql, values)
+                        .execute(pool)
+                        .await?
+                        .rows_affected()
+                })
+            }
+            Some(current) => {
+                let update = Query::update()
+                    .table(Covers::Table)
+                    .values([
+                        (Covers::ContentType, content_type.into()),
+                        (Covers::Data, data.into()),
+                    ])
+                    .and_where(Expr::col(Covers::BookId).eq(id))
+                    .and_where(Expr::col(Covers::Data).eq(current.to_vec()))
+                    .to_owned();
+                on_db!(self, update, |sql, values, pool| {
+                    sqlx::query_with(sql, values)
+                        .execute(pool)
+                        .await?
+                        .rows_affected()
+                })
+            }
+        };
+        Ok(affected > 0)
     }
 
     /// A book's cover: content type and bytes.
