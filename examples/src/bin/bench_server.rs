@@ -14,11 +14,23 @@
 //! Unknown paths answer actix-web's bare 404 under `/bare/` and a 404
 //! problem document (`No route for GET <path>`) under `/full/`.
 //!
+//! `/full/page` and `/noetag/page` answer a 20-item JSON page through the
+//! same stack, the first with the conditional-request layer (strong
+//! `ETag`, `If-None-Match`), the second without it: the cost of the ETag.
+//!
+//! A counting global allocator counts every allocation (`alloc`,
+//! `alloc_zeroed`, `realloc`); `GET /stats` answers `<allocations> <bytes>`
+//! since start, so the bench script reads allocations per request of each
+//! mode (the difference over a run divided by the requests wrk made).
+//!
 //! `BENCH_ADDR` (default `127.0.0.1:0`, loopback) and `BENCH_WORKERS`
 //! (default 1) set the address and worker threads. Prints
 //! `bench_server listening on http://<addr>` on stdout once bound.
 //!
 //! `cargo run --release -p examples --bin bench_server`
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use actix_web::http::header::ContentType;
 use actix_web::{App, HttpResponse, HttpServer, web};
@@ -26,6 +38,81 @@ use problem_core::CollectionQuery;
 use problem_core::query::{Collection, QueryConfig};
 use problem_core::server::ProblemApp;
 use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
+
+/// The system allocator, counting allocations and bytes.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static BYTES: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the
+// counters are relaxed atomics that never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc`, passed on.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc_zeroed`, passed on.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `realloc`, passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract for `dealloc`, passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+async fn stats() -> HttpResponse {
+    HttpResponse::Ok().body(format!(
+        "{} {}",
+        ALLOCATIONS.load(Ordering::Relaxed),
+        BYTES.load(Ordering::Relaxed)
+    ))
+}
+
+/// A page of 20 books, about 2 KB of JSON (the ETag's input).
+fn page20() -> String {
+    let books: Vec<serde_json::Value> = (1..=20)
+        .map(|id| {
+            serde_json::json!({
+                "id": id,
+                "title": format!("Night Rain, volume {id}"),
+                "author": "Ada Example",
+                "year": 1990 + id,
+                "price": 12.5,
+                "in_stock": true
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "data": books,
+        "meta": {"page": 1, "per_page": 20, "total": 2000, "total_pages": 100},
+        "links": {"self": "/books?page=1", "next": "/books?page=2"}
+    })
+    .to_string()
+}
+
+async fn page(body: web::Data<String>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(ContentType::json())
+        .body(body.get_ref().clone())
+}
 
 /// The response body of both modes.
 const BOOKS: &str =
@@ -80,7 +167,7 @@ async fn full_books(query: Collection<BookQuery>) -> HttpResponse {
     books()
 }
 
-fn full_stack() -> Result<ProblemApp, Box<dyn std::error::Error>> {
+fn full_stack(page_body: String) -> Result<ProblemApp, Box<dyn std::error::Error>> {
     let versions = VersionConfig::builder(VersionStrategy::combined([
         VersionStrategy::header_named("X-API-Version"),
         VersionStrategy::query_named("api-version"),
@@ -89,15 +176,16 @@ fn full_stack() -> Result<ProblemApp, Box<dyn std::error::Error>> {
     .supported_versions([V2, V3])
     .build()?;
     let queries = QueryConfig::default();
+    let page_body = web::Data::new(page_body);
     Ok(ProblemApp::builder()
         .tag("bench")
         .development(false)
         .allowed_hosts(["127.0.0.1", "localhost"])
         .versioning(versions)
         .configure(move |cfg| {
-            cfg.app_data(queries.clone());
+            cfg.app_data(queries.clone()).app_data(page_body.clone());
         })
-        .routes(|r| r.get("/books", full_books))
+        .routes(|r| r.get("/books", full_books).get("/page", page))
         .build()?)
 }
 
@@ -107,7 +195,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(w) => w.parse()?,
         Err(_) => 1,
     };
-    let full = full_stack()?;
+    let full = full_stack(page20())?;
     actix_web::rt::System::new().block_on(async move {
         let server = HttpServer::new(move || {
             let full = full.clone();
@@ -117,8 +205,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         .route("/books", web::get().to(bare_books))
                         .route("/query/books", web::get().to(bare_query_books)),
                 )
+                .route("/stats", web::get().to(stats))
                 .service(
                     web::scope("/full")
+                        .configure(|cfg| full.configure(cfg))
+                        .wrap(full.versioning())
+                        .wrap(full.pipeline())
+                        .wrap(full.conditional()),
+                )
+                .service(
+                    web::scope("/noetag")
                         .configure(|cfg| full.configure(cfg))
                         .wrap(full.versioning())
                         .wrap(full.pipeline()),
