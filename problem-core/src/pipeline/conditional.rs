@@ -42,6 +42,20 @@ pub fn entity_tag(bytes: &[u8]) -> EntityTag {
     EntityTag::new_strong(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes)))
 }
 
+/// [`entity_tag`] as the `ETag` header value writes it, `"<32 hex digits>"`,
+/// built on the stack.
+fn quoted_tag(bytes: &[u8]) -> [u8; 34] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let hash = xxhash_rust::xxh3::xxh3_128(bytes);
+    let mut out = [b'"'; 34];
+    for (i, slot) in out[1..33].iter_mut().enumerate() {
+        let shift = 124 - 4 * i;
+        // A nibble: always below 16.
+        *slot = HEX[((hash >> shift) & 0xf) as usize];
+    }
+    out
+}
+
 /// Evaluates the request's `If-Match` against the current representation
 /// of the target resource (RFC 9110 §13.1.1), before a write that replaces
 /// or deletes it: pass the [`entity_tag`] of the representation a `GET`
@@ -291,28 +305,33 @@ where
             }
             let (req, response) = res.into_parts();
             let (mut response, body) = response.into_parts();
-            let bytes = actix_web::body::to_bytes(body).await.map_err(|_| {
-                actix_web::Error::from(
-                    InternalServerErrorException::new()
-                        .with_detail("The response body could not be read"),
-                )
-            })?;
-            let headers = response.headers_mut();
-            let etag = match existing_tag(headers) {
-                Some(tag) => tag,
-                None => {
-                    let tag = entity_tag(&bytes);
-                    if let Ok(value) = HeaderValue::from_str(&tag.to_string()) {
-                        headers.insert(header::ETAG, value);
-                    }
-                    tag
-                }
+            // A body that is already one buffer (what `HttpResponse::body`
+            // and `json` make) is taken as it is, with no copy.
+            let bytes = match body.try_into_bytes() {
+                Ok(bytes) => bytes,
+                Err(body) => actix_web::body::to_bytes(body).await.map_err(|_| {
+                    actix_web::Error::from(
+                        InternalServerErrorException::new()
+                            .with_detail("The response body could not be read"),
+                    )
+                })?,
             };
+            let headers = response.headers_mut();
+            let existing = existing_tag(headers);
+            if existing.is_none() {
+                // 34 ASCII bytes: always a valid header value.
+                if let Ok(value) = HeaderValue::from_bytes(&quoted_tag(&bytes)) {
+                    headers.insert(header::ETAG, value);
+                }
+            }
             add_cache_control(headers, cache_control.as_ref());
             let not_modified = match &if_none_match {
-                Some(IfNoneMatch::Any) => true,
-                Some(IfNoneMatch::Items(tags)) => tags.iter().any(|t| t.weak_eq(&etag)),
                 None => false,
+                Some(IfNoneMatch::Any) => true,
+                Some(IfNoneMatch::Items(tags)) => {
+                    let etag = existing.unwrap_or_else(|| entity_tag(&bytes));
+                    tags.iter().any(|t| t.weak_eq(&etag))
+                }
             };
             let len = bytes.len() as u64;
             let response = if not_modified {
@@ -373,5 +392,21 @@ impl MessageBody for HeadBody {
         _: &mut Context<'_>,
     ) -> Poll<Option<Result<Bytes, Self::Error>>> {
         Poll::Ready(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{entity_tag, quoted_tag};
+
+    #[test]
+    fn the_quoted_tag_is_the_entity_tag_as_written() {
+        for body in [&b""[..], b"Dune", &[0xff; 4096]] {
+            let quoted = quoted_tag(body);
+            assert_eq!(
+                std::str::from_utf8(&quoted).unwrap(),
+                entity_tag(body).to_string()
+            );
+        }
     }
 }
