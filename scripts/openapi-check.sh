@@ -47,47 +47,11 @@ echo "openapi-check: building the catalog"
 cargo build --quiet -p examples --bin catalog
 bin="$target/debug/catalog"
 
-log="$out/catalog.log"
-# A log of an earlier run must not be read for this run's address.
-rm -f "$log" "$out"/openapi*.json
+rm -f "$out"/openapi*.json
 admin_token="openapi-check-admin-token"
-CATALOG_ADDR=127.0.0.1:0 \
-CATALOG_SEED_ROWS=300 \
-CATALOG_WORKERS=2 \
-CATALOG_ADMIN_TOKEN="$admin_token" \
-CATALOG_EDITOR_TOKEN="openapi-check-editor-token" \
-CATALOG_CURSOR_KEY="openapi-check-cursor-key-0123456789abcdef" \
-CATALOG_ALLOWED_HOSTS="127.0.0.1" \
-NODE_ENV=production \
-RUST_LOG="${RUST_LOG:-warn,catalog=info,examples=info}" \
-DATABASE_URL="" \
-    "$bin" >"$out/catalog.stdout" 2>"$log" &
-pid=$!
-cleanup() {
-    if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    fi
-}
-trap cleanup EXIT
-
-addr=""
-for _ in $(seq 1 300); do
-    addr="$(grep -o 'catalog listening on http://127\.0\.0\.1:[0-9]*' "$log" 2>/dev/null | head -n1 | sed 's|.*http://||' || true)"
-    [ -n "$addr" ] && break
-    if ! kill -0 "$pid" 2>/dev/null; then
-        echo "openapi-check: the catalog exited early:" >&2
-        cat "$log" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-if [ -z "$addr" ]; then
-    echo "openapi-check: the catalog did not start within 30 s" >&2
-    cat "$log" >&2
-    exit 1
-fi
-base="http://$addr"
+# shellcheck source=scripts/lib/catalog.sh
+. "$root/scripts/lib/catalog.sh"
+start_catalog openapi-check "$bin" "$out" 300 "$admin_token" "openapi-check-editor-token"
 echo "openapi-check: catalog at $base"
 
 for version in 3 2; do

@@ -78,46 +78,10 @@ else
     bin="$target/debug/catalog"
 fi
 
-log="$out/catalog.log"
-# A log of an earlier run must not be read for this run's address.
-rm -f "$log" "$out/redbot.jsonl"
-CATALOG_ADDR=127.0.0.1:0 \
-CATALOG_SEED_ROWS=50 \
-CATALOG_WORKERS=2 \
-CATALOG_ADMIN_TOKEN="redbot-check-admin-token" \
-CATALOG_EDITOR_TOKEN="redbot-check-editor-token" \
-CATALOG_CURSOR_KEY="redbot-check-cursor-key-0123456789abcdef" \
-CATALOG_ALLOWED_HOSTS="127.0.0.1" \
-NODE_ENV=production \
-RUST_LOG="${RUST_LOG:-warn,catalog=info,examples=info}" \
-DATABASE_URL="" \
-    "$bin" >"$out/catalog.stdout" 2>"$log" &
-pid=$!
-cleanup() {
-    if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    fi
-}
-trap cleanup EXIT
-
-addr=""
-for _ in $(seq 1 300); do
-    addr="$(grep -o 'catalog listening on http://127\.0\.0\.1:[0-9]*' "$log" 2>/dev/null | head -n1 | sed 's|.*http://||' || true)"
-    [ -n "$addr" ] && break
-    if ! kill -0 "$pid" 2>/dev/null; then
-        echo "redbot-check: the catalog exited early:" >&2
-        cat "$log" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-if [ -z "$addr" ]; then
-    echo "redbot-check: the catalog did not start within 30 s" >&2
-    cat "$log" >&2
-    exit 1
-fi
-base="http://$addr"
+rm -f "$out/redbot.jsonl"
+# shellcheck source=scripts/lib/catalog.sh
+. "$root/scripts/lib/catalog.sh"
+start_catalog redbot-check "$bin" "$out" 50 "redbot-check-admin-token" "redbot-check-editor-token"
 echo "redbot-check: catalog at $base; ${#requests[@]} requests"
 
 for entry in "${requests[@]}"; do
