@@ -21,10 +21,12 @@ mod valid;
 ///
 /// Container: `#[query(key = "id", default_sort = "-year,id",
 /// max_page_size = 100, default_page_size = 20)]` (all optional; `key`
-/// defaults to a field named `id`). Fields: `#[query(filter(eq, ne, gt, gte,
-/// lt, lte, in, not_in, contains, starts_with, ends_with, is_null,
-/// is_not_null), sort, search, select = false, column = "sql_column",
-/// rename = "param_name", folded_column = "sql_column")]`. Every field is
+/// defaults to a field named `id`). Fields: `#[query(filter(eq, in, ..),
+/// sort, search, select = false, column = "sql_column",
+/// rename = "param_name", folded_column = "sql_column")]`, where `filter`
+/// lists operators by their names in `problem_core::query::Operator` (the
+/// operator table the runtime reads too: `eq`, `ne`, `gt`, ..., each
+/// checked against the field's type). Every field is
 /// selectable unless `select = false`. `folded_column` (with `search`)
 /// names a column holding the field's text folded by
 /// `problem_core::query::fold_case`: SQL search then matches the same rows

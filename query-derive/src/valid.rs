@@ -1,6 +1,7 @@
 //! Checks on the parsed struct: every mistake is a spanned error saying
 //! what to write instead.
 
+use query_operators::Applies;
 use syn::Error;
 
 use crate::ast::{Input, KnownType};
@@ -13,9 +14,6 @@ pub struct Resolved {
     pub max_page_size: u64,
     pub default_page_size: u64,
 }
-
-const ORDERED: [&str; 4] = ["gt", "gte", "lt", "lte"];
-const TEXT: [&str; 3] = ["contains", "starts_with", "ends_with"];
 
 fn type_name(k: KnownType) -> &'static str {
     match k {
@@ -89,39 +87,46 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         }
         let known = f.known_type();
         for op in &f.attrs.filter {
-            if ORDERED.contains(&op.name) && known == KnownType::Bool {
-                push(Error::new(
-                    op.span,
-                    format!(
-                        "`{}` compares by order and `bool` has none: use `eq` or `ne` on `{}`",
-                        op.name, f.name
-                    ),
-                ));
-            }
-            if TEXT.contains(&op.name) && !matches!(known, KnownType::Text | KnownType::Other) {
-                push(Error::new(
-                    op.span,
-                    format!(
-                        "`{}` matches text and `{}` is {}: use it on a `String` field, or use `eq`/`in` here",
-                        op.name,
-                        f.name,
-                        type_name(known)
-                    ),
-                ));
-            }
-            if (op.name == "is_null" || op.name == "is_not_null") && !f.nullable {
-                push(Error::new(
-                    op.span,
-                    format!(
-                        "`{}` needs a nullable field and `{}` is not an `Option`: declare it as `Option<{}>` or remove `{}`",
-                        op.name,
-                        f.name,
-                        quote::ToTokens::to_token_stream(f.ty)
-                            .to_string()
-                            .replace(' ', ""),
-                        op.name
-                    ),
-                ));
+            let name = op.info.name;
+            match op.info.applies {
+                Applies::Any => {}
+                Applies::Ordered => {
+                    if known == KnownType::Bool {
+                        push(Error::new(
+                            op.span,
+                            format!(
+                                "`{name}` compares by order and `bool` has none: use `eq` or `ne` on `{}`",
+                                f.name
+                            ),
+                        ));
+                    }
+                }
+                Applies::Text => {
+                    if !matches!(known, KnownType::Text | KnownType::Other) {
+                        push(Error::new(
+                            op.span,
+                            format!(
+                                "`{name}` matches text and `{}` is {}: use it on a `String` field, or use `eq`/`in` here",
+                                f.name,
+                                type_name(known)
+                            ),
+                        ));
+                    }
+                }
+                Applies::Nullable => {
+                    if !f.nullable {
+                        push(Error::new(
+                            op.span,
+                            format!(
+                                "`{name}` needs a nullable field and `{}` is not an `Option`: declare it as `Option<{}>` or remove `{name}`",
+                                f.name,
+                                quote::ToTokens::to_token_stream(f.ty)
+                                    .to_string()
+                                    .replace(' ', ""),
+                            ),
+                        ));
+                    }
+                }
             }
         }
         if let Some(span) = f.attrs.search

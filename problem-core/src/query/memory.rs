@@ -70,34 +70,42 @@ fn to_rows<T: Serialize>(items: impl IntoIterator<Item = T>) -> Result<Vec<Row>,
         .collect()
 }
 
+/// Whether `value` satisfies `cond`. Every operator is named (no
+/// wildcard): a new one does not compile until it is evaluated here. An
+/// operand of the wrong shape (impossible for parsed queries) holds for no
+/// row, never widening the result.
 fn holds(cond: &Condition, value: &Value) -> bool {
-    let cmp = |v: &Value| value.compare(v);
-    match (&cond.op, &cond.operand) {
-        (Operator::Eq, Operand::One(v)) => cmp(v) == Some(Ordering::Equal),
-        (Operator::Ne, Operand::One(v)) => cmp(v).is_some_and(|o| o != Ordering::Equal),
-        (Operator::Gt, Operand::One(v)) => cmp(v) == Some(Ordering::Greater),
-        (Operator::Gte, Operand::One(v)) => cmp(v).is_some_and(|o| o != Ordering::Less),
-        (Operator::Lt, Operand::One(v)) => cmp(v) == Some(Ordering::Less),
-        (Operator::Lte, Operand::One(v)) => cmp(v).is_some_and(|o| o != Ordering::Greater),
-        (Operator::In, Operand::List(vs)) => vs.iter().any(|v| cmp(v) == Some(Ordering::Equal)),
-        (Operator::NotIn, Operand::List(vs)) => {
+    let one = |test: &dyn Fn(Option<Ordering>) -> bool| match &cond.operand {
+        Operand::One(v) => test(value.compare(v)),
+        Operand::List(_) | Operand::None => false,
+    };
+    let text = |test: &dyn Fn(&str, &str) -> bool| match (&cond.operand, value) {
+        (Operand::One(Value::Text(p)), Value::Text(t)) => test(t, p),
+        _ => false,
+    };
+    let list = |test: &dyn Fn(&[Value]) -> bool| match &cond.operand {
+        Operand::List(vs) => test(vs),
+        Operand::One(_) | Operand::None => false,
+    };
+    match cond.op {
+        Operator::Eq => one(&|o| o == Some(Ordering::Equal)),
+        Operator::Ne => one(&|o| o.is_some_and(|o| o != Ordering::Equal)),
+        Operator::Gt => one(&|o| o == Some(Ordering::Greater)),
+        Operator::Gte => one(&|o| o.is_some_and(|o| o != Ordering::Less)),
+        Operator::Lt => one(&|o| o == Some(Ordering::Less)),
+        Operator::Lte => one(&|o| o.is_some_and(|o| o != Ordering::Greater)),
+        Operator::In => list(&|vs| vs.iter().any(|v| value.compare(v) == Some(Ordering::Equal))),
+        Operator::NotIn => list(&|vs| {
             !value.is_null()
                 && vs
                     .iter()
-                    .all(|v| cmp(v).is_some_and(|o| o != Ordering::Equal))
-        }
-        (Operator::Contains, Operand::One(Value::Text(p))) => {
-            matches!(value, Value::Text(t) if t.contains(p.as_str()))
-        }
-        (Operator::StartsWith, Operand::One(Value::Text(p))) => {
-            matches!(value, Value::Text(t) if t.starts_with(p.as_str()))
-        }
-        (Operator::EndsWith, Operand::One(Value::Text(p))) => {
-            matches!(value, Value::Text(t) if t.ends_with(p.as_str()))
-        }
-        (Operator::IsNull, _) => value.is_null(),
-        (Operator::IsNotNull, _) => !value.is_null(),
-        _ => false,
+                    .all(|v| value.compare(v).is_some_and(|o| o != Ordering::Equal))
+        }),
+        Operator::Contains => text(&|t, p| t.contains(p)),
+        Operator::StartsWith => text(&|t, p| t.starts_with(p)),
+        Operator::EndsWith => text(&|t, p| t.ends_with(p)),
+        Operator::IsNull => value.is_null(),
+        Operator::IsNotNull => !value.is_null(),
     }
 }
 

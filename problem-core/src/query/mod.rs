@@ -72,6 +72,8 @@ pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY
 pub use error::{ApplyError, MAX_QUERY_PARAMETERS, QueryError, TOO_MANY_PARAMETERS_DETAIL, code};
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
+#[cfg(feature = "openapi")]
+pub(crate) use filter::Class;
 pub use filter::{Condition, Filter, Operand, Operator, escape_like};
 pub use fold::fold_case;
 pub use page::{

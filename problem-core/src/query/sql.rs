@@ -97,60 +97,89 @@ fn func(name: &'static str, args: Vec<Expr>) -> Expr {
     Expr::from(Func::cust(Alias::new(name)).args(args))
 }
 
-fn text_condition(op: Operator, col: Expr, text: &str) -> Expr {
-    let escaped = escape_like(text);
-    let n = i32::try_from(text.chars().count()).unwrap_or(i32::MAX);
-    let (pattern, exact) = match op {
-        Operator::Contains => (
-            format!("%{escaped}%"),
-            func(
-                "REPLACE",
-                vec![col.clone(), Expr::val(text.to_owned()), Expr::val("")],
-            )
-            .ne(col.clone()),
-        ),
-        Operator::StartsWith => (
-            format!("{escaped}%"),
-            func("SUBSTR", vec![col.clone(), Expr::val(1i32), Expr::val(n)])
-                .eq(Expr::val(text.to_owned())),
-        ),
-        _ => (
-            format!("%{escaped}"),
-            func(
-                "SUBSTR",
-                vec![
-                    col.clone(),
-                    func("LENGTH", vec![col.clone()])
-                        .sub(Expr::val(n))
-                        .add(Expr::val(1i32)),
-                ],
-            )
-            .eq(Expr::val(text.to_owned())),
-        ),
-    };
+/// The case-sensitive text matches: `col LIKE pattern ESCAPE '\'` (which
+/// narrows by index and ignores ASCII case on SQLite) AND-ed with `exact`,
+/// a check that is case-sensitive on every database; only the `LIKE` for
+/// an empty text.
+fn text_match(col: Expr, pattern: String, exact: Expr, text: &str) -> Expr {
     let l = like(col, pattern);
     if text.is_empty() { l } else { l.and(exact) }
 }
 
+/// The number of characters of `text`, as SQL's `LENGTH` counts them.
+fn char_count(text: &str) -> i32 {
+    i32::try_from(text.chars().count()).unwrap_or(i32::MAX)
+}
+
+/// `contains`: `col LIKE '%text%' AND REPLACE(col, text, '') <> col`.
+fn contains(col: Expr, text: &str) -> Expr {
+    let exact = func(
+        "REPLACE",
+        vec![col.clone(), Expr::val(text.to_owned()), Expr::val("")],
+    )
+    .ne(col.clone());
+    text_match(col, format!("%{}%", escape_like(text)), exact, text)
+}
+
+/// `starts_with`: `col LIKE 'text%' AND SUBSTR(col, 1, n) = text`.
+fn starts_with(col: Expr, text: &str) -> Expr {
+    let exact = func(
+        "SUBSTR",
+        vec![col.clone(), Expr::val(1i32), Expr::val(char_count(text))],
+    )
+    .eq(Expr::val(text.to_owned()));
+    text_match(col, format!("{}%", escape_like(text)), exact, text)
+}
+
+/// `ends_with`: `col LIKE '%text' AND SUBSTR(col, LENGTH(col) - n + 1) = text`.
+fn ends_with(col: Expr, text: &str) -> Expr {
+    let exact = func(
+        "SUBSTR",
+        vec![
+            col.clone(),
+            func("LENGTH", vec![col.clone()])
+                .sub(Expr::val(char_count(text)))
+                .add(Expr::val(1i32)),
+        ],
+    )
+    .eq(Expr::val(text.to_owned()));
+    text_match(col, format!("%{}", escape_like(text)), exact, text)
+}
+
+/// The SQL of one condition. Every operator is named (no wildcard): a new
+/// one does not compile until it has its SQL here. An operand of the wrong
+/// shape (impossible for parsed queries) is `FALSE`: never widen the result.
 fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
     let col = column(spec);
-    match (&cond.op, &cond.operand) {
-        (Operator::Eq, Operand::One(v)) => col.eq(bind(v)),
-        (Operator::Ne, Operand::One(v)) => col.ne(bind(v)),
-        (Operator::Gt, Operand::One(v)) => col.gt(bind(v)),
-        (Operator::Gte, Operand::One(v)) => col.gte(bind(v)),
-        (Operator::Lt, Operand::One(v)) => col.lt(bind(v)),
-        (Operator::Lte, Operand::One(v)) => col.lte(bind(v)),
-        (Operator::In, Operand::List(vs)) => col.is_in(vs.iter().map(bind)),
-        (Operator::NotIn, Operand::List(vs)) => col.is_not_in(vs.iter().map(bind)),
-        (
-            op @ (Operator::Contains | Operator::StartsWith | Operator::EndsWith),
-            Operand::One(Value::Text(t)),
-        ) => text_condition(*op, col, t),
-        (Operator::IsNull, _) => col.is_null(),
-        (Operator::IsNotNull, _) => col.is_not_null(),
-        // Unreachable for parsed queries; never widen the result.
-        _ => Expr::val(false),
+    let one = |build: &dyn Fn(Expr, Expr) -> Expr| match &cond.operand {
+        Operand::One(v) => build(col.clone(), bind(v)),
+        Operand::List(_) | Operand::None => Expr::val(false),
+    };
+    let text = |build: &dyn Fn(Expr, &str) -> Expr| {
+        if let Operand::One(Value::Text(t)) = &cond.operand {
+            build(col.clone(), t)
+        } else {
+            Expr::val(false)
+        }
+    };
+    let list = |build: &dyn Fn(Expr, &[Value]) -> Expr| match &cond.operand {
+        Operand::List(vs) => build(col.clone(), vs),
+        Operand::One(_) | Operand::None => Expr::val(false),
+    };
+    match cond.op {
+        Operator::Eq => one(&|c, v| c.eq(v)),
+        Operator::Ne => one(&|c, v| c.ne(v)),
+        Operator::Gt => one(&|c, v| c.gt(v)),
+        Operator::Gte => one(&|c, v| c.gte(v)),
+        Operator::Lt => one(&|c, v| c.lt(v)),
+        Operator::Lte => one(&|c, v| c.lte(v)),
+        Operator::In => list(&|c, vs| c.is_in(vs.iter().map(bind))),
+        Operator::NotIn => list(&|c, vs| c.is_not_in(vs.iter().map(bind))),
+        Operator::Contains => text(&contains),
+        Operator::StartsWith => text(&starts_with),
+        Operator::EndsWith => text(&ends_with),
+        Operator::IsNull => col.is_null(),
+        Operator::IsNotNull => col.is_not_null(),
     }
 }
 
