@@ -27,10 +27,11 @@ mod valid;
 /// lists operators by their names in `problem_core::query::Operator` (the
 /// operator table the runtime reads too: `eq`, `ne`, `gt`, ..., each
 /// checked against the field's type). Every field is
-/// selectable unless `select = false`. `folded_column` (with `search`)
+/// selectable unless `select = false`. `folded_column` (with `search`, or
+/// with a case-folding operator such as `icontains`, which require it)
 /// names a column holding the field's text folded by
-/// `problem_core::query::fold_case`: SQL search then matches the same rows
-/// on every database.
+/// `problem_core::query::fold_case`: SQL search and those operators then
+/// match the same rows on every database.
 #[proc_macro_derive(CollectionQuery, attributes(query))]
 pub fn derive_collection_query(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

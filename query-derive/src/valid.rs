@@ -78,7 +78,7 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     c.span(),
                     "`folded_column` must be a SQL identifier (`title_folded`) or `table.column`, made of letters, digits and `_`",
                 ));
-            } else if f.attrs.search.is_none() {
+            } else if f.attrs.search.is_none() && !f.attrs.filter.iter().any(|o| o.info.folded) {
                 push(Error::new(
                     c.span(),
                     "`folded_column` is the column search reads: add `search` to this field, or remove `folded_column`",
@@ -127,6 +127,15 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                         ));
                     }
                 }
+            }
+            if op.info.folded && f.attrs.folded_column.is_none() {
+                push(Error::new(
+                    op.span,
+                    format!(
+                        "`{name}` compares case-folded text and `{0}` has no folded column: add `folded_column = \"..\"` to `{0}`, naming a column that holds `problem_core::query::fold_case` of its text",
+                        f.name
+                    ),
+                ));
             }
         }
         if let Some(span) = f.attrs.search

@@ -86,7 +86,8 @@ impl fmt::Display for Operator {
 /// The right-hand side of a condition.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operand {
-    /// One value (`eq` .. `lte`, `contains`, `starts_with`, `ends_with`).
+    /// One value (the comparisons `eq` .. `lte` and the text matches
+    /// `contains`, `starts_with`, ...).
     One(Value),
     /// A list (`in`, `not_in`).
     List(Vec<Value>),

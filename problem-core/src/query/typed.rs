@@ -40,9 +40,11 @@ pub struct FieldSpec {
     /// May appear in `fields`/`exclude` (every field unless `select = false`).
     pub selectable: bool,
     /// `folded_column = ".."`: a column holding the field's text case-folded
-    /// by [`fold_case`](super::fold_case); SQL search then compares it with
-    /// the folded terms (the same rows on every database). `None`: search
-    /// compares `LOWER(column)`, which SQLite folds for ASCII only.
+    /// by [`fold_case`](super::fold_case); SQL search and the case-folding
+    /// filter operators then compare it with the folded terms (the same
+    /// rows on every database). `None`: they compare `LOWER(column)`, which
+    /// SQLite folds for ASCII only (the derive requires `folded_column` for
+    /// the case-folding operators).
     pub folded_column: Option<&'static str>,
 }
 
