@@ -143,7 +143,7 @@ fn filter_errors_untyped() {
     assert_eq!(
         untyped_issues("a__like=1"),
         json!([{"location": "query", "name": "a__like", "code": "operator_not_allowed", "message": "operator `like` is not allowed on `a`",
-            "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null"]}])
+            "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null", "iexact", "icontains", "istarts_with"]}])
     );
     assert_eq!(
         untyped_issues("a__is_null=yes"),
@@ -207,7 +207,7 @@ fn combined_reports_every_issue_at_once() {
             {"location": "query", "name": "page", "code": "out_of_range", "message": "`page` must be 1 or more, got 0", "minimum": 1},
             {"location": "query", "name": "sort", "code": "invalid_value", "message": "`a` is sorted on more than once", "expected": "comma-separated list of distinct field names"},
             {"location": "query", "name": "a__foo", "code": "operator_not_allowed", "message": "operator `foo` is not allowed on `a`",
-                "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null"]},
+                "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null", "iexact", "icontains", "istarts_with"]},
             {"location": "query", "name": "q", "code": "conflicting_parameters", "message": "`q` and `search` differ: send one of them", "parameters": ["q", "search"]},
             {"location": "query", "name": "fields", "code": "invalid_value", "message": "`a,,b` has an empty entry", "expected": "comma-separated list of field names"}
         ])

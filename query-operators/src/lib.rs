@@ -150,6 +150,18 @@ macro_rules! operators {
             /// `field__is_not_null=true`: `IS NOT NULL` (`false` means `IS NULL`).
             IsNotNull = "is_not_null", Null, Nullable, false, ["not_null"],
                 "`true`: `{name}` is not null; `false`: it is.";
+            /// `field__iexact=value`: equal ignoring case (both sides folded by
+            /// Unicode simple case folding).
+            IExact = "iexact", Text, Text, true, ["ieq", "iequals"],
+                "`{name}` equals the text, ignoring case (Unicode simple case folding).";
+            /// `field__icontains=value`: contains the value ignoring case (both
+            /// sides folded by Unicode simple case folding).
+            IContains = "icontains", Text, Text, true, ["ilike"],
+                "`{name}` contains the text, ignoring case (Unicode simple case folding).";
+            /// `field__istarts_with=value`: starts with the value ignoring case
+            /// (both sides folded by Unicode simple case folding).
+            IStartsWith = "istarts_with", Text, Text, true, ["istartswith"],
+                "`{name}` starts with the text, ignoring case (Unicode simple case folding).";
         }
     };
 }

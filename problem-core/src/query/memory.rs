@@ -12,7 +12,8 @@
 //! [`ApplyError::FieldType`]. Semantics are SQL's: a comparison with `null`
 //! is false, nulls sort first ascending and last descending, text compares
 //! by code point, `contains`/`starts_with`/`ends_with` are case-sensitive,
-//! search is a case-insensitive substring match.
+//! `iexact`/`icontains`/`istarts_with` and search compare both sides folded
+//! by [`fold_case`] (Unicode simple case folding).
 
 use std::cmp::Ordering;
 
@@ -106,6 +107,9 @@ fn holds(cond: &Condition, value: &Value) -> bool {
         Operator::EndsWith => text(&|t, p| t.ends_with(p)),
         Operator::IsNull => value.is_null(),
         Operator::IsNotNull => !value.is_null(),
+        Operator::IExact => text(&|t, p| fold_case(t) == fold_case(p)),
+        Operator::IContains => text(&|t, p| fold_case(t).contains(fold_case(p).as_ref())),
+        Operator::IStartsWith => text(&|t, p| fold_case(t).starts_with(fold_case(p).as_ref())),
     }
 }
 

@@ -5,7 +5,7 @@
 //!   quoted by sea-query); every value is a bound parameter.
 //! - `WHERE`: every filter condition (AND) and the search: for each term,
 //!   OR-ed over the searched fields, `folded LIKE ? ESCAPE '\'` with the
-//!   term folded by [`fold_case`](super::fold_case) when the field has a
+//!   term folded by [`fold_case`] when the field has a
 //!   `folded_column` (the same rows on every database), else
 //!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` (ASCII-only folding on SQLite);
 //!   the terms AND-ed.
@@ -14,6 +14,11 @@
 //!   both SQLite (whose `LIKE` ignores ASCII case) and PostgreSQL:
 //!   `REPLACE(col, ?, '') <> col`, `SUBSTR(col, 1, n) = ?`,
 //!   `SUBSTR(col, LENGTH(col) - n + 1) = ?`.
+//! - `iexact` / `icontains` / `istarts_with`: the field's `folded_column`
+//!   `= ?` or `LIKE ? ESCAPE '\'` with the value folded by
+//!   [`fold_case`], as search (the derive requires
+//!   `folded_column` on a field that allows them); a hand-written
+//!   [`FieldSpec`] without one compares `LOWER(col)` with `LOWER(?)`.
 //! - `ORDER BY` the effective order (key last); nullable columns get
 //!   `NULLS FIRST` ascending and `NULLS LAST` descending, as in memory.
 //! - Keyset cursors: the lexicographic OR-expansion
@@ -180,7 +185,50 @@ fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
         Operator::EndsWith => text(&ends_with),
         Operator::IsNull => col.is_null(),
         Operator::IsNotNull => col.is_not_null(),
+        Operator::IExact => text(&|_, t| folded_match(spec, Fold::Exact, t)),
+        Operator::IContains => text(&|_, t| folded_match(spec, Fold::Contains, t)),
+        Operator::IStartsWith => text(&|_, t| folded_match(spec, Fold::StartsWith, t)),
     }
+}
+
+/// The shapes of a case-insensitive match.
+#[derive(Clone, Copy)]
+enum Fold {
+    Exact,
+    Contains,
+    StartsWith,
+}
+
+/// A case-insensitive match (`iexact`, `icontains`, `istarts_with`). With
+/// a `folded_column`: that column against the text folded by
+/// [`fold_case`] (`=`, or `LIKE` with `%`, `_` and `\` escaped), the same
+/// rows on every database, as search. Without one (a hand-written
+/// [`FieldSpec`]; the derive requires `folded_column` for these operators):
+/// `LOWER(col)` against `LOWER(?)`, which SQLite folds for ASCII only.
+fn folded_match(spec: &FieldSpec, shape: Fold, text: &str) -> Expr {
+    let folded = fold_case(text);
+    let escaped = escape_like(&folded);
+    let pattern = match shape {
+        Fold::Exact => None,
+        Fold::Contains => Some(format!("%{escaped}%")),
+        Fold::StartsWith => Some(format!("{escaped}%")),
+    };
+    match (spec.folded_column, pattern) {
+        (Some(folded_column), None) => {
+            column_named(folded_column).eq(Expr::val(folded.into_owned()))
+        }
+        (Some(folded_column), Some(pattern)) => like(column_named(folded_column), pattern),
+        (None, None) => Expr::from(Func::lower(column(spec)))
+            .eq(Expr::from(Func::lower(Expr::val(folded.into_owned())))),
+        (None, Some(pattern)) => lower_like(column(spec), pattern),
+    }
+}
+
+/// `LOWER(col) LIKE LOWER(pattern) ESCAPE '\'`.
+fn lower_like(col: Expr, pattern: String) -> Expr {
+    let lowered = Expr::from(Func::lower(Expr::val(pattern)))
+        .binary(BinOper::Escape, Expr::Constant(ESCAPE.into()));
+    Expr::from(Func::lower(col)).binary(BinOper::Like, lowered)
 }
 
 /// SQL through `sea-query`; every method here needs the feature `sea-query`.
@@ -209,11 +257,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                     any = any.add(match spec.folded_column {
                         // Both sides folded by `fold_case`: the same rows on every database.
                         Some(folded_column) => like(column_named(folded_column), folded.clone()),
-                        None => {
-                            let lowered = Expr::from(Func::lower(Expr::val(pattern.clone())))
-                                .binary(BinOper::Escape, Expr::Constant(ESCAPE.into()));
-                            Expr::from(Func::lower(column(spec))).binary(BinOper::Like, lowered)
-                        }
+                        None => lower_like(column(spec), pattern.clone()),
                     });
                 }
                 all = all.add(any);
