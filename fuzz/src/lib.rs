@@ -78,7 +78,9 @@ fn value_text(v: &Value) -> String {
         Value::Float(f) => f.to_string(),
         Value::Boolean(b) => b.to_string(),
         Value::Text(s) => s.clone(),
-        Value::Date(_) | Value::DateTime(_) => match v.to_json() {
+        // Dates, date-times and any kind added later (`Value` is
+        // `#[non_exhaustive]`): their JSON text.
+        _ => match v.to_json() {
             Json::String(s) => s,
             other => other.to_string(),
         },
@@ -122,7 +124,8 @@ pub fn to_query_string(q: &TypedQuery<BookQuery>) -> String {
                 format!("{}__{op}", c.field),
                 vs.iter().map(value_text).collect::<Vec<_>>().join(","),
             ),
-            (op, Operand::None) => (format!("{}__{op}", c.field), String::new()),
+            // `Operand::None` and any shape added later (`#[non_exhaustive]`).
+            (op, _) => (format!("{}__{op}", c.field), String::new()),
         };
         out.append_pair(&name, &value);
     }

@@ -25,7 +25,10 @@ use crate::version::{ApiVersion, VersionConfig, VersionError, VersionStrategy};
 fn strategies(strategy: &VersionStrategy) -> Vec<&VersionStrategy> {
     match strategy {
         VersionStrategy::Combined(list) => list.iter().flat_map(strategies).collect(),
-        other => vec![other],
+        other @ (VersionStrategy::UrlPath { .. }
+        | VersionStrategy::Header { .. }
+        | VersionStrategy::Query { .. }
+        | VersionStrategy::MediaType { .. }) => vec![other],
     }
 }
 
@@ -92,7 +95,9 @@ pub fn version_parameters(config: &VersionConfig, version: ApiVersion) -> Vec<Pa
                     version.short()
                 ),
             ),
-            _ => continue,
+            VersionStrategy::UrlPath { .. }
+            | VersionStrategy::MediaType { .. }
+            | VersionStrategy::Combined(_) => continue,
         };
         let text = if must_select(config, version) {
             text
@@ -546,7 +551,10 @@ impl VersionedDocs {
                     .into_iter()
                     .filter_map(|s| match s {
                         VersionStrategy::Header { name } => Some(name.as_str()),
-                        _ => None,
+                        VersionStrategy::UrlPath { .. }
+                        | VersionStrategy::Query { .. }
+                        | VersionStrategy::MediaType { .. }
+                        | VersionStrategy::Combined(_) => None,
                     }),
             )
             .collect();

@@ -17,6 +17,7 @@ pub const LOGGED_MESSAGE_LENGTH: usize = 500;
 
 /// The level of a log entry: `error` (every 5xx) or `warn`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum LogLevel {
     /// `error`, the default.
     #[default]

@@ -22,6 +22,7 @@ pub const VALIDATION_DETAIL: &str = "Request validation failed";
 /// Where the value an [`Issue`] is about was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum IssueLocation {
     /// A query parameter; `name` is the parameter name.
     Query,

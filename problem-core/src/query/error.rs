@@ -62,6 +62,7 @@ pub mod code {
 /// assert_eq!(err.to_string(), "The query string has more than 1000 parameters.");
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QueryError {
     /// More than [`MAX_QUERY_PARAMETERS`] parameters.
     #[error("The query string has more than 1000 parameters.")]

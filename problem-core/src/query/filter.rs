@@ -85,6 +85,7 @@ impl fmt::Display for Operator {
 
 /// The right-hand side of a condition.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Operand {
     /// One value (the comparisons `eq` .. `lte` and the text matches
     /// `contains`, `starts_with`, ...).

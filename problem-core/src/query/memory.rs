@@ -80,9 +80,12 @@ fn holds(cond: &Condition, value: &Value) -> bool {
         Operand::One(v) => test(value.compare(v)),
         Operand::List(_) | Operand::None => false,
     };
-    let text = |test: &dyn Fn(&str, &str) -> bool| match (&cond.operand, value) {
-        (Operand::One(Value::Text(p)), Value::Text(t)) => test(t, p),
-        _ => false,
+    let text = |test: &dyn Fn(&str, &str) -> bool| {
+        if let (Operand::One(Value::Text(p)), Value::Text(t)) = (&cond.operand, value) {
+            test(t, p)
+        } else {
+            false
+        }
     };
     let list = |test: &dyn Fn(&[Value]) -> bool| match &cond.operand {
         Operand::List(vs) => test(vs),

@@ -13,6 +13,7 @@ use super::params::{Int, parse_int};
 
 /// The type of a queryable field, from its Rust type ([`QueryValue::KIND`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ValueKind {
     /// An integer type; values outside `min..=max` do not parse.
     Integer {
@@ -63,7 +64,7 @@ impl ValueKind {
                 Int::Value(v) if v >= i128::from(min) && v <= i128::from(max) => {
                     i64::try_from(v).ok().map(Value::Integer)
                 }
-                _ => None,
+                Int::Value(_) | Int::NotInteger => None,
             },
             Self::Float => {
                 let ok = !s.is_empty()
@@ -113,6 +114,7 @@ fn parse_date(s: &str) -> Option<Date> {
 
 /// A typed filter value, cursor value or field value of an item.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Value {
     /// SQL `NULL` / JSON `null` / `None`.
     Null,
@@ -174,7 +176,17 @@ impl Value {
             (Self::Text(a), Self::Text(b)) => Some(a.as_bytes().cmp(b.as_bytes())),
             (Self::Date(a), Self::Date(b)) => Some(a.cmp(b)),
             (Self::DateTime(a), Self::DateTime(b)) => Some(a.cmp(b)),
-            _ => None,
+            // Every kind named: a new one must say how it compares.
+            (
+                Self::Null
+                | Self::Integer(_)
+                | Self::Float(_)
+                | Self::Boolean(_)
+                | Self::Text(_)
+                | Self::Date(_)
+                | Self::DateTime(_),
+                _,
+            ) => None,
         }
     }
 

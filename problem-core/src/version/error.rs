@@ -45,6 +45,7 @@ use crate::problem::{BadRequestException, HttpException};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VersionError {
     /// The request carries no version and `require_version` is set (or no
     /// `default_version` is configured).
@@ -84,7 +85,7 @@ impl VersionError {
     pub fn status(&self) -> u16 {
         match self {
             Self::Removed { .. } => 410,
-            _ => 400,
+            Self::Missing | Self::Invalid { .. } | Self::Unsupported { .. } => 400,
         }
     }
 
@@ -100,7 +101,7 @@ impl VersionError {
                 }
             }
             Self::Invalid { source, .. } => err.with_cause(source.clone()),
-            _ => err,
+            Self::Missing | Self::Removed { .. } => err,
         }
     }
 
@@ -120,7 +121,9 @@ impl From<VersionError> for HttpException {
     fn from(err: VersionError) -> Self {
         match err {
             VersionError::Removed { sunset, .. } => err.gone(sunset),
-            _ => err.bad_request().into_inner(),
+            VersionError::Missing
+            | VersionError::Invalid { .. }
+            | VersionError::Unsupported { .. } => err.bad_request().into_inner(),
         }
     }
 }
@@ -129,7 +132,9 @@ impl From<VersionError> for actix_web::Error {
     fn from(err: VersionError) -> Self {
         match err {
             VersionError::Removed { sunset, .. } => err.gone(sunset).into(),
-            _ => err.bad_request().into(),
+            VersionError::Missing
+            | VersionError::Invalid { .. }
+            | VersionError::Unsupported { .. } => err.bad_request().into(),
         }
     }
 }

@@ -69,6 +69,7 @@ pub const DEFAULT_VERSION_QUERY: &str = "api-version";
 /// assert_eq!(accept.extract(&req), Ok(Some(ApiVersion::V3)));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum VersionStrategy {
     /// The first path segment after `prefix`: `v<N>`.
     UrlPath {
@@ -291,7 +292,7 @@ impl VersionStrategy {
                 Some(out)
             }
             Self::Combined(list) => list.iter().find_map(|s| s.strip_path(path)),
-            _ => None,
+            Self::Header { .. } | Self::Query { .. } | Self::MediaType { .. } => None,
         }
     }
 }
