@@ -24,7 +24,7 @@ use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
 use super::panic_hook::{Catching, install_panic_hook};
 use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
-use super::scope::PipelineScope;
+use super::scope::PipelineInstalled;
 use crate::HttpConfigError;
 use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
 
@@ -40,6 +40,9 @@ pub(crate) struct PipelineInner {
     allowed_hosts: Option<AllowedHosts>,
     max_request_body_size: Option<usize>,
     body_timeout: Duration,
+    /// Set when the middleware is built: the route table given this flag
+    /// leaves its 404 and 405 documents to the pipeline.
+    pub(crate) installed: PipelineInstalled,
 }
 
 /// The error pipeline: install it as the outermost middleware of an
@@ -269,8 +272,17 @@ impl PipelineBuilder {
                 allowed_hosts,
                 max_request_body_size: self.max_request_body_size,
                 body_timeout: self.body_timeout,
+                installed: PipelineInstalled::default(),
             }),
         })
+    }
+}
+
+impl Pipeline {
+    /// The flag set when this pipeline's middleware is built, for the
+    /// route table registered behind it.
+    pub(crate) fn installed(&self) -> PipelineInstalled {
+        self.inner.installed.clone()
     }
 }
 
@@ -286,6 +298,7 @@ where
     type Future = Ready<Result<Self::Transform, Self::InitError>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
+        self.inner.installed.set();
         ready(Ok(PipelineService {
             service: Rc::new(service),
             inner: self.inner.clone(),
@@ -330,22 +343,6 @@ fn declared_length(req: &ServiceRequest) -> Option<u64> {
 }
 
 type BoxFut<T> = Pin<Box<dyn Future<Output = T>>>;
-
-/// The inner service's future, polled inside a [`PipelineScope`]: the route
-/// table then leaves its 404 and 405 documents to the pipeline, which
-/// renders them once.
-struct InPipeline<F>(F);
-
-impl<F: Future + Unpin> Future for InPipeline<F> {
-    type Output = F::Output;
-    fn poll(
-        mut self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<F::Output> {
-        let _scope = PipelineScope::enter();
-        Pin::new(&mut self.0).poll(cx)
-    }
-}
 
 impl<S, B> Service<ServiceRequest> for PipelineService<S>
 where
@@ -454,7 +451,7 @@ where
             let routed = std::pin::pin!(
                 AssertUnwindSafe(async move { service.call(req).await }).catch_unwind()
             );
-            let outcome = InPipeline(Catching(routed)).await;
+            let outcome = Catching(routed).await;
             match outcome {
                 Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
                 Ok(Err(e)) => {

@@ -211,10 +211,10 @@ fn find_deferred<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 }
 
 /// The route table's answer for `problem`: rendered once by the pipeline
-/// when one is polling on this thread, else the problem itself (its
-/// standalone response).
-pub(crate) fn route_error<P: Problem>(problem: P) -> actix_web::Error {
-    if crate::pipeline::inside_pipeline() {
+/// when `deferred` (the pipeline is installed around the route table), else
+/// the problem itself (its standalone response).
+pub(crate) fn route_error<P: Problem>(problem: P, deferred: bool) -> actix_web::Error {
+    if deferred {
         Deferred(problem).into()
     } else {
         problem.into()

@@ -149,6 +149,12 @@ impl ProblemApp {
     /// Registers the routes, the 404/405 answers, extra configuration and
     /// body limits of actix-web's own extractors (set to
     /// `max_request_body_size`) into an actix-web `App`.
+    ///
+    /// The route table is given this app's pipeline flag: once
+    /// [`pipeline`](Self::pipeline) is wrapped around the `App` (actix-web
+    /// builds the middleware at setup, before the first request), the 404
+    /// and 405 documents are rendered once, by the pipeline; without it
+    /// they answer their standalone documents.
     pub fn configure(&self, cfg: &mut ServiceConfig) {
         let limit = self.max_request_body_size;
         cfg.app_data(web::JsonConfig::default().limit(limit))
@@ -158,7 +164,7 @@ impl ProblemApp {
         for f in &self.configure {
             f(cfg);
         }
-        self.routes.register(cfg);
+        self.routes.register_with(cfg, self.pipeline.installed());
     }
 
     /// Serves the application on `addr` until the server stops.
