@@ -11,9 +11,7 @@ use uuid::Uuid;
 use super::redact::{redact, redact_value};
 use crate::problem::{Extensions, Problem};
 
-/// The cap on the error message in a log line outside development, in
-/// characters (spec, `LOGGED_MESSAGE_LENGTH`).
-pub const LOGGED_MESSAGE_LENGTH: usize = 500;
+pub use crate::spec::LOGGED_MESSAGE_LENGTH;
 
 /// The level of a log entry: `error` (every 5xx) or `warn`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -19,7 +19,7 @@ use futures_util::{FutureExt, StreamExt};
 
 use super::context::apply_draft;
 use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline};
-use super::framework::{HOST_NOT_ALLOWED, MAX_PARAMETERS, TOO_MANY_QUERY_PARAMETERS, bare};
+use super::framework::bare;
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
 use super::panic_hook::{Catching, install_panic_hook};
@@ -27,6 +27,7 @@ use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413,
 use super::scope::PipelineInstalled;
 use crate::HttpConfigError;
 use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
+use crate::spec::{HOST_NOT_ALLOWED, TOO_MANY_QUERY_PARAMETERS};
 
 /// An exception filter: answers the errors it catches.
 type FilterFn =
@@ -312,19 +313,6 @@ pub struct PipelineService<S> {
     inner: Arc<PipelineInner>,
 }
 
-/// Whether a query string has more than [`MAX_PARAMETERS`] non-empty pairs.
-fn too_many_query_params(query: &str) -> bool {
-    // 1001 non-empty pairs need at least 2001 bytes.
-    if query.len() <= MAX_PARAMETERS * 2 {
-        return false;
-    }
-    query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .nth(MAX_PARAMETERS)
-        .is_some()
-}
-
 fn is_chunked(req: &ServiceRequest) -> bool {
     req.headers()
         .get(header::TRANSFER_ENCODING)
@@ -363,13 +351,13 @@ where
             .as_ref()
             .is_some_and(|h| !h.allows_request(&req))
         {
-            HttpException::new(421)
+            HttpException::new(HOST_NOT_ALLOWED.status)
                 .ok()
-                .map(|e| e.with_detail(HOST_NOT_ALLOWED))
-        } else if too_many_query_params(req.query_string()) {
+                .map(|e| e.with_detail(HOST_NOT_ALLOWED.detail))
+        } else if crate::query::over_parameter_limit(req.query_string()) {
             Some(
                 BadRequestException::new()
-                    .with_detail(TOO_MANY_QUERY_PARAMETERS)
+                    .with_detail(TOO_MANY_QUERY_PARAMETERS.detail)
                     .into_inner(),
             )
         } else {

@@ -33,8 +33,7 @@ pub use body::{Body, BodyConfig};
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub use body::{ValidBody, validation_issues};
 pub use conditional::{
-    ConditionalRequests, ConditionalService, PRECONDITION_FAILED_DETAIL, PreconditionFailed,
-    check_if_match, entity_tag,
+    ConditionalRequests, ConditionalService, PreconditionFailed, check_if_match, entity_tag,
 };
 pub use context::{RequestContext, ResponseDraft};
 pub use deadline::{BodyTimedOut, DEFAULT_BODY_TIMEOUT};

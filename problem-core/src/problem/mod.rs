@@ -37,4 +37,4 @@ pub(crate) use response::{client_problem_response, fallback_response, mask};
 pub use titles::{STATUS_TITLES, status_title};
 pub use traits::Problem;
 pub use type_docs::{DocumentedProblem, MemberDoc, ProblemTypeDoc};
-pub use validation::{Issue, IssueLocation, IssueMembers, VALIDATION_DETAIL, ValidationException};
+pub use validation::{Issue, IssueLocation, IssueMembers, ValidationException};

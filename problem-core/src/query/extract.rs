@@ -54,7 +54,7 @@ impl Default for QueryConfig {
         Self {
             keys: None,
             lenient: false,
-            ignored: Arc::from(["api-version".to_owned()]),
+            ignored: Arc::from([crate::spec::DEFAULT_VERSION_QUERY.to_owned()]),
             count_total: true,
             limits: QueryLimits::default(),
             error_handler: None,

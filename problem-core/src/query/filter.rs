@@ -197,7 +197,7 @@ pub(crate) fn parse_filter(
         }
         let ignored = match options.ignored {
             Some(list) => list.iter().any(|i| i == name),
-            None => name == "api-version",
+            None => name == crate::spec::DEFAULT_VERSION_QUERY,
         };
         if ignored {
             continue;

@@ -69,7 +69,7 @@ mod value;
 
 pub use combined::CollectionParams;
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
-pub use error::{ApplyError, MAX_QUERY_PARAMETERS, QueryError, TOO_MANY_PARAMETERS_DETAIL, code};
+pub use error::{ApplyError, QueryError, code};
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 #[cfg(feature = "openapi")]
@@ -81,6 +81,7 @@ pub use page::{
     request_path,
 };
 pub use pagination::{PageSizeLimits, Pagination};
+pub(crate) use params::over_parameter_limit;
 pub use params::{
     DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,
     MAX_LIST_VALUES, MAX_SEARCH_TERMS, QueryLimits, RESERVED_PARAMETERS, RawQuery, is_reserved,

@@ -24,6 +24,7 @@ pub use guard::{Guard, GuardFuture};
 use crate::HttpConfigError;
 use crate::pipeline::PipelineInstalled;
 use crate::problem::{MethodNotAllowedException, NotFoundException, route_error};
+use crate::spec;
 
 /// The request path as the client sent it, before any rewriting (e.g. the
 /// removal of a `/v<N>` segment by URL-path versioning). A middleware that
@@ -62,11 +63,8 @@ pub async fn no_route(req: HttpRequest) -> Result<HttpResponse, actix_web::Error
 /// The 404 of a path no route matches; `deferred`: rendered by the pipeline.
 fn not_found(req: &HttpRequest, deferred: bool) -> actix_web::Error {
     route_error(
-        NotFoundException::new().with_detail(format!(
-            "No route for {} {}",
-            req.method(),
-            original_path(req)
-        )),
+        NotFoundException::new()
+            .with_detail(spec::no_route(req.method().as_str(), &original_path(req))),
         deferred,
     )
 }
@@ -369,10 +367,9 @@ impl Routes {
                 async move {
                     Err::<HttpResponse, _>(route_error(
                         MethodNotAllowedException::new()
-                            .with_detail(format!(
-                                "{} is not allowed on {}",
-                                req.method(),
-                                original_path(&req)
+                            .with_detail(spec::method_not_allowed(
+                                req.method().as_str(),
+                                &original_path(&req),
                             ))
                             .with_header((header::ALLOW, allow)),
                         deferred,

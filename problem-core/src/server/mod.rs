@@ -14,8 +14,7 @@ use crate::problem::{DocumentedProblem, Problem};
 use crate::routing::Routes;
 use crate::version::{VersionConfig, Versioning};
 
-/// The default `max_request_body_size` of a [`ProblemApp`]: 1 MiB.
-pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
+pub use crate::spec::DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 type Configure = Arc<dyn Fn(&mut ServiceConfig) + Send + Sync>;
 

@@ -10,10 +10,7 @@ use actix_web::http::header::{ACCEPT, HeaderName, HeaderValue};
 use super::api_version::{ApiVersion, clip, parse_bytes};
 use super::error::VersionError;
 
-/// The default header of the header strategy: `X-API-Version`.
-pub const DEFAULT_VERSION_HEADER: &str = "X-API-Version";
-/// The default parameter of the query strategy: `api-version`.
-pub const DEFAULT_VERSION_QUERY: &str = "api-version";
+pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 
 /// Where the version is read from a request (spec, "Strategies").
 ///
