@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::redact::{redact, redact_value};
+use crate::problem::redact::{redact, redact_value};
 use crate::problem::{Extensions, Problem};
 
 pub use crate::spec::LOGGED_MESSAGE_LENGTH;

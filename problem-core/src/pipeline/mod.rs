@@ -22,12 +22,12 @@ mod hosts;
 mod log;
 mod middleware;
 mod panic_hook;
-mod redact;
 mod render;
 mod scope;
 mod sticky;
 mod vary;
 
+pub use crate::problem::redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use body::{Body, BodyConfig};
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
@@ -46,7 +46,6 @@ pub use log::{
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use panic_hook::install_panic_hook;
 pub(crate) use panic_hook::{Catching, take_panic_location};
-pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
 pub(crate) use scope::PipelineInstalled;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};
