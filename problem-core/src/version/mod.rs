@@ -63,6 +63,8 @@
 //! ```
 
 mod api_version;
+mod builder;
+mod cache;
 mod config;
 mod constraint;
 mod error;
@@ -74,7 +76,8 @@ mod route;
 mod strategy;
 
 pub use api_version::{ApiVersion, MAX_ECHOED_INPUT, ShortVersion, V1, V2, V3, VersionParseError};
-pub use config::{VersionConfig, VersionConfigBuilder};
+pub use builder::VersionConfigBuilder;
+pub use config::VersionConfig;
 pub use constraint::{ConstraintParseError, VersionConstraint};
 pub use error::VersionError;
 pub use handler::VersionedHandler;
