@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use problem_core::CollectionQuery;
 use problem_core::query::{
-    Direction, Operand, Operator, QueryConfig, QueryError, TypedQuery, Value,
+    Direction, Operand, Operator, QueryConfig, QueryError, TypedQuery, FieldValue,
 };
 use serde_json::{Value as Json, json};
 use time::Date;
@@ -70,15 +70,15 @@ pub fn parse(qs: &str, config: &QueryConfig) -> Result<TypedQuery<BookQuery>, Qu
     TypedQuery::<BookQuery>::from_query_str(qs, config)
 }
 
-fn value_text(v: &Value) -> String {
+fn value_text(v: &FieldValue) -> String {
     match v {
-        Value::Null => "null".into(),
-        Value::Integer(i) => i.to_string(),
+        FieldValue::Null => "null".into(),
+        FieldValue::Integer(i) => i.to_string(),
         // `Display` of f64 is the shortest text that parses back exactly.
-        Value::Float(f) => f.to_string(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Text(s) => s.clone(),
-        // Dates, date-times and any kind added later (`Value` is
+        FieldValue::Float(f) => f.to_string(),
+        FieldValue::Boolean(b) => b.to_string(),
+        FieldValue::Text(s) => s.clone(),
+        // Dates, date-times and any kind added later (`FieldValue` is
         // `#[non_exhaustive]`): their JSON text.
         _ => match v.to_json() {
             Json::String(s) => s,
@@ -256,7 +256,7 @@ pub struct RealCursor {
     /// The token the runtime issued for its second page.
     pub token: String,
     /// What the token decodes to when used with `query`.
-    pub after: Vec<Value>,
+    pub after: Vec<FieldValue>,
 }
 
 /// Listings whose sorts or filters all differ, so that a cursor of one is a

@@ -4,8 +4,8 @@
 mod query_support;
 
 use problem_core::query::{
-    CollectionParams, CursorPagination, FieldSelection, Filter, Operand, Operator, Pagination,
-    QueryConfig, QueryError, RawQuery, Search, Sort, SortField, TypedQuery, Value,
+    CollectionParams, CursorPagination, FieldSelection, FieldValue, Filter, Operand, Operator,
+    Pagination, QueryConfig, QueryError, RawQuery, Search, Sort, SortField, TypedQuery,
 };
 use query_support::{Book, book, book_issues};
 use serde_json::json;
@@ -126,7 +126,7 @@ fn every_operator_in_query_form() {
             IsNotNull, IsNotNull, IsNull
         ]
     );
-    let t = |s: &str| Value::Text(s.into());
+    let t = |s: &str| FieldValue::Text(s.into());
     assert_eq!(
         f.conditions()[7].operand,
         Operand::List(vec![t("7"), t("8")])
@@ -302,12 +302,12 @@ fn typed_values_and_defaults() {
         "year__gte=2000&year__lte=2010&available=false&subtitle__is_null=true&published__gt=2020-01-31",
     );
     let c = q.filter().conditions();
-    assert_eq!(c[0].operand, Operand::One(Value::Integer(2000)));
-    assert_eq!(c[2].operand, Operand::One(Value::Boolean(false)));
+    assert_eq!(c[0].operand, Operand::One(FieldValue::Integer(2000)));
+    assert_eq!(c[2].operand, Operand::One(FieldValue::Boolean(false)));
     assert_eq!((c[3].op, &c[3].operand), (Operator::IsNull, &Operand::None));
     assert_eq!(
         c[4].operand,
-        Operand::One(Value::Date(time::macros::date!(2020 - 01 - 31)))
+        Operand::One(FieldValue::Date(time::macros::date!(2020 - 01 - 31)))
     );
     assert_eq!(book("q=x").search_fields(), ["title", "subtitle"]);
     assert_eq!(

@@ -21,7 +21,7 @@ use super::context::apply_draft;
 use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline};
 use super::framework::bare;
 use super::hosts::AllowedHosts;
-use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
+use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, TracingLogger, write_log};
 use super::panic_hook::{Catching, install_panic_hook};
 use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
 use super::scope::PipelineInstalled;
@@ -36,7 +36,7 @@ type FilterFn =
 pub(crate) struct PipelineInner {
     pub(crate) tag: Arc<str>,
     pub(crate) development: bool,
-    pub(crate) logger: Arc<dyn Logger>,
+    pub(crate) logger: Arc<dyn LogSink>,
     filters: Vec<FilterFn>,
     allowed_hosts: Option<AllowedHosts>,
     max_request_body_size: Option<usize>,
@@ -103,7 +103,7 @@ impl std::fmt::Debug for Pipeline {
 pub struct PipelineBuilder {
     tag: String,
     development: Option<bool>,
-    logger: Arc<dyn Logger>,
+    logger: Arc<dyn LogSink>,
     filters: Vec<FilterFn>,
     allowed_hosts: Option<Vec<String>>,
     max_request_body_size: Option<usize>,
@@ -138,7 +138,7 @@ impl Pipeline {
     }
 
     /// The logger.
-    pub fn logger(&self) -> &Arc<dyn Logger> {
+    pub fn logger(&self) -> &Arc<dyn LogSink> {
         &self.inner.logger
     }
 
@@ -178,13 +178,13 @@ impl PipelineBuilder {
     }
 
     /// Installs a logger (default [`TracingLogger`]).
-    pub fn logger(mut self, logger: impl Logger) -> Self {
+    pub fn logger(mut self, logger: impl LogSink) -> Self {
         self.logger = Arc::new(logger);
         self
     }
 
     /// Installs a shared logger.
-    pub fn shared_logger(mut self, logger: Arc<dyn Logger>) -> Self {
+    pub fn shared_logger(mut self, logger: Arc<dyn LogSink>) -> Self {
         self.logger = logger;
         self
     }

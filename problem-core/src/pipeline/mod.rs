@@ -4,7 +4,7 @@
 //!
 //! - [`Pipeline`]: the middleware (masking table, logging, panics,
 //!   framework errors, host check, limits, exception filters).
-//! - [`log_error`], [`ErrorLog`], [`Logger`]: logging under correlation ids.
+//! - [`log_error`], [`ErrorLog`], [`LogSink`]: logging under correlation ids.
 //! - [`redact`], [`redact_value`]: credential redaction.
 //! - [`default_error_response`], [`with_headers`]: for exception filters.
 //! - [`RequestContext`]: params, query and the response-header draft.
@@ -40,8 +40,8 @@ pub use deadline::{BodyTimedOut, DEFAULT_BODY_TIMEOUT};
 pub use framework::PayloadTooLarge;
 pub use hosts::AllowedHosts;
 pub use log::{
-    ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LoggedEntry,
-    Logger, MemoryLogger, TracingLogger, log_error, stderr_line,
+    ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LogSink,
+    LoggedEntry, MemoryLogger, TracingLogger, log_error, stderr_line,
 };
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use panic_hook::install_panic_hook;

@@ -10,7 +10,7 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::framework::{self, Mapped};
-use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, write_log};
+use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, write_log};
 use super::sticky::StickyHeaders;
 use crate::problem::{
     Problem, ProblemDetails, ProblemSource, fallback_response, finish_document, render_document,
@@ -140,7 +140,7 @@ pub struct ErrorContext<'a> {
     source: Option<ProblemSource>,
     logged: Cell<bool>,
     error: Option<&'a actix_web::Error>,
-    logger: Arc<dyn Logger>,
+    logger: Arc<dyn LogSink>,
     development: bool,
 }
 
@@ -151,7 +151,7 @@ impl<'a> ErrorContext<'a> {
         instance: String,
         tag: Arc<str>,
         source: Option<ProblemSource>,
-        logger: Arc<dyn Logger>,
+        logger: Arc<dyn LogSink>,
         development: bool,
     ) -> Self {
         Self {
@@ -188,7 +188,7 @@ impl<'a> ErrorContext<'a> {
     }
 
     /// The pipeline's logger.
-    pub fn logger(&self) -> &dyn Logger {
+    pub fn logger(&self) -> &dyn LogSink {
         &*self.logger
     }
 
@@ -269,7 +269,7 @@ impl<'e> Failure<'e> {
 pub(crate) fn render(
     failure: &Failure<'_>,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
     let mut res = match failure {
@@ -292,7 +292,7 @@ fn log_line(ctx: &ErrorContext, what: &str) -> String {
 
 fn log_failure(
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
     what: &str,
     info: &ErrorInfo,
@@ -315,7 +315,7 @@ fn log_failure(
 fn render_problem(
     problem: &dyn Problem,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
     let logged = |status: u16| {
@@ -335,7 +335,7 @@ fn render_problem(
 fn render_unknown(
     info: &ErrorInfo,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
     let id = log_failure(ctx, logger, development, "Unhandled error", info);
@@ -370,7 +370,7 @@ fn render_unknown(
 pub fn default_error_response(
     error: &actix_web::Error,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
     let source = ctx.source.or_else(|| {

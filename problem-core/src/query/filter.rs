@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use super::error::{QueryError, code, conflict, invalid_value, issue, shorten};
 use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, join_values};
 use super::typed::{FieldSpec, QuerySchema};
-use super::value::{Value, ValueKind};
+use super::value::{FieldValue, ValueKind};
 
 pub(crate) use query_operators::Class;
 
@@ -89,9 +89,9 @@ impl fmt::Display for Operator {
 pub enum Operand {
     /// One value (the comparisons `eq` .. `lte` and the text matches
     /// `contains`, `starts_with`, ...).
-    One(Value),
+    One(FieldValue),
     /// A list (`in`, `not_in`).
-    List(Vec<Value>),
+    List(Vec<FieldValue>),
     /// No value (`is_null`, `is_not_null`).
     None,
 }
@@ -101,14 +101,14 @@ pub enum Operand {
 /// `is_null=false` is stored as [`Operator::IsNotNull`] and
 /// `is_not_null=false` as [`Operator::IsNull`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Condition {
+pub struct FilterCondition {
     /// The parameter name as sent (`year__gte`).
     pub param: String,
     /// The field name.
     pub field: String,
     /// The operator.
     pub op: Operator,
-    /// The value(s). Without a schema every value is [`Value::Text`].
+    /// The value(s). Without a schema every value is [`FieldValue::Text`].
     pub operand: Operand,
 }
 
@@ -128,19 +128,19 @@ pub struct Condition {
 /// values are typed by the field's Rust type.
 ///
 /// ```
-/// use problem_core::query::{Filter, Operand, Operator, RawQuery, Value};
+/// use problem_core::query::{Filter, Operand, Operator, RawQuery, FieldValue};
 /// let f = Filter::parse(&RawQuery::parse("status=active&age__gte=18&id__in=1,2").unwrap()).unwrap();
 /// let c = &f.conditions()[1];
 /// assert_eq!((c.field.as_str(), c.op), ("age", Operator::Gte));
-/// assert_eq!(c.operand, Operand::One(Value::Text("18".into())));
-/// assert_eq!(f.conditions()[2].operand, Operand::List(vec![Value::Text("1".into()), Value::Text("2".into())]));
+/// assert_eq!(c.operand, Operand::One(FieldValue::Text("18".into())));
+/// assert_eq!(f.conditions()[2].operand, Operand::List(vec![FieldValue::Text("1".into()), FieldValue::Text("2".into())]));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Filter(Vec<Condition>);
+pub struct Filter(Vec<FilterCondition>);
 
 impl Filter {
     /// The conditions, in query order.
-    pub fn conditions(&self) -> &[Condition] {
+    pub fn conditions(&self) -> &[FilterCondition] {
         &self.0
     }
 
@@ -304,7 +304,7 @@ pub(crate) fn parse_filter(
         let kind = spec.map_or(ValueKind::Text, |s| s.kind);
         if let Some((op, operand)) = parse_operand(name, op, &value, kind, &options.limits, issues)
         {
-            out.push(Condition {
+            out.push(FilterCondition {
                 param: name.to_owned(),
                 field: field_name.to_owned(),
                 op,
@@ -381,7 +381,7 @@ fn parse_operand(
                 issues.push(limits.too_long_issue(name, "the value"));
                 return None;
             }
-            Some((op, Operand::One(Value::Text(value.to_owned()))))
+            Some((op, Operand::One(FieldValue::Text(value.to_owned()))))
         }
         Class::List => {
             let parts: Vec<&str> = value.split(',').take(MAX_LIST_VALUES + 1).collect();
@@ -401,7 +401,8 @@ fn parse_operand(
                 return None;
             }
             let before = issues.len();
-            let values: Vec<Value> = parts.into_iter().filter_map(|p| one(p, issues)).collect();
+            let values: Vec<FieldValue> =
+                parts.into_iter().filter_map(|p| one(p, issues)).collect();
             (issues.len() == before).then_some((op, Operand::List(values)))
         }
         Class::Null => {

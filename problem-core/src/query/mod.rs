@@ -74,7 +74,7 @@ pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 #[cfg(feature = "openapi")]
 pub(crate) use filter::Class;
-pub use filter::{Condition, Filter, Operand, Operator, escape_like};
+pub use filter::{Filter, FilterCondition, Operand, Operator, escape_like};
 pub use fold::fold_case;
 pub use page::{
     BareList, CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta, X_TOTAL_COUNT,
@@ -89,4 +89,4 @@ pub use params::{
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};
 pub use typed::{CollectionQuery, FieldSpec, QuerySchema, TypedQuery};
-pub use value::{OrderedValue, QueryValue, TextValue, Value, ValueKind};
+pub use value::{FieldValue, OrderedValue, QueryValue, TextValue, ValueKind};

@@ -59,11 +59,11 @@ use sea_query::{
     Order, Query, SelectStatement,
 };
 
-use super::filter::{Condition as FilterCondition, Operand, Operator, escape_like};
+use super::filter::{FilterCondition, Operand, Operator, escape_like};
 use super::fold::fold_case;
 use super::sort::Direction;
 use super::typed::{CollectionQuery, FieldSpec, TypedQuery};
-use super::value::Value;
+use super::value::FieldValue;
 
 /// The escape character of every `LIKE` pattern.
 const ESCAPE: char = '\\';
@@ -82,15 +82,15 @@ fn column_named(name: &str) -> Expr {
 }
 
 /// A bound value.
-pub(crate) fn bind(value: &Value) -> Expr {
+pub(crate) fn bind(value: &FieldValue) -> Expr {
     match value {
-        Value::Null => Expr::val(sea_query::Value::String(None)),
-        Value::Integer(v) => Expr::val(*v),
-        Value::Float(v) => Expr::val(*v),
-        Value::Boolean(v) => Expr::val(*v),
-        Value::Text(v) => Expr::val(v.clone()),
-        Value::Date(d) => Expr::val(*d),
-        Value::DateTime(d) => Expr::val(*d),
+        FieldValue::Null => Expr::val(sea_query::Value::String(None)),
+        FieldValue::Integer(v) => Expr::val(*v),
+        FieldValue::Float(v) => Expr::val(*v),
+        FieldValue::Boolean(v) => Expr::val(*v),
+        FieldValue::Text(v) => Expr::val(v.clone()),
+        FieldValue::Date(d) => Expr::val(*d),
+        FieldValue::DateTime(d) => Expr::val(*d),
     }
 }
 
@@ -161,13 +161,13 @@ fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
         Operand::List(_) | Operand::None => Expr::val(false),
     };
     let text = |build: &dyn Fn(Expr, &str) -> Expr| {
-        if let Operand::One(Value::Text(t)) = &cond.operand {
+        if let Operand::One(FieldValue::Text(t)) = &cond.operand {
             build(col.clone(), t)
         } else {
             Expr::val(false)
         }
     };
-    let list = |build: &dyn Fn(Expr, &[Value]) -> Expr| match &cond.operand {
+    let list = |build: &dyn Fn(Expr, &[FieldValue]) -> Expr| match &cond.operand {
         Operand::List(vs) => build(col.clone(), vs),
         Operand::One(_) | Operand::None => Expr::val(false),
     };

@@ -9,7 +9,7 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer};
 
 use crate::HttpConfigError;
-use crate::pipeline::{ConditionalRequests, ErrorContext, Logger, Pipeline, PipelineBuilder};
+use crate::pipeline::{ConditionalRequests, ErrorContext, LogSink, Pipeline, PipelineBuilder};
 use crate::problem::{DocumentedProblem, Problem};
 use crate::routing::Routes;
 use crate::version::{VersionConfig, Versioning};
@@ -258,13 +258,13 @@ impl ProblemAppBuilder {
     }
 
     /// The logger; default `tracing`.
-    pub fn logger(mut self, logger: impl Logger) -> Self {
+    pub fn logger(mut self, logger: impl LogSink) -> Self {
         self.pipeline = self.pipeline.logger(logger);
         self
     }
 
     /// A shared logger (e.g. a `MemoryLogger` a test keeps).
-    pub fn shared_logger(mut self, logger: Arc<dyn Logger>) -> Self {
+    pub fn shared_logger(mut self, logger: Arc<dyn LogSink>) -> Self {
         self.pipeline = self.pipeline.shared_logger(logger);
         self
     }
