@@ -11,7 +11,7 @@ const FIELD_KEYS: &str = "filter(..), sort, search, select, select = false, colu
 
 /// Container attributes.
 #[derive(Default)]
-pub struct ContainerAttrs {
+pub(crate) struct ContainerAttrs {
     pub key: Option<LitStr>,
     pub default_sort: Option<LitStr>,
     pub max_page_size: Option<LitInt>,
@@ -19,14 +19,14 @@ pub struct ContainerAttrs {
 }
 
 /// One operator as written, with its entry of the shared operator table.
-pub struct Op {
+pub(crate) struct Op {
     pub info: &'static Info,
     pub span: Span,
 }
 
 /// Field attributes.
 #[derive(Default)]
-pub struct FieldAttrs {
+pub(crate) struct FieldAttrs {
     pub filter: Vec<Op>,
     pub sort: Option<Span>,
     pub search: Option<Span>,
@@ -43,7 +43,7 @@ fn duplicate(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Error {
 }
 
 impl ContainerAttrs {
-    pub fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
+    pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
         let mut out = Self::default();
         for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
             attr.parse_nested_meta(|meta| {
@@ -132,7 +132,7 @@ fn path_text(meta: &ParseNestedMeta<'_>) -> String {
 }
 
 impl FieldAttrs {
-    pub fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
+    pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
         let mut out = Self::default();
         let mut seen_filter = false;
         for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {

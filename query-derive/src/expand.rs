@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use crate::ast::Input;
 use crate::valid::Resolved;
 
-pub fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
+pub(crate) fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
     let ident = input.ident;
     let resource = ident.to_string();
     let q = quote!(::problem_core::query);

@@ -7,7 +7,7 @@ use syn::Error;
 use crate::ast::{Input, KnownType};
 
 /// Container settings after defaults and checks.
-pub struct Resolved {
+pub(crate) struct Resolved {
     pub key: String,
     /// `(field, descending)`.
     pub default_sort: Vec<(String, bool)>,
@@ -27,7 +27,7 @@ fn type_name(k: KnownType) -> &'static str {
     }
 }
 
-pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
+pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
     let mut errors: Option<Error> = None;
     let mut push = |e: Error| match &mut errors {
         Some(all) => all.combine(e),

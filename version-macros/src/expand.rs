@@ -10,7 +10,7 @@ use crate::valid::display;
 /// The companion constant of a handler: `__versioned_attribute_of_<fn>`,
 /// so that a handler without the attribute reads as "cannot find value
 /// `__versioned_attribute_of_<fn>`".
-pub fn companion(ident: &Ident) -> Ident {
+pub(crate) fn companion(ident: &Ident) -> Ident {
     format_ident!("__versioned_attribute_of_{}", ident, span = ident.span())
 }
 
@@ -37,7 +37,7 @@ fn kind(k: Kind) -> TokenStream {
 }
 
 /// The function unchanged, plus its companion constant.
-pub fn versioned_fn(f: &VersionedFn) -> TokenStream {
+pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
     let item = &f.item;
     let vis = &f.item.vis;
     let name = companion(&f.item.sig.ident);
@@ -56,7 +56,7 @@ pub fn versioned_fn(f: &VersionedFn) -> TokenStream {
 }
 
 /// The route: compile-time overlap assertions, then the registry.
-pub fn table(t: &Table) -> TokenStream {
+pub(crate) fn table(t: &Table) -> TokenStream {
     let consts: Vec<TokenStream> = t
         .handlers
         .iter()

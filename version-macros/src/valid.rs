@@ -6,7 +6,7 @@ use syn::PathArguments;
 use crate::ast::{Table, VersionedFn};
 
 /// One function's constraints are not empty and do not overlap each other.
-pub fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
+pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
     if let Some(c) = f.constraints.iter().find(|c| c.kind.low() > c.kind.high()) {
         return Err(syn::Error::new(
             c.span,
@@ -35,7 +35,7 @@ pub fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
 
 /// A table lists at least one handler, each once, without generic
 /// arguments.
-pub fn table(t: &Table) -> syn::Result<()> {
+pub(crate) fn table(t: &Table) -> syn::Result<()> {
     if t.handlers.is_empty() {
         return Err(syn::Error::new(
             proc_macro2::Span::call_site(),
@@ -67,7 +67,7 @@ pub fn table(t: &Table) -> syn::Result<()> {
 }
 
 /// `a::b` for messages.
-pub fn display(path: &syn::Path) -> String {
+pub(crate) fn display(path: &syn::Path) -> String {
     let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let lead = if path.leading_colon.is_some() {
         "::"

@@ -64,6 +64,10 @@ pub(crate) fn body_timeout() -> HttpException {
         .with_detail(BODY_TIMEOUT.detail)
 }
 
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "actix-web's PayloadError is #[non_exhaustive]: every other variant is an unreadable body"
+)]
 fn payload(err: &PayloadError) -> Mapped {
     match err {
         PayloadError::Overflow => Mapped::TooLarge,
@@ -75,6 +79,10 @@ fn payload(err: &PayloadError) -> Mapped {
 /// The problem of a payload read error outside the pipeline (the body
 /// extractors): the body timeout's 408, an overflow's empty 413, else 400
 /// `Failed to read request body`.
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "actix-web's PayloadError is #[non_exhaustive]: every other variant is an unreadable body"
+)]
 pub(crate) fn payload_error(err: &PayloadError, limit: usize) -> actix_web::Error {
     match err {
         PayloadError::Overflow => PayloadTooLarge { limit }.into(),
@@ -95,6 +103,10 @@ fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
 }
 
 /// Maps a framework error found in `err` to the spec's answer.
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "actix-multipart's MultipartError is #[non_exhaustive]: every other variant is a malformed body"
+)]
 pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
     if err.as_error::<PayloadTooLarge>().is_some() {
         return Mapped::TooLarge;
