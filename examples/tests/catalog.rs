@@ -28,6 +28,7 @@ list_test!(sparse_fieldsets);
 list_test!(values_are_matched_literally);
 list_test!(bad_queries_are_400_with_every_issue);
 list_test!(cursors_are_bound_to_their_query);
+list_test!(case_insensitive_operators_fold_unicode_case);
 
 fn problem(status: u16, detail: Option<&str>, instance: &str) -> Value {
     let mut p = json!({"type": "about:blank", "title": problem_core::status_title(status), "status": status, "instance": instance});

@@ -46,6 +46,7 @@ pg_test!(sparse_fieldsets);
 pg_test!(values_are_matched_literally);
 pg_test!(bad_queries_are_400_with_every_issue);
 pg_test!(cursors_are_bound_to_their_query);
+pg_test!(case_insensitive_operators_fold_unicode_case);
 
 macro_rules! pg_hostile_test {
     ($name:ident) => {

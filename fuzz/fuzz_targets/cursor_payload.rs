@@ -15,7 +15,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use libfuzzer_sys::fuzz_target;
-use problem_core::query::{CollectionQuery as _, Value, ValueKind};
+use problem_core::query::{CollectionQuery as _, FieldValue, ValueKind};
 use problem_fuzz::{
     BookQuery, CURSOR_KEY, CURSOR_LISTINGS, books, check_error, codes, config, encode, parse,
 };
@@ -30,16 +30,16 @@ fn seal(payload: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(all)
 }
 
-fn kind_ok(kind: ValueKind, v: &Value) -> bool {
+fn kind_ok(kind: ValueKind, v: &FieldValue) -> bool {
     matches!(
         (kind, v),
-        (_, Value::Null)
-            | (ValueKind::Integer { .. }, Value::Integer(_))
-            | (ValueKind::Float, Value::Float(_))
-            | (ValueKind::Boolean, Value::Boolean(_))
-            | (ValueKind::Text, Value::Text(_))
-            | (ValueKind::Date, Value::Date(_))
-            | (ValueKind::DateTime, Value::DateTime(_))
+        (_, FieldValue::Null)
+            | (ValueKind::Integer { .. }, FieldValue::Integer(_))
+            | (ValueKind::Float, FieldValue::Float(_))
+            | (ValueKind::Boolean, FieldValue::Boolean(_))
+            | (ValueKind::Text, FieldValue::Text(_))
+            | (ValueKind::Date, FieldValue::Date(_))
+            | (ValueKind::DateTime, FieldValue::DateTime(_))
     )
 }
 

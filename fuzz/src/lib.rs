@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use problem_core::CollectionQuery;
 use problem_core::query::{
-    Direction, Operand, Operator, QueryConfig, QueryError, TypedQuery, Value,
+    Direction, Operand, Operator, QueryConfig, QueryError, TypedQuery, FieldValue,
 };
 use serde_json::{Value as Json, json};
 use time::Date;
@@ -70,15 +70,17 @@ pub fn parse(qs: &str, config: &QueryConfig) -> Result<TypedQuery<BookQuery>, Qu
     TypedQuery::<BookQuery>::from_query_str(qs, config)
 }
 
-fn value_text(v: &Value) -> String {
+fn value_text(v: &FieldValue) -> String {
     match v {
-        Value::Null => "null".into(),
-        Value::Integer(i) => i.to_string(),
+        FieldValue::Null => "null".into(),
+        FieldValue::Integer(i) => i.to_string(),
         // `Display` of f64 is the shortest text that parses back exactly.
-        Value::Float(f) => f.to_string(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Text(s) => s.clone(),
-        Value::Date(_) | Value::DateTime(_) => match v.to_json() {
+        FieldValue::Float(f) => f.to_string(),
+        FieldValue::Boolean(b) => b.to_string(),
+        FieldValue::Text(s) => s.clone(),
+        // Dates, date-times and any kind added later (`FieldValue` is
+        // `#[non_exhaustive]`): their JSON text.
+        _ => match v.to_json() {
             Json::String(s) => s,
             other => other.to_string(),
         },
@@ -122,7 +124,8 @@ pub fn to_query_string(q: &TypedQuery<BookQuery>) -> String {
                 format!("{}__{op}", c.field),
                 vs.iter().map(value_text).collect::<Vec<_>>().join(","),
             ),
-            (op, Operand::None) => (format!("{}__{op}", c.field), String::new()),
+            // `Operand::None` and any shape added later (`#[non_exhaustive]`).
+            (op, _) => (format!("{}__{op}", c.field), String::new()),
         };
         out.append_pair(&name, &value);
     }
@@ -253,7 +256,7 @@ pub struct RealCursor {
     /// The token the runtime issued for its second page.
     pub token: String,
     /// What the token decodes to when used with `query`.
-    pub after: Vec<Value>,
+    pub after: Vec<FieldValue>,
 }
 
 /// Listings whose sorts or filters all differ, so that a cursor of one is a

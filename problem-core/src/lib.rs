@@ -8,6 +8,7 @@
 //! - [`query`]: collection query conventions.
 //! - [`version`]: API versioning.
 //! - [`routing`], [`server`]: the route table and [`ProblemApp`](server::ProblemApp).
+//! - [`spec`]: every fixed detail (with its status) and limit of the spec.
 //! - `openapi` (feature `openapi`): OpenAPI 3.1 schemas, parameters and
 //!   per-version documents from the same types and derives.
 //!
@@ -28,6 +29,7 @@ pub mod problem;
 pub mod query;
 pub mod routing;
 pub mod server;
+pub mod spec;
 pub mod version;
 
 pub use config::HttpConfigError;

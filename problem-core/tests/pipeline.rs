@@ -587,6 +587,56 @@ async fn filters_catch_the_route_table_answers() {
     );
 }
 
+/// Behind the pipeline the route table leaves its 404 and 405 documents to
+/// the pipeline (told at setup, no thread-local): a middleware between them
+/// sees the status with no body yet; the client gets the document, rendered
+/// once, with `instance`.
+#[actix_web::test]
+async fn behind_the_pipeline_the_route_table_leaves_its_documents_to_it() {
+    use actix_web::body::BodySize;
+    use std::sync::Mutex;
+    let (app, _logger) = app(false);
+    let a = app.clone();
+    let seen: Arc<Mutex<Vec<(u16, BodySize)>>> = Arc::default();
+    let probe = seen.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap_fn(move |req, srv| {
+                let probe = probe.clone();
+                let fut = srv.call(req);
+                async move {
+                    let res = fut.await?;
+                    probe
+                        .lock()
+                        .unwrap()
+                        .push((res.status().as_u16(), res.response().body().size()));
+                    Ok(res)
+                }
+            })
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let res = test::call_service(&svc, TestRequest::get().uri("/nope").to_request()).await;
+    assert_eq!(res.status(), 404);
+    assert_problem_headers(&res);
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No route for GET /nope","instance":"/nope"}"#
+    );
+    let res = test::call_service(&svc, TestRequest::patch().uri("/ok").to_request()).await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, OPTIONS");
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"PATCH is not allowed on /ok","instance":"/ok"}"#
+    );
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [(404, BodySize::Sized(0)), (405, BodySize::Sized(0))]
+    );
+}
+
 #[actix_web::test]
 async fn the_route_table_without_the_pipeline_answers_full_documents() {
     let (app, _logger) = app(false);

@@ -3,7 +3,7 @@
 
 mod query_support;
 
-use problem_core::query::{Operand, Operator, QueryConfig, TypedQuery, Value, fold_case};
+use problem_core::query::{FieldValue, Operand, Operator, QueryConfig, TypedQuery, fold_case};
 use query_support::{Book, book, book_issues};
 use serde_json::json;
 
@@ -57,7 +57,7 @@ fn values_terms_and_list_items_over_256_characters_are_too_long() {
     let q = book(&format!("title__contains={ok}&q={ok}"));
     assert_eq!(
         q.filter().conditions()[0].operand,
-        Operand::One(Value::Text(ok.clone()))
+        Operand::One(FieldValue::Text(ok.clone()))
     );
     let config = QueryConfig::default().max_value_length(3);
     let err = TypedQuery::<Book>::from_query_str("title=abcd", &config).unwrap_err();
@@ -97,16 +97,16 @@ fn exploded_lists_mean_comma_lists() {
         (
             Operator::In,
             &Operand::List(vec![
-                Value::Integer(1),
-                Value::Integer(2),
-                Value::Integer(3)
+                FieldValue::Integer(1),
+                FieldValue::Integer(2),
+                FieldValue::Integer(3)
             ])
         )
     );
     let not_in = book("id__not_in=4&id__not_in=5");
     assert_eq!(
         not_in.filter().conditions()[0].operand,
-        Operand::List(vec![Value::Integer(4), Value::Integer(5)])
+        Operand::List(vec![FieldValue::Integer(4), FieldValue::Integer(5)])
     );
     // An exploded list of 100 values is one condition, not 100 filters.
     let qs = (0..100)

@@ -4,8 +4,8 @@
 mod query_support;
 
 use problem_core::query::{
-    CollectionParams, CursorPagination, FieldSelection, Filter, Operand, Operator, Pagination,
-    QueryConfig, QueryError, RawQuery, Search, Sort, SortField, TypedQuery, Value,
+    CollectionParams, CursorPagination, FieldSelection, FieldValue, Filter, Operand, Operator,
+    Pagination, QueryConfig, QueryError, RawQuery, Search, Sort, SortField, TypedQuery,
 };
 use query_support::{Book, book, book_issues};
 use serde_json::json;
@@ -126,7 +126,7 @@ fn every_operator_in_query_form() {
             IsNotNull, IsNotNull, IsNull
         ]
     );
-    let t = |s: &str| Value::Text(s.into());
+    let t = |s: &str| FieldValue::Text(s.into());
     assert_eq!(
         f.conditions()[7].operand,
         Operand::List(vec![t("7"), t("8")])
@@ -143,7 +143,7 @@ fn filter_errors_untyped() {
     assert_eq!(
         untyped_issues("a__like=1"),
         json!([{"location": "query", "name": "a__like", "code": "operator_not_allowed", "message": "operator `like` is not allowed on `a`",
-            "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null"]}])
+            "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null", "iexact", "icontains", "istarts_with"]}])
     );
     assert_eq!(
         untyped_issues("a__is_null=yes"),
@@ -207,7 +207,7 @@ fn combined_reports_every_issue_at_once() {
             {"location": "query", "name": "page", "code": "out_of_range", "message": "`page` must be 1 or more, got 0", "minimum": 1},
             {"location": "query", "name": "sort", "code": "invalid_value", "message": "`a` is sorted on more than once", "expected": "comma-separated list of distinct field names"},
             {"location": "query", "name": "a__foo", "code": "operator_not_allowed", "message": "operator `foo` is not allowed on `a`",
-                "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null"]},
+                "allowed": ["eq", "ne", "gt", "gte", "lt", "lte", "in", "not_in", "contains", "starts_with", "ends_with", "is_null", "is_not_null", "iexact", "icontains", "istarts_with"]},
             {"location": "query", "name": "q", "code": "conflicting_parameters", "message": "`q` and `search` differ: send one of them", "parameters": ["q", "search"]},
             {"location": "query", "name": "fields", "code": "invalid_value", "message": "`a,,b` has an empty entry", "expected": "comma-separated list of field names"}
         ])
@@ -302,12 +302,12 @@ fn typed_values_and_defaults() {
         "year__gte=2000&year__lte=2010&available=false&subtitle__is_null=true&published__gt=2020-01-31",
     );
     let c = q.filter().conditions();
-    assert_eq!(c[0].operand, Operand::One(Value::Integer(2000)));
-    assert_eq!(c[2].operand, Operand::One(Value::Boolean(false)));
+    assert_eq!(c[0].operand, Operand::One(FieldValue::Integer(2000)));
+    assert_eq!(c[2].operand, Operand::One(FieldValue::Boolean(false)));
     assert_eq!((c[3].op, &c[3].operand), (Operator::IsNull, &Operand::None));
     assert_eq!(
         c[4].operand,
-        Operand::One(Value::Date(time::macros::date!(2020 - 01 - 31)))
+        Operand::One(FieldValue::Date(time::macros::date!(2020 - 01 - 31)))
     );
     assert_eq!(book("q=x").search_fields(), ["title", "subtitle"]);
     assert_eq!(

@@ -13,19 +13,19 @@ use crate::attr::{self, Attrs, Errors, FieldAttrs};
 use crate::detail::{self, Piece};
 
 /// A `#[derive(Problem)]` input.
-pub enum Input<'a> {
+pub(crate) enum Input<'a> {
     Struct(Struct<'a>),
     Enum(Enum<'a>),
 }
 
-pub struct Struct<'a> {
+pub(crate) struct Struct<'a> {
     pub ident: &'a Ident,
     pub generics: &'a Generics,
     pub attrs: Attrs,
     pub case: Case<'a>,
 }
 
-pub struct Enum<'a> {
+pub(crate) struct Enum<'a> {
     pub ident: &'a Ident,
     pub generics: &'a Generics,
     /// Enum-level keys: defaults for every variant.
@@ -34,7 +34,7 @@ pub struct Enum<'a> {
 }
 
 /// A struct or one enum variant: what one `match` arm of the expansion covers.
-pub struct Case<'a> {
+pub(crate) struct Case<'a> {
     /// The variant's name; `None` for a struct.
     pub variant: Option<&'a Ident>,
     /// The struct's or variant's name, for spans and messages.
@@ -46,7 +46,7 @@ pub struct Case<'a> {
     pub detail: Option<Vec<Piece>>,
 }
 
-pub struct Field<'a> {
+pub(crate) struct Field<'a> {
     pub original: &'a syn::Field,
     pub member: Member,
     pub index: usize,
@@ -56,7 +56,7 @@ pub struct Field<'a> {
 
 /// What a field is in the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// An extension member with this name.
     Extension(String),
     /// A response header with this name.
@@ -68,7 +68,7 @@ pub enum Role {
 }
 
 impl<'a> Input<'a> {
-    pub fn from_syn(node: &'a DeriveInput) -> syn::Result<Self> {
+    pub(crate) fn from_syn(node: &'a DeriveInput) -> syn::Result<Self> {
         let mut errors = Errors::default();
         let input = match &node.data {
             Data::Struct(data) => {
@@ -124,14 +124,14 @@ impl<'a> Input<'a> {
         Ok(input)
     }
 
-    pub fn ident(&self) -> &'a Ident {
+    pub(crate) fn ident(&self) -> &'a Ident {
         match self {
             Input::Struct(s) => s.ident,
             Input::Enum(e) => e.ident,
         }
     }
 
-    pub fn generics(&self) -> &'a Generics {
+    pub(crate) fn generics(&self) -> &'a Generics {
         match self {
             Input::Struct(s) => s.generics,
             Input::Enum(e) => e.generics,
@@ -139,14 +139,14 @@ impl<'a> Input<'a> {
     }
 
     /// Enum-level defaults (empty for a struct).
-    pub fn defaults(&self) -> &Attrs {
+    pub(crate) fn defaults(&self) -> &Attrs {
         match self {
             Input::Struct(s) => &s.attrs,
             Input::Enum(e) => &e.attrs,
         }
     }
 
-    pub fn cases(&self) -> &[Case<'a>] {
+    pub(crate) fn cases(&self) -> &[Case<'a>] {
         match self {
             Input::Struct(s) => std::slice::from_ref(&s.case),
             Input::Enum(e) => &e.variants,
@@ -187,7 +187,7 @@ fn parse_detail(attrs: &Attrs, errors: &mut Errors) -> Option<Vec<Piece>> {
 
 impl Case<'_> {
     /// The pattern that matches this case: `Self` or `Self::Variant`.
-    pub fn path(&self) -> TokenStream {
+    pub(crate) fn path(&self) -> TokenStream {
         match self.variant {
             Some(v) => quote!(Self::#v),
             None => quote!(Self),
@@ -195,7 +195,7 @@ impl Case<'_> {
     }
 
     /// `Type` or `Type::Variant`, for messages.
-    pub fn describe(&self, ty: &Ident) -> String {
+    pub(crate) fn describe(&self, ty: &Ident) -> String {
         match self.variant {
             Some(v) => format!("{}::{}", ty.unraw(), v.unraw()),
             None => ty.unraw().to_string(),
@@ -204,14 +204,14 @@ impl Case<'_> {
 
     /// The source field: the one marked `#[problem(source)]`, else a field
     /// named `source` that is not skipped, renamed or sent as a header.
-    pub fn source_field(&self) -> Option<&Field<'_>> {
+    pub(crate) fn source_field(&self) -> Option<&Field<'_>> {
         self.fields
             .iter()
             .find(|f| f.attrs.source.is_some())
             .or_else(|| self.fields.iter().find(|f| f.is_implicit_source()))
     }
 
-    pub fn role(&self, field: &Field<'_>) -> Role {
+    pub(crate) fn role(&self, field: &Field<'_>) -> Role {
         if field.attrs.skip.is_some() {
             return Role::Unused;
         }
@@ -232,7 +232,7 @@ impl Case<'_> {
     }
 
     /// The field a placeholder names, if any.
-    pub fn field_for(&self, arg: &detail::ArgRef) -> Option<&Field<'_>> {
+    pub(crate) fn field_for(&self, arg: &detail::ArgRef) -> Option<&Field<'_>> {
         self.fields.iter().find(|f| match (arg, &f.member) {
             (detail::ArgRef::Named(n), Member::Named(ident)) => ident.unraw() == n,
             (detail::ArgRef::Index(i), Member::Unnamed(_)) => f.index == *i,
@@ -250,18 +250,18 @@ impl Field<'_> {
     }
 
     /// The binding of this field in the generated `match` arms.
-    pub fn binding(&self) -> Ident {
+    pub(crate) fn binding(&self) -> Ident {
         self.binding_at(Span::call_site())
     }
 
     /// The binding, spanned so that a type error on its use points at `span`
     /// (the field's type, or the `detail` literal).
-    pub fn binding_at(&self, span: Span) -> Ident {
+    pub(crate) fn binding_at(&self, span: Span) -> Ident {
         Ident::new(&format!("__self_{}", self.index), span)
     }
 
     /// `Some(T)` when the field's type is written `Option<T>`.
-    pub fn option_inner(&self) -> Option<&Type> {
+    pub(crate) fn option_inner(&self) -> Option<&Type> {
         let Type::Path(path) = self.ty else {
             return None;
         };
@@ -282,7 +282,7 @@ impl Field<'_> {
     }
 
     /// The key span used for errors about this field.
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match &self.original.ident {
             Some(i) => i.span(),
             None => self.ty.span(),

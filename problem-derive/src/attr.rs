@@ -10,32 +10,32 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, LitInt, LitStr, Token};
 
 /// Keys of a container: a struct, an enum or an enum variant.
-pub const CONTAINER_KEYS: &[&str] = &["status", "title", "type", "detail"];
+pub(crate) const CONTAINER_KEYS: &[&str] = &["status", "title", "type", "detail"];
 /// Keys of a field.
-pub const FIELD_KEYS: &[&str] = &["skip", "rename", "source", "header"];
+pub(crate) const FIELD_KEYS: &[&str] = &["skip", "rename", "source", "header"];
 
 /// A key of an attribute and where it was written.
 #[derive(Clone)]
-pub struct Key {
+pub(crate) struct Key {
     pub span: Span,
 }
 
 /// `status = <int literal>`, kept as written; the range is checked in `valid.rs`.
-pub struct Status {
+pub(crate) struct Status {
     pub lit: LitInt,
     /// `None` when the literal does not fit in a `u64`.
     pub value: Option<u64>,
 }
 
 /// A string-valued key (`title`, `type`, `detail`, `rename`, `header`).
-pub struct StrValue {
+pub(crate) struct StrValue {
     pub key: Key,
     pub lit: LitStr,
 }
 
 /// The keys of a struct, an enum or an enum variant.
 #[derive(Default)]
-pub struct Attrs {
+pub(crate) struct Attrs {
     pub status: Option<Status>,
     pub title: Option<StrValue>,
     pub problem_type: Option<StrValue>,
@@ -44,7 +44,7 @@ pub struct Attrs {
 
 /// The keys of a field.
 #[derive(Default)]
-pub struct FieldAttrs {
+pub(crate) struct FieldAttrs {
     pub skip: Option<Key>,
     pub rename: Option<StrValue>,
     pub source: Option<Key>,
@@ -53,17 +53,17 @@ pub struct FieldAttrs {
 
 /// Collects errors so that one expansion reports every mistake at once.
 #[derive(Default)]
-pub struct Errors(Option<syn::Error>);
+pub(crate) struct Errors(Option<syn::Error>);
 
 impl Errors {
-    pub fn push(&mut self, err: syn::Error) {
+    pub(crate) fn push(&mut self, err: syn::Error) {
         match &mut self.0 {
             Some(all) => all.combine(err),
             None => self.0 = Some(err),
         }
     }
 
-    pub fn finish(self) -> syn::Result<()> {
+    pub(crate) fn finish(self) -> syn::Result<()> {
         match self.0 {
             Some(err) => Err(err),
             None => Ok(()),
@@ -72,7 +72,7 @@ impl Errors {
 }
 
 /// Parses the `#[problem(...)]` attributes of a struct, enum or variant.
-pub fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
+pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
     let mut out = Attrs::default();
     for attr in problem_attrs(attrs, errors) {
         let result = attr.parse_nested_meta(|meta| {
@@ -113,7 +113,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
 }
 
 /// Parses the `#[problem(...)]` attributes of a field.
-pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
+pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for attr in problem_attrs(attrs, errors) {
         let result = attr.parse_nested_meta(|meta| {
@@ -159,7 +159,7 @@ fn problem_attrs<'a>(attrs: &'a [Attribute], errors: &mut Errors) -> Vec<&'a Att
     for attr in attrs.iter().filter(|a| a.path().is_ident("problem")) {
         match &attr.meta {
             syn::Meta::List(_) => out.push(attr),
-            other => errors.push(syn::Error::new(
+            other @ (syn::Meta::Path(_) | syn::Meta::NameValue(_)) => errors.push(syn::Error::new(
                 other.span(),
                 "expected a list of keys: `#[problem(status = 404)]` on a type or variant, `#[problem(skip)]` on a field",
             )),
@@ -209,6 +209,10 @@ fn value_expr(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Res
     meta.value()?.parse::<Expr>()
 }
 
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Expr is #[non_exhaustive]: every other expression is the mistake reported"
+)]
 fn parse_str(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Result<LitStr> {
     match value_expr(meta, name, example)? {
         Expr::Lit(ExprLit {
@@ -221,6 +225,10 @@ fn parse_str(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Resu
     }
 }
 
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Expr is #[non_exhaustive]: every other expression is the mistake reported"
+)]
 fn parse_status(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<Status> {
     match value_expr(meta, name, "404")? {
         Expr::Lit(ExprLit {

@@ -6,13 +6,13 @@ use syn::LitStr;
 
 /// A field a placeholder refers to: `{isbn}` or `{0}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ArgRef {
+pub(crate) enum ArgRef {
     Named(String),
     Index(usize),
 }
 
 impl ArgRef {
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         match self {
             ArgRef::Named(n) => n.clone(),
             ArgRef::Index(i) => i.to_string(),
@@ -22,14 +22,14 @@ impl ArgRef {
 
 /// Part of the format spec after `:`: text, or a `name$` / `0$` count argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SpecPart {
+pub(crate) enum SpecPart {
     Text(String),
     Count(ArgRef),
 }
 
 /// One piece of the format string.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Piece {
+pub(crate) enum Piece {
     /// Literal text, escaped (`{{` and `}}` kept as written).
     Text(String),
     /// A placeholder with its (possibly empty) format spec.
@@ -38,7 +38,7 @@ pub enum Piece {
 
 /// The formatting trait a placeholder uses, for bounds on generic fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FmtTrait {
+pub(crate) enum FmtTrait {
     Display,
     Debug,
     LowerHex,
@@ -51,7 +51,7 @@ pub enum FmtTrait {
 }
 
 impl FmtTrait {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FmtTrait::Display => "Display",
             FmtTrait::Debug => "Debug",
@@ -67,7 +67,7 @@ impl FmtTrait {
 }
 
 /// The trait a format spec asks for (its trailing type character).
-pub fn fmt_trait(spec: &[SpecPart]) -> FmtTrait {
+pub(crate) fn fmt_trait(spec: &[SpecPart]) -> FmtTrait {
     let text: String = spec
         .iter()
         .map(|p| match p {
@@ -92,7 +92,7 @@ pub fn fmt_trait(spec: &[SpecPart]) -> FmtTrait {
 
 /// Parses a `detail` literal. Errors are spanned on the literal and say how
 /// to write the placeholder.
-pub fn parse(lit: &LitStr) -> syn::Result<Vec<Piece>> {
+pub(crate) fn parse(lit: &LitStr) -> syn::Result<Vec<Piece>> {
     parse_str(&lit.value()).map_err(|msg| syn::Error::new(lit.span(), msg))
 }
 

@@ -5,7 +5,11 @@ use syn::{Attribute, Data, DeriveInput, Expr, ExprLit, Lit, Meta};
 
 /// The doc comment of attributes: each line without its first space,
 /// joined with `\n`, trimmed.
-pub fn text(attrs: &[Attribute]) -> String {
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Expr is #[non_exhaustive]: a doc attribute's value is a string literal"
+)]
+pub(crate) fn text(attrs: &[Attribute]) -> String {
     let lines: Vec<String> = attrs
         .iter()
         .filter(|a| a.path().is_ident("doc"))
@@ -16,7 +20,7 @@ pub fn text(attrs: &[Attribute]) -> String {
                 }) => Some(s.value()),
                 _ => None,
             },
-            _ => None,
+            Meta::Path(_) | Meta::List(_) => None,
         })
         .map(|line| line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))
         .collect();
@@ -25,7 +29,7 @@ pub fn text(attrs: &[Attribute]) -> String {
 
 /// The doc comment of each case, in the order of `Input::cases`: the
 /// struct's, or each variant's (the enum's when a variant has none).
-pub fn cases(node: &DeriveInput) -> Vec<String> {
+pub(crate) fn cases(node: &DeriveInput) -> Vec<String> {
     match &node.data {
         Data::Struct(_) | Data::Union(_) => vec![text(&node.attrs)],
         Data::Enum(data) => {

@@ -18,7 +18,7 @@ use crate::ast::{Case, Field, Input, Role};
 use crate::detail::{self, Piece, SpecPart};
 
 /// Everything the derive generates.
-pub fn derive(input: &Input<'_>) -> TokenStream {
+pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
     let p = quote!(::problem_core::__private);
     let ident = input.ident();
     let name = LitStr::new(&ident.unraw().to_string(), Span::call_site());
@@ -372,7 +372,7 @@ fn openapi(input: &Input<'_>, plan: &[Plan<'_, '_>]) -> TokenStream {
 /// doc comment (`docs`, in case order) and extension members with their
 /// JSON types (chosen by autoref specialization, `any` when unknown) and
 /// field doc comments.
-pub fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
+pub(crate) fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
     let p = quote!(::problem_core::__private);
     let ident = input.ident();
     let generics = input.generics();
@@ -651,6 +651,6 @@ fn mentions(tokens: TokenStream, params: &[String]) -> bool {
     tokens.into_iter().any(|tt| match tt {
         TokenTree::Ident(i) => params.iter().any(|p| i == p),
         TokenTree::Group(g) => mentions(g.stream(), params),
-        _ => false,
+        TokenTree::Punct(_) | TokenTree::Literal(_) => false,
     })
 }

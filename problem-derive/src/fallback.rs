@@ -7,7 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{DeriveInput, Ident};
 
-pub fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
+pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     let p = quote!(::problem_core::__private);
     let o = quote!(::problem_core::__private::openapi);
     let error = error.to_compile_error();

@@ -11,7 +11,7 @@ use crate::attr::{Attrs, Errors, Key, StrValue};
 use crate::detail::{ArgRef, Piece, SpecPart};
 
 /// Checks the whole input; all mistakes are reported together.
-pub fn validate(input: &Input<'_>) -> syn::Result<()> {
+pub(crate) fn validate(input: &Input<'_>) -> syn::Result<()> {
     let mut errors = Errors::default();
     let defaults = input.defaults();
     check_attrs(defaults, &mut errors);

@@ -6,14 +6,14 @@ use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type
 use crate::attr::{ContainerAttrs, FieldAttrs};
 
 /// The struct.
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     pub ident: &'a Ident,
     pub attrs: ContainerAttrs,
     pub fields: Vec<Field<'a>>,
 }
 
 /// One named field.
-pub struct Field<'a> {
+pub(crate) struct Field<'a> {
     /// The query name (the identifier without `r#`, or `rename`).
     pub name: String,
     pub ident: &'a Ident,
@@ -30,7 +30,7 @@ pub struct Field<'a> {
 
 /// What the derive knows of a field's value type from its spelling.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum KnownType {
+pub(crate) enum KnownType {
     Integer,
     Float,
     Bool,
@@ -42,7 +42,7 @@ pub enum KnownType {
 }
 
 impl Field<'_> {
-    pub fn known_type(&self) -> KnownType {
+    pub(crate) fn known_type(&self) -> KnownType {
         match last_ident(self.value_ty).map(|i| i.to_string()).as_deref() {
             Some("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64") => KnownType::Integer,
             Some("f32" | "f64") => KnownType::Float,
@@ -55,6 +55,10 @@ impl Field<'_> {
     }
 }
 
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Type is #[non_exhaustive]: only a plain path names a known type"
+)]
 fn last_ident(ty: &Type) -> Option<&Ident> {
     match ty {
         Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| &s.ident),
@@ -63,6 +67,10 @@ fn last_ident(ty: &Type) -> Option<&Ident> {
 }
 
 /// `Some(T)` when `ty` is `Option<T>` (also `std::option::Option<T>`).
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::GenericArgument is #[non_exhaustive]: only a type argument is an Option's"
+)]
 fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
     if p.qself.is_some() {
@@ -85,7 +93,7 @@ fn option_inner(ty: &Type) -> Option<&Type> {
 }
 
 impl<'a> Input<'a> {
-    pub fn from_syn(input: &'a DeriveInput) -> syn::Result<Self> {
+    pub(crate) fn from_syn(input: &'a DeriveInput) -> syn::Result<Self> {
         let data = match &input.data {
             Data::Struct(s) => s,
             Data::Enum(e) => {
@@ -156,7 +164,7 @@ impl<'a> Input<'a> {
         })
     }
 
-    pub fn field(&self, name: &str) -> Option<&Field<'a>> {
+    pub(crate) fn field(&self, name: &str) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.name == name)
     }
 }

@@ -1,71 +1,32 @@
 //! Reading `#[query(...)]` attributes.
 
 use proc_macro2::Span;
+use query_operators::{Info, OPERATORS};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, LitBool, LitInt, LitStr};
-
-/// The operators, as written in `filter(...)`, with their
-/// `problem_core::query::Operator` variant.
-pub const OPERATORS: [(&str, &str); 13] = [
-    ("eq", "Eq"),
-    ("ne", "Ne"),
-    ("gt", "Gt"),
-    ("gte", "Gte"),
-    ("lt", "Lt"),
-    ("lte", "Lte"),
-    ("in", "In"),
-    ("not_in", "NotIn"),
-    ("contains", "Contains"),
-    ("starts_with", "StartsWith"),
-    ("ends_with", "EndsWith"),
-    ("is_null", "IsNull"),
-    ("is_not_null", "IsNotNull"),
-];
-
-/// Common misspellings and the operator meant.
-const ALIASES: [(&str, &str); 14] = [
-    ("equals", "eq"),
-    ("neq", "ne"),
-    ("not_eq", "ne"),
-    ("ge", "gte"),
-    ("greater_than", "gt"),
-    ("le", "lte"),
-    ("less_than", "lt"),
-    ("nin", "not_in"),
-    ("like", "contains"),
-    (
-        "icontains",
-        "contains (search is the case-insensitive match: add `search`)",
-    ),
-    ("startswith", "starts_with"),
-    ("endswith", "ends_with"),
-    ("isnull", "is_null"),
-    ("not_null", "is_not_null"),
-];
 
 const CONTAINER_KEYS: &str = "key, default_sort, max_page_size, default_page_size";
 const FIELD_KEYS: &str = "filter(..), sort, search, select, select = false, column = \"..\", rename = \"..\", folded_column = \"..\"";
 
 /// Container attributes.
 #[derive(Default)]
-pub struct ContainerAttrs {
+pub(crate) struct ContainerAttrs {
     pub key: Option<LitStr>,
     pub default_sort: Option<LitStr>,
     pub max_page_size: Option<LitInt>,
     pub default_page_size: Option<LitInt>,
 }
 
-/// One operator as written.
-pub struct Op {
-    pub name: &'static str,
-    pub variant: &'static str,
+/// One operator as written, with its entry of the shared operator table.
+pub(crate) struct Op {
+    pub info: &'static Info,
     pub span: Span,
 }
 
 /// Field attributes.
 #[derive(Default)]
-pub struct FieldAttrs {
+pub(crate) struct FieldAttrs {
     pub filter: Vec<Op>,
     pub sort: Option<Span>,
     pub search: Option<Span>,
@@ -82,7 +43,7 @@ fn duplicate(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Error {
 }
 
 impl ContainerAttrs {
-    pub fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
+    pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
         let mut out = Self::default();
         for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
             attr.parse_nested_meta(|meta| {
@@ -171,7 +132,7 @@ fn path_text(meta: &ParseNestedMeta<'_>) -> String {
 }
 
 impl FieldAttrs {
-    pub fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
+    pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
         let mut out = Self::default();
         let mut seen_filter = false;
         for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
@@ -189,25 +150,24 @@ impl FieldAttrs {
                         meta.parse_nested_meta(|op| {
                             let name = op.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                             let name = name.trim_start_matches("r#");
-                            let Some((n, v)) = OPERATORS.iter().find(|(n, _)| *n == name) else {
-                                let all = OPERATORS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
-                                let hint = ALIASES
-                                    .iter()
-                                    .find(|(a, _)| *a == name)
-                                    .map(|(_, m)| format!("did you mean `{m}`? "))
+                            let Some(info) = query_operators::find(name) else {
+                                let all = OPERATORS.iter().map(|o| o.name).collect::<Vec<_>>().join(", ");
+                                let hint = query_operators::alias(name)
+                                    .map(|o| format!("did you mean `{}`? ", o.name))
                                     .unwrap_or_default();
                                 return Err(op.error(format!(
                                     "unknown filter operator `{}`: {hint}expected one of: {all}",
                                     path_text(&op)
                                 )));
                             };
+                            let n = info.name;
                             if op.input.peek(syn::Token![=]) || op.input.peek(syn::token::Paren) {
                                 return Err(op.error(format!("operator `{n}` takes no value: write `{n}`")));
                             }
-                            if out.filter.iter().any(|o| o.name == *n) {
+                            if out.filter.iter().any(|o| o.info.name == n) {
                                 return Err(op.error(format!("operator `{n}` is listed twice: remove one")));
                             }
-                            out.filter.push(Op { name: n, variant: v, span: op.path.span() });
+                            out.filter.push(Op { info, span: op.path.span() });
                             Ok(())
                         })?;
                         if out.filter.is_empty() {

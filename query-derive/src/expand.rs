@@ -3,13 +3,14 @@
 //! the same schema: `problem_core::openapi::query_parameters`).
 
 use proc_macro2::{Ident, Span, TokenStream};
+use query_operators::Applies;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::Input;
 use crate::valid::Resolved;
 
-pub fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
+pub(crate) fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
     let ident = input.ident;
     let resource = ident.to_string();
     let q = quote!(::problem_core::query);
@@ -26,14 +27,16 @@ pub fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
         let kind = quote_spanned!(vty.span()=> <#vty as #q::QueryValue>::KIND);
         let nullable = f.nullable;
         let ops = f.attrs.filter.iter().map(|o| {
-            let v = Ident::new(o.variant, Span::call_site());
+            let v = Ident::new(o.info.variant, Span::call_site());
             quote!(#q::Operator::#v)
         });
         for o in &f.attrs.filter {
-            let bound = match o.name {
-                "gt" | "gte" | "lt" | "lte" => Some(quote!(#q::OrderedValue)),
-                "contains" | "starts_with" | "ends_with" => Some(quote!(#q::TextValue)),
-                _ => None,
+            // The value types each operator applies to, as trait bounds:
+            // a type alias the derive cannot see through is still checked.
+            let bound = match o.info.applies {
+                Applies::Ordered => Some(quote!(#q::OrderedValue)),
+                Applies::Text => Some(quote!(#q::TextValue)),
+                Applies::Any | Applies::Nullable => None,
             };
             if let Some(bound) = bound {
                 checks.push(

@@ -7,7 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Data, DeriveInput, Fields, Ident};
 
-pub fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
+pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     let error = error.to_compile_error();
     let ident = Ident::new(&input.ident.to_string(), Span::call_site());
     let resource = input.ident.to_string();

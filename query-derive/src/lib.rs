@@ -21,14 +21,17 @@ mod valid;
 ///
 /// Container: `#[query(key = "id", default_sort = "-year,id",
 /// max_page_size = 100, default_page_size = 20)]` (all optional; `key`
-/// defaults to a field named `id`). Fields: `#[query(filter(eq, ne, gt, gte,
-/// lt, lte, in, not_in, contains, starts_with, ends_with, is_null,
-/// is_not_null), sort, search, select = false, column = "sql_column",
-/// rename = "param_name", folded_column = "sql_column")]`. Every field is
-/// selectable unless `select = false`. `folded_column` (with `search`)
+/// defaults to a field named `id`). Fields: `#[query(filter(eq, in, ..),
+/// sort, search, select = false, column = "sql_column",
+/// rename = "param_name", folded_column = "sql_column")]`, where `filter`
+/// lists operators by their names in `problem_core::query::Operator` (the
+/// operator table the runtime reads too: `eq`, `ne`, `gt`, ..., each
+/// checked against the field's type). Every field is
+/// selectable unless `select = false`. `folded_column` (with `search`, or
+/// with a case-folding operator such as `icontains`, which require it)
 /// names a column holding the field's text folded by
-/// `problem_core::query::fold_case`: SQL search then matches the same rows
-/// on every database.
+/// `problem_core::query::fold_case`: SQL search and those operators then
+/// match the same rows on every database.
 #[proc_macro_derive(CollectionQuery, attributes(query))]
 pub fn derive_collection_query(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -1,21 +1,19 @@
 //! Checks on the parsed struct: every mistake is a spanned error saying
 //! what to write instead.
 
+use query_operators::Applies;
 use syn::Error;
 
 use crate::ast::{Input, KnownType};
 
 /// Container settings after defaults and checks.
-pub struct Resolved {
+pub(crate) struct Resolved {
     pub key: String,
     /// `(field, descending)`.
     pub default_sort: Vec<(String, bool)>,
     pub max_page_size: u64,
     pub default_page_size: u64,
 }
-
-const ORDERED: [&str; 4] = ["gt", "gte", "lt", "lte"];
-const TEXT: [&str; 3] = ["contains", "starts_with", "ends_with"];
 
 fn type_name(k: KnownType) -> &'static str {
     match k {
@@ -29,7 +27,7 @@ fn type_name(k: KnownType) -> &'static str {
     }
 }
 
-pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
+pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
     let mut errors: Option<Error> = None;
     let mut push = |e: Error| match &mut errors {
         Some(all) => all.combine(e),
@@ -80,7 +78,7 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     c.span(),
                     "`folded_column` must be a SQL identifier (`title_folded`) or `table.column`, made of letters, digits and `_`",
                 ));
-            } else if f.attrs.search.is_none() {
+            } else if f.attrs.search.is_none() && !f.attrs.filter.iter().any(|o| o.info.folded) {
                 push(Error::new(
                     c.span(),
                     "`folded_column` is the column search reads: add `search` to this field, or remove `folded_column`",
@@ -89,37 +87,53 @@ pub fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         }
         let known = f.known_type();
         for op in &f.attrs.filter {
-            if ORDERED.contains(&op.name) && known == KnownType::Bool {
-                push(Error::new(
-                    op.span,
-                    format!(
-                        "`{}` compares by order and `bool` has none: use `eq` or `ne` on `{}`",
-                        op.name, f.name
-                    ),
-                ));
+            let name = op.info.name;
+            match op.info.applies {
+                Applies::Any => {}
+                Applies::Ordered => {
+                    if known == KnownType::Bool {
+                        push(Error::new(
+                            op.span,
+                            format!(
+                                "`{name}` compares by order and `bool` has none: use `eq` or `ne` on `{}`",
+                                f.name
+                            ),
+                        ));
+                    }
+                }
+                Applies::Text => {
+                    if !matches!(known, KnownType::Text | KnownType::Other) {
+                        push(Error::new(
+                            op.span,
+                            format!(
+                                "`{name}` matches text and `{}` is {}: use it on a `String` field, or use `eq`/`in` here",
+                                f.name,
+                                type_name(known)
+                            ),
+                        ));
+                    }
+                }
+                Applies::Nullable => {
+                    if !f.nullable {
+                        push(Error::new(
+                            op.span,
+                            format!(
+                                "`{name}` needs a nullable field and `{}` is not an `Option`: declare it as `Option<{}>` or remove `{name}`",
+                                f.name,
+                                quote::ToTokens::to_token_stream(f.ty)
+                                    .to_string()
+                                    .replace(' ', ""),
+                            ),
+                        ));
+                    }
+                }
             }
-            if TEXT.contains(&op.name) && !matches!(known, KnownType::Text | KnownType::Other) {
+            if op.info.folded && f.attrs.folded_column.is_none() {
                 push(Error::new(
                     op.span,
                     format!(
-                        "`{}` matches text and `{}` is {}: use it on a `String` field, or use `eq`/`in` here",
-                        op.name,
-                        f.name,
-                        type_name(known)
-                    ),
-                ));
-            }
-            if (op.name == "is_null" || op.name == "is_not_null") && !f.nullable {
-                push(Error::new(
-                    op.span,
-                    format!(
-                        "`{}` needs a nullable field and `{}` is not an `Option`: declare it as `Option<{}>` or remove `{}`",
-                        op.name,
-                        f.name,
-                        quote::ToTokens::to_token_stream(f.ty)
-                            .to_string()
-                            .replace(' ', ""),
-                        op.name
+                        "`{name}` compares case-folded text and `{0}` has no folded column: add `folded_column = \"..\"` to `{0}`, naming a column that holds `problem_core::query::fold_case` of its text",
+                        f.name
                     ),
                 ));
             }

@@ -4,8 +4,8 @@
 
 use problem_core::CollectionQuery;
 use problem_core::query::{
-    CollectionQuery as _, Direction, FieldSpec, Operand, Operator, PageSizeLimits, QueryConfig,
-    TypedQuery, Value, ValueKind,
+    CollectionQuery as _, Direction, FieldSpec, FieldValue, Operand, Operator, PageSizeLimits,
+    QueryConfig, TypedQuery, ValueKind,
 };
 use time::{Date, OffsetDateTime};
 
@@ -132,10 +132,10 @@ fn typed_values() {
         "year__gte=2000&published__lt=2024-01-31&subtitle__is_null=false&id__in=1,2,3&title__contains=Rust",
     );
     let c = b.filter().conditions();
-    assert_eq!(c[0].operand, Operand::One(Value::Integer(2000)));
+    assert_eq!(c[0].operand, Operand::One(FieldValue::Integer(2000)));
     assert_eq!(
         c[1].operand,
-        Operand::One(Value::Date(time::macros::date!(2024 - 01 - 31)))
+        Operand::One(FieldValue::Date(time::macros::date!(2024 - 01 - 31)))
     );
     assert_eq!(
         (c[2].op, &c[2].operand),
@@ -144,22 +144,22 @@ fn typed_values() {
     assert_eq!(
         c[3].operand,
         Operand::List(vec![
-            Value::Integer(1),
-            Value::Integer(2),
-            Value::Integer(3)
+            FieldValue::Integer(1),
+            FieldValue::Integer(2),
+            FieldValue::Integer(3)
         ])
     );
-    assert_eq!(c[4].operand, Operand::One(Value::Text("Rust".into())));
+    assert_eq!(c[4].operand, Operand::One(FieldValue::Text("Rust".into())));
     let e = q::<EventQuery>("at__gte=2024-01-01T10:00:00%2B02:00&done=true&score__gt=1.5&type=x");
     let c = e.filter().conditions();
     assert_eq!(
         c[0].operand,
-        Operand::One(Value::DateTime(
+        Operand::One(FieldValue::DateTime(
             time::macros::datetime!(2024-01-01 08:00 UTC)
         ))
     );
-    assert_eq!(c[1].operand, Operand::One(Value::Boolean(true)));
-    assert_eq!(c[2].operand, Operand::One(Value::Float(1.5)));
+    assert_eq!(c[1].operand, Operand::One(FieldValue::Boolean(true)));
+    assert_eq!(c[2].operand, Operand::One(FieldValue::Float(1.5)));
     assert_eq!((c[3].field.as_str(), c[3].param.as_str()), ("type", "type"));
 }
 

@@ -8,11 +8,11 @@ use syn::{Expr, ItemFn, Path, Token};
 use crate::attr;
 
 /// A version `major.minor`.
-pub type Version = (u16, u16);
+pub(crate) type Version = (u16, u16);
 
 /// What a constraint literal accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Exactly one version.
     Exact(Version),
     /// A version and every later one.
@@ -23,14 +23,14 @@ pub enum Kind {
 
 impl Kind {
     /// The lowest accepted version.
-    pub fn low(self) -> Version {
+    pub(crate) fn low(self) -> Version {
         match self {
             Kind::Exact(v) | Kind::Minimum(v) | Kind::Range(v, _) => v,
         }
     }
 
     /// The highest accepted version.
-    pub fn high(self) -> Version {
+    pub(crate) fn high(self) -> Version {
         match self {
             Kind::Exact(v) | Kind::Range(_, v) => v,
             Kind::Minimum(_) => (u16::MAX, u16::MAX),
@@ -38,7 +38,7 @@ impl Kind {
     }
 
     /// Whether some version satisfies both.
-    pub fn overlaps(self, other: Kind) -> bool {
+    pub(crate) fn overlaps(self, other: Kind) -> bool {
         self.low() <= self.high()
             && other.low() <= other.high()
             && self.low() <= other.high()
@@ -48,7 +48,7 @@ impl Kind {
 
 /// One constraint literal of `#[versioned(...)]`.
 #[derive(Debug, Clone)]
-pub struct Constraint {
+pub(crate) struct Constraint {
     /// What it accepts.
     pub kind: Kind,
     /// The literal's text.
@@ -58,7 +58,7 @@ pub struct Constraint {
 }
 
 /// A function under `#[versioned(...)]`.
-pub struct VersionedFn {
+pub(crate) struct VersionedFn {
     /// The function, unchanged.
     pub item: ItemFn,
     /// Its constraints, in order.
@@ -67,7 +67,7 @@ pub struct VersionedFn {
 
 impl VersionedFn {
     /// Parses the attribute arguments and the item.
-    pub fn parse(args: TokenStream, item: TokenStream) -> syn::Result<Self> {
+    pub(crate) fn parse(args: TokenStream, item: TokenStream) -> syn::Result<Self> {
         let item: ItemFn = syn::parse2(item).map_err(|e| {
             syn::Error::new(
                 e.span(),
@@ -80,7 +80,7 @@ impl VersionedFn {
 }
 
 /// The input of `versioned![...]`.
-pub struct Table {
+pub(crate) struct Table {
     /// The listed `#[versioned]` functions.
     pub handlers: Vec<Path>,
     /// `fallback = <handler>`, if given.
@@ -88,7 +88,7 @@ pub struct Table {
 }
 
 /// `fallback = <expr>`.
-pub struct Fallback {
+pub(crate) struct Fallback {
     /// The `fallback` keyword's span.
     pub span: Span,
     /// The handler expression.

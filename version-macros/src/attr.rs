@@ -11,7 +11,7 @@ use crate::ast::{Constraint, Kind, Version};
 const USAGE: &str = "write a version (\"1.0\"), a major with any minor (\"2.x\"), a minimum (\"2.1+\") or a range (\"1.0..=2.5\")";
 
 /// The constraints of the attribute arguments.
-pub fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
+pub(crate) fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
     if args.is_empty() {
         return Err(syn::Error::new(
             Span::call_site(),
@@ -23,6 +23,10 @@ pub fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
     list.iter().map(constraint).collect()
 }
 
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Expr is #[non_exhaustive]: every other expression is the mistake reported"
+)]
 fn constraint(expr: &Expr) -> syn::Result<Constraint> {
     let lit = match expr {
         Expr::Lit(ExprLit {
@@ -65,7 +69,7 @@ fn constraint(expr: &Expr) -> syn::Result<Constraint> {
 
 /// Why a version did not parse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reject {
+pub(crate) enum Reject {
     /// Not `[v]MAJOR[.MINOR]`.
     Malformed,
     /// A number over 65535.
@@ -80,7 +84,7 @@ fn number(text: &str) -> Result<u16, Reject> {
 }
 
 /// `[v|V]MAJOR[.MINOR]`.
-pub fn parse_version(text: &str) -> Result<Version, Reject> {
+pub(crate) fn parse_version(text: &str) -> Result<Version, Reject> {
     let body = text
         .strip_prefix('v')
         .or_else(|| text.strip_prefix('V'))
@@ -98,7 +102,7 @@ pub fn parse_version(text: &str) -> Result<Version, Reject> {
 }
 
 /// The constraint forms: `1.0`, `2.x`, `2.1+`, `1.0..=2.5`.
-pub fn parse_constraint(text: &str) -> Result<Kind, Reject> {
+pub(crate) fn parse_constraint(text: &str) -> Result<Kind, Reject> {
     if let Some((low, high)) = text.split_once("..=") {
         return Ok(Kind::Range(parse_version(low)?, parse_version(high)?));
     }

@@ -42,7 +42,7 @@ fn kind(k: Kind) -> TokenStream {
 /// the marker type carrying its constraints. The original body moves,
 /// unchanged, into an inner function of the same signature, so patterns,
 /// `return` and `?` keep their meaning.
-pub fn versioned_fn(f: &VersionedFn) -> TokenStream {
+pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
     let ItemFn {
         attrs,
         vis,
@@ -91,7 +91,7 @@ pub fn versioned_fn(f: &VersionedFn) -> TokenStream {
 }
 
 /// The route: compile-time overlap assertions, then the registry.
-pub fn table(t: &Table) -> TokenStream {
+pub(crate) fn table(t: &Table) -> TokenStream {
     let consts: Vec<TokenStream> = t
         .handlers
         .iter()

@@ -7,7 +7,7 @@ use crate::ast::{Table, VersionedFn};
 
 /// The function is a free `async fn`; its constraints are not empty and
 /// do not overlap each other.
-pub fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
+pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
     let sig = &f.item.sig;
     if sig.asyncness.is_none() {
         return Err(syn::Error::new_spanned(
@@ -49,7 +49,7 @@ pub fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
 
 /// A table lists at least one handler, each once, without generic
 /// arguments.
-pub fn table(t: &Table) -> syn::Result<()> {
+pub(crate) fn table(t: &Table) -> syn::Result<()> {
     if t.handlers.is_empty() {
         return Err(syn::Error::new(
             proc_macro2::Span::call_site(),
@@ -81,7 +81,7 @@ pub fn table(t: &Table) -> syn::Result<()> {
 }
 
 /// `a::b` for messages.
-pub fn display(path: &syn::Path) -> String {
+pub(crate) fn display(path: &syn::Path) -> String {
     let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let lead = if path.leading_colon.is_some() {
         "::"

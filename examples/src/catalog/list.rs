@@ -30,14 +30,14 @@ pub struct BookQuery {
     #[query(filter(eq, in))]
     isbn: String,
     #[query(
-        filter(eq, contains, starts_with, ends_with),
+        filter(eq, contains, starts_with, ends_with, icontains, istarts_with),
         sort,
         search,
         folded_column = "title_folded"
     )]
     title: String,
     #[query(
-        filter(eq, ne, in, not_in, contains, starts_with),
+        filter(eq, ne, in, not_in, contains, starts_with, icontains, istarts_with),
         sort,
         search,
         folded_column = "author_folded"

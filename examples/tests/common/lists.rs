@@ -449,3 +449,92 @@ pub async fn cursors_are_bound_to_their_query(cat: &Catalog) {
         .await;
     assert_eq!(status, 200);
 }
+
+/// `iexact`, `icontains` and `istarts_with` fold both sides by Unicode
+/// simple case folding (the catalog reads `title_folded` and
+/// `author_folded`): `WISŁAWA` finds `Wisława` on SQLite, whose `LOWER`
+/// folds ASCII only, as on PostgreSQL. Whole bodies.
+pub async fn case_insensitive_operators_fold_unicode_case(cat: &Catalog) {
+    let books = seed_books();
+    let folded = |t: &str| problem_core::query::fold_case(t).into_owned();
+    let expected = by(&books, |b| {
+        folded(&b.author).starts_with("wisława") && folded(&b.title).contains("garden")
+    });
+    assert!(
+        expected.len() > 4,
+        "the seed has such books: {}",
+        expected.len()
+    );
+    let query = "author__istarts_with=WIS%C5%81AWA&title__icontains=gARDEN";
+    let (status, headers, body) = cat.get_json(&format!("/books?{query}&per_page=2")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(header(&headers, "content-type"), Some("application/json"));
+    let total = expected.len();
+    let last = total.div_ceil(2);
+    assert_eq!(
+        body,
+        json!({
+            "data": [
+                serde_json::to_value(expected[0]).unwrap(),
+                serde_json::to_value(expected[1]).unwrap(),
+            ],
+            "meta": {"page": 1, "per_page": 2, "total": total, "total_pages": last},
+            "links": {
+                "self": format!("/books?{query}&per_page=2"),
+                "first": format!("/books?{query}&per_page=2&page=1"),
+                "next": format!("/books?{query}&per_page=2&page=2"),
+                "last": format!("/books?{query}&per_page=2&page={last}"),
+            }
+        })
+    );
+    // Every spelling of the case finds the same rows, the ones the seed
+    // data says; `a` is not folded to `á`.
+    for (query, keep) in [
+        (
+            "author__icontains=M%C3%81RQUEZ",
+            Box::new(|b: &Book| folded(&b.author).contains("márquez"))
+                as Box<dyn Fn(&Book) -> bool>,
+        ),
+        (
+            "author__icontains=m%C3%A1rQuEz",
+            Box::new(|b: &Book| folded(&b.author).contains("márquez")),
+        ),
+        ("author__icontains=MARQUEZ", Box::new(|_: &Book| false)),
+        (
+            "title__istarts_with=the%20SILENT",
+            Box::new(|b: &Book| b.title.starts_with("The Silent")),
+        ),
+        ("title__istarts_with=silent", Box::new(|_: &Book| false)),
+        ("author__istarts_with=%C5%81", Box::new(|_: &Book| false)),
+        ("author__icontains=%25", Box::new(|_: &Book| false)),
+    ] {
+        let expected = by(&books, keep);
+        let (got, total) = walk_offset(cat, query).await;
+        assert_eq!(got, ids(&expected), "{query}");
+        assert_eq!(total as usize, expected.len(), "{query}");
+    }
+    // Not allowed where the catalog does not list them.
+    let (status, headers, body) = cat
+        .get_json("/books?title__iexact=x&isbn__icontains=9")
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(header(&headers, "content-type"), Some(PROBLEM_JSON));
+    assert_eq!(
+        body,
+        json!({
+            "type": "about:blank",
+            "title": "Bad Request",
+            "status": 400,
+            "detail": "Request validation failed",
+            "instance": "/books",
+            "issues": [
+                {"location": "query", "name": "title__iexact", "code": "operator_not_allowed",
+                 "message": "operator `iexact` is not allowed on `title`",
+                 "allowed": ["eq", "contains", "starts_with", "ends_with", "icontains", "istarts_with"]},
+                {"location": "query", "name": "isbn__icontains", "code": "operator_not_allowed",
+                 "message": "operator `icontains` is not allowed on `isbn`",
+                 "allowed": ["eq", "in"]}
+            ]
+        })
+    );
+}

@@ -47,18 +47,16 @@ use crate::query::{BareList, CursorPage, Page};
 pub struct Fieldset<T>(PhantomData<fn() -> T>);
 
 fn fieldset_schema(item: RefOr<Schema>, item_name: &str) -> RefOr<Schema> {
-    match item {
-        RefOr::T(Schema::Object(mut object)) => {
-            object.required.clear();
-            object.description = Some(format!(
-                "A `{item_name}` in a list: the members the sparse fieldset (`fields`, `exclude`) keeps."
-            ));
-            object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
-            RefOr::T(Schema::Object(object))
-        }
-        // Not an object (a `$ref`, a composition): documented as it is.
-        other => other,
+    if let RefOr::T(Schema::Object(mut object)) = item {
+        object.required.clear();
+        object.description = Some(format!(
+            "A `{item_name}` in a list: the members the sparse fieldset (`fields`, `exclude`) keeps."
+        ));
+        object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+        return RefOr::T(Schema::Object(object));
     }
+    // Not an object (a `$ref`, a composition): documented as it is.
+    item
 }
 
 impl<T: ToSchema> PartialSchema for Fieldset<T> {

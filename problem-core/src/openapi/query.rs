@@ -10,7 +10,8 @@ use utoipa::openapi::schema::{
 use utoipa::openapi::{RefOr, Required};
 
 use crate::query::{
-    Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator, QuerySchema, ValueKind,
+    Class, Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator, QuerySchema,
+    ValueKind,
 };
 
 fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaArg>) -> Parameter {
@@ -107,83 +108,43 @@ pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
 /// The parameter name of a filter: `field` for equality, else
 /// `field__operator`.
 pub fn filter_parameter_name(field: &str, op: Operator) -> String {
-    match op {
-        Operator::Eq => field.to_owned(),
-        other => format!("{field}__{}", other.as_str()),
+    if op == Operator::Eq {
+        field.to_owned()
+    } else {
+        format!("{field}__{}", op.as_str())
     }
 }
 
+/// One filter parameter: its description from the operator table, its
+/// schema by the operator's class.
 fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
     let name = field.name;
-    let expected = field.kind.expected();
+    let text = op
+        .describe()
+        .replace("{name}", name)
+        .replace("{expected}", field.kind.expected())
+        .replace("{max}", &MAX_LIST_VALUES.to_string());
     let value = value_schema(field.kind);
-    let (text, schema): (String, SchemaArg) = match op {
-        Operator::Eq => (
-            format!("`{name}` equals the value ({expected}); `{name}__eq` means the same."),
-            value.into(),
-        ),
-        Operator::Ne => (
-            format!("`{name}` differs from the value ({expected})."),
-            value.into(),
-        ),
-        Operator::Gt => (
-            format!("`{name}` is greater than the value ({expected})."),
-            value.into(),
-        ),
-        Operator::Gte => (
-            format!("`{name}` is greater than or equal to the value ({expected})."),
-            value.into(),
-        ),
-        Operator::Lt => (
-            format!("`{name}` is less than the value ({expected})."),
-            value.into(),
-        ),
-        Operator::Lte => (
-            format!("`{name}` is less than or equal to the value ({expected})."),
-            value.into(),
-        ),
-        Operator::In | Operator::NotIn => {
+    let schema: SchemaArg = match op.class() {
+        Class::Compare => value.into(),
+        Class::List => {
             let item = match field.kind {
                 // Entries cannot be empty nor hold a comma.
                 ValueKind::Text => value.min_length(Some(1)).pattern(Some("^[^,]+$")),
-                _ => value,
+                ValueKind::Integer { .. }
+                | ValueKind::Float
+                | ValueKind::Boolean
+                | ValueKind::Date
+                | ValueKind::DateTime => value,
             };
-            let verb = if op == Operator::In {
-                "is one of"
-            } else {
-                "is none of"
-            };
-            (
-                format!(
-                    "`{name}` {verb} the values ({expected}, at most {MAX_LIST_VALUES}): repeat the parameter per value, or separate the values with commas."
-                ),
-                ArrayBuilder::new()
-                    .items(item)
-                    .min_items(Some(1))
-                    .max_items(Some(MAX_LIST_VALUES))
-                    .into(),
-            )
+            ArrayBuilder::new()
+                .items(item)
+                .min_items(Some(1))
+                .max_items(Some(MAX_LIST_VALUES))
+                .into()
         }
-        Operator::Contains => (
-            format!("`{name}` contains the text (case-sensitive)."),
-            ObjectBuilder::new().schema_type(Type::String).into(),
-        ),
-        Operator::StartsWith => (
-            format!("`{name}` starts with the text (case-sensitive)."),
-            ObjectBuilder::new().schema_type(Type::String).into(),
-        ),
-        Operator::EndsWith => (
-            format!("`{name}` ends with the text (case-sensitive)."),
-            ObjectBuilder::new().schema_type(Type::String).into(),
-        ),
-        Operator::IsNull => (
-            format!("`true`: `{name}` is null; `false`: it is not."),
-            ObjectBuilder::new().schema_type(Type::Boolean).into(),
-        ),
-        Operator::IsNotNull => (
-            format!("`true`: `{name}` is not null; `false`: it is."),
-            ObjectBuilder::new().schema_type(Type::Boolean).into(),
-        ),
+        Class::Text => ObjectBuilder::new().schema_type(Type::String).into(),
+        Class::Null => ObjectBuilder::new().schema_type(Type::Boolean).into(),
     };
     query(filter_parameter_name(name, op), text, schema)
 }

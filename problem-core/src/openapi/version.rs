@@ -21,14 +21,6 @@ use super::problem::{bad_request_response, problem_response};
 use crate::config::HttpConfigError;
 use crate::version::{ApiVersion, VersionConfig, VersionError, VersionStrategy};
 
-/// The strategies of `strategy`, a combined one flattened, in order.
-fn strategies(strategy: &VersionStrategy) -> Vec<&VersionStrategy> {
-    match strategy {
-        VersionStrategy::Combined(list) => list.iter().flat_map(strategies).collect(),
-        other => vec![other],
-    }
-}
-
 fn http_date(date: std::time::SystemTime) -> String {
     httpdate::fmt_http_date(date)
 }
@@ -74,7 +66,7 @@ fn must_select(config: &VersionConfig, version: ApiVersion) -> bool {
 pub fn version_parameters(config: &VersionConfig, version: ApiVersion) -> Vec<Parameter> {
     let mut required = must_select(config, version);
     let mut params = Vec::new();
-    for strategy in strategies(config.strategy()) {
+    for strategy in config.strategy().flatten() {
         let (name, place, text) = match strategy {
             VersionStrategy::Header { name } => (
                 name.as_str(),
@@ -92,7 +84,9 @@ pub fn version_parameters(config: &VersionConfig, version: ApiVersion) -> Vec<Pa
                     version.short()
                 ),
             ),
-            _ => continue,
+            VersionStrategy::UrlPath { .. }
+            | VersionStrategy::MediaType { .. }
+            | VersionStrategy::Combined(_) => continue,
         };
         let text = if must_select(config, version) {
             text
@@ -136,7 +130,7 @@ pub fn version_extension(config: &VersionConfig, version: ApiVersion) -> serde_j
     if let Some(sunset) = config.sunset_date(version) {
         ext.insert("sunset".into(), json!(http_date(sunset)));
     }
-    for strategy in strategies(config.strategy()) {
+    for strategy in config.strategy().flatten() {
         let (key, value) = match strategy {
             VersionStrategy::UrlPath { prefix } => (
                 "pathPrefix",
@@ -158,7 +152,9 @@ pub fn version_extension(config: &VersionConfig, version: ApiVersion) -> serde_j
 /// A sentence saying how to select `version`, for descriptions.
 fn selection_text(config: &VersionConfig, version: ApiVersion) -> String {
     let v = version.short();
-    let ways: Vec<String> = strategies(config.strategy())
+    let ways: Vec<String> = config
+        .strategy()
+        .flatten()
         .into_iter()
         .filter_map(|s| match s {
             VersionStrategy::UrlPath { prefix } => Some(format!(
@@ -542,11 +538,16 @@ impl VersionedDocs {
             .body(body);
         let vary: Vec<&str> = std::iter::once("Accept")
             .chain(
-                strategies(self.config.strategy())
+                self.config
+                    .strategy()
+                    .flatten()
                     .into_iter()
                     .filter_map(|s| match s {
                         VersionStrategy::Header { name } => Some(name.as_str()),
-                        _ => None,
+                        VersionStrategy::UrlPath { .. }
+                        | VersionStrategy::Query { .. }
+                        | VersionStrategy::MediaType { .. }
+                        | VersionStrategy::Combined(_) => None,
                     }),
             )
             .collect();

@@ -3,6 +3,7 @@
 //! service itself": malformed JSON, unsupported content type, more than 1000
 //! form fields, schema validation).
 
+use crate::spec::{MALFORMED_JSON, MAX_PARAMETERS, TOO_MANY_FORM_FIELDS};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -14,10 +15,7 @@ use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
 use super::checked::{Checked, EXPECTED_FINITE};
-use super::framework::{
-    MALFORMED_JSON, MAX_PARAMETERS, PayloadTooLarge, TOO_MANY_FORM_FIELDS, payload_error,
-    unsupported_media_type,
-};
+use super::framework::{PayloadTooLarge, payload_error, unsupported_media_type};
 use crate::problem::{
     BadRequestException, HttpException, Issue, IssueLocation, ValidationException,
 };
@@ -114,8 +112,8 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
         Format::Json => parse_json(&bytes),
         Format::Form => {
             if form_urlencoded::parse(&bytes).nth(MAX_PARAMETERS).is_some() {
-                let too_many = HttpException::new(413)
-                    .map(|e| e.with_detail(TOO_MANY_FORM_FIELDS))
+                let too_many = HttpException::new(TOO_MANY_FORM_FIELDS.status)
+                    .map(|e| e.with_detail(TOO_MANY_FORM_FIELDS.detail))
                     .map_err(|_| problem(BadRequestException::new()))?;
                 return Err(problem(too_many));
             }
@@ -132,7 +130,7 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
 const NON_FINITE_TOKENS: [&[u8]; 6] = [b"NaN", b"-NaN", b"Infinity", b"-Infinity", b"inf", b"-inf"];
 
 fn malformed() -> actix_web::Error {
-    problem(BadRequestException::new().with_detail(MALFORMED_JSON))
+    problem(BadRequestException::new().with_detail(MALFORMED_JSON.detail))
 }
 
 /// Whether `bytes` is one syntactically valid JSON value with nothing but

@@ -19,9 +19,7 @@ use futures_util::future::LocalBoxFuture;
 
 use crate::problem::{HttpException, InternalServerErrorException};
 
-/// The `detail` of the `412 Precondition Failed` problem of
-/// [`check_if_match`].
-pub const PRECONDITION_FAILED_DETAIL: &str = "The resource has changed since it was read";
+use crate::spec::PRECONDITION_FAILED;
 
 /// The strong entity tag of a representation's bytes (RFC 9110 §8.8.3):
 /// the 128-bit XXH3 hash of the bytes (fast, not cryptographic), in
@@ -67,7 +65,7 @@ fn quoted_tag(bytes: &[u8]) -> [u8; 34] {
 ///   the current tag (RFC 9110 §8.8.3.2: a weak tag never matches);
 /// - otherwise, or when the header does not parse: the `412 Precondition
 ///   Failed` problem, detail `The resource has changed since it was read`
-///   ([`PRECONDITION_FAILED_DETAIL`], [`PreconditionFailed`]). The handler
+///   ([`spec::PRECONDITION_FAILED`](crate::spec::PRECONDITION_FAILED), [`PreconditionFailed`]). The handler
 ///   returns it with `?` before writing anything.
 ///
 /// ```
@@ -124,13 +122,13 @@ pub fn check_if_match<M: HttpMessage>(
 /// assert_eq!(problem.detail().unwrap(), "The resource has changed since it was read");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("The resource has changed since it was read")]
+#[error("{}", PRECONDITION_FAILED.detail)]
 pub struct PreconditionFailed;
 
 impl From<PreconditionFailed> for HttpException {
     fn from(_: PreconditionFailed) -> Self {
         HttpException::from_status(StatusCode::PRECONDITION_FAILED)
-            .with_detail(PRECONDITION_FAILED_DETAIL)
+            .with_detail(PRECONDITION_FAILED.detail)
     }
 }
 

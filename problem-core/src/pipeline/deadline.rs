@@ -18,9 +18,7 @@ use actix_web::error::PayloadError;
 use actix_web::web::Bytes;
 use futures_util::Stream;
 
-/// The default body timeout of the pipeline and of
-/// [`ProblemApp`](crate::server::ProblemApp): 30 seconds.
-pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+pub use crate::spec::DEFAULT_BODY_TIMEOUT;
 
 /// The error a payload read yields after the body timeout (inside a
 /// `PayloadError::Io` of kind `TimedOut`).

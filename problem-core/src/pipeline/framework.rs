@@ -12,24 +12,7 @@ use crate::problem::{
     BadRequestException, HttpException, Issue, IssueLocation, Problem,
     UnsupportedMediaTypeException, ValidationException,
 };
-
-/// Detail of a malformed JSON body.
-pub const MALFORMED_JSON: &str = "Malformed JSON body";
-/// Detail of a malformed multipart body.
-pub const MALFORMED_MULTIPART: &str = "Malformed multipart body";
-/// Detail of a body that cannot be read.
-pub const UNREADABLE_BODY: &str = "Failed to read request body";
-/// Detail of a query string with more than 1000 parameters.
-pub const TOO_MANY_QUERY_PARAMETERS: &str = "The query string has more than 1000 parameters.";
-/// Detail of a form body with more than 1000 fields.
-pub const TOO_MANY_FORM_FIELDS: &str = "The request body has more than 1000 fields.";
-/// Detail of a request whose `Host` is not allowed.
-pub const HOST_NOT_ALLOWED: &str = "This server does not serve the requested host.";
-/// Detail of the 408 answered to a body not received within the body
-/// timeout (hostile-input rule "Slow bodies").
-pub const BODY_TIMEOUT: &str = "The request body was not received in time";
-/// The limit on query parameters and form fields (spec, "Limits").
-pub const MAX_PARAMETERS: usize = 1000;
+use crate::spec::{BODY_TIMEOUT, MALFORMED_JSON, MALFORMED_MULTIPART, UNREADABLE_BODY};
 
 /// A request body over the configured limit: answered with the spec's
 /// empty 413 (not a problem document), by the pipeline and on its own.
@@ -66,7 +49,7 @@ pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaType
         .and_then(|r| r.headers().get(header::CONTENT_TYPE))
         .and_then(|v| v.to_str().ok())
         .unwrap_or("(none)");
-    UnsupportedMediaTypeException::new().with_detail(format!("Unsupported content type: {ct}"))
+    UnsupportedMediaTypeException::new().with_detail(crate::spec::unsupported_content_type(ct))
 }
 
 fn bad_request(detail: &str) -> Mapped {
@@ -76,28 +59,36 @@ fn bad_request(detail: &str) -> Mapped {
 /// The 408 problem of a body not received in time; its response closes
 /// the connection.
 pub(crate) fn body_timeout() -> HttpException {
-    HttpException::new(408)
+    HttpException::new(BODY_TIMEOUT.status)
         .unwrap_or_else(|_| BadRequestException::new().into_inner())
-        .with_detail(BODY_TIMEOUT)
+        .with_detail(BODY_TIMEOUT.detail)
 }
 
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "actix-web's PayloadError is #[non_exhaustive]: every other variant is an unreadable body"
+)]
 fn payload(err: &PayloadError) -> Mapped {
     match err {
         PayloadError::Overflow => Mapped::TooLarge,
         e if is_body_timeout(e) => Mapped::Problem(Box::new(body_timeout())),
-        _ => bad_request(UNREADABLE_BODY),
+        _ => bad_request(UNREADABLE_BODY.detail),
     }
 }
 
 /// The problem of a payload read error outside the pipeline (the body
 /// extractors): the body timeout's 408, an overflow's empty 413, else 400
 /// `Failed to read request body`.
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "actix-web's PayloadError is #[non_exhaustive]: every other variant is an unreadable body"
+)]
 pub(crate) fn payload_error(err: &PayloadError, limit: usize) -> actix_web::Error {
     match err {
         PayloadError::Overflow => PayloadTooLarge { limit }.into(),
         e if is_body_timeout(e) => body_timeout().into(),
         _ => BadRequestException::new()
-            .with_detail(UNREADABLE_BODY)
+            .with_detail(UNREADABLE_BODY.detail)
             .into(),
     }
 }
@@ -112,6 +103,10 @@ fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
 }
 
 /// Maps a framework error found in `err` to the spec's answer.
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "actix-multipart's MultipartError is #[non_exhaustive]: every other variant is a malformed body"
+)]
 pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
     if err.as_error::<PayloadTooLarge>().is_some() {
         return Mapped::TooLarge;
@@ -125,7 +120,7 @@ pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
             JsonPayloadError::Deserialize(de) if de.is_data() => {
                 validation(IssueLocation::Body, "", de.to_string())
             }
-            JsonPayloadError::Deserialize(_) => bad_request(MALFORMED_JSON),
+            JsonPayloadError::Deserialize(_) => bad_request(MALFORMED_JSON.detail),
             JsonPayloadError::Payload(p) => payload(p),
             _ => Mapped::Unknown,
         };
@@ -137,7 +132,7 @@ pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
             UrlencodedError::Parse(p) => validation(IssueLocation::Body, "", p.to_string()),
             UrlencodedError::Payload(p) => payload(p),
             UrlencodedError::Serialize(_) => Mapped::Unknown,
-            _ => bad_request(UNREADABLE_BODY),
+            _ => bad_request(UNREADABLE_BODY.detail),
         };
     }
     if let Some(e) = err.as_error::<PayloadError>() {
@@ -150,7 +145,7 @@ pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
                 Mapped::Problem(Box::new(unsupported_media_type(req)))
             }
             M::Payload(p) => payload(p),
-            _ => bad_request(MALFORMED_MULTIPART),
+            _ => bad_request(MALFORMED_MULTIPART.detail),
         };
     }
     if let Some(PathError::Deserialize(e)) = err.as_error::<PathError>() {

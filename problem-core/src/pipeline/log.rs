@@ -8,15 +8,14 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::redact::{redact, redact_value};
+use crate::problem::redact::{redact, redact_value};
 use crate::problem::{Extensions, Problem};
 
-/// The cap on the error message in a log line outside development, in
-/// characters (spec, `LOGGED_MESSAGE_LENGTH`).
-pub const LOGGED_MESSAGE_LENGTH: usize = 500;
+pub use crate::spec::LOGGED_MESSAGE_LENGTH;
 
 /// The level of a log entry: `error` (every 5xx) or `warn`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum LogLevel {
     /// `error`, the default.
     #[default]
@@ -44,13 +43,13 @@ pub struct LogRecord<'a> {
 /// called, so any logger receives redacted data.
 ///
 /// ```
-/// use problem_core::pipeline::{LogRecord, Logger};
+/// use problem_core::pipeline::{LogRecord, LogSink};
 /// struct Stderr;
-/// impl Logger for Stderr {
+/// impl LogSink for Stderr {
 ///     fn log(&self, record: &LogRecord<'_>) { eprintln!("{}", record.message); }
 /// }
 /// ```
-pub trait Logger: Send + Sync + 'static {
+pub trait LogSink: Send + Sync + 'static {
     /// Writes one entry.
     fn log(&self, record: &LogRecord<'_>);
 }
@@ -100,7 +99,7 @@ fn has_subscriber() -> bool {
     tracing::dispatcher::get_default(|d| !d.is::<tracing::subscriber::NoSubscriber>())
 }
 
-impl Logger for TracingLogger {
+impl LogSink for TracingLogger {
     fn log(&self, record: &LogRecord<'_>) {
         if !has_subscriber() {
             use std::io::Write as _;
@@ -166,7 +165,7 @@ impl MemoryLogger {
     }
 }
 
-impl Logger for MemoryLogger {
+impl LogSink for MemoryLogger {
     fn log(&self, record: &LogRecord<'_>) {
         if let Ok(mut e) = self.entries.lock() {
             e.push(LoggedEntry {
@@ -299,7 +298,7 @@ pub(crate) fn cap_message(message: &str) -> &str {
 #[derive(Clone, Copy)]
 pub struct LogOptions<'a> {
     /// Where entries go.
-    pub logger: &'a dyn Logger,
+    pub logger: &'a dyn LogSink,
     /// Development mode: the line drops the `: <Name>: <message>` suffix and
     /// the redacted error is the entry's argument.
     pub development: bool,
@@ -372,13 +371,13 @@ pub(crate) fn write_log(
 /// error, level?)`): see [`log_error`] for the line shapes.
 #[derive(Clone)]
 pub struct ErrorLog {
-    logger: Arc<dyn Logger>,
+    logger: Arc<dyn LogSink>,
     development: bool,
 }
 
 impl ErrorLog {
     /// A logger for the given mode.
-    pub fn new(logger: Arc<dyn Logger>, development: bool) -> Self {
+    pub fn new(logger: Arc<dyn LogSink>, development: bool) -> Self {
         Self {
             logger,
             development,
@@ -404,7 +403,7 @@ impl ErrorLog {
     }
 
     /// The logger.
-    pub fn logger(&self) -> &Arc<dyn Logger> {
+    pub fn logger(&self) -> &Arc<dyn LogSink> {
         &self.logger
     }
 }

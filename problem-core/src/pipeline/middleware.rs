@@ -19,14 +19,15 @@ use futures_util::{FutureExt, StreamExt};
 
 use super::context::apply_draft;
 use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline};
-use super::framework::{HOST_NOT_ALLOWED, MAX_PARAMETERS, TOO_MANY_QUERY_PARAMETERS, bare};
+use super::framework::bare;
 use super::hosts::AllowedHosts;
-use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, TracingLogger, write_log};
+use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, TracingLogger, write_log};
 use super::panic_hook::{Catching, install_panic_hook};
 use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
-use super::scope::PipelineScope;
+use super::scope::PipelineInstalled;
 use crate::HttpConfigError;
 use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
+use crate::spec::{HOST_NOT_ALLOWED, TOO_MANY_QUERY_PARAMETERS};
 
 /// An exception filter: answers the errors it catches.
 type FilterFn =
@@ -35,11 +36,14 @@ type FilterFn =
 pub(crate) struct PipelineInner {
     pub(crate) tag: Arc<str>,
     pub(crate) development: bool,
-    pub(crate) logger: Arc<dyn Logger>,
+    pub(crate) logger: Arc<dyn LogSink>,
     filters: Vec<FilterFn>,
     allowed_hosts: Option<AllowedHosts>,
     max_request_body_size: Option<usize>,
     body_timeout: Duration,
+    /// Set when the middleware is built: the route table given this flag
+    /// leaves its 404 and 405 documents to the pipeline.
+    pub(crate) installed: PipelineInstalled,
 }
 
 /// The error pipeline: install it as the outermost middleware of an
@@ -99,7 +103,7 @@ impl std::fmt::Debug for Pipeline {
 pub struct PipelineBuilder {
     tag: String,
     development: Option<bool>,
-    logger: Arc<dyn Logger>,
+    logger: Arc<dyn LogSink>,
     filters: Vec<FilterFn>,
     allowed_hosts: Option<Vec<String>>,
     max_request_body_size: Option<usize>,
@@ -134,7 +138,7 @@ impl Pipeline {
     }
 
     /// The logger.
-    pub fn logger(&self) -> &Arc<dyn Logger> {
+    pub fn logger(&self) -> &Arc<dyn LogSink> {
         &self.inner.logger
     }
 
@@ -174,13 +178,13 @@ impl PipelineBuilder {
     }
 
     /// Installs a logger (default [`TracingLogger`]).
-    pub fn logger(mut self, logger: impl Logger) -> Self {
+    pub fn logger(mut self, logger: impl LogSink) -> Self {
         self.logger = Arc::new(logger);
         self
     }
 
     /// Installs a shared logger.
-    pub fn shared_logger(mut self, logger: Arc<dyn Logger>) -> Self {
+    pub fn shared_logger(mut self, logger: Arc<dyn LogSink>) -> Self {
         self.logger = logger;
         self
     }
@@ -269,8 +273,17 @@ impl PipelineBuilder {
                 allowed_hosts,
                 max_request_body_size: self.max_request_body_size,
                 body_timeout: self.body_timeout,
+                installed: PipelineInstalled::default(),
             }),
         })
+    }
+}
+
+impl Pipeline {
+    /// The flag set when this pipeline's middleware is built, for the
+    /// route table registered behind it.
+    pub(crate) fn installed(&self) -> PipelineInstalled {
+        self.inner.installed.clone()
     }
 }
 
@@ -286,6 +299,7 @@ where
     type Future = Ready<Result<Self::Transform, Self::InitError>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
+        self.inner.installed.set();
         ready(Ok(PipelineService {
             service: Rc::new(service),
             inner: self.inner.clone(),
@@ -297,19 +311,6 @@ where
 pub struct PipelineService<S> {
     service: Rc<S>,
     inner: Arc<PipelineInner>,
-}
-
-/// Whether a query string has more than [`MAX_PARAMETERS`] non-empty pairs.
-fn too_many_query_params(query: &str) -> bool {
-    // 1001 non-empty pairs need at least 2001 bytes.
-    if query.len() <= MAX_PARAMETERS * 2 {
-        return false;
-    }
-    query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .nth(MAX_PARAMETERS)
-        .is_some()
 }
 
 fn is_chunked(req: &ServiceRequest) -> bool {
@@ -331,22 +332,6 @@ fn declared_length(req: &ServiceRequest) -> Option<u64> {
 
 type BoxFut<T> = Pin<Box<dyn Future<Output = T>>>;
 
-/// The inner service's future, polled inside a [`PipelineScope`]: the route
-/// table then leaves its 404 and 405 documents to the pipeline, which
-/// renders them once.
-struct InPipeline<F>(F);
-
-impl<F: Future + Unpin> Future for InPipeline<F> {
-    type Output = F::Output;
-    fn poll(
-        mut self: Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<F::Output> {
-        let _scope = PipelineScope::enter();
-        Pin::new(&mut self.0).poll(cx)
-    }
-}
-
 impl<S, B> Service<ServiceRequest> for PipelineService<S>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
@@ -366,13 +351,13 @@ where
             .as_ref()
             .is_some_and(|h| !h.allows_request(&req))
         {
-            HttpException::new(421)
+            HttpException::new(HOST_NOT_ALLOWED.status)
                 .ok()
-                .map(|e| e.with_detail(HOST_NOT_ALLOWED))
-        } else if too_many_query_params(req.query_string()) {
+                .map(|e| e.with_detail(HOST_NOT_ALLOWED.detail))
+        } else if crate::query::over_parameter_limit(req.query_string()) {
             Some(
                 BadRequestException::new()
-                    .with_detail(TOO_MANY_QUERY_PARAMETERS)
+                    .with_detail(TOO_MANY_QUERY_PARAMETERS.detail)
                     .into_inner(),
             )
         } else {
@@ -454,7 +439,7 @@ where
             let routed = std::pin::pin!(
                 AssertUnwindSafe(async move { service.call(req).await }).catch_unwind()
             );
-            let outcome = InPipeline(Catching(routed)).await;
+            let outcome = Catching(routed).await;
             match outcome {
                 Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
                 Ok(Err(e)) => {

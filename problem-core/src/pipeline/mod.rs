@@ -4,7 +4,7 @@
 //!
 //! - [`Pipeline`]: the middleware (masking table, logging, panics,
 //!   framework errors, host check, limits, exception filters).
-//! - [`log_error`], [`ErrorLog`], [`Logger`]: logging under correlation ids.
+//! - [`log_error`], [`ErrorLog`], [`LogSink`]: logging under correlation ids.
 //! - [`redact`], [`redact_value`]: credential redaction.
 //! - [`default_error_response`], [`with_headers`]: for exception filters.
 //! - [`RequestContext`]: params, query and the response-header draft.
@@ -22,33 +22,31 @@ mod hosts;
 mod log;
 mod middleware;
 mod panic_hook;
-mod redact;
 mod render;
 mod scope;
 mod sticky;
 mod vary;
 
+pub use crate::problem::redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use body::{Body, BodyConfig};
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub use body::{ValidBody, validation_issues};
 pub use conditional::{
-    ConditionalRequests, ConditionalService, PRECONDITION_FAILED_DETAIL, PreconditionFailed,
-    check_if_match, entity_tag,
+    ConditionalRequests, ConditionalService, PreconditionFailed, check_if_match, entity_tag,
 };
 pub use context::{RequestContext, ResponseDraft};
 pub use deadline::{BodyTimedOut, DEFAULT_BODY_TIMEOUT};
 pub use framework::PayloadTooLarge;
 pub use hosts::AllowedHosts;
 pub use log::{
-    ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LoggedEntry,
-    Logger, MemoryLogger, TracingLogger, log_error, stderr_line,
+    ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LogSink,
+    LoggedEntry, MemoryLogger, TracingLogger, log_error, stderr_line,
 };
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use panic_hook::install_panic_hook;
 pub(crate) use panic_hook::{Catching, take_panic_location};
-pub use redact::{REDACTED, is_sensitive_key, redact, redact_value};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
-pub(crate) use scope::inside_pipeline;
+pub(crate) use scope::PipelineInstalled;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};
 pub use vary::merge_vary;

@@ -1,7 +1,6 @@
 //! Turning any failure into the response the service sends
 //! (spec, "Masking rules", "Logging and correlation ids").
 
-use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -11,12 +10,10 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::framework::{self, Mapped};
-use super::log::{ErrorInfo, LogLevel, LogOptions, Logger, write_log};
-use super::redact::{redact, redact_value};
+use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, write_log};
 use super::sticky::StickyHeaders;
 use crate::problem::{
-    Problem, ProblemDetails, ProblemSource, client_problem_response, fallback_response, mask,
-    problem_response,
+    Problem, ProblemDetails, ProblemSource, fallback_response, finish_document, render_document,
 };
 
 /// A panic caught in a handler, carried as an error so the pipeline answers
@@ -143,7 +140,7 @@ pub struct ErrorContext<'a> {
     source: Option<ProblemSource>,
     logged: Cell<bool>,
     error: Option<&'a actix_web::Error>,
-    logger: Arc<dyn Logger>,
+    logger: Arc<dyn LogSink>,
     development: bool,
 }
 
@@ -154,7 +151,7 @@ impl<'a> ErrorContext<'a> {
         instance: String,
         tag: Arc<str>,
         source: Option<ProblemSource>,
-        logger: Arc<dyn Logger>,
+        logger: Arc<dyn LogSink>,
         development: bool,
     ) -> Self {
         Self {
@@ -191,7 +188,7 @@ impl<'a> ErrorContext<'a> {
     }
 
     /// The pipeline's logger.
-    pub fn logger(&self) -> &dyn Logger {
+    pub fn logger(&self) -> &dyn LogSink {
         &*self.logger
     }
 
@@ -272,7 +269,7 @@ impl<'e> Failure<'e> {
 pub(crate) fn render(
     failure: &Failure<'_>,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
     let mut res = match failure {
@@ -295,7 +292,7 @@ fn log_line(ctx: &ErrorContext, what: &str) -> String {
 
 fn log_failure(
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
     what: &str,
     info: &ErrorInfo,
@@ -318,71 +315,41 @@ fn log_failure(
 fn render_problem(
     problem: &dyn Problem,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
-    // A 4xx outside development is sent as the problem states it: serialize
-    // it straight from the problem, without the intermediate body.
-    if !development && let Some(res) = client_problem_response(problem, &ctx.instance) {
-        return res;
-    }
-    let (mut body, headers) = match (problem.to_problem(&ctx.instance), problem.headers()) {
-        (Ok(body), Ok(headers)) => (body, headers),
-        (Err(e), _) | (_, Err(e)) => {
-            let info = ErrorInfo::new(problem.name(), e.to_string());
-            return render_unknown(&info, ctx, logger, development);
-        }
+    let logged = |status: u16| {
+        let info = ErrorInfo::from_problem(problem);
+        let id = log_failure(ctx, logger, development, &status.to_string(), &info);
+        Some(id.to_string())
     };
-    if body.status >= 500 {
-        let id = log_failure(
-            ctx,
-            logger,
-            development,
-            &body.status.to_string(),
-            &ErrorInfo::from_problem(problem),
-        );
-        if development {
-            redact_body(&mut body);
-        } else {
-            mask(&mut body);
+    match render_document(problem, &ctx.instance, development, logged) {
+        Ok(res) => res,
+        Err(e) => {
+            let info = ErrorInfo::new(problem.name(), e.to_string());
+            render_unknown(&info, ctx, logger, development)
         }
-        body.correlation_id = Some(id.to_string());
-    } else if development {
-        redact_body(&mut body);
-    }
-    problem_response(&body, &headers)
-}
-
-fn redact_body(body: &mut ProblemDetails) {
-    if let Some(d) = &body.detail
-        && let Cow::Owned(r) = redact(d)
-    {
-        body.detail = Some(r);
-    }
-    for value in body.extensions.values_mut() {
-        redact_value(value);
     }
 }
 
 fn render_unknown(
     info: &ErrorInfo,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
     let id = log_failure(ctx, logger, development, "Unhandled error", info);
     let mut body = ProblemDetails::new(500);
     body.instance = Some(ctx.instance.clone());
-    body.correlation_id = Some(id.to_string());
     if development {
-        body.detail = Some(redact(info.message()).into_owned());
-        let stack = info
-            .stack()
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("{}: {}", info.name(), info.message()));
-        body.stack = Some(redact(&stack).into_owned());
+        body.detail = Some(info.message().to_owned());
+        body.stack = Some(
+            info.stack()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("{}: {}", info.name(), info.message())),
+        );
     }
-    problem_response(&body, &HeaderMap::new())
+    finish_document(body, &HeaderMap::new(), development, Some(id.to_string()))
 }
 
 /// Builds the response the service would send for `error`, with masking and
@@ -403,7 +370,7 @@ fn render_unknown(
 pub fn default_error_response(
     error: &actix_web::Error,
     ctx: &ErrorContext,
-    logger: &dyn Logger,
+    logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
     let source = ctx.source.or_else(|| {

@@ -1,32 +1,29 @@
-//! Whether an error pipeline is polling its inner service on this thread
-//! (the route table then leaves its 404 and 405 documents to it).
+//! Whether the error pipeline is installed around a route table: set once,
+//! at application setup, when the pipeline's middleware is built around
+//! the application's services; read by the route table's 404 and 405
+//! answers, which then leave their documents to the pipeline.
 
-thread_local! {
-    /// How many error pipelines are polling their inner service on this
-    /// thread right now (see [`PipelineScope`]).
-    static PIPELINES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Marks the polling of a pipeline's inner service on this thread: while a
-/// scope is alive, an error returned by the route table is rendered by the
-/// pipeline, so the route table need not render it first
-/// (`problem::Deferred`).
-pub(crate) struct PipelineScope(());
+/// The flag a [`Pipeline`](super::Pipeline) sets when its middleware is
+/// built (actix-web builds every middleware before the first request) and
+/// a route table is given at registration
+/// ([`ProblemApp::configure`](crate::server::ProblemApp::configure) gives
+/// it its own pipeline's flag). Unset, the route table answers its 404 and
+/// 405 with their standalone documents; set, with the status and a marker
+/// only, and the pipeline renders the document once, with `instance`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PipelineInstalled(Arc<AtomicBool>);
 
-impl PipelineScope {
-    pub(crate) fn enter() -> Self {
-        PIPELINES.with(|p| p.set(p.get().saturating_add(1)));
-        Self(())
+impl PipelineInstalled {
+    /// Marks the pipeline as installed.
+    pub(crate) fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
     }
-}
 
-impl Drop for PipelineScope {
-    fn drop(&mut self) {
-        PIPELINES.with(|p| p.set(p.get().saturating_sub(1)));
+    /// Whether the pipeline is installed.
+    pub(crate) fn get(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
-}
-
-/// Whether an error pipeline is polling its inner service on this thread.
-pub(crate) fn inside_pipeline() -> bool {
-    PIPELINES.with(|p| p.get() > 0)
 }

@@ -42,6 +42,7 @@ pub struct StatusRangeError {
 /// assert!(matches!(err.extensions(), Err(ProblemBuildError::Extension { .. })));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProblemBuildError {
     /// An extension value could not be serialized to JSON.
     #[error("extension member `{key}` cannot be serialized: {message}")]
@@ -367,13 +368,13 @@ impl Problem for HttpException {
     fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
         match &self.build_error {
             Some(e @ ProblemBuildError::Extension { .. }) => Err(e.clone()),
-            _ => Ok(self.extensions.clone()),
+            None | Some(ProblemBuildError::Header { .. }) => Ok(self.extensions.clone()),
         }
     }
     fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
         match &self.build_error {
             Some(e @ ProblemBuildError::Header { .. }) => Err(e.clone()),
-            _ => Ok(self.headers.clone()),
+            None | Some(ProblemBuildError::Extension { .. }) => Ok(self.headers.clone()),
         }
     }
     fn name(&self) -> &'static str {

@@ -196,7 +196,9 @@ impl Member for Value {
                 Ok(())
             }
             // null, booleans and numbers: serde_json's own text.
-            other => serde_json::to_writer(&mut *out, other),
+            other @ (Value::Null | Value::Bool(_) | Value::Number(_)) => {
+                serde_json::to_writer(&mut *out, other)
+            }
         }
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod derive_support;
 mod details;
 mod exception;
 mod json;
+pub(crate) mod redact;
 mod response;
 mod titles;
 mod traits;
@@ -33,8 +34,8 @@ pub use exception::{BoxError, HttpException, ProblemBuildError, ProblemOptions, 
 pub(crate) use response::{Deferred, route_error};
 pub use response::{PROBLEM_JSON, ProblemSource, problem_response, standalone_response};
 #[allow(unused_imports)]
-pub(crate) use response::{client_problem_response, fallback_response, mask};
+pub(crate) use response::{fallback_response, finish_document, render_document};
 pub use titles::{STATUS_TITLES, status_title};
 pub use traits::Problem;
 pub use type_docs::{DocumentedProblem, MemberDoc, ProblemTypeDoc};
-pub use validation::{Issue, IssueLocation, IssueMembers, VALIDATION_DETAIL, ValidationException};
+pub use validation::{Issue, IssueLocation, IssueMembers, ValidationException};

@@ -1,10 +1,15 @@
 //! Problem responses: [`problem_response`] and the `ResponseError` glue.
 
+use std::borrow::Cow;
+
 use actix_web::HttpResponse;
+use actix_web::body::MessageBody;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderMap, HeaderValue};
 
 use super::details::ProblemDetails;
+use super::exception::ProblemBuildError;
+use super::redact::{redact, redact_value};
 use super::traits::Problem;
 
 /// The content type of every problem response (RFC 9457 §3, with the
@@ -21,7 +26,8 @@ pub(crate) const FALLBACK_BODY: &str =
 /// body its JSON, `Content-Type: application/problem+json; charset=utf-8`,
 /// `X-Content-Type-Options: nosniff`, plus `headers` (appended; a
 /// `Content-Type` among them is replaced). Serialization failure never
-/// panics: the response is then a fixed 500 problem.
+/// panics: the response is then a fixed 500 problem. The body is sent as
+/// given: masking is the error pipeline's (spec, "Masking rules").
 ///
 /// ```
 /// use actix_web::http::header::HeaderMap;
@@ -38,19 +44,15 @@ pub fn problem_response(problem: &ProblemDetails, headers: &HeaderMap) -> HttpRe
         serde_json::to_vec(problem),
     ) {
         (Ok(status), Ok(body)) => problem_bytes_response(status, body, headers),
-        _ => problem_bytes_response(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            FALLBACK_BODY.as_bytes().to_vec(),
-            headers,
-        ),
+        (Err(_), _) | (_, Err(_)) => fallback_response(),
     }
 }
 
 /// A problem response of already serialized problem JSON: `status`, the
 /// body, `headers`, then the problem content type and `nosniff`.
-pub(crate) fn problem_bytes_response(
+fn problem_bytes_response<B: MessageBody + 'static>(
     status: StatusCode,
-    body: Vec<u8>,
+    body: B,
     headers: &HeaderMap,
 ) -> HttpResponse {
     let mut res = HttpResponse::with_body(status, body);
@@ -66,42 +68,94 @@ pub(crate) fn problem_bytes_response(
     res.map_into_boxed_body()
 }
 
-/// The production-mode problem response of a 4xx problem, serialized
-/// straight from the problem ([`Problem::to_problem_json`]); `None` for a
-/// 5xx (masked, and logged by the pipeline) or a problem that cannot be
-/// rendered.
-pub(crate) fn client_problem_response(
-    problem: &dyn Problem,
-    instance: &str,
-) -> Option<HttpResponse> {
-    let status = problem.status();
-    if status.is_server_error() {
-        return None;
-    }
-    match (problem.to_problem_json(instance), problem.headers()) {
-        (Ok(body), Ok(headers)) => Some(problem_bytes_response(status, body, &headers)),
-        _ => None,
-    }
-}
-
 /// The fixed 500 problem response used when a problem cannot be rendered.
 pub(crate) fn fallback_response() -> HttpResponse {
-    let mut res = HttpResponse::with_body(StatusCode::INTERNAL_SERVER_ERROR, FALLBACK_BODY);
-    res.headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
-    res.headers_mut().insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    res.map_into_boxed_body()
+    problem_bytes_response(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        FALLBACK_BODY,
+        &HeaderMap::new(),
+    )
+}
+
+/// The one path from a problem to its response (spec, "Masking rules"):
+/// the error pipeline (for every problem, with the request's `instance`)
+/// and a problem type's standalone `ResponseError` response (`instance`
+/// empty, production) both answer through it.
+///
+/// - A 4xx outside development is sent as the problem states it, its bytes
+///   written straight from the problem
+///   ([`Problem::to_problem_json`]; no intermediate body).
+/// - Otherwise the body is built ([`Problem::to_problem`]); for a 5xx
+///   `on_server_error(status)` is called (the pipeline logs it and returns
+///   the correlation id), then [`finish_document`] masks or redacts it.
+///
+/// # Errors
+/// [`ProblemBuildError`] when the problem's extensions or headers cannot
+/// be built: the caller answers an unknown error (pipeline) or the fixed
+/// 500 (standalone).
+pub(crate) fn render_document(
+    problem: &dyn Problem,
+    instance: &str,
+    development: bool,
+    on_server_error: impl FnOnce(u16) -> Option<String>,
+) -> Result<HttpResponse, ProblemBuildError> {
+    let status = problem.status();
+    if !development
+        && !status.is_server_error()
+        && let (Ok(body), Ok(headers)) = (problem.to_problem_json(instance), problem.headers())
+    {
+        return Ok(problem_bytes_response(status, body, &headers));
+    }
+    let body = problem.to_problem(instance)?;
+    let headers = problem.headers()?;
+    let correlation_id = if body.status >= 500 {
+        on_server_error(body.status)
+    } else {
+        None
+    };
+    Ok(finish_document(body, &headers, development, correlation_id))
+}
+
+/// The last step of every problem document: in development every text is
+/// redacted ([`redact`]: `detail`, extensions, `stack`); outside it a 5xx
+/// keeps only `type`, `title`, `status` and `instance` ([`mask`]); then
+/// the correlation id of a logged 5xx, and the bytes, in the member order
+/// of [`ProblemDetails`].
+pub(crate) fn finish_document(
+    mut body: ProblemDetails,
+    headers: &HeaderMap,
+    development: bool,
+    correlation_id: Option<String>,
+) -> HttpResponse {
+    if development {
+        redact_document(&mut body);
+    } else if body.status >= 500 {
+        mask(&mut body);
+    }
+    if correlation_id.is_some() {
+        body.correlation_id = correlation_id;
+    }
+    problem_response(&body, headers)
 }
 
 /// Drops what a 5xx body may not show outside development: detail,
 /// extensions and stack (spec, "Masking rules").
-pub(crate) fn mask(problem: &mut ProblemDetails) {
+fn mask(problem: &mut ProblemDetails) {
     problem.detail = None;
     problem.extensions.clear();
     problem.stack = None;
+}
+
+/// Redacts credentials from every text a development body shows.
+fn redact_document(body: &mut ProblemDetails) {
+    for text in [&mut body.detail, &mut body.stack].into_iter().flatten() {
+        if let Cow::Owned(r) = redact(text) {
+            *text = r;
+        }
+    }
+    for value in body.extensions.values_mut() {
+        redact_value(value);
+    }
 }
 
 /// Marker left in the extensions of a response built by
@@ -135,19 +189,8 @@ fn find_problem<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 /// The pipeline replaces it with the full response.
 #[doc(hidden)]
 pub fn standalone_response<P: Problem>(problem: &P) -> HttpResponse {
-    let fast = client_problem_response(problem, "");
-    let mut res = match fast {
-        Some(res) => res,
-        None => match (problem.to_problem(""), problem.headers()) {
-            (Ok(mut body), Ok(headers)) => {
-                if body.status >= 500 {
-                    mask(&mut body);
-                }
-                problem_response(&body, &headers)
-            }
-            _ => fallback_response(),
-        },
-    };
+    let mut res =
+        render_document(problem, "", false, |_| None).unwrap_or_else(|_| fallback_response());
     res.extensions_mut()
         .insert(ProblemSource(find_problem::<P>));
     res
@@ -211,10 +254,10 @@ fn find_deferred<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 }
 
 /// The route table's answer for `problem`: rendered once by the pipeline
-/// when one is polling on this thread, else the problem itself (its
-/// standalone response).
-pub(crate) fn route_error<P: Problem>(problem: P) -> actix_web::Error {
-    if crate::pipeline::inside_pipeline() {
+/// when `deferred` (the pipeline is installed around the route table), else
+/// the problem itself (its standalone response).
+pub(crate) fn route_error<P: Problem>(problem: P, deferred: bool) -> actix_web::Error {
+    if deferred {
         Deferred(problem).into()
     } else {
         problem.into()

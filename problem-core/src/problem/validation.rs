@@ -15,13 +15,10 @@ use super::exception::ProblemBuildError;
 use super::json::{MemberSink, field};
 use super::traits::Problem;
 
-/// The default detail of a [`ValidationException`] (spec, "Errors raised by
-/// the service itself": schema validation failed).
-pub const VALIDATION_DETAIL: &str = "Request validation failed";
-
 /// Where the value an [`Issue`] is about was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum IssueLocation {
     /// A query parameter; `name` is the parameter name.
     Query,
@@ -328,7 +325,8 @@ impl ValidationException {
     /// A validation error with the given issues and the default detail.
     pub fn new(issues: Vec<Issue>) -> Self {
         Self {
-            base: BadRequestException::new().with_static_detail(VALIDATION_DETAIL),
+            base: BadRequestException::new()
+                .with_static_detail(crate::spec::VALIDATION_FAILED.detail),
             issues,
         }
     }

@@ -3,12 +3,7 @@
 
 use crate::problem::{BadRequestException, Issue, IssueLocation, ValidationException};
 
-/// At most this many query parameters are accepted (spec, "Limits").
-pub const MAX_QUERY_PARAMETERS: usize = 1000;
-
-/// The detail of the 400 answered to a query string with more than
-/// [`MAX_QUERY_PARAMETERS`] parameters (spec, "Errors raised by the service itself").
-pub const TOO_MANY_PARAMETERS_DETAIL: &str = "The query string has more than 1000 parameters.";
+use crate::spec::{TOO_MANY_QUERY_PARAMETERS, VALIDATION_FAILED};
 
 /// The stable `code` of each query issue (`issues[].code`).
 pub mod code {
@@ -62,12 +57,13 @@ pub mod code {
 /// assert_eq!(err.to_string(), "The query string has more than 1000 parameters.");
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QueryError {
-    /// More than [`MAX_QUERY_PARAMETERS`] parameters.
-    #[error("The query string has more than 1000 parameters.")]
+    /// More than [`MAX_PARAMETERS`](crate::spec::MAX_PARAMETERS) parameters.
+    #[error("{}", TOO_MANY_QUERY_PARAMETERS.detail)]
     TooManyParameters,
     /// One or more issues; never empty when produced by this crate.
-    #[error("Request validation failed")]
+    #[error("{}", VALIDATION_FAILED.detail)]
     Invalid(Vec<Issue>),
 }
 
@@ -84,7 +80,7 @@ impl QueryError {
     pub fn into_actix_error(self) -> actix_web::Error {
         match self {
             Self::TooManyParameters => BadRequestException::new()
-                .with_detail(TOO_MANY_PARAMETERS_DETAIL)
+                .with_detail(TOO_MANY_QUERY_PARAMETERS.detail)
                 .into(),
             Self::Invalid(issues) => ValidationException::new(issues).into(),
         }

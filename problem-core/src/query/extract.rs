@@ -23,6 +23,12 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 /// `web::Data<QueryConfig>` is found too).
 /// Without one, [`QueryConfig::default`] applies.
 ///
+/// Not actix-web's `web::QueryConfig` (the error handler of `web::Query<T>`):
+/// that one is reached as `web::QueryConfig`, this one as
+/// `problem_core::query::QueryConfig`; the name is kept because it is this
+/// crate's most used setting (README, examples, every collection handler)
+/// and the two are told apart by their paths.
+///
 /// | Setting | Default | Meaning |
 /// |---|---|---|
 /// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (at the first request that needs it) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`]; cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
@@ -54,7 +60,7 @@ impl Default for QueryConfig {
         Self {
             keys: None,
             lenient: false,
-            ignored: Arc::from(["api-version".to_owned()]),
+            ignored: Arc::from([crate::spec::DEFAULT_VERSION_QUERY.to_owned()]),
             count_total: true,
             limits: QueryLimits::default(),
             error_handler: None,
@@ -238,7 +244,7 @@ fn with_cursor_key(config: &QueryConfig) -> Option<QueryConfig> {
         let mut key = Vec::with_capacity(32);
         key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
         key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
-        crate::pipeline::Logger::log(
+        crate::pipeline::LogSink::log(
             &crate::pipeline::TracingLogger,
             &crate::pipeline::LogRecord {
                 level: crate::pipeline::LogLevel::Warn,

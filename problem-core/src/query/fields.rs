@@ -62,7 +62,12 @@ impl FieldSelection {
                     .filter(|(k, _)| self.keeps(k))
                     .collect::<Map<String, Json>>(),
             ),
-            other => other,
+            other @ (Json::Object(_)
+            | Json::Null
+            | Json::Bool(_)
+            | Json::Number(_)
+            | Json::String(_)
+            | Json::Array(_)) => other,
         }
     }
 }

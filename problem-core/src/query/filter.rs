@@ -11,78 +11,66 @@ use std::borrow::Cow;
 use super::error::{QueryError, code, conflict, invalid_value, issue, shorten};
 use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, join_values};
 use super::typed::{FieldSpec, QuerySchema};
-use super::value::{Value, ValueKind};
+use super::value::{FieldValue, ValueKind};
 
-/// A filter operator (spec, "Filter parameters").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Operator {
-    /// `field=value` (also `field__eq=value`): `=`.
-    Eq,
-    /// `field__ne=value`: `!=`.
-    Ne,
-    /// `field__gt=value`: `>`.
-    Gt,
-    /// `field__gte=value`: `>=`.
-    Gte,
-    /// `field__lt=value`: `<`.
-    Lt,
-    /// `field__lte=value`: `<=`.
-    Lte,
-    /// `field__in=v1,v2`: `IN` (at most 100 values).
-    In,
-    /// `field__not_in=v1,v2`: `NOT IN` (at most 100 values).
-    NotIn,
-    /// `field__contains=value`: `LIKE %value%`, case-sensitive.
-    Contains,
-    /// `field__starts_with=value`: `LIKE value%`, case-sensitive.
-    StartsWith,
-    /// `field__ends_with=value`: `LIKE %value`, case-sensitive.
-    EndsWith,
-    /// `field__is_null=true`: `IS NULL` (`false` means `IS NOT NULL`).
-    IsNull,
-    /// `field__is_not_null=true`: `IS NOT NULL` (`false` means `IS NULL`).
-    IsNotNull,
+pub(crate) use query_operators::Class;
+
+macro_rules! define_operator {
+    ($($(#[doc = $doc:literal])* $v:ident = $name:literal, $class:ident, $applies:ident, $folded:literal, [$($alias:literal),*], $describe:literal;)*) => {
+        /// A filter operator (spec, "Filter parameters"), generated from
+        /// the one operator table that the parser, the in-memory evaluator,
+        /// the SQL builder, the OpenAPI parameters and
+        /// `#[derive(CollectionQuery)]` all read.
+        ///
+        /// ```
+        /// use problem_core::query::Operator;
+        /// assert_eq!(Operator::from_name("not_in"), Some(Operator::NotIn));
+        /// assert_eq!(Operator::NotIn.as_str(), "not_in");
+        /// assert_eq!(Operator::ALL[0], Operator::Eq);
+        /// ```
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Operator {
+            $($(#[doc = $doc])* $v,)*
+        }
+
+        impl Operator {
+            /// Every operator, in the spec's order (the operators beyond
+            /// the spec's last).
+            pub const ALL: [Operator; { const N: &[&str] = &[$($name),*]; N.len() }] = [$(Self::$v),*];
+
+            /// The operator's name in the query form (`field__<name>=..`)
+            /// and in `#[query(filter(..))]`: `eq`, `ne`, `gt`, `gte`,
+            /// `lt`, `lte`, `in`, `not_in`, `contains`, `starts_with`,
+            /// `ends_with`, `is_null`, `is_not_null`, ...
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$v => $name,)*
+                }
+            }
+
+            /// How the operator reads its value.
+            pub(crate) fn class(self) -> Class {
+                match self {
+                    $(Self::$v => Class::$class,)*
+                }
+            }
+
+            /// The description of the operator's OpenAPI parameter, with
+            /// `{name}`, `{expected}` and `{max}` to fill in.
+            #[cfg_attr(not(feature = "openapi"), allow(dead_code))]
+            pub(crate) fn describe(self) -> &'static str {
+                match self {
+                    $(Self::$v => $describe,)*
+                }
+            }
+        }
+    };
 }
 
+query_operators::operators!(define_operator);
+
 impl Operator {
-    /// Every operator, in the spec's order.
-    pub const ALL: [Operator; 13] = [
-        Self::Eq,
-        Self::Ne,
-        Self::Gt,
-        Self::Gte,
-        Self::Lt,
-        Self::Lte,
-        Self::In,
-        Self::NotIn,
-        Self::Contains,
-        Self::StartsWith,
-        Self::EndsWith,
-        Self::IsNull,
-        Self::IsNotNull,
-    ];
-
-    /// The operator's name in the query form and in `#[query(filter(..))]`:
-    /// `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `not_in`, `contains`,
-    /// `starts_with`, `ends_with`, `is_null`, `is_not_null`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Eq => "eq",
-            Self::Ne => "ne",
-            Self::Gt => "gt",
-            Self::Gte => "gte",
-            Self::Lt => "lt",
-            Self::Lte => "lte",
-            Self::In => "in",
-            Self::NotIn => "not_in",
-            Self::Contains => "contains",
-            Self::StartsWith => "starts_with",
-            Self::EndsWith => "ends_with",
-            Self::IsNull => "is_null",
-            Self::IsNotNull => "is_not_null",
-        }
-    }
-
     /// The operator of a name given by [`as_str`](Self::as_str).
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|o| o.as_str() == name)
@@ -97,11 +85,13 @@ impl fmt::Display for Operator {
 
 /// The right-hand side of a condition.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Operand {
-    /// One value (`eq` .. `lte`, `contains`, `starts_with`, `ends_with`).
-    One(Value),
+    /// One value (the comparisons `eq` .. `lte` and the text matches
+    /// `contains`, `starts_with`, ...).
+    One(FieldValue),
     /// A list (`in`, `not_in`).
-    List(Vec<Value>),
+    List(Vec<FieldValue>),
     /// No value (`is_null`, `is_not_null`).
     None,
 }
@@ -111,14 +101,14 @@ pub enum Operand {
 /// `is_null=false` is stored as [`Operator::IsNotNull`] and
 /// `is_not_null=false` as [`Operator::IsNull`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Condition {
+pub struct FilterCondition {
     /// The parameter name as sent (`year__gte`).
     pub param: String,
     /// The field name.
     pub field: String,
     /// The operator.
     pub op: Operator,
-    /// The value(s). Without a schema every value is [`Value::Text`].
+    /// The value(s). Without a schema every value is [`FieldValue::Text`].
     pub operand: Operand,
 }
 
@@ -138,19 +128,19 @@ pub struct Condition {
 /// values are typed by the field's Rust type.
 ///
 /// ```
-/// use problem_core::query::{Filter, Operand, Operator, RawQuery, Value};
+/// use problem_core::query::{Filter, Operand, Operator, RawQuery, FieldValue};
 /// let f = Filter::parse(&RawQuery::parse("status=active&age__gte=18&id__in=1,2").unwrap()).unwrap();
 /// let c = &f.conditions()[1];
 /// assert_eq!((c.field.as_str(), c.op), ("age", Operator::Gte));
-/// assert_eq!(c.operand, Operand::One(Value::Text("18".into())));
-/// assert_eq!(f.conditions()[2].operand, Operand::List(vec![Value::Text("1".into()), Value::Text("2".into())]));
+/// assert_eq!(c.operand, Operand::One(FieldValue::Text("18".into())));
+/// assert_eq!(f.conditions()[2].operand, Operand::List(vec![FieldValue::Text("1".into()), FieldValue::Text("2".into())]));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Filter(Vec<Condition>);
+pub struct Filter(Vec<FilterCondition>);
 
 impl Filter {
     /// The conditions, in query order.
-    pub fn conditions(&self) -> &[Condition] {
+    pub fn conditions(&self) -> &[FilterCondition] {
         &self.0
     }
 
@@ -207,7 +197,7 @@ pub(crate) fn parse_filter(
         }
         let ignored = match options.ignored {
             Some(list) => list.iter().any(|i| i == name),
-            None => name == "api-version",
+            None => name == crate::spec::DEFAULT_VERSION_QUERY,
         };
         if ignored {
             continue;
@@ -216,10 +206,10 @@ pub(crate) fn parse_filter(
         // A repeat of an exploded list (`k__in=a&k__in=b`) adds to its list,
         // not a condition; every other pair counts as sent.
         let list_repeat = group.is_some()
-            && matches!(
-                split_param(name, schema).1.and_then(Operator::from_name),
-                Some(Operator::In | Operator::NotIn)
-            );
+            && split_param(name, schema)
+                .1
+                .and_then(Operator::from_name)
+                .is_some_and(|op| op.class() == Class::List);
         if !list_repeat {
             sent += 1;
         }
@@ -290,19 +280,9 @@ pub(crate) fn parse_filter(
         };
         // Exploded lists (`k=a&k=b`) mean `k=a,b`; any other repeat must
         // repeat the same value.
-        let value = match op {
-            Operator::In | Operator::NotIn => join_values(values.into_iter()),
-            Operator::Eq
-            | Operator::Ne
-            | Operator::Gt
-            | Operator::Gte
-            | Operator::Lt
-            | Operator::Lte
-            | Operator::Contains
-            | Operator::StartsWith
-            | Operator::EndsWith
-            | Operator::IsNull
-            | Operator::IsNotNull => {
+        let value = match op.class() {
+            Class::List => join_values(values.into_iter()),
+            Class::Compare | Class::Text | Class::Null => {
                 let first = values.first().copied();
                 if values.iter().any(|v| Some(*v) != first) {
                     issues.push(conflict(
@@ -324,7 +304,7 @@ pub(crate) fn parse_filter(
         let kind = spec.map_or(ValueKind::Text, |s| s.kind);
         if let Some((op, operand)) = parse_operand(name, op, &value, kind, &options.limits, issues)
         {
-            out.push(Condition {
+            out.push(FilterCondition {
                 param: name.to_owned(),
                 field: field_name.to_owned(),
                 op,
@@ -388,27 +368,22 @@ fn parse_operand(
             None
         }
     };
-    match op {
-        Operator::Eq
-        | Operator::Ne
-        | Operator::Gt
-        | Operator::Gte
-        | Operator::Lt
-        | Operator::Lte => {
+    match op.class() {
+        Class::Compare => {
             if limits.too_long(value) {
                 issues.push(limits.too_long_issue(name, "the value"));
                 return None;
             }
             one(value, issues).map(|v| (op, Operand::One(v)))
         }
-        Operator::Contains | Operator::StartsWith | Operator::EndsWith => {
+        Class::Text => {
             if limits.too_long(value) {
                 issues.push(limits.too_long_issue(name, "the value"));
                 return None;
             }
-            Some((op, Operand::One(Value::Text(value.to_owned()))))
+            Some((op, Operand::One(FieldValue::Text(value.to_owned()))))
         }
-        Operator::In | Operator::NotIn => {
+        Class::List => {
             let parts: Vec<&str> = value.split(',').take(MAX_LIST_VALUES + 1).collect();
             if parts.len() > MAX_LIST_VALUES {
                 issues.push(
@@ -426,10 +401,11 @@ fn parse_operand(
                 return None;
             }
             let before = issues.len();
-            let values: Vec<Value> = parts.into_iter().filter_map(|p| one(p, issues)).collect();
+            let values: Vec<FieldValue> =
+                parts.into_iter().filter_map(|p| one(p, issues)).collect();
             (issues.len() == before).then_some((op, Operand::List(values)))
         }
-        Operator::IsNull | Operator::IsNotNull => {
+        Class::Null => {
             let truth = match value {
                 "true" => true,
                 "false" => false,
@@ -438,9 +414,12 @@ fn parse_operand(
                     return None;
                 }
             };
-            let op = match (op, truth) {
-                (Operator::IsNull, true) | (Operator::IsNotNull, false) => Operator::IsNull,
-                _ => Operator::IsNotNull,
+            // The null class is `is_null` and its negation `is_not_null`;
+            // `false` inverts either.
+            let op = if (op == Operator::IsNull) == truth {
+                Operator::IsNull
+            } else {
+                Operator::IsNotNull
             };
             Some((op, Operand::None))
         }

@@ -12,7 +12,8 @@
 //! [`ApplyError::FieldType`]. Semantics are SQL's: a comparison with `null`
 //! is false, nulls sort first ascending and last descending, text compares
 //! by code point, `contains`/`starts_with`/`ends_with` are case-sensitive,
-//! search is a case-insensitive substring match.
+//! `iexact`/`icontains`/`istarts_with` and search compare both sides folded
+//! by [`fold_case`] (Unicode simple case folding).
 
 use std::cmp::Ordering;
 
@@ -20,12 +21,12 @@ use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
 use super::error::ApplyError;
-use super::filter::{Condition, Operand, Operator};
+use super::filter::{FilterCondition, Operand, Operator};
 use super::fold::fold_case;
 use super::page::{CursorPage, Page};
 use super::sort::Direction;
 use super::typed::{CollectionQuery, FieldSpec, TypedQuery};
-use super::value::Value;
+use super::value::FieldValue;
 
 /// An item as read for a query: its JSON object.
 struct Row {
@@ -33,9 +34,9 @@ struct Row {
     object: Map<String, Json>,
 }
 
-fn field_value(spec: &FieldSpec, row: &Row) -> Result<Value, ApplyError> {
+fn field_value(spec: &FieldSpec, row: &Row) -> Result<FieldValue, ApplyError> {
     match row.object.get(spec.name) {
-        None if spec.nullable => Ok(Value::Null),
+        None if spec.nullable => Ok(FieldValue::Null),
         None => Err(ApplyError::MissingMember {
             index: row.index,
             field: spec.name,
@@ -70,34 +71,48 @@ fn to_rows<T: Serialize>(items: impl IntoIterator<Item = T>) -> Result<Vec<Row>,
         .collect()
 }
 
-fn holds(cond: &Condition, value: &Value) -> bool {
-    let cmp = |v: &Value| value.compare(v);
-    match (&cond.op, &cond.operand) {
-        (Operator::Eq, Operand::One(v)) => cmp(v) == Some(Ordering::Equal),
-        (Operator::Ne, Operand::One(v)) => cmp(v).is_some_and(|o| o != Ordering::Equal),
-        (Operator::Gt, Operand::One(v)) => cmp(v) == Some(Ordering::Greater),
-        (Operator::Gte, Operand::One(v)) => cmp(v).is_some_and(|o| o != Ordering::Less),
-        (Operator::Lt, Operand::One(v)) => cmp(v) == Some(Ordering::Less),
-        (Operator::Lte, Operand::One(v)) => cmp(v).is_some_and(|o| o != Ordering::Greater),
-        (Operator::In, Operand::List(vs)) => vs.iter().any(|v| cmp(v) == Some(Ordering::Equal)),
-        (Operator::NotIn, Operand::List(vs)) => {
+/// Whether `value` satisfies `cond`. Every operator is named (no
+/// wildcard): a new one does not compile until it is evaluated here. An
+/// operand of the wrong shape (impossible for parsed queries) holds for no
+/// row, never widening the result.
+fn holds(cond: &FilterCondition, value: &FieldValue) -> bool {
+    let one = |test: &dyn Fn(Option<Ordering>) -> bool| match &cond.operand {
+        Operand::One(v) => test(value.compare(v)),
+        Operand::List(_) | Operand::None => false,
+    };
+    let text = |test: &dyn Fn(&str, &str) -> bool| {
+        if let (Operand::One(FieldValue::Text(p)), FieldValue::Text(t)) = (&cond.operand, value) {
+            test(t, p)
+        } else {
+            false
+        }
+    };
+    let list = |test: &dyn Fn(&[FieldValue]) -> bool| match &cond.operand {
+        Operand::List(vs) => test(vs),
+        Operand::One(_) | Operand::None => false,
+    };
+    match cond.op {
+        Operator::Eq => one(&|o| o == Some(Ordering::Equal)),
+        Operator::Ne => one(&|o| o.is_some_and(|o| o != Ordering::Equal)),
+        Operator::Gt => one(&|o| o == Some(Ordering::Greater)),
+        Operator::Gte => one(&|o| o.is_some_and(|o| o != Ordering::Less)),
+        Operator::Lt => one(&|o| o == Some(Ordering::Less)),
+        Operator::Lte => one(&|o| o.is_some_and(|o| o != Ordering::Greater)),
+        Operator::In => list(&|vs| vs.iter().any(|v| value.compare(v) == Some(Ordering::Equal))),
+        Operator::NotIn => list(&|vs| {
             !value.is_null()
                 && vs
                     .iter()
-                    .all(|v| cmp(v).is_some_and(|o| o != Ordering::Equal))
-        }
-        (Operator::Contains, Operand::One(Value::Text(p))) => {
-            matches!(value, Value::Text(t) if t.contains(p.as_str()))
-        }
-        (Operator::StartsWith, Operand::One(Value::Text(p))) => {
-            matches!(value, Value::Text(t) if t.starts_with(p.as_str()))
-        }
-        (Operator::EndsWith, Operand::One(Value::Text(p))) => {
-            matches!(value, Value::Text(t) if t.ends_with(p.as_str()))
-        }
-        (Operator::IsNull, _) => value.is_null(),
-        (Operator::IsNotNull, _) => !value.is_null(),
-        _ => false,
+                    .all(|v| value.compare(v).is_some_and(|o| o != Ordering::Equal))
+        }),
+        Operator::Contains => text(&|t, p| t.contains(p)),
+        Operator::StartsWith => text(&|t, p| t.starts_with(p)),
+        Operator::EndsWith => text(&|t, p| t.ends_with(p)),
+        Operator::IsNull => value.is_null(),
+        Operator::IsNotNull => !value.is_null(),
+        Operator::IExact => text(&|t, p| fold_case(t) == fold_case(p)),
+        Operator::IContains => text(&|t, p| fold_case(t).contains(fold_case(p).as_ref())),
+        Operator::IStartsWith => text(&|t, p| fold_case(t).starts_with(fold_case(p).as_ref())),
     }
 }
 
@@ -123,7 +138,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 .collect();
             let mut texts = Vec::with_capacity(fields.len());
             for spec in fields {
-                if let Value::Text(t) = field_value(spec, row)? {
+                if let FieldValue::Text(t) = field_value(spec, row)? {
                     texts.push(fold_case(&t).into_owned());
                 }
             }
@@ -137,18 +152,18 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         Ok(true)
     }
 
-    fn order_values(&self, row: &Row) -> Result<Vec<Value>, ApplyError> {
+    fn order_values(&self, row: &Row) -> Result<Vec<FieldValue>, ApplyError> {
         self.order()
             .fields()
             .iter()
             .map(|s| match Self::spec(&s.field) {
                 Some(spec) => field_value(spec, row),
-                None => Ok(Value::Null),
+                None => Ok(FieldValue::Null),
             })
             .collect()
     }
 
-    fn compare_keys(&self, a: &[Value], b: &[Value]) -> Ordering {
+    fn compare_keys(&self, a: &[FieldValue], b: &[FieldValue]) -> Ordering {
         for ((x, y), s) in a.iter().zip(b).zip(self.order().fields()) {
             let o = x.sort_cmp(y);
             let o = if s.direction == Direction::Desc {
@@ -164,7 +179,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// Filters, searches and sorts; keeps each row's sort-key values.
-    fn select_sorted(&self, rows: Vec<Row>) -> Result<Vec<(Vec<Value>, Row)>, ApplyError> {
+    fn select_sorted(&self, rows: Vec<Row>) -> Result<Vec<(Vec<FieldValue>, Row)>, ApplyError> {
         let mut kept = Vec::new();
         for row in rows {
             if self.row_matches(&row)? {
@@ -222,8 +237,8 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     ) -> Result<CursorPage<Json>, ApplyError> {
         let sorted = self.select_sorted(to_rows(items)?)?;
         let limit = usize::try_from(self.limit()).unwrap_or(usize::MAX);
-        let after = self.after().map(<[Value]>::to_vec);
-        let mut rows: Vec<(Vec<Value>, Row)> = sorted
+        let after = self.after().map(<[FieldValue]>::to_vec);
+        let mut rows: Vec<(Vec<FieldValue>, Row)> = sorted
             .into_iter()
             .filter(|(k, _)| {
                 after

@@ -69,16 +69,19 @@ mod value;
 
 pub use combined::CollectionParams;
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
-pub use error::{ApplyError, MAX_QUERY_PARAMETERS, QueryError, TOO_MANY_PARAMETERS_DETAIL, code};
+pub use error::{ApplyError, QueryError, code};
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
-pub use filter::{Condition, Filter, Operand, Operator, escape_like};
+#[cfg(feature = "openapi")]
+pub(crate) use filter::Class;
+pub use filter::{Filter, FilterCondition, Operand, Operator, escape_like};
 pub use fold::fold_case;
 pub use page::{
     BareList, CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta, X_TOTAL_COUNT,
     request_path,
 };
 pub use pagination::{PageSizeLimits, Pagination};
+pub(crate) use params::over_parameter_limit;
 pub use params::{
     DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,
     MAX_LIST_VALUES, MAX_SEARCH_TERMS, QueryLimits, RESERVED_PARAMETERS, RawQuery, is_reserved,
@@ -86,4 +89,4 @@ pub use params::{
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};
 pub use typed::{CollectionQuery, FieldSpec, QuerySchema, TypedQuery};
-pub use value::{OrderedValue, QueryValue, TextValue, Value, ValueKind};
+pub use value::{FieldValue, OrderedValue, QueryValue, TextValue, ValueKind};

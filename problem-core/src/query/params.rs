@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use crate::problem::Issue;
 
-use super::error::{MAX_QUERY_PARAMETERS, QueryError, conflict, shorten};
+use super::error::{QueryError, conflict, shorten};
+use crate::spec::MAX_PARAMETERS;
 
 /// The query parameter names with a meaning of their own; every other
 /// parameter is a filter (spec, "Collection request", Query).
@@ -22,21 +23,10 @@ pub const RESERVED_PARAMETERS: [&str; 10] = [
     "exclude",
 ];
 
-/// Default page size of offset and cursor pagination (spec, "Limits").
-pub const DEFAULT_PAGE_SIZE: u64 = 20;
-/// Default maximum page size; larger requested sizes are clamped to it.
-pub const DEFAULT_MAX_PAGE_SIZE: u64 = 100;
-/// At most this many comma-separated values in `__in` / `__not_in`.
-pub const MAX_LIST_VALUES: usize = 100;
-/// At most this many whitespace-separated search terms in `q`/`search`.
-pub const MAX_SEARCH_TERMS: usize = 20;
-
-/// Default of [`QueryLimits::max_filters`]: at most 64 filter conditions
-/// per request.
-pub const DEFAULT_MAX_FILTERS: usize = 64;
-/// Default of [`QueryLimits::max_value_length`]: each filter value, list
-/// item and search term at most 256 characters.
-pub const DEFAULT_MAX_VALUE_LENGTH: usize = 256;
+pub use crate::spec::{
+    DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,
+    MAX_LIST_VALUES, MAX_SEARCH_TERMS,
+};
 
 /// The size limits of a collection query, so that every request that
 /// passes them is answered quickly and never trips a database's own
@@ -131,7 +121,7 @@ pub fn is_reserved(name: &str) -> bool {
 /// names kept (`application/x-www-form-urlencoded` rules: `+` is a space,
 /// percent-escapes decoded, invalid UTF-8 replaced by U+FFFD).
 ///
-/// Parsing refuses more than [`MAX_QUERY_PARAMETERS`] (1000) parameters with
+/// Parsing refuses more than [`MAX_PARAMETERS`] (1000) parameters with
 /// [`QueryError::TooManyParameters`] before decoding anything.
 ///
 /// ```
@@ -172,7 +162,7 @@ impl RawQuery {
     {
         let mut out = Vec::new();
         for (k, v) in pairs {
-            if out.len() == MAX_QUERY_PARAMETERS {
+            if out.len() == MAX_PARAMETERS {
                 return Err(QueryError::TooManyParameters);
             }
             out.push((k.into(), v.into()));
@@ -264,6 +254,28 @@ const AMP: u8 = 1;
 const EQ: u8 = 2;
 const ENC: u8 = 3;
 
+/// The room the pairs of `query` need (its `&`-separated pieces), `None`
+/// when it has more than [`MAX_PARAMETERS`] non-empty pairs: the one count
+/// of that limit, for the pipeline's early check and the parser alike.
+fn parameter_count(query: &str) -> Option<usize> {
+    // 1001 non-empty parameters need at least 2001 bytes.
+    if query.len() <= MAX_PARAMETERS * 2 {
+        return Some(query.bytes().filter(|&b| b == b'&').count() + 1);
+    }
+    let count = query
+        .split('&')
+        .filter(|s| !s.is_empty())
+        .take(MAX_PARAMETERS + 1)
+        .count();
+    (count <= MAX_PARAMETERS).then_some(count)
+}
+
+/// Whether `query` has more than [`MAX_PARAMETERS`] non-empty pairs (spec,
+/// "Limits"); cheap for the short queries that cannot.
+pub(crate) fn over_parameter_limit(query: &str) -> bool {
+    query.len() > MAX_PARAMETERS * 2 && parameter_count(query).is_none()
+}
+
 impl<'a> Pairs<'a> {
     fn with_capacity(n: usize) -> Self {
         Self {
@@ -278,23 +290,10 @@ impl<'a> Pairs<'a> {
         self.pairs.push(Pair { name, value, slot });
     }
 
-    /// Decodes a query string, refusing more than [`MAX_QUERY_PARAMETERS`]
+    /// Decodes a query string, refusing more than [`MAX_PARAMETERS`]
     /// parameters before decoding anything.
     pub(crate) fn parse(query: &'a str) -> Result<Self, QueryError> {
-        // 1001 non-empty parameters need at least 2001 bytes.
-        let count = if query.len() > MAX_QUERY_PARAMETERS * 2 {
-            let count = query
-                .split('&')
-                .filter(|s| !s.is_empty())
-                .take(MAX_QUERY_PARAMETERS + 1)
-                .count();
-            if count > MAX_QUERY_PARAMETERS {
-                return Err(QueryError::TooManyParameters);
-            }
-            count
-        } else {
-            query.bytes().filter(|&b| b == b'&').count() + 1
-        };
+        let count = parameter_count(query).ok_or(QueryError::TooManyParameters)?;
         let mut pairs = Self::with_capacity(count);
         // One pass: split on `&`, find each piece's first `=`, and note
         // whether it has anything to decode (`%` or `+`). Plain bytes cost

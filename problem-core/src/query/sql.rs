@@ -5,7 +5,7 @@
 //!   quoted by sea-query); every value is a bound parameter.
 //! - `WHERE`: every filter condition (AND) and the search: for each term,
 //!   OR-ed over the searched fields, `folded LIKE ? ESCAPE '\'` with the
-//!   term folded by [`fold_case`](super::fold_case) when the field has a
+//!   term folded by [`fold_case`] when the field has a
 //!   `folded_column` (the same rows on every database), else
 //!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` (ASCII-only folding on SQLite);
 //!   the terms AND-ed.
@@ -14,6 +14,11 @@
 //!   both SQLite (whose `LIKE` ignores ASCII case) and PostgreSQL:
 //!   `REPLACE(col, ?, '') <> col`, `SUBSTR(col, 1, n) = ?`,
 //!   `SUBSTR(col, LENGTH(col) - n + 1) = ?`.
+//! - `iexact` / `icontains` / `istarts_with`: the field's `folded_column`
+//!   `= ?` or `LIKE ? ESCAPE '\'` with the value folded by
+//!   [`fold_case`], as search (the derive requires
+//!   `folded_column` on a field that allows them); a hand-written
+//!   [`FieldSpec`] without one compares `LOWER(col)` with `LOWER(?)`.
 //! - `ORDER BY` the effective order (key last); nullable columns get
 //!   `NULLS FIRST` ascending and `NULLS LAST` descending, as in memory.
 //! - Keyset cursors: the lexicographic OR-expansion
@@ -54,11 +59,11 @@ use sea_query::{
     Order, Query, SelectStatement,
 };
 
-use super::filter::{Condition as FilterCondition, Operand, Operator, escape_like};
+use super::filter::{FilterCondition, Operand, Operator, escape_like};
 use super::fold::fold_case;
 use super::sort::Direction;
 use super::typed::{CollectionQuery, FieldSpec, TypedQuery};
-use super::value::Value;
+use super::value::FieldValue;
 
 /// The escape character of every `LIKE` pattern.
 const ESCAPE: char = '\\';
@@ -77,15 +82,15 @@ fn column_named(name: &str) -> Expr {
 }
 
 /// A bound value.
-pub(crate) fn bind(value: &Value) -> Expr {
+pub(crate) fn bind(value: &FieldValue) -> Expr {
     match value {
-        Value::Null => Expr::val(sea_query::Value::String(None)),
-        Value::Integer(v) => Expr::val(*v),
-        Value::Float(v) => Expr::val(*v),
-        Value::Boolean(v) => Expr::val(*v),
-        Value::Text(v) => Expr::val(v.clone()),
-        Value::Date(d) => Expr::val(*d),
-        Value::DateTime(d) => Expr::val(*d),
+        FieldValue::Null => Expr::val(sea_query::Value::String(None)),
+        FieldValue::Integer(v) => Expr::val(*v),
+        FieldValue::Float(v) => Expr::val(*v),
+        FieldValue::Boolean(v) => Expr::val(*v),
+        FieldValue::Text(v) => Expr::val(v.clone()),
+        FieldValue::Date(d) => Expr::val(*d),
+        FieldValue::DateTime(d) => Expr::val(*d),
     }
 }
 
@@ -97,61 +102,133 @@ fn func(name: &'static str, args: Vec<Expr>) -> Expr {
     Expr::from(Func::cust(Alias::new(name)).args(args))
 }
 
-fn text_condition(op: Operator, col: Expr, text: &str) -> Expr {
-    let escaped = escape_like(text);
-    let n = i32::try_from(text.chars().count()).unwrap_or(i32::MAX);
-    let (pattern, exact) = match op {
-        Operator::Contains => (
-            format!("%{escaped}%"),
-            func(
-                "REPLACE",
-                vec![col.clone(), Expr::val(text.to_owned()), Expr::val("")],
-            )
-            .ne(col.clone()),
-        ),
-        Operator::StartsWith => (
-            format!("{escaped}%"),
-            func("SUBSTR", vec![col.clone(), Expr::val(1i32), Expr::val(n)])
-                .eq(Expr::val(text.to_owned())),
-        ),
-        _ => (
-            format!("%{escaped}"),
-            func(
-                "SUBSTR",
-                vec![
-                    col.clone(),
-                    func("LENGTH", vec![col.clone()])
-                        .sub(Expr::val(n))
-                        .add(Expr::val(1i32)),
-                ],
-            )
-            .eq(Expr::val(text.to_owned())),
-        ),
-    };
+/// The case-sensitive text matches: `col LIKE pattern ESCAPE '\'` (which
+/// narrows by index and ignores ASCII case on SQLite) AND-ed with `exact`,
+/// a check that is case-sensitive on every database; only the `LIKE` for
+/// an empty text.
+fn text_match(col: Expr, pattern: String, exact: Expr, text: &str) -> Expr {
     let l = like(col, pattern);
     if text.is_empty() { l } else { l.and(exact) }
 }
 
+/// The number of characters of `text`, as SQL's `LENGTH` counts them.
+fn char_count(text: &str) -> i32 {
+    i32::try_from(text.chars().count()).unwrap_or(i32::MAX)
+}
+
+/// `contains`: `col LIKE '%text%' AND REPLACE(col, text, '') <> col`.
+fn contains(col: Expr, text: &str) -> Expr {
+    let exact = func(
+        "REPLACE",
+        vec![col.clone(), Expr::val(text.to_owned()), Expr::val("")],
+    )
+    .ne(col.clone());
+    text_match(col, format!("%{}%", escape_like(text)), exact, text)
+}
+
+/// `starts_with`: `col LIKE 'text%' AND SUBSTR(col, 1, n) = text`.
+fn starts_with(col: Expr, text: &str) -> Expr {
+    let exact = func(
+        "SUBSTR",
+        vec![col.clone(), Expr::val(1i32), Expr::val(char_count(text))],
+    )
+    .eq(Expr::val(text.to_owned()));
+    text_match(col, format!("{}%", escape_like(text)), exact, text)
+}
+
+/// `ends_with`: `col LIKE '%text' AND SUBSTR(col, LENGTH(col) - n + 1) = text`.
+fn ends_with(col: Expr, text: &str) -> Expr {
+    let exact = func(
+        "SUBSTR",
+        vec![
+            col.clone(),
+            func("LENGTH", vec![col.clone()])
+                .sub(Expr::val(char_count(text)))
+                .add(Expr::val(1i32)),
+        ],
+    )
+    .eq(Expr::val(text.to_owned()));
+    text_match(col, format!("%{}", escape_like(text)), exact, text)
+}
+
+/// The SQL of one condition. Every operator is named (no wildcard): a new
+/// one does not compile until it has its SQL here. An operand of the wrong
+/// shape (impossible for parsed queries) is `FALSE`: never widen the result.
 fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
     let col = column(spec);
-    match (&cond.op, &cond.operand) {
-        (Operator::Eq, Operand::One(v)) => col.eq(bind(v)),
-        (Operator::Ne, Operand::One(v)) => col.ne(bind(v)),
-        (Operator::Gt, Operand::One(v)) => col.gt(bind(v)),
-        (Operator::Gte, Operand::One(v)) => col.gte(bind(v)),
-        (Operator::Lt, Operand::One(v)) => col.lt(bind(v)),
-        (Operator::Lte, Operand::One(v)) => col.lte(bind(v)),
-        (Operator::In, Operand::List(vs)) => col.is_in(vs.iter().map(bind)),
-        (Operator::NotIn, Operand::List(vs)) => col.is_not_in(vs.iter().map(bind)),
-        (
-            op @ (Operator::Contains | Operator::StartsWith | Operator::EndsWith),
-            Operand::One(Value::Text(t)),
-        ) => text_condition(*op, col, t),
-        (Operator::IsNull, _) => col.is_null(),
-        (Operator::IsNotNull, _) => col.is_not_null(),
-        // Unreachable for parsed queries; never widen the result.
-        _ => Expr::val(false),
+    let one = |build: &dyn Fn(Expr, Expr) -> Expr| match &cond.operand {
+        Operand::One(v) => build(col.clone(), bind(v)),
+        Operand::List(_) | Operand::None => Expr::val(false),
+    };
+    let text = |build: &dyn Fn(Expr, &str) -> Expr| {
+        if let Operand::One(FieldValue::Text(t)) = &cond.operand {
+            build(col.clone(), t)
+        } else {
+            Expr::val(false)
+        }
+    };
+    let list = |build: &dyn Fn(Expr, &[FieldValue]) -> Expr| match &cond.operand {
+        Operand::List(vs) => build(col.clone(), vs),
+        Operand::One(_) | Operand::None => Expr::val(false),
+    };
+    match cond.op {
+        Operator::Eq => one(&|c, v| c.eq(v)),
+        Operator::Ne => one(&|c, v| c.ne(v)),
+        Operator::Gt => one(&|c, v| c.gt(v)),
+        Operator::Gte => one(&|c, v| c.gte(v)),
+        Operator::Lt => one(&|c, v| c.lt(v)),
+        Operator::Lte => one(&|c, v| c.lte(v)),
+        Operator::In => list(&|c, vs| c.is_in(vs.iter().map(bind))),
+        Operator::NotIn => list(&|c, vs| c.is_not_in(vs.iter().map(bind))),
+        Operator::Contains => text(&contains),
+        Operator::StartsWith => text(&starts_with),
+        Operator::EndsWith => text(&ends_with),
+        Operator::IsNull => col.is_null(),
+        Operator::IsNotNull => col.is_not_null(),
+        Operator::IExact => text(&|_, t| folded_match(spec, Fold::Exact, t)),
+        Operator::IContains => text(&|_, t| folded_match(spec, Fold::Contains, t)),
+        Operator::IStartsWith => text(&|_, t| folded_match(spec, Fold::StartsWith, t)),
     }
+}
+
+/// The shapes of a case-insensitive match.
+#[derive(Clone, Copy)]
+enum Fold {
+    Exact,
+    Contains,
+    StartsWith,
+}
+
+/// A case-insensitive match (`iexact`, `icontains`, `istarts_with`). With
+/// a `folded_column`: that column against the text folded by
+/// [`fold_case`] (`=`, or `LIKE` with `%`, `_` and `\` escaped), the same
+/// rows on every database, as search. Without one (a hand-written
+/// [`FieldSpec`]; the derive requires `folded_column` for these operators):
+/// `LOWER(col)` against `LOWER(?)`, which SQLite folds for ASCII only.
+fn folded_match(spec: &FieldSpec, shape: Fold, text: &str) -> Expr {
+    let folded = fold_case(text);
+    let escaped = escape_like(&folded);
+    let pattern = match shape {
+        Fold::Exact => None,
+        Fold::Contains => Some(format!("%{escaped}%")),
+        Fold::StartsWith => Some(format!("{escaped}%")),
+    };
+    match (spec.folded_column, pattern) {
+        (Some(folded_column), None) => {
+            column_named(folded_column).eq(Expr::val(folded.into_owned()))
+        }
+        (Some(folded_column), Some(pattern)) => like(column_named(folded_column), pattern),
+        (None, None) => Expr::from(Func::lower(column(spec)))
+            .eq(Expr::from(Func::lower(Expr::val(folded.into_owned())))),
+        (None, Some(pattern)) => lower_like(column(spec), pattern),
+    }
+}
+
+/// `LOWER(col) LIKE LOWER(pattern) ESCAPE '\'`.
+fn lower_like(col: Expr, pattern: String) -> Expr {
+    let lowered = Expr::from(Func::lower(Expr::val(pattern)))
+        .binary(BinOper::Escape, Expr::Constant(ESCAPE.into()));
+    Expr::from(Func::lower(col)).binary(BinOper::Like, lowered)
 }
 
 /// SQL through `sea-query`; every method here needs the feature `sea-query`.
@@ -180,11 +257,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                     any = any.add(match spec.folded_column {
                         // Both sides folded by `fold_case`: the same rows on every database.
                         Some(folded_column) => like(column_named(folded_column), folded.clone()),
-                        None => {
-                            let lowered = Expr::from(Func::lower(Expr::val(pattern.clone())))
-                                .binary(BinOper::Escape, Expr::Constant(ESCAPE.into()));
-                            Expr::from(Func::lower(column(spec))).binary(BinOper::Like, lowered)
-                        }
+                        None => lower_like(column(spec), pattern.clone()),
                     });
                 }
                 all = all.add(any);

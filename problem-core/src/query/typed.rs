@@ -17,7 +17,7 @@ use super::pagination::{PageSizeLimits, Pagination};
 use super::params::{Pairs, RawQuery};
 use super::search::Search;
 use super::sort::{Direction, Sort, SortField};
-use super::value::{Value, ValueKind};
+use super::value::{FieldValue, ValueKind};
 
 /// One queryable field of a [`QuerySchema`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,9 +40,11 @@ pub struct FieldSpec {
     /// May appear in `fields`/`exclude` (every field unless `select = false`).
     pub selectable: bool,
     /// `folded_column = ".."`: a column holding the field's text case-folded
-    /// by [`fold_case`](super::fold_case); SQL search then compares it with
-    /// the folded terms (the same rows on every database). `None`: search
-    /// compares `LOWER(column)`, which SQLite folds for ASCII only.
+    /// by [`fold_case`](super::fold_case); SQL search and the case-folding
+    /// filter operators then compare it with the folded terms (the same
+    /// rows on every database). `None`: they compare `LOWER(column)`, which
+    /// SQLite folds for ASCII only (the derive requires `folded_column` for
+    /// the case-folding operators).
     pub folded_column: Option<&'static str>,
 }
 
@@ -138,7 +140,7 @@ pub trait CollectionQuery: 'static {
 pub struct TypedQuery<Q> {
     params: CollectionParams,
     order: Sort,
-    after: Option<Vec<Value>>,
+    after: Option<Vec<FieldValue>>,
     /// `limit` was given without `page` or `per_page`.
     limit_only: bool,
     config: QueryConfig,
@@ -224,7 +226,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         QueryError::from_issues(issues).map(|()| query)
     }
 
-    fn decode_cursor(&self, token: &str) -> Result<Vec<Value>, Box<crate::problem::Issue>> {
+    fn decode_cursor(&self, token: &str) -> Result<Vec<FieldValue>, Box<crate::problem::Issue>> {
         let keys = self
             .config
             .keys()
@@ -271,7 +273,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                     Operand::One(v) => v.canonical(),
                     Operand::List(vs) => vs
                         .iter()
-                        .map(Value::canonical)
+                        .map(FieldValue::canonical)
                         .collect::<Vec<_>>()
                         .join("\u{1f}"),
                     Operand::None => String::new(),
@@ -292,12 +294,15 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// Signs the cursor that follows a row with these sort-key values.
-    pub(crate) fn seal_cursor(&self, values: Vec<Value>) -> Result<String, ApplyError> {
+    pub(crate) fn seal_cursor(&self, values: Vec<FieldValue>) -> Result<String, ApplyError> {
         let keys = self.config.keys().ok_or(ApplyError::NoCursorKey)?;
         let payload = CursorPayload::new(
             Q::SCHEMA.resource,
             self.order.to_string(),
-            values.iter().map(Value::to_json).collect::<Vec<Json>>(),
+            values
+                .iter()
+                .map(FieldValue::to_json)
+                .collect::<Vec<Json>>(),
             self.filter_hash(),
         );
         keys.seal(&payload).ok_or(ApplyError::NoCursorKey)
@@ -389,7 +394,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// The sort-key values of the row the cursor points after.
-    pub fn after(&self) -> Option<&[Value]> {
+    pub fn after(&self) -> Option<&[FieldValue]> {
         self.after.as_deref()
     }
 

@@ -13,6 +13,7 @@ use super::params::{Int, parse_int};
 
 /// The type of a queryable field, from its Rust type ([`QueryValue::KIND`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ValueKind {
     /// An integer type; values outside `min..=max` do not parse.
     Integer {
@@ -51,19 +52,19 @@ impl ValueKind {
     /// Parses a query value. Date-times are converted to UTC.
     ///
     /// ```
-    /// use problem_core::query::{Value, ValueKind};
+    /// use problem_core::query::{FieldValue, ValueKind};
     /// let int = ValueKind::Integer { min: i32::MIN as i64, max: i32::MAX as i64 };
-    /// assert_eq!(int.parse("42"), Some(Value::Integer(42)));
+    /// assert_eq!(int.parse("42"), Some(FieldValue::Integer(42)));
     /// assert_eq!(int.parse("4294967296"), None);
     /// assert_eq!(ValueKind::Boolean.parse("yes"), None);
     /// ```
-    pub fn parse(self, s: &str) -> Option<Value> {
+    pub fn parse(self, s: &str) -> Option<FieldValue> {
         match self {
             Self::Integer { min, max } => match parse_int(s) {
                 Int::Value(v) if v >= i128::from(min) && v <= i128::from(max) => {
-                    i64::try_from(v).ok().map(Value::Integer)
+                    i64::try_from(v).ok().map(FieldValue::Integer)
                 }
-                _ => None,
+                Int::Value(_) | Int::NotInteger => None,
             },
             Self::Float => {
                 let ok = !s.is_empty()
@@ -71,36 +72,39 @@ impl ValueKind {
                         b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
                     });
                 let v: f64 = if ok { s.parse().ok()? } else { return None };
-                v.is_finite().then_some(Value::Float(v))
+                v.is_finite().then_some(FieldValue::Float(v))
             }
             Self::Boolean => match s {
-                "true" => Some(Value::Boolean(true)),
-                "false" => Some(Value::Boolean(false)),
+                "true" => Some(FieldValue::Boolean(true)),
+                "false" => Some(FieldValue::Boolean(false)),
                 _ => None,
             },
-            Self::Text => Some(Value::Text(s.to_owned())),
-            Self::Date => parse_date(s).map(Value::Date),
+            Self::Text => Some(FieldValue::Text(s.to_owned())),
+            Self::Date => parse_date(s).map(FieldValue::Date),
             Self::DateTime => OffsetDateTime::parse(s, &Rfc3339)
                 .ok()
-                .map(|d| Value::DateTime(d.to_offset(UtcOffset::UTC))),
+                .map(|d| FieldValue::DateTime(d.to_offset(UtcOffset::UTC))),
         }
     }
 
     /// Reads a value of this kind from JSON (a serialized item or a cursor):
     /// numbers, booleans, strings; dates and date-times as RFC 3339 strings.
-    /// `null` is [`Value::Null`]; anything else is `None`.
-    pub fn from_json(self, json: &Json) -> Option<Value> {
+    /// `null` is [`FieldValue::Null`]; anything else is `None`.
+    pub fn from_json(self, json: &Json) -> Option<FieldValue> {
         if json.is_null() {
-            return Some(Value::Null);
+            return Some(FieldValue::Null);
         }
         match self {
             Self::Integer { min, max } => {
                 let v = json.as_i64()?;
-                (v >= min && v <= max).then_some(Value::Integer(v))
+                (v >= min && v <= max).then_some(FieldValue::Integer(v))
             }
-            Self::Float => json.as_f64().filter(|v| v.is_finite()).map(Value::Float),
-            Self::Boolean => json.as_bool().map(Value::Boolean),
-            Self::Text => json.as_str().map(|s| Value::Text(s.to_owned())),
+            Self::Float => json
+                .as_f64()
+                .filter(|v| v.is_finite())
+                .map(FieldValue::Float),
+            Self::Boolean => json.as_bool().map(FieldValue::Boolean),
+            Self::Text => json.as_str().map(|s| FieldValue::Text(s.to_owned())),
             Self::Date => json.as_str().and_then(|s| self.parse(s)),
             Self::DateTime => json.as_str().and_then(|s| self.parse(s)),
         }
@@ -113,7 +117,8 @@ fn parse_date(s: &str) -> Option<Date> {
 
 /// A typed filter value, cursor value or field value of an item.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+#[non_exhaustive]
+pub enum FieldValue {
     /// SQL `NULL` / JSON `null` / `None`.
     Null,
     /// Any integer type, widened.
@@ -130,7 +135,7 @@ pub enum Value {
     DateTime(OffsetDateTime),
 }
 
-impl Value {
+impl FieldValue {
     /// The value as JSON (dates as RFC 3339 strings).
     pub fn to_json(&self) -> Json {
         match self {
@@ -157,7 +162,7 @@ impl Value {
         }
     }
 
-    /// Whether this is [`Value::Null`].
+    /// Whether this is [`FieldValue::Null`].
     pub fn is_null(&self) -> bool {
         matches!(self, Self::Null)
     }
@@ -174,7 +179,17 @@ impl Value {
             (Self::Text(a), Self::Text(b)) => Some(a.as_bytes().cmp(b.as_bytes())),
             (Self::Date(a), Self::Date(b)) => Some(a.cmp(b)),
             (Self::DateTime(a), Self::DateTime(b)) => Some(a.cmp(b)),
-            _ => None,
+            // Every kind named: a new one must say how it compares.
+            (
+                Self::Null
+                | Self::Integer(_)
+                | Self::Float(_)
+                | Self::Boolean(_)
+                | Self::Text(_)
+                | Self::Date(_)
+                | Self::DateTime(_),
+                _,
+            ) => None,
         }
     }
 
@@ -281,24 +296,30 @@ mod tests {
     #[test]
     fn parses_by_kind() {
         let i8k = <i8 as QueryValue>::KIND;
-        assert_eq!(i8k.parse("-128"), Some(Value::Integer(-128)));
+        assert_eq!(i8k.parse("-128"), Some(FieldValue::Integer(-128)));
         assert_eq!(i8k.parse("128"), None);
         assert_eq!(i8k.parse("1.5"), None);
         assert_eq!(i8k.parse(""), None);
-        assert_eq!(ValueKind::Float.parse("1.5e3"), Some(Value::Float(1500.0)));
+        assert_eq!(
+            ValueKind::Float.parse("1.5e3"),
+            Some(FieldValue::Float(1500.0))
+        );
         assert_eq!(ValueKind::Float.parse("NaN"), None);
         assert_eq!(ValueKind::Float.parse("inf"), None);
         assert_eq!(ValueKind::Float.parse("1e999"), None);
-        assert_eq!(ValueKind::Boolean.parse("true"), Some(Value::Boolean(true)));
+        assert_eq!(
+            ValueKind::Boolean.parse("true"),
+            Some(FieldValue::Boolean(true))
+        );
         assert_eq!(ValueKind::Boolean.parse("1"), None);
         assert_eq!(
             ValueKind::Date.parse("2024-02-29"),
-            Some(Value::Date(date!(2024 - 02 - 29)))
+            Some(FieldValue::Date(date!(2024 - 02 - 29)))
         );
         assert_eq!(ValueKind::Date.parse("2023-02-29"), None);
         assert_eq!(
             ValueKind::DateTime.parse("2024-01-01T02:00:00+02:00"),
-            Some(Value::DateTime(datetime!(2024-01-01 0:00 UTC)))
+            Some(FieldValue::DateTime(datetime!(2024-01-01 0:00 UTC)))
         );
         assert_eq!(ValueKind::DateTime.parse("2024-01-01"), None);
     }

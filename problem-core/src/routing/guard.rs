@@ -19,6 +19,9 @@ pub type GuardFuture = Pin<Box<dyn Future<Output = Result<bool, actix_web::Error
 /// `UnauthorizedException` with `WWW-Authenticate`).
 ///
 /// Not actix-web's routing `Guard`, which turns a failed check into a 404.
+/// The name is kept: actix-web's trait is reached as `actix_web::guard::Guard`
+/// and rarely imported by name next to this one (routes are given closures,
+/// `.guarded(|req| async { .. })`); import this one as `routing::Guard`.
 /// Any `Fn(HttpRequest) -> impl Future<Output = Result<bool, actix_web::Error>>`
 /// is a guard.
 ///

@@ -22,7 +22,9 @@ pub use added::AddedRoute;
 pub use guard::{Guard, GuardFuture};
 
 use crate::HttpConfigError;
+use crate::pipeline::PipelineInstalled;
 use crate::problem::{MethodNotAllowedException, NotFoundException, route_error};
+use crate::spec;
 
 /// The request path as the client sent it, before any rewriting (e.g. the
 /// removal of a `/v<N>` segment by URL-path versioning). A middleware that
@@ -49,15 +51,22 @@ fn original_path(req: &HttpRequest) -> String {
 /// # });
 /// ```
 ///
-/// Inside the error pipeline the document is rendered once, by the
-/// pipeline (which knows `instance`); outside it the error's own
-/// `ResponseError` response answers.
+/// The error's own `ResponseError` response answers (with `instance`
+/// empty); the error pipeline, when installed, renders the document again
+/// with `instance`. The route table registered by
+/// [`ProblemApp`](crate::server::ProblemApp) behind its pipeline leaves the
+/// document to the pipeline instead, which renders it once.
 pub async fn no_route(req: HttpRequest) -> Result<HttpResponse, actix_web::Error> {
-    Err(route_error(NotFoundException::new().with_detail(format!(
-        "No route for {} {}",
-        req.method(),
-        original_path(&req)
-    ))))
+    Err(not_found(&req, false))
+}
+
+/// The 404 of a path no route matches; `deferred`: rendered by the pipeline.
+fn not_found(req: &HttpRequest, deferred: bool) -> actix_web::Error {
+    route_error(
+        NotFoundException::new()
+            .with_detail(spec::no_route(req.method().as_str(), &original_path(req))),
+        deferred,
+    )
 }
 
 type RouteFactory = Arc<dyn Fn() -> Route + Send + Sync>;
@@ -304,12 +313,22 @@ impl Routes {
     /// Registers every route, the implicit `HEAD` and `OPTIONS` routes, a
     /// 405 answer per path and the 404 answer.
     ///
-    /// Behind the error pipeline the 404 and 405 documents are rendered
-    /// once, by the pipeline: a middleware between the pipeline and the
-    /// routes sees those two errors' responses with their status and no
-    /// body yet (the error itself is in the response, as for every error).
-    /// Without the pipeline they answer their standalone document.
+    /// The 404 and 405 answer their standalone documents (`instance`
+    /// empty), which the error pipeline, when installed, renders again with
+    /// `instance`. [`ProblemApp`](crate::server::ProblemApp) registers its
+    /// table knowing whether its pipeline is installed, and then leaves
+    /// those documents to the pipeline, which renders them once.
     pub fn register(&self, cfg: &mut ServiceConfig) {
+        self.register_with(cfg, PipelineInstalled::default());
+    }
+
+    /// [`register`](Self::register), told by `pipeline` (set at setup when
+    /// the pipeline's middleware is built) whether the error pipeline is
+    /// installed: then the 404 and 405 documents are rendered once, by the
+    /// pipeline; a middleware between the pipeline and the routes sees
+    /// those two errors' responses with their status and no body yet (the
+    /// error itself is in the response, as for every error).
+    pub(crate) fn register_with(&self, cfg: &mut ServiceConfig, pipeline: PipelineInstalled) {
         let mut paths: Vec<&str> = Vec::new();
         for e in &self.entries {
             if !paths.contains(&e.path.as_str()) {
@@ -341,22 +360,27 @@ impl Routes {
                     }
                 }));
             }
+            let behind = pipeline.clone();
             resource = resource.default_service(web::to(move |req: HttpRequest| {
                 let allow = allow.clone();
+                let deferred = behind.get();
                 async move {
                     Err::<HttpResponse, _>(route_error(
                         MethodNotAllowedException::new()
-                            .with_detail(format!(
-                                "{} is not allowed on {}",
-                                req.method(),
-                                original_path(&req)
+                            .with_detail(spec::method_not_allowed(
+                                req.method().as_str(),
+                                &original_path(&req),
                             ))
                             .with_header((header::ALLOW, allow)),
+                        deferred,
                     ))
                 }
             }));
             cfg.service(resource);
         }
-        cfg.default_service(web::to(no_route));
+        cfg.default_service(web::to(move |req: HttpRequest| {
+            let deferred = pipeline.get();
+            async move { Err::<HttpResponse, _>(not_found(&req, deferred)) }
+        }));
     }
 }

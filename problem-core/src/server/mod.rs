@@ -9,13 +9,12 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer};
 
 use crate::HttpConfigError;
-use crate::pipeline::{ConditionalRequests, ErrorContext, Logger, Pipeline, PipelineBuilder};
+use crate::pipeline::{ConditionalRequests, ErrorContext, LogSink, Pipeline, PipelineBuilder};
 use crate::problem::{DocumentedProblem, Problem};
 use crate::routing::Routes;
 use crate::version::{VersionConfig, Versioning};
 
-/// The default `max_request_body_size` of a [`ProblemApp`]: 1 MiB.
-pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
+pub use crate::spec::DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 type Configure = Arc<dyn Fn(&mut ServiceConfig) + Send + Sync>;
 
@@ -149,6 +148,12 @@ impl ProblemApp {
     /// Registers the routes, the 404/405 answers, extra configuration and
     /// body limits of actix-web's own extractors (set to
     /// `max_request_body_size`) into an actix-web `App`.
+    ///
+    /// The route table is given this app's pipeline flag: once
+    /// [`pipeline`](Self::pipeline) is wrapped around the `App` (actix-web
+    /// builds the middleware at setup, before the first request), the 404
+    /// and 405 documents are rendered once, by the pipeline; without it
+    /// they answer their standalone documents.
     pub fn configure(&self, cfg: &mut ServiceConfig) {
         let limit = self.max_request_body_size;
         cfg.app_data(web::JsonConfig::default().limit(limit))
@@ -158,7 +163,7 @@ impl ProblemApp {
         for f in &self.configure {
             f(cfg);
         }
-        self.routes.register(cfg);
+        self.routes.register_with(cfg, self.pipeline.installed());
     }
 
     /// Serves the application on `addr` until the server stops.
@@ -253,13 +258,13 @@ impl ProblemAppBuilder {
     }
 
     /// The logger; default `tracing`.
-    pub fn logger(mut self, logger: impl Logger) -> Self {
+    pub fn logger(mut self, logger: impl LogSink) -> Self {
         self.pipeline = self.pipeline.logger(logger);
         self
     }
 
     /// A shared logger (e.g. a `MemoryLogger` a test keeps).
-    pub fn shared_logger(mut self, logger: Arc<dyn Logger>) -> Self {
+    pub fn shared_logger(mut self, logger: Arc<dyn LogSink>) -> Self {
         self.pipeline = self.pipeline.shared_logger(logger);
         self
     }

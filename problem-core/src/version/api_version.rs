@@ -177,6 +177,7 @@ pub(crate) fn clip(input: &str) -> String {
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VersionParseError {
     /// The input is empty.
     #[error("empty API version")]

@@ -8,16 +8,15 @@ use std::time::SystemTime;
 
 use actix_web::HttpRequest;
 use actix_web::dev::RequestHead;
-use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
 
 use super::api_version::ApiVersion;
+use super::builder::VersionConfigBuilder;
+use super::cache::{HeaderCache, SharedHeaders, merge_headers, vary_map};
 use super::error::VersionError;
-use super::headers::{
-    VersionHeaders, X_API_SUPPORTED_VERSIONS, http_date, link_value, supported_value,
-};
+use super::headers::{VersionHeaders, X_API_SUPPORTED_VERSIONS, link_value, supported_value};
 use super::lifecycle::{Deprecation, VersionState};
 use super::strategy::{Sources, VersionStrategy};
-use crate::config::HttpConfigError;
 
 /// How the application versions its API: the strategy, the versions and
 /// their lifecycle, and the response headers (spec, "VersionConfig").
@@ -68,103 +67,21 @@ use crate::config::HttpConfigError;
 /// ```
 #[derive(Debug, Clone)]
 pub struct VersionConfig {
-    strategy: VersionStrategy,
-    default_version: Option<ApiVersion>,
-    supported: Vec<ApiVersion>,
-    advertised: Vec<ApiVersion>,
-    deprecated: BTreeMap<ApiVersion, Deprecation>,
-    removed: BTreeMap<ApiVersion, Option<SystemTime>>,
-    require_version: bool,
-    add_response_headers: bool,
-    neutral_paths: Vec<String>,
+    pub(super) strategy: VersionStrategy,
+    pub(super) default_version: Option<ApiVersion>,
+    pub(super) supported: Vec<ApiVersion>,
+    pub(super) advertised: Vec<ApiVersion>,
+    pub(super) deprecated: BTreeMap<ApiVersion, Deprecation>,
+    pub(super) removed: BTreeMap<ApiVersion, Option<SystemTime>>,
+    pub(super) require_version: bool,
+    pub(super) add_response_headers: bool,
+    pub(super) neutral_paths: Vec<String>,
     /// The response headers, computed once (see [`HeaderCache`]).
-    cache: HeaderCache,
+    pub(super) cache: HeaderCache,
     /// The strategy prepared for resolving requests.
-    sources: Sources,
+    pub(super) sources: Sources,
     /// `Vary` of the strategy ([`VersionStrategy::vary`]), as one header.
-    vary: Option<Arc<HeaderMap>>,
-}
-
-/// The version headers of the configured versions and the general
-/// headers, computed once when the configuration is built: resolving a
-/// request then only looks them up (their values never change).
-#[derive(Debug, Clone, Default)]
-struct HeaderCache {
-    general: Arc<HeaderMap>,
-    /// Every version named by the configuration (supported, deprecated,
-    /// default), sorted.
-    versions: Vec<(ApiVersion, SharedHeaders)>,
-    /// The versions of `versions` that [`VersionConfig::check`] accepts,
-    /// sorted: the lifecycle check of a request is one lookup.
-    accepted: Vec<ApiVersion>,
-}
-
-/// Response headers computed once: as a map, shared with the error
-/// pipeline (sticky headers), and as a list, merged into each response
-/// without walking the map.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct SharedHeaders {
-    pub(crate) map: Arc<HeaderMap>,
-    list: Arc<[(HeaderName, HeaderValue)]>,
-}
-
-impl SharedHeaders {
-    fn new(map: HeaderMap) -> Self {
-        let list = map
-            .iter()
-            .map(|(name, value)| (name.clone(), value.clone()))
-            .collect();
-        Self {
-            map: Arc::new(map),
-            list,
-        }
-    }
-
-    /// [`merge_headers`] of these headers into `into`.
-    pub(crate) fn merge_into(&self, into: &mut HeaderMap) {
-        merge_pairs(into, || self.list.iter().map(|(name, value)| (name, value)));
-    }
-}
-
-impl HeaderCache {
-    fn of(config: &VersionConfig) -> Self {
-        let mut names: Vec<ApiVersion> = config
-            .supported
-            .iter()
-            .chain(config.deprecated.keys())
-            .chain(config.default_version.iter())
-            .copied()
-            .collect();
-        names.sort();
-        names.dedup();
-        let accepted = names
-            .iter()
-            .copied()
-            .filter(|v| config.check_slow(*v).is_ok())
-            .collect();
-        Self {
-            general: Arc::new(config.compute_general_headers()),
-            accepted,
-            versions: names
-                .into_iter()
-                .map(|v| (v, SharedHeaders::new(config.compute_version_headers(v))))
-                .collect(),
-        }
-    }
-}
-
-/// Builder of a [`VersionConfig`] (spec: "built from a strategy and then
-/// configured"); [`build`](Self::build) checks it.
-#[derive(Debug, Clone)]
-pub struct VersionConfigBuilder {
-    strategy: VersionStrategy,
-    default_version: Option<ApiVersion>,
-    supported: Vec<ApiVersion>,
-    deprecated: BTreeMap<ApiVersion, Deprecation>,
-    removed: BTreeMap<ApiVersion, Option<SystemTime>>,
-    require_version: bool,
-    add_response_headers: bool,
-    neutral_paths: Vec<String>,
+    pub(super) vary: Option<Arc<HeaderMap>>,
 }
 
 impl Default for VersionConfig {
@@ -329,7 +246,7 @@ impl VersionConfig {
     }
 
     /// [`check`](Self::check) from the configuration itself.
-    fn check_slow(&self, version: ApiVersion) -> Result<ApiVersion, VersionError> {
+    pub(super) fn check_slow(&self, version: ApiVersion) -> Result<ApiVersion, VersionError> {
         match self.state(version) {
             VersionState::Removed => Err(VersionError::Removed {
                 version,
@@ -404,7 +321,7 @@ impl VersionConfig {
             .map(|(_, headers)| headers)
     }
 
-    fn compute_version_headers(&self, version: ApiVersion) -> HeaderMap {
+    pub(super) fn compute_version_headers(&self, version: ApiVersion) -> HeaderMap {
         let mut h = self.compute_general_headers();
         if self.add_response_headers {
             h = h.with_api_version(version);
@@ -469,7 +386,7 @@ impl VersionConfig {
         self.cache.general.clone()
     }
 
-    fn compute_general_headers(&self) -> HeaderMap {
+    pub(super) fn compute_general_headers(&self) -> HeaderMap {
         let mut h = HeaderMap::new();
         if self.add_response_headers
             && let Some(value) = supported_value(&self.advertised)
@@ -506,309 +423,6 @@ impl VersionConfig {
             ),
         }
     }
-}
-
-/// The one-header map `Vary: <the strategy's request headers>`.
-fn vary_map(strategy: &VersionStrategy) -> Option<Arc<HeaderMap>> {
-    let value = strategy.vary()?;
-    let mut map = HeaderMap::new();
-    map.insert(header::VARY, value);
-    Some(Arc::new(map))
-}
-
-/// Copies `from` into `into`: replacing same-named values, appending `Link`.
-pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
-    merge_pairs(into, || from.iter());
-}
-
-/// [`merge_headers`] of the `(name, value)` pairs `pairs()` yields (read
-/// twice: once for the names to replace, once to append).
-fn merge_pairs<'a, I>(into: &mut HeaderMap, pairs: impl Fn() -> I)
-where
-    I: Iterator<Item = (&'a HeaderName, &'a HeaderValue)>,
-{
-    if !into.is_empty() {
-        for (name, _) in pairs() {
-            // Most responses do not have the name yet: skip the removal then.
-            if *name != header::LINK && into.contains_key(name) {
-                into.remove(name);
-            }
-        }
-    }
-    for (name, value) in pairs() {
-        into.append(name.clone(), value.clone());
-    }
-}
-
-impl VersionConfigBuilder {
-    /// The version used when the request carries none.
-    pub fn default_version(mut self, version: ApiVersion) -> Self {
-        self.default_version = Some(version);
-        self
-    }
-
-    /// The supported versions (replacing earlier ones). Order and
-    /// duplicates do not matter; an empty list accepts every well-formed
-    /// version.
-    pub fn supported_versions(mut self, versions: impl IntoIterator<Item = ApiVersion>) -> Self {
-        self.supported = versions.into_iter().collect();
-        self
-    }
-
-    /// Marks `version` as deprecated, with the default message and no
-    /// dates (spec, "States and transitions": supported → deprecated).
-    pub fn deprecated(self, version: ApiVersion) -> Self {
-        self.deprecated_with(version, Deprecation::new())
-    }
-
-    /// Marks `version` as deprecated with a message, dates and links
-    /// (deprecated → deprecated with a `Sunset` header when it has a sunset
-    /// date).
-    pub fn deprecated_with(mut self, version: ApiVersion, deprecation: Deprecation) -> Self {
-        self.deprecated.insert(version, deprecation);
-        self
-    }
-
-    /// Removes support for `version`: its requests get 410 Gone, with the
-    /// `Sunset` of its deprecation when it had one (deprecated → removed).
-    /// Checked before `supported_versions`, so a removed version may stay
-    /// in that list; it is then left out of `X-API-Supported-Versions` and
-    /// `supportedVersions`.
-    pub fn removed(mut self, version: ApiVersion) -> Self {
-        self.removed.entry(version).or_insert(None);
-        self
-    }
-
-    /// Like [`removed`](Self::removed), with the `Sunset` date sent on the
-    /// 410.
-    pub fn removed_with_sunset(
-        mut self,
-        version: ApiVersion,
-        sunset: impl Into<SystemTime>,
-    ) -> Self {
-        self.removed.insert(version, Some(sunset.into()));
-        self
-    }
-
-    /// Whether a request without a version is refused with 400 (default
-    /// `false`; conflicts with `default_version`).
-    pub fn require_version(mut self, require: bool) -> Self {
-        self.require_version = require;
-        self
-    }
-
-    /// Whether responses carry `X-API-Version` and
-    /// `X-API-Supported-Versions` (default `true`). The deprecation and
-    /// sunset headers of a deprecated version, and the headers of the
-    /// version problems, are sent either way.
-    pub fn add_response_headers(mut self, add: bool) -> Self {
-        self.add_response_headers = add;
-        self
-    }
-
-    /// Marks a path as version-neutral: requests to it, or below it
-    /// (`/health` covers `/health/live`, not `/healthz`), skip resolution,
-    /// keep their path and get no version headers. Matched against the
-    /// path as received, before the version segment is removed. `/`
-    /// makes every path neutral.
-    pub fn neutral_path(mut self, path: impl Into<String>) -> Self {
-        self.neutral_paths.push(path.into());
-        self
-    }
-
-    /// Checks the configuration.
-    ///
-    /// # Errors
-    /// [`HttpConfigError::InvalidVersionConfig`] when:
-    /// - `require_version` is set together with `default_version`;
-    /// - the default version is not in a non-empty `supported_versions`, or
-    ///   is removed;
-    /// - a sunset date is earlier than the deprecation date;
-    /// - a date has no IMF-fixdate (before 1970 or after 9999);
-    /// - a link cannot be sent in a `Link` header;
-    /// - the strategy is unusable: an invalid header name, an empty query
-    ///   parameter name, a vendor that is not `vnd.<name>` with token
-    ///   characters, a prefix with `?` or `#`, an empty combination;
-    /// - a neutral path does not start with `/`.
-    ///
-    /// ```
-    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
-    /// let err = VersionConfig::builder(VersionStrategy::header())
-    ///     .require_version(true)
-    ///     .default_version(ApiVersion::V1)
-    ///     .build()
-    ///     .unwrap_err();
-    /// assert_eq!(
-    ///     err.to_string(),
-    ///     "invalid version configuration: require_version cannot be combined with default_version (1.0): a request without a version would never use it"
-    /// );
-    /// ```
-    pub fn build(self) -> Result<VersionConfig, HttpConfigError> {
-        let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
-        check_strategy(&self.strategy)?;
-        let mut supported = self.supported;
-        supported.sort();
-        supported.dedup();
-        if let Some(default) = self.default_version {
-            if self.require_version {
-                return fail(format!(
-                    "require_version cannot be combined with default_version ({default}): a request without a version would never use it"
-                ));
-            }
-            if !supported.is_empty() && !supported.contains(&default) {
-                return fail(format!(
-                    "default_version {default} is not one of supported_versions ({})",
-                    list(&supported)
-                ));
-            }
-            if self.removed.contains_key(&default) {
-                return fail(format!("default_version {default} is removed"));
-            }
-        }
-        for (version, d) in &self.deprecated {
-            for (what, date) in [("deprecation date", d.date), ("sunset date", d.sunset)] {
-                if let Some(date) = date {
-                    check_date(*version, what, date)?;
-                }
-            }
-            if let (Some(date), Some(sunset)) = (d.date, d.sunset)
-                && sunset < date
-            {
-                return fail(format!(
-                    "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
-                    show(sunset),
-                    show(date)
-                ));
-            }
-            for (rel, link) in [("deprecation", &d.link), ("sunset", &d.sunset_link)] {
-                if let Some(link) = link
-                    && link_value(link, rel).is_none()
-                {
-                    return fail(format!(
-                        "the {rel} link of version {version} cannot be sent in a Link header: {link:?}"
-                    ));
-                }
-            }
-        }
-        for (version, sunset) in &self.removed {
-            if let Some(sunset) = sunset {
-                check_date(*version, "sunset date", *sunset)?;
-            }
-        }
-        for path in &self.neutral_paths {
-            if !path.starts_with('/') {
-                return fail(format!("neutral path {path:?} must start with '/'"));
-            }
-        }
-        let advertised = supported
-            .iter()
-            .copied()
-            .filter(|v| !self.removed.contains_key(v))
-            .collect();
-        let neutral_paths = self
-            .neutral_paths
-            .into_iter()
-            .map(|p| {
-                let t = p.trim_end_matches('/');
-                if t.is_empty() {
-                    "/".to_owned()
-                } else {
-                    t.to_owned()
-                }
-            })
-            .collect();
-        let mut config = VersionConfig {
-            sources: self.strategy.sources(),
-            vary: vary_map(&self.strategy),
-            strategy: self.strategy,
-            default_version: self.default_version,
-            supported,
-            advertised,
-            deprecated: self.deprecated,
-            removed: self.removed,
-            require_version: self.require_version,
-            add_response_headers: self.add_response_headers,
-            neutral_paths,
-            cache: HeaderCache::default(),
-        };
-        config.cache = HeaderCache::of(&config);
-        Ok(config)
-    }
-}
-
-fn list(versions: &[ApiVersion]) -> String {
-    versions
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn show(date: SystemTime) -> String {
-    match http_date(date) {
-        Some(v) => v.to_str().unwrap_or("?").to_owned(),
-        None => format!("{date:?}"),
-    }
-}
-
-fn check_date(version: ApiVersion, what: &str, date: SystemTime) -> Result<(), HttpConfigError> {
-    if http_date(date).is_none() {
-        return Err(HttpConfigError::InvalidVersionConfig(format!(
-            "the {what} of version {version} is not between 1970 and 9999, so it has no HTTP date"
-        )));
-    }
-    Ok(())
-}
-
-fn is_token(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b))
-}
-
-fn check_strategy(strategy: &VersionStrategy) -> Result<(), HttpConfigError> {
-    let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
-    match strategy {
-        VersionStrategy::UrlPath { prefix: Some(p) } => {
-            if !p.starts_with('/') || p.contains(['?', '#']) || p.contains(char::is_whitespace) {
-                return fail(format!(
-                    "URL path prefix {p:?} must start with '/' and contain no '?', '#' or whitespace"
-                ));
-            }
-        }
-        VersionStrategy::UrlPath { prefix: None } => {}
-        VersionStrategy::Header { name } => {
-            if HeaderName::try_from(name.as_str()).is_err() {
-                return fail(format!(
-                    "version header name {name:?} is not a valid header name"
-                ));
-            }
-        }
-        VersionStrategy::Query { name } => {
-            if name.is_empty() {
-                return fail("version query parameter name is empty".to_owned());
-            }
-        }
-        VersionStrategy::MediaType { vendor } => {
-            if !vendor.to_ascii_lowercase().starts_with("vnd.")
-                || !is_token(vendor)
-                || vendor.len() <= 4
-            {
-                return fail(format!(
-                    "media type vendor {vendor:?} must be vnd.<name> with token characters, e.g. vnd.catalog"
-                ));
-            }
-        }
-        VersionStrategy::Combined(list) => {
-            if list.is_empty() {
-                return fail("a combined strategy needs at least one strategy".to_owned());
-            }
-            for s in list {
-                check_strategy(s)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -44,6 +44,7 @@ use super::api_version::{ApiVersion, VersionParseError, clip};
 /// # Ok::<(), problem_core::version::ConstraintParseError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum VersionConstraint {
     /// Exactly this version.
     Exact(ApiVersion),
@@ -170,6 +171,7 @@ impl fmt::Display for VersionConstraint {
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConstraintParseError {
     /// The text is none of the constraint forms.
     #[error(

@@ -6,6 +6,7 @@ use std::time::SystemTime;
 use super::api_version::{ApiVersion, VersionParseError};
 use super::headers::{SUNSET, X_API_SUPPORTED_VERSIONS, http_date, supported_value};
 use crate::problem::{BadRequestException, HttpException};
+use crate::spec;
 
 /// Why version resolution refused a request. Each variant is answered as a
 /// problem document (the crate's design rules, "Versioning"); the `Display` of a
@@ -45,13 +46,14 @@ use crate::problem::{BadRequestException, HttpException};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VersionError {
     /// The request carries no version and `require_version` is set (or no
     /// `default_version` is configured).
-    #[error("API version is required")]
+    #[error("{}", spec::VERSION_REQUIRED.detail)]
     Missing,
     /// The request carries a version that does not parse.
-    #[error("Invalid API version \"{raw}\"")]
+    #[error("{}", spec::invalid_version(raw))]
     Invalid {
         /// The value as carried by the request (shortened, see above).
         raw: String,
@@ -61,7 +63,7 @@ pub enum VersionError {
     },
     /// The version is not one of `supported_versions` (or, from a
     /// versioned route, no handler of the route accepts it).
-    #[error("API version {} is not supported", version.short())]
+    #[error("{}", spec::unsupported_version(version.short()))]
     Unsupported {
         /// The requested version.
         version: ApiVersion,
@@ -69,7 +71,7 @@ pub enum VersionError {
         supported: Vec<ApiVersion>,
     },
     /// The version has been removed (RFC 9110 410 Gone).
-    #[error("API version {} is no longer supported", version.short())]
+    #[error("{}", spec::removed_version(version.short()))]
     Removed {
         /// The requested version.
         version: ApiVersion,
@@ -84,7 +86,7 @@ impl VersionError {
     pub fn status(&self) -> u16 {
         match self {
             Self::Removed { .. } => 410,
-            _ => 400,
+            Self::Missing | Self::Invalid { .. } | Self::Unsupported { .. } => 400,
         }
     }
 
@@ -100,7 +102,7 @@ impl VersionError {
                 }
             }
             Self::Invalid { source, .. } => err.with_cause(source.clone()),
-            _ => err,
+            Self::Missing | Self::Removed { .. } => err,
         }
     }
 
@@ -120,7 +122,9 @@ impl From<VersionError> for HttpException {
     fn from(err: VersionError) -> Self {
         match err {
             VersionError::Removed { sunset, .. } => err.gone(sunset),
-            _ => err.bad_request().into_inner(),
+            VersionError::Missing
+            | VersionError::Invalid { .. }
+            | VersionError::Unsupported { .. } => err.bad_request().into_inner(),
         }
     }
 }
@@ -129,7 +133,9 @@ impl From<VersionError> for actix_web::Error {
     fn from(err: VersionError) -> Self {
         match err {
             VersionError::Removed { sunset, .. } => err.gone(sunset).into(),
-            _ => err.bad_request().into(),
+            VersionError::Missing
+            | VersionError::Invalid { .. }
+            | VersionError::Unsupported { .. } => err.bad_request().into(),
         }
     }
 }

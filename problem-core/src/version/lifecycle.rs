@@ -126,6 +126,7 @@ impl Deprecation {
 /// # Ok::<(), problem_core::HttpConfigError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum VersionState<'a> {
     /// Served, with no deprecation headers.
     Supported,

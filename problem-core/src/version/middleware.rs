@@ -16,7 +16,8 @@ use actix_web::{Error, FromRequest, HttpMessage, HttpRequest};
 use futures_util::future::LocalBoxFuture;
 
 use super::api_version::ApiVersion;
-use super::config::{VersionConfig, merge_headers};
+use super::cache::merge_headers;
+use super::config::VersionConfig;
 use crate::pipeline::{add_shared_sticky_headers, merge_vary};
 use crate::problem::InternalServerErrorException;
 use crate::routing::OriginalPath;

@@ -64,6 +64,8 @@
 
 mod api_version;
 mod attribute;
+mod builder;
+mod cache;
 mod config;
 mod constraint;
 mod error;
@@ -76,7 +78,8 @@ mod strategy;
 
 pub use api_version::{ApiVersion, MAX_ECHOED_INPUT, ShortVersion, V1, V2, V3, VersionParseError};
 pub use attribute::{VersionConstraints, Versioned, VersionedOutput, constraints_of};
-pub use config::{VersionConfig, VersionConfigBuilder};
+pub use builder::VersionConfigBuilder;
+pub use config::VersionConfig;
 pub use constraint::{ConstraintParseError, VersionConstraint};
 pub use error::VersionError;
 pub use handler::VersionedHandler;

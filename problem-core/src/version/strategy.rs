@@ -9,11 +9,9 @@ use actix_web::http::header::{ACCEPT, HeaderName, HeaderValue};
 
 use super::api_version::{ApiVersion, clip, parse_bytes};
 use super::error::VersionError;
+use crate::config::HttpConfigError;
 
-/// The default header of the header strategy: `X-API-Version`.
-pub const DEFAULT_VERSION_HEADER: &str = "X-API-Version";
-/// The default parameter of the query strategy: `api-version`.
-pub const DEFAULT_VERSION_QUERY: &str = "api-version";
+pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 
 /// Where the version is read from a request (spec, "Strategies").
 ///
@@ -69,6 +67,7 @@ pub const DEFAULT_VERSION_QUERY: &str = "api-version";
 /// assert_eq!(accept.extract(&req), Ok(Some(ApiVersion::V3)));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum VersionStrategy {
     /// The first path segment after `prefix`: `v<N>`.
     UrlPath {
@@ -188,22 +187,108 @@ impl VersionStrategy {
         &self,
         head: &RequestHead,
     ) -> Result<Option<ApiVersion>, VersionError> {
-        match self {
-            Self::UrlPath { prefix } => from_path(head, prefix.as_deref()),
-            Self::Header { name } => from_header(head.headers.get(name.as_str())),
-            Self::Query { name } => from_query(head, name),
-            Self::MediaType { vendor } => from_media_type(head, vendor),
-            Self::Combined(list) => {
-                let mut found = None;
-                for strategy in list {
-                    let carried = strategy.extract_head(head)?;
-                    if found.is_none() {
-                        found = carried;
+        first_carried(self.flatten().into_iter().map(|s| s.carried(head, None)))
+    }
+
+    /// The strategy flattened: its sources in order, every combination
+    /// replaced by its members (an empty combination stays, and carries
+    /// nothing). The one flattener of the strategy: extraction, `Vary`,
+    /// the path rewriting, validation and the OpenAPI documents all read
+    /// it, so a new kind of source is one more arm in each of their
+    /// matches, pointed at by the compiler.
+    pub(crate) fn flatten(&self) -> Vec<&VersionStrategy> {
+        fn walk<'s>(strategy: &'s VersionStrategy, out: &mut Vec<&'s VersionStrategy>) {
+            match strategy {
+                VersionStrategy::Combined(list) if !list.is_empty() => {
+                    for s in list {
+                        walk(s, out);
                     }
                 }
-                Ok(found)
+                VersionStrategy::UrlPath { .. }
+                | VersionStrategy::Header { .. }
+                | VersionStrategy::Query { .. }
+                | VersionStrategy::MediaType { .. }
+                | VersionStrategy::Combined(_) => out.push(strategy),
             }
         }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
+
+    /// The version one flattened source carries; `header`: its header
+    /// name, parsed once (else the name is looked up as text).
+    fn carried(
+        &self,
+        head: &RequestHead,
+        header: Option<&HeaderName>,
+    ) -> Result<Option<ApiVersion>, VersionError> {
+        match self {
+            Self::UrlPath { prefix } => from_path(head, prefix.as_deref()),
+            Self::Header { name } => from_header(match header {
+                Some(parsed) => head.headers.get(parsed),
+                None => head.headers.get(name.as_str()),
+            }),
+            Self::Query { name } => from_query(head, name),
+            Self::MediaType { vendor } => from_media_type(head, vendor),
+            // Flattened, only an empty combination is left: it carries nothing.
+            Self::Combined(_) => Ok(None),
+        }
+    }
+
+    /// Checks the strategy (spec, "Configuration errors"): a URL-path
+    /// prefix starts with `/` and has no `?`, `#` or white space; a header
+    /// name is a valid field name (RFC 9110 §5.1); a query parameter name
+    /// is not empty; a media-type vendor is `vnd.<name>` of token
+    /// characters (RFC 9110 §5.6.2); a combination names at least one
+    /// strategy.
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidVersionConfig`] naming the first mistake,
+    /// in strategy order.
+    pub(crate) fn validate(&self) -> Result<(), HttpConfigError> {
+        let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
+        for source in self.flatten() {
+            match source {
+                Self::UrlPath { prefix: Some(p) } => {
+                    if !p.starts_with('/')
+                        || p.contains(['?', '#'])
+                        || p.contains(char::is_whitespace)
+                    {
+                        return fail(format!(
+                            "URL path prefix {p:?} must start with '/' and contain no '?', '#' or whitespace"
+                        ));
+                    }
+                }
+                Self::UrlPath { prefix: None } => {}
+                Self::Header { name } => {
+                    if HeaderName::try_from(name.as_str()).is_err() {
+                        return fail(format!(
+                            "version header name {name:?} is not a valid header name"
+                        ));
+                    }
+                }
+                Self::Query { name } => {
+                    if name.is_empty() {
+                        return fail("version query parameter name is empty".to_owned());
+                    }
+                }
+                Self::MediaType { vendor } => {
+                    if !vendor.to_ascii_lowercase().starts_with("vnd.")
+                        || !is_token(vendor)
+                        || vendor.len() <= 4
+                    {
+                        return fail(format!(
+                            "media type vendor {vendor:?} must be vnd.<name> with token characters, e.g. vnd.catalog"
+                        ));
+                    }
+                }
+                Self::Combined(_) => {
+                    return fail("a combined strategy needs at least one strategy".to_owned());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The `Vary` value of responses selected by this strategy (RFC 9110
@@ -220,56 +305,41 @@ impl VersionStrategy {
     /// assert_eq!(VersionStrategy::url_path().vary(), None);
     /// ```
     pub fn vary(&self) -> Option<HeaderValue> {
-        fn collect(strategy: &VersionStrategy, out: &mut Vec<String>) {
-            let name = match strategy {
-                VersionStrategy::UrlPath { .. } | VersionStrategy::Query { .. } => return,
-                VersionStrategy::Header { name } => name.clone(),
-                VersionStrategy::MediaType { .. } => "Accept".to_owned(),
-                VersionStrategy::Combined(list) => {
-                    for s in list {
-                        collect(s, out);
-                    }
-                    return;
-                }
+        let mut names: Vec<&str> = Vec::new();
+        for source in self.flatten() {
+            let name = match source {
+                Self::Header { name } => name.as_str(),
+                Self::MediaType { .. } => "Accept",
+                Self::UrlPath { .. } | Self::Query { .. } | Self::Combined(_) => continue,
             };
-            if !out.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
-                out.push(name);
+            if !names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                names.push(name);
             }
         }
-        let mut names = Vec::new();
-        collect(self, &mut names);
         if names.is_empty() {
             return None;
         }
         HeaderValue::from_str(&names.join(", ")).ok()
     }
 
-    /// The strategy flattened into its sources, in order, header names
-    /// parsed once (see [`Sources`]).
+    /// The strategy prepared for resolving requests: flattened, header
+    /// names parsed once (see [`Sources`]).
     pub(crate) fn sources(&self) -> Sources {
-        fn flatten(strategy: &VersionStrategy, out: &mut Vec<Source>) {
-            match strategy {
-                VersionStrategy::UrlPath { prefix } => out.push(Source::UrlPath(prefix.clone())),
-                VersionStrategy::Header { name } => {
-                    out.push(match HeaderName::try_from(name.as_str()) {
-                        Ok(parsed) => Source::Header(parsed),
-                        Err(_) => Source::HeaderText(name.clone()),
-                    })
-                }
-                VersionStrategy::Query { name } => out.push(Source::Query(name.clone())),
-                VersionStrategy::MediaType { vendor } => {
-                    out.push(Source::MediaType(vendor.clone()))
-                }
-                VersionStrategy::Combined(list) => {
-                    for s in list {
-                        flatten(s, out);
-                    }
-                }
-            }
-        }
-        let mut out = Vec::new();
-        flatten(self, &mut out);
-        Sources(out)
+        Sources(
+            self.flatten()
+                .into_iter()
+                .map(|source| {
+                    let header = match source {
+                        Self::Header { name } => HeaderName::try_from(name.as_str()).ok(),
+                        Self::UrlPath { .. }
+                        | Self::Query { .. }
+                        | Self::MediaType { .. }
+                        | Self::Combined(_) => None,
+                    };
+                    (source.clone(), header)
+                })
+                .collect(),
+        )
     }
 
     /// The request path with the version segment removed, when a URL-path
@@ -278,7 +348,7 @@ impl VersionStrategy {
     /// `/v2` gives `/`. Removed whichever source decided the version, so
     /// that routing never sees it.
     pub(crate) fn strip_path(&self, path: &str) -> Option<String> {
-        match self {
+        self.flatten().into_iter().find_map(|source| match source {
             Self::UrlPath { prefix } => {
                 let seg = path_segment(path, prefix.as_deref())?;
                 seg.text.parse::<ApiVersion>().ok()?;
@@ -290,28 +360,20 @@ impl VersionStrategy {
                 }
                 Some(out)
             }
-            Self::Combined(list) => list.iter().find_map(|s| s.strip_path(path)),
-            _ => None,
-        }
+            Self::Header { .. }
+            | Self::Query { .. }
+            | Self::MediaType { .. }
+            | Self::Combined(_) => None,
+        })
     }
 }
 
-/// A [`VersionStrategy`] prepared for resolving requests: the combination
-/// flattened into its sources in order (the first that carries a version
-/// wins, as in [`VersionStrategy::extract`]) and header names parsed once,
+/// A [`VersionStrategy`] prepared for resolving requests: its flattened
+/// sources in order (the first that carries a version wins, as in
+/// [`VersionStrategy::extract`]), each with its header name parsed once,
 /// not on every request.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Sources(Vec<Source>);
-
-#[derive(Debug, Clone)]
-enum Source {
-    UrlPath(Option<String>),
-    Header(HeaderName),
-    /// A header name that does not parse (never found in a request).
-    HeaderText(String),
-    Query(String),
-    MediaType(String),
-}
+pub(crate) struct Sources(Vec<(VersionStrategy, Option<HeaderName>)>);
 
 impl Sources {
     /// The version the request carries, as [`VersionStrategy::extract`]:
@@ -321,21 +383,34 @@ impl Sources {
         &self,
         head: &RequestHead,
     ) -> Result<Option<ApiVersion>, VersionError> {
-        let mut found = None;
-        for source in &self.0 {
-            let carried = match source {
-                Source::UrlPath(prefix) => from_path(head, prefix.as_deref())?,
-                Source::Header(name) => from_header(head.headers.get(name))?,
-                Source::HeaderText(name) => from_header(head.headers.get(name.as_str()))?,
-                Source::Query(name) => from_query(head, name)?,
-                Source::MediaType(vendor) => from_media_type(head, vendor)?,
-            };
-            if found.is_none() {
-                found = carried;
-            }
-        }
-        Ok(found)
+        first_carried(
+            self.0
+                .iter()
+                .map(|(source, header)| source.carried(head, header.as_ref())),
+        )
     }
+}
+
+/// The first version carried, after every source is read: the first
+/// malformed one is the error (a malformed value is never skipped).
+fn first_carried(
+    carried: impl Iterator<Item = Result<Option<ApiVersion>, VersionError>>,
+) -> Result<Option<ApiVersion>, VersionError> {
+    let mut found = None;
+    for c in carried {
+        let c = c?;
+        if found.is_none() {
+            found = c;
+        }
+    }
+    Ok(found)
+}
+
+/// Whether `s` is a non-empty token (RFC 9110 §5.6.2).
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b))
 }
 
 fn from_path(head: &RequestHead, prefix: Option<&str>) -> Result<Option<ApiVersion>, VersionError> {

@@ -7,7 +7,7 @@ use problem_core::query::{
 };
 
 /// `Book`: id (key), title, year, subtitle (nullable), published (date), available (bool), isbn (select only).
-pub struct Book;
+pub(crate) struct Book;
 
 const ALL_CMP: &[Operator] = &[
     Operator::Eq,
@@ -123,17 +123,17 @@ impl CollectionQuery for Book {
     };
 }
 
-pub const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
+pub(crate) const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
 
-pub fn config() -> QueryConfig {
+pub(crate) fn config() -> QueryConfig {
     QueryConfig::default().cursor_keys([KEY.to_vec()]).unwrap()
 }
 
-pub fn book(qs: &str) -> TypedQuery<Book> {
+pub(crate) fn book(qs: &str) -> TypedQuery<Book> {
     TypedQuery::<Book>::from_query_str(qs, &config()).unwrap()
 }
 
-pub fn book_issues(qs: &str) -> serde_json::Value {
+pub(crate) fn book_issues(qs: &str) -> serde_json::Value {
     serde_json::to_value(
         TypedQuery::<Book>::from_query_str(qs, &config())
             .unwrap_err()

@@ -306,7 +306,7 @@ pub fn redact_value(value: &mut Value) {
                 }
             }
         }
-        _ => {}
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 

@@ -1,0 +1,129 @@
+//! Every fixed detail and limit of the service spec, in one place: each
+//! fixed answer with its status beside its text (as axum's
+//! `extract/rejection.rs` keeps a rejection's status and message
+//! together), each limit defined, and counted, once. The modules that
+//! answer with them (pipeline, routing, versioning, queries) read them
+//! from here; changing one here changes it everywhere.
+//!
+//! Sources: the spec's "Errors raised by the service itself", "Request
+//! handling rules", "Limits" and "Versioning" sections, and the crate's
+//! HTTP rules (RFC 9110 §13.1.1 for `412`, RFC 9112 §3.2.2 for `421`).
+//!
+//! ```
+//! use problem_core::spec;
+//! assert_eq!((spec::MALFORMED_JSON.status, spec::MALFORMED_JSON.detail), (400, "Malformed JSON body"));
+//! assert_eq!(spec::no_route("GET", "/nope"), "No route for GET /nope");
+//! assert_eq!(spec::MAX_PARAMETERS, 1000);
+//! ```
+
+use std::time::Duration;
+
+/// A fixed answer: its HTTP status and its problem `detail`, together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fixed {
+    /// The HTTP status of the answer.
+    pub status: u16,
+    /// The problem document's `detail`.
+    pub detail: &'static str,
+}
+
+impl Fixed {
+    const fn new(status: u16, detail: &'static str) -> Self {
+        Self { status, detail }
+    }
+}
+
+// ---- Fixed answers -------------------------------------------------------
+
+/// 400: a JSON body that does not parse (trailing data included).
+pub const MALFORMED_JSON: Fixed = Fixed::new(400, "Malformed JSON body");
+/// 400: a multipart body that does not parse.
+pub const MALFORMED_MULTIPART: Fixed = Fixed::new(400, "Malformed multipart body");
+/// 400: a request body that cannot be read.
+pub const UNREADABLE_BODY: Fixed = Fixed::new(400, "Failed to read request body");
+/// 400: a query string with more than [`MAX_PARAMETERS`] parameters.
+pub const TOO_MANY_QUERY_PARAMETERS: Fixed =
+    Fixed::new(400, "The query string has more than 1000 parameters.");
+/// 413: a form body with more than [`MAX_PARAMETERS`] fields.
+pub const TOO_MANY_FORM_FIELDS: Fixed =
+    Fixed::new(413, "The request body has more than 1000 fields.");
+/// 421: a request whose `Host` (or absolute-form authority) is not allowed.
+pub const HOST_NOT_ALLOWED: Fixed =
+    Fixed::new(421, "This server does not serve the requested host.");
+/// 408: a body not received within the body timeout (hostile-input rule
+/// "Slow bodies").
+pub const BODY_TIMEOUT: Fixed = Fixed::new(408, "The request body was not received in time");
+/// 412: an `If-Match` that does not match the current `ETag`
+/// (RFC 9110 §13.1.1).
+pub const PRECONDITION_FAILED: Fixed =
+    Fixed::new(412, "The resource has changed since it was read");
+/// 400: request validation failed (the default detail of a
+/// `ValidationException`, and of every query error with issues).
+pub const VALIDATION_FAILED: Fixed = Fixed::new(400, "Request validation failed");
+/// 400: `require_version` and the request carries no version.
+pub const VERSION_REQUIRED: Fixed = Fixed::new(400, "API version is required");
+
+/// 404: `No route for <METHOD> <path>` (the path as received).
+pub fn no_route(method: &str, path: &str) -> String {
+    format!("No route for {method} {path}")
+}
+
+/// 405: `<METHOD> is not allowed on <path>` (the path as received; sent
+/// with `Allow`).
+pub fn method_not_allowed(method: &str, path: &str) -> String {
+    format!("{method} is not allowed on {path}")
+}
+
+/// 415: `Unsupported content type: <content type>` (`(none)` when the
+/// request has none).
+pub fn unsupported_content_type(content_type: &str) -> String {
+    format!("Unsupported content type: {content_type}")
+}
+
+/// 400: `Invalid API version "<raw>"` (the raw value as carried, clipped).
+pub fn invalid_version(raw: &str) -> String {
+    format!("Invalid API version \"{raw}\"")
+}
+
+/// 400: `API version <v> is not supported` (sent with `supportedVersions`).
+pub fn unsupported_version(version: impl std::fmt::Display) -> String {
+    format!("API version {version} is not supported")
+}
+
+/// 410: `API version <v> is no longer supported` (sent with `Sunset` when set).
+pub fn removed_version(version: impl std::fmt::Display) -> String {
+    format!("API version {version} is no longer supported")
+}
+
+// ---- Limits --------------------------------------------------------------
+
+/// The most parameters of a query string, and fields of a form body
+/// (spec, "Limits"); counted once, by the query parser's counter, for the
+/// pipeline's early check and the parser alike.
+pub const MAX_PARAMETERS: usize = 1000;
+/// At most this many comma-separated values in `__in` / `__not_in`.
+pub const MAX_LIST_VALUES: usize = 100;
+/// At most this many whitespace-separated search terms in `q`/`search`.
+pub const MAX_SEARCH_TERMS: usize = 20;
+/// Default page size of offset and cursor pagination (spec, "Limits").
+pub const DEFAULT_PAGE_SIZE: u64 = 20;
+/// Default maximum page size; larger requested sizes are clamped to it.
+pub const DEFAULT_MAX_PAGE_SIZE: u64 = 100;
+/// Default of `QueryLimits::max_filters`: at most 64 filter conditions per
+/// request.
+pub const DEFAULT_MAX_FILTERS: usize = 64;
+/// Default of `QueryLimits::max_value_length`: each filter value, list item
+/// and search term at most 256 characters.
+pub const DEFAULT_MAX_VALUE_LENGTH: usize = 256;
+/// The cap on the error message in a log line outside development, in
+/// characters (spec, `LOGGED_MESSAGE_LENGTH`).
+pub const LOGGED_MESSAGE_LENGTH: usize = 500;
+/// The default body timeout of the pipeline and of `ProblemApp`: 30 seconds.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default `max_request_body_size` of a `ProblemApp`: 1 MiB.
+pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
+/// The default header of the header versioning strategy: `X-API-Version`.
+pub const DEFAULT_VERSION_HEADER: &str = "X-API-Version";
+/// The default parameter of the query versioning strategy, `api-version`;
+/// also the query parameter collection queries ignore by default.
+pub const DEFAULT_VERSION_QUERY: &str = "api-version";

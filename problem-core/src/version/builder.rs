@@ -1,0 +1,247 @@
+//! [`VersionConfigBuilder`]: a [`VersionConfig`] configured step by step,
+//! checked when built (spec, "VersionConfig", "Configuration errors").
+
+use std::collections::BTreeMap;
+use std::time::SystemTime;
+
+use super::api_version::ApiVersion;
+use super::cache::{HeaderCache, vary_map};
+use super::config::VersionConfig;
+use super::headers::{http_date, link_value};
+use super::lifecycle::Deprecation;
+use super::strategy::VersionStrategy;
+use crate::config::HttpConfigError;
+
+/// Builder of a [`VersionConfig`] (spec: "built from a strategy and then
+/// configured"); [`build`](Self::build) checks it.
+#[derive(Debug, Clone)]
+pub struct VersionConfigBuilder {
+    pub(super) strategy: VersionStrategy,
+    pub(super) default_version: Option<ApiVersion>,
+    pub(super) supported: Vec<ApiVersion>,
+    pub(super) deprecated: BTreeMap<ApiVersion, Deprecation>,
+    pub(super) removed: BTreeMap<ApiVersion, Option<SystemTime>>,
+    pub(super) require_version: bool,
+    pub(super) add_response_headers: bool,
+    pub(super) neutral_paths: Vec<String>,
+}
+
+impl VersionConfigBuilder {
+    /// The version used when the request carries none.
+    pub fn default_version(mut self, version: ApiVersion) -> Self {
+        self.default_version = Some(version);
+        self
+    }
+
+    /// The supported versions (replacing earlier ones). Order and
+    /// duplicates do not matter; an empty list accepts every well-formed
+    /// version.
+    pub fn supported_versions(mut self, versions: impl IntoIterator<Item = ApiVersion>) -> Self {
+        self.supported = versions.into_iter().collect();
+        self
+    }
+
+    /// Marks `version` as deprecated, with the default message and no
+    /// dates (spec, "States and transitions": supported → deprecated).
+    pub fn deprecated(self, version: ApiVersion) -> Self {
+        self.deprecated_with(version, Deprecation::new())
+    }
+
+    /// Marks `version` as deprecated with a message, dates and links
+    /// (deprecated → deprecated with a `Sunset` header when it has a sunset
+    /// date).
+    pub fn deprecated_with(mut self, version: ApiVersion, deprecation: Deprecation) -> Self {
+        self.deprecated.insert(version, deprecation);
+        self
+    }
+
+    /// Removes support for `version`: its requests get 410 Gone, with the
+    /// `Sunset` of its deprecation when it had one (deprecated → removed).
+    /// Checked before `supported_versions`, so a removed version may stay
+    /// in that list; it is then left out of `X-API-Supported-Versions` and
+    /// `supportedVersions`.
+    pub fn removed(mut self, version: ApiVersion) -> Self {
+        self.removed.entry(version).or_insert(None);
+        self
+    }
+
+    /// Like [`removed`](Self::removed), with the `Sunset` date sent on the
+    /// 410.
+    pub fn removed_with_sunset(
+        mut self,
+        version: ApiVersion,
+        sunset: impl Into<SystemTime>,
+    ) -> Self {
+        self.removed.insert(version, Some(sunset.into()));
+        self
+    }
+
+    /// Whether a request without a version is refused with 400 (default
+    /// `false`; conflicts with `default_version`).
+    pub fn require_version(mut self, require: bool) -> Self {
+        self.require_version = require;
+        self
+    }
+
+    /// Whether responses carry `X-API-Version` and
+    /// `X-API-Supported-Versions` (default `true`). The deprecation and
+    /// sunset headers of a deprecated version, and the headers of the
+    /// version problems, are sent either way.
+    pub fn add_response_headers(mut self, add: bool) -> Self {
+        self.add_response_headers = add;
+        self
+    }
+
+    /// Marks a path as version-neutral: requests to it, or below it
+    /// (`/health` covers `/health/live`, not `/healthz`), skip resolution,
+    /// keep their path and get no version headers. Matched against the
+    /// path as received, before the version segment is removed. `/`
+    /// makes every path neutral.
+    pub fn neutral_path(mut self, path: impl Into<String>) -> Self {
+        self.neutral_paths.push(path.into());
+        self
+    }
+
+    /// Checks the configuration.
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidVersionConfig`] when:
+    /// - `require_version` is set together with `default_version`;
+    /// - the default version is not in a non-empty `supported_versions`, or
+    ///   is removed;
+    /// - a sunset date is earlier than the deprecation date;
+    /// - a date has no IMF-fixdate (before 1970 or after 9999);
+    /// - a link cannot be sent in a `Link` header;
+    /// - the strategy is unusable: an invalid header name, an empty query
+    ///   parameter name, a vendor that is not `vnd.<name>` with token
+    ///   characters, a prefix with `?` or `#`, an empty combination;
+    /// - a neutral path does not start with `/`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    /// let err = VersionConfig::builder(VersionStrategy::header())
+    ///     .require_version(true)
+    ///     .default_version(ApiVersion::V1)
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid version configuration: require_version cannot be combined with default_version (1.0): a request without a version would never use it"
+    /// );
+    /// ```
+    pub fn build(self) -> Result<VersionConfig, HttpConfigError> {
+        let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
+        self.strategy.validate()?;
+        let mut supported = self.supported;
+        supported.sort();
+        supported.dedup();
+        if let Some(default) = self.default_version {
+            if self.require_version {
+                return fail(format!(
+                    "require_version cannot be combined with default_version ({default}): a request without a version would never use it"
+                ));
+            }
+            if !supported.is_empty() && !supported.contains(&default) {
+                return fail(format!(
+                    "default_version {default} is not one of supported_versions ({})",
+                    list(&supported)
+                ));
+            }
+            if self.removed.contains_key(&default) {
+                return fail(format!("default_version {default} is removed"));
+            }
+        }
+        for (version, d) in &self.deprecated {
+            for (what, date) in [("deprecation date", d.date), ("sunset date", d.sunset)] {
+                if let Some(date) = date {
+                    check_date(*version, what, date)?;
+                }
+            }
+            if let (Some(date), Some(sunset)) = (d.date, d.sunset)
+                && sunset < date
+            {
+                return fail(format!(
+                    "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
+                    show(sunset),
+                    show(date)
+                ));
+            }
+            for (rel, link) in [("deprecation", &d.link), ("sunset", &d.sunset_link)] {
+                if let Some(link) = link
+                    && link_value(link, rel).is_none()
+                {
+                    return fail(format!(
+                        "the {rel} link of version {version} cannot be sent in a Link header: {link:?}"
+                    ));
+                }
+            }
+        }
+        for (version, sunset) in &self.removed {
+            if let Some(sunset) = sunset {
+                check_date(*version, "sunset date", *sunset)?;
+            }
+        }
+        for path in &self.neutral_paths {
+            if !path.starts_with('/') {
+                return fail(format!("neutral path {path:?} must start with '/'"));
+            }
+        }
+        let advertised = supported
+            .iter()
+            .copied()
+            .filter(|v| !self.removed.contains_key(v))
+            .collect();
+        let neutral_paths = self
+            .neutral_paths
+            .into_iter()
+            .map(|p| {
+                let t = p.trim_end_matches('/');
+                if t.is_empty() {
+                    "/".to_owned()
+                } else {
+                    t.to_owned()
+                }
+            })
+            .collect();
+        let mut config = VersionConfig {
+            sources: self.strategy.sources(),
+            vary: vary_map(&self.strategy),
+            strategy: self.strategy,
+            default_version: self.default_version,
+            supported,
+            advertised,
+            deprecated: self.deprecated,
+            removed: self.removed,
+            require_version: self.require_version,
+            add_response_headers: self.add_response_headers,
+            neutral_paths,
+            cache: HeaderCache::default(),
+        };
+        config.cache = HeaderCache::of(&config);
+        Ok(config)
+    }
+}
+
+fn list(versions: &[ApiVersion]) -> String {
+    versions
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn show(date: SystemTime) -> String {
+    match http_date(date) {
+        Some(v) => v.to_str().unwrap_or("?").to_owned(),
+        None => format!("{date:?}"),
+    }
+}
+
+fn check_date(version: ApiVersion, what: &str, date: SystemTime) -> Result<(), HttpConfigError> {
+    if http_date(date).is_none() {
+        return Err(HttpConfigError::InvalidVersionConfig(format!(
+            "the {what} of version {version} is not between 1970 and 9999, so it has no HTTP date"
+        )));
+    }
+    Ok(())
+}
