@@ -49,6 +49,7 @@
 //!   integers `invalid_value` with `expected: "integer"`.
 
 mod combined;
+mod count;
 mod cursor;
 mod error;
 mod extract;
@@ -64,10 +65,15 @@ mod sort;
 #[cfg(feature = "sea-query")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
 pub mod sql;
+mod tolerated;
 mod typed;
 mod value;
 
 pub use combined::CollectionParams;
+pub use count::{
+    CountStrategy, DEFAULT_ESTIMATE_THRESHOLD, PREFER, PREFERENCE_APPLIED, Total,
+    explain_plan_rows, prefer_count,
+};
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
 pub use error::{ApplyError, MAX_QUERY_PARAMETERS, QueryError, TOO_MANY_PARAMETERS_DETAIL, code};
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
@@ -85,5 +91,6 @@ pub use params::{
 };
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};
+pub use tolerated::ToleratedParameters;
 pub use typed::{CollectionQuery, FieldSpec, QuerySchema, TypedQuery};
 pub use value::{OrderedValue, QueryValue, TextValue, Value, ValueKind};
