@@ -77,6 +77,60 @@ pub async fn walk_cursor(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
     panic!("the cursor walk did not end");
 }
 
+/// Walks every cursor page of `query` forward (`links.next`), then back
+/// from the last page (`links.prev`) to the first, and checks that the
+/// backward walk visits the same pages in the same order: the first page
+/// has no `prev` (`meta.prev_cursor` null, no `prev` link), every later
+/// page has one, in `links` and in the `Link` header (`rel="prev"`).
+/// Returns the ids of the forward walk.
+pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
+    let prev_of = |body: &Value, headers: &reqwest::header::HeaderMap| {
+        let link = body["links"].get("prev").and_then(Value::as_str);
+        let cursor = body["meta"]["prev_cursor"].as_str();
+        assert_eq!(link.is_some(), cursor.is_some(), "{body}");
+        if let (Some(l), Some(c)) = (link, cursor) {
+            assert!(l.ends_with(&format!("cursor={c}")), "{l}");
+            assert!(
+                header(headers, "link")
+                    .unwrap()
+                    .contains(&format!("<{l}>; rel=\"prev\"")),
+                "{headers:?}"
+            );
+        }
+        link.map(str::to_owned)
+    };
+    let mut pages: Vec<Vec<i64>> = Vec::new();
+    let mut url = format!("/books?{query}&limit={limit}");
+    let mut last_prev = None;
+    for _ in 0..500 {
+        let (status, headers, body) = cat.get_json(&url).await;
+        assert_eq!(status, 200, "{body}");
+        let prev = prev_of(&body, &headers);
+        assert_eq!(prev.is_some(), !pages.is_empty(), "{url}: {body}");
+        pages.push(data_ids(&body));
+        match body["links"].get("next").and_then(Value::as_str) {
+            Some(n) => url = n.to_owned(),
+            None => {
+                last_prev = prev;
+                break;
+            }
+        }
+    }
+    let mut back: Vec<Vec<i64>> = vec![pages.last().unwrap().clone()];
+    let mut prev = last_prev;
+    while let Some(url) = prev {
+        let (status, headers, body) = cat.get_json(&url).await;
+        assert_eq!(status, 200, "{body}");
+        assert!(body["meta"]["next_cursor"].is_string(), "{body}");
+        prev = prev_of(&body, &headers);
+        back.push(data_ids(&body));
+        assert!(back.len() <= pages.len(), "{query}: bounded walk back");
+    }
+    back.reverse();
+    assert_eq!(back, pages, "{query} limit={limit}: backward walk");
+    pages.concat()
+}
+
 fn by(books: &[Book], keep: impl Fn(&Book) -> bool) -> Vec<&Book> {
     books.iter().filter(|b| keep(b)).collect()
 }
@@ -275,7 +329,7 @@ pub async fn cursor_walk_returns_every_matching_row_once_in_order(cat: &Catalog)
             .then_with(|| a.title.cmp(&b.title))
             .then(a.id.cmp(&b.id))
     });
-    let got = walk_cursor(cat, "genre__in=poetry,drama&sort=-rating,title", 37).await;
+    let got = walk_cursor_both_ways(cat, "genre__in=poetry,drama&sort=-rating,title", 37).await;
     assert_eq!(got, ids(&expected));
     let mut expected = by(&books, |b| b.year >= 2000);
     expected.sort_by(|a, b| {
@@ -444,8 +498,39 @@ pub async fn cursors_are_bound_to_their_query(cat: &Catalog) {
         .await;
     assert_eq!(status, 400);
     assert_eq!(body["issues"][0]["code"], json!("invalid_cursor"));
-    let (status, _, _) = cat
+    let (status, _, body) = cat
         .get_json(&format!("/books?sort=-price&limit=5&cursor={cursor}"))
         .await;
     assert_eq!(status, 200);
+    // Previous cursors are bound the same way.
+    let prev = body["meta"]["prev_cursor"].as_str().unwrap().to_owned();
+    for (query, code) in [
+        (
+            format!("sort=price&limit=5&cursor={prev}"),
+            "cursor_mismatch",
+        ),
+        (
+            format!("sort=-price&limit=5&year__gt=1&cursor={prev}"),
+            "cursor_mismatch",
+        ),
+        (
+            format!("sort=-price&limit=5&q=poems&cursor={prev}"),
+            "cursor_mismatch",
+        ),
+        (
+            format!("sort=-price&limit=5&cursor={}", &prev[..prev.len() - 2]),
+            "invalid_cursor",
+        ),
+    ] {
+        let (status, _, body) = cat.get_json(&format!("/books?{query}")).await;
+        assert_eq!(status, 400, "{query}");
+        assert_eq!(body["issues"][0]["code"], json!(code), "{query}: {body}");
+    }
+    let (status, _, back) = cat
+        .get_json(&format!("/books?sort=-price&limit=5&cursor={prev}"))
+        .await;
+    let (_, _, first) = cat.get_json("/books?sort=-price&limit=5").await;
+    assert_eq!(status, 200);
+    assert_eq!(back["data"], first["data"]);
+    assert_eq!(back["meta"], first["meta"]);
 }
