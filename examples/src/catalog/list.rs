@@ -4,11 +4,19 @@
 //! Pagination: offset (`page`, `per_page`/`limit`) by default; keyset
 //! cursors when the request carries `cursor`, or `limit` without `page` or
 //! `per_page` (the spec's cursor parameters are `cursor` and `limit`). The
-//! first cursor page's `meta.next_cursor` (or `links.next`) continues it.
+//! first cursor page's `meta.next_cursor` (or `links.next`) continues it;
+//! every later page's `meta.prev_cursor` (or `links.prev`) goes back.
+//!
+//! Totals of offset pages: counted exactly by default; the client may send
+//! `Prefer: count=exact`, `count=estimated` (exact up to 10,000 matching
+//! rows, above that PostgreSQL's planner estimate or, on SQLite, 10,001)
+//! or `count=none`, answered with `Preference-Applied`.
+//!
+//! Tolerated parameters: `_` and `utm_*` are accepted and ignored.
 
 use actix_web::http::header::HeaderName;
 use actix_web::{HttpRequest, HttpResponse, Responder, web};
-use problem_core::query::{BareList, Collection, TypedQuery};
+use problem_core::query::{BareList, Collection, CountStrategy, Total, TypedQuery};
 use problem_core::{CollectionQuery, versioned};
 use sea_query::{Query, SelectStatement};
 use time::Date;
@@ -85,16 +93,29 @@ async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_
     }
     query.apply_to(&mut select);
     let rows = db.books(&select).await.map_err(db_error)?;
-    let total = if query.count_total() {
-        let n = db
-            .scalar(&query.count_statement(&base()))
-            .await
-            .map_err(db_error)?;
-        Some(u64::try_from(n).unwrap_or(0))
-    } else {
-        None
+    let total = match query.count_strategy() {
+        CountStrategy::None => None,
+        CountStrategy::Exact => {
+            let n = db
+                .scalar(&query.count_statement(&base()))
+                .await
+                .map_err(db_error)?;
+            Some(Total::Exact(u64::try_from(n).unwrap_or(0)))
+        }
+        CountStrategy::Estimated => {
+            let threshold = query.estimate_threshold();
+            let total = db
+                .estimated_count(
+                    &query.filtered_statement(&base()),
+                    &query.capped_count_statement(&base(), threshold.saturating_add(1)),
+                    threshold,
+                )
+                .await
+                .map_err(db_error)?;
+            Some(total)
+        }
     };
-    Ok(Listing::Offset(query.page(rows, total)))
+    Ok(Listing::Offset(query.page_with_total(rows, total)))
 }
 
 /// Version 3: the envelope `{"data", "meta", "links"}` and the `Link` header.

@@ -370,4 +370,55 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             .from_subquery(inner, Alias::new("collection"))
             .to_owned()
     }
+    /// `<base> WHERE <filters and search>`, without `ORDER BY`, `LIMIT` and
+    /// `OFFSET`: the rows an offset listing pages through. What a
+    /// PostgreSQL row estimate is taken from (`EXPLAIN (FORMAT JSON)` of
+    /// it, read with [`explain_plan_rows`](super::explain_plan_rows)).
+    /// Feature `sea-query`.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    /// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+    ///
+    /// #[derive(CollectionQuery)]
+    /// #[allow(dead_code)]
+    /// struct OrderQuery {
+    ///     #[query(filter(gt), sort)]
+    ///     id: i64,
+    /// }
+    /// let q = TypedQuery::<OrderQuery>::from_query_str("id__gt=5&page=3", &QueryConfig::default()).unwrap();
+    /// let base = Query::select().column(Alias::new("id")).from(Alias::new("orders")).to_owned();
+    /// assert_eq!(
+    ///     q.filtered_statement(&base).to_string(SqliteQueryBuilder),
+    ///     r#"SELECT "id" FROM "orders" WHERE "id" > 5"#
+    /// );
+    /// assert_eq!(
+    ///     q.capped_count_statement(&base, 10_001).to_string(SqliteQueryBuilder),
+    ///     r#"SELECT COUNT(*) AS "total" FROM (SELECT 1 FROM "orders" WHERE "id" > 5 LIMIT 10001) AS "collection""#
+    /// );
+    /// ```
+    pub fn filtered_statement(&self, base: &SelectStatement) -> SelectStatement {
+        let mut inner = base.clone();
+        inner.clear_order_by().reset_limit().reset_offset();
+        inner.cond_where(self.sql_condition());
+        inner
+    }
+
+    /// `SELECT COUNT(*) AS "total" FROM (SELECT 1 FROM <base> WHERE <filters
+    /// and search> LIMIT cap) AS "collection"`: the number of matching rows,
+    /// but at most `cap`, so counting stops early on a large table. With
+    /// `cap` = [`estimate_threshold`](Self::estimate_threshold) + 1, a
+    /// result above the threshold means "more than the threshold" (the
+    /// estimated count strategy; on SQLite that capped number is the
+    /// estimate). Feature `sea-query`; example in
+    /// [`filtered_statement`](Self::filtered_statement).
+    pub fn capped_count_statement(&self, base: &SelectStatement, cap: u64) -> SelectStatement {
+        let mut inner = self.filtered_statement(base);
+        inner.clear_selects().expr(Expr::val(1)).limit(cap);
+        Query::select()
+            .expr_as(Func::count(Expr::col(Asterisk)), Alias::new("total"))
+            .from_subquery(inner, Alias::new("collection"))
+            .to_owned()
+    }
 }
