@@ -37,6 +37,10 @@ use problem_core::openapi::{
     ProblemSchemas, VersionedDocs, bad_request_response, documented_versions, problem_response,
     schema_ref,
 };
+use problem_core::openapi::{
+    prefer_count_parameter, preference_applied_header, tolerated_description, tolerated_parameters,
+};
+use problem_core::query::{CountStrategy, ToleratedParameters};
 use problem_core::version::{ApiVersion, V2, VersionConfig};
 
 use super::books::{COVER_MEDIA_TYPES, DuplicateIsbn};
@@ -207,8 +211,25 @@ fn book_page_schema() -> Schema {
                 .required("page")
                 .property("per_page", int(KnownFormat::Int64).minimum(Some(1)))
                 .required("per_page")
-                .property("total", int(KnownFormat::Int64).minimum(Some(0)))
-                .property("total_pages", int(KnownFormat::Int64).minimum(Some(0)))
+                .property(
+                    "total",
+                    int(KnownFormat::Int64)
+                        .minimum(Some(0))
+                        .description(Some("Matching books; absent with `Prefer: count=none`.")),
+                )
+                .property(
+                    "total_pages",
+                    int(KnownFormat::Int64)
+                        .minimum(Some(0))
+                        .description(Some("`ceil(total / per_page)`; absent with `Prefer: count=none`.")),
+                )
+                .property(
+                    "total_is_estimate",
+                    ObjectBuilder::new()
+                        .schema_type(Type::Boolean)
+                        .enum_values(Some([true]))
+                        .description(Some("Present, `true`, only when `total` is an estimate (`Prefer: count=estimated` above 10,000 matching books); then there is no `last` link.")),
+                )
                 .additional_properties(Some(AdditionalProperties::FreeForm(false))),
         )
         .required("meta")
@@ -235,10 +256,17 @@ fn book_cursor_page_schema() -> Schema {
                     nullable(Type::String).description(Some("`null` on the last page.")),
                 )
                 .required("next_cursor")
+                .property(
+                    "prev_cursor",
+                    nullable(Type::String).description(Some(
+                        "The cursor of the previous page (the same sort, filters and search); `null` on the first page.",
+                    )),
+                )
+                .required("prev_cursor")
                 .additional_properties(Some(AdditionalProperties::FreeForm(false))),
         )
         .required("meta")
-        .property("links", links_schema(&["next"]))
+        .property("links", links_schema(&["prev", "next"]))
         .required("links")
         .into()
 }
@@ -345,7 +373,7 @@ fn common(mut op: Operation) -> Operation {
     op
 }
 
-fn list_books(version: ApiVersion) -> Operation {
+fn list_books(version: ApiVersion, tolerated: &ToleratedParameters) -> Operation {
     let link = || {
         HeaderBuilder::new()
             .schema(Some(string()))
@@ -363,10 +391,11 @@ fn list_books(version: ApiVersion) -> Operation {
             "X-Total-Count",
             HeaderBuilder::new()
                 .schema(Some(string().pattern(Some("^[0-9]+$"))))
-                .description(Some("The number of matching books (offset pagination)."))
+                .description(Some("The number of matching books (offset pagination); an estimate with `Prefer: count=estimated` above 10,000; absent with `count=none` and on cursor pages."))
                 .build(),
         )
         .header("Link", link())
+        .header("Preference-Applied", preference_applied_header())
     } else {
         json(
             "One page of books: the offset envelope, or the cursor envelope when the request carries `cursor`, or `limit` without `page`/`per_page`.",
@@ -375,16 +404,21 @@ fn list_books(version: ApiVersion) -> Operation {
                 .item(schema_ref("BookCursorPage")),
         )
         .header("Link", link())
+        .header("Preference-Applied", preference_applied_header())
     };
+    let mut parameters = BookQuery::into_params(|| None);
+    parameters.extend(tolerated_parameters(tolerated));
+    parameters.push(prefer_count_parameter(CountStrategy::Exact));
     common(
         OperationBuilder::new()
             .operation_id(Some("listBooks"))
             .tag("books")
             .summary(Some("List books"))
-            .description(Some(
-                "The collection query conventions: offset or keyset pagination, multi-field sorting, filters, search and sparse fieldsets, all in SQL.",
-            ))
-            .parameters(Some(BookQuery::into_params(|| None)))
+            .description(Some(format!(
+                "The collection query conventions: offset or keyset pagination (forward with `meta.next_cursor`, backward with `meta.prev_cursor`), multi-field sorting, filters, search and sparse fieldsets, all in SQL. Offset pages count their total as the `Prefer` header asks (`count=exact`, the default, `count=estimated` or `count=none`). {}",
+                tolerated_description(tolerated)
+            )))
+            .parameters(Some(parameters))
             .response("200", ok)
             .response(
                 "400",
@@ -686,9 +720,17 @@ fn demo_error() -> Operation {
 
 /// The document of `version` before [`document_version`](problem_core::openapi::document_version)
 /// adds the versioning: every route of [`app`](super::app).
-pub fn base_document(version: ApiVersion, config: &VersionConfig) -> OpenApi {
+pub fn base_document(
+    version: ApiVersion,
+    config: &VersionConfig,
+    tolerated: &ToleratedParameters,
+) -> OpenApi {
     let mut paths = Paths::new();
-    paths.add_path_operation("/books", vec![HttpMethod::Get], list_books(version));
+    paths.add_path_operation(
+        "/books",
+        vec![HttpMethod::Get],
+        list_books(version, tolerated),
+    );
     paths.add_path_operation("/books", vec![HttpMethod::Post], create_book());
     paths.add_path_operation("/books/{id}", vec![HttpMethod::Get], get_book());
     paths.add_path_operation("/books/{id}", vec![HttpMethod::Delete], delete_book());
@@ -720,9 +762,11 @@ pub fn base_document(version: ApiVersion, config: &VersionConfig) -> OpenApi {
 /// One document per documented version (2 and 3).
 ///
 /// # Errors
-/// [`HttpConfigError::InvalidOpenApi`] if a document does not serialize.
+/// [`HttpConfigError::InvalidOpenApi`] if a document does not serialize;
+/// [`HttpConfigError::InvalidQueryConfig`] if the tolerated parameters are.
 pub fn documents(config: &VersionConfig) -> Result<VersionedDocs, HttpConfigError> {
-    VersionedDocs::new(config, |version| base_document(version, config))
+    let tolerated = ToleratedParameters::new(super::TOLERATED_PARAMETERS)?;
+    VersionedDocs::new(config, |version| base_document(version, config, &tolerated))
 }
 
 /// `GET /openapi.json`.
