@@ -93,29 +93,37 @@ async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_
     }
     query.apply_to(&mut select);
     let rows = db.books(&select).await.map_err(db_error)?;
-    let total = match query.count_strategy() {
+    let total = count(db, query).await.map_err(db_error)?;
+    Ok(Listing::Offset(query.page_with_total(rows, total)))
+}
+
+/// The total of an offset page as the query's count strategy says
+/// ([`TypedQuery::count_strategy`]: the client's `Prefer: count=...`, else
+/// exact): `None` for `none`, the `COUNT(*)` for `exact`, and for
+/// `estimated` the count up to the threshold (10,000), above it the
+/// database's estimate ([`Db::estimated_count`]).
+///
+/// # Errors
+/// The driver's error.
+pub async fn count(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Option<Total>, sqlx::Error> {
+    Ok(match query.count_strategy() {
         CountStrategy::None => None,
         CountStrategy::Exact => {
-            let n = db
-                .scalar(&query.count_statement(&base()))
-                .await
-                .map_err(db_error)?;
+            let n = db.scalar(&query.count_statement(&base())).await?;
             Some(Total::Exact(u64::try_from(n).unwrap_or(0)))
         }
         CountStrategy::Estimated => {
             let threshold = query.estimate_threshold();
-            let total = db
-                .estimated_count(
+            Some(
+                db.estimated_count(
                     &query.filtered_statement(&base()),
                     &query.capped_count_statement(&base(), threshold.saturating_add(1)),
                     threshold,
                 )
-                .await
-                .map_err(db_error)?;
-            Some(total)
+                .await?,
+            )
         }
-    };
-    Ok(Listing::Offset(query.page_with_total(rows, total)))
+    })
 }
 
 /// Version 3: the envelope `{"data", "meta", "links"}` and the `Link` header.
