@@ -11,9 +11,19 @@
 //!   request parsed against it; [`Collection`] is the actix-web extractor,
 //!   configured by [`QueryConfig`].
 //! - Applying: in memory (`memory`), to SQL through sea-query (`sql`,
-//!   feature `sea-query`), with signed keyset cursors.
+//!   feature `sea-query`), with signed keyset cursors that page forward
+//!   (`meta.next_cursor`) and backward (`meta.prev_cursor`, the same page
+//!   as the forward walk visited, in the same order).
 //! - Responses: [`Page`], [`CursorPage`], the bare-array [`BareList`] and the
 //!   RFC 8288 [`LinkHeader`].
+//! - Totals of offset pages: [`CountStrategy`] (`exact`, `estimated`,
+//!   `none`), the application's default on [`QueryConfig`], the client's
+//!   `Prefer: count=...` (RFC 7240, [`prefer_count`]) answered with
+//!   `Preference-Applied` and `Vary: Prefer`; an estimated [`Total`] sets
+//!   `meta.total_is_estimate`.
+//! - Tolerated parameters ([`ToleratedParameters`],
+//!   [`QueryConfig::tolerate`]): names and `prefix*` patterns strict parsing
+//!   accepts and ignores.
 //!
 //! Every query error is a value: [`QueryError`], answered as a 400
 //! `ValidationException` whose `issues` list holds every issue of the
