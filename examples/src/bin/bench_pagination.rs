@@ -270,7 +270,9 @@ async fn run() -> Result<(), Error> {
     }
     let none = by_strategy[0].1.median;
     println!();
-    println!("| first offset page, `Prefer` | total answered | median ms (min-max) | / `count=none` |");
+    println!(
+        "| first offset page, `Prefer` | total answered | median ms (min-max) | / `count=none` |"
+    );
     println!("|---|---|---|---|");
     for (strategy, t, total) in by_strategy {
         let total = match total {

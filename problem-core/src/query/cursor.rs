@@ -140,10 +140,10 @@ impl CursorKeys {
             return None;
         }
         let p: CursorPayload = serde_json::from_slice(payload).ok()?;
-        let valid = match (p.v, p.d) {
-            (VERSION_NEXT, None) | (VERSION_DIRECTED, Some(_)) => true,
-            _ => false,
-        };
+        let valid = matches!(
+            (p.v, p.d),
+            (VERSION_NEXT, None) | (VERSION_DIRECTED, Some(_))
+        );
         valid.then_some(p)
     }
 }
