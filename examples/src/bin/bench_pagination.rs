@@ -51,14 +51,16 @@ async fn offset_page(db: &Db, config: &QueryConfig, page: u64) -> Result<usize, 
     Ok(query.page(rows, None).data.len())
 }
 
-/// The first offset page and its total counted with `strategy`.
+/// The first offset page and its total, counted with the configuration's
+/// strategy.
 async fn counted_page(db: &Db, config: &QueryConfig) -> Result<usize, Error> {
     let qs = format!("{FILTER}&page=1&per_page={PER_PAGE}");
     let query = TypedQuery::<BookQuery>::from_query_str(&qs, config)?;
     let mut select = base();
     query.apply_to(&mut select);
-    let rows = db.books(&select).await?;
-    let total = count(db, &query).await?;
+    // As the catalog does: the page and its total side by side.
+    let (rows, total) =
+        futures_util::future::try_join(db.books(&select), count(db, &query)).await?;
     Ok(query.page_with_total(rows, total).data.len())
 }
 
