@@ -266,14 +266,6 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         if backward {
             rows.reverse();
         }
-        let first = match rows.first() {
-            Some(r) => Some(key(r, 0)?),
-            None => None,
-        };
-        let last = match rows.last() {
-            Some(r) => Some(key(r, rows.len() - 1)?),
-            None => None,
-        };
         // Forward: a next page when a row beyond the page was found, a
         // previous one when a cursor led here. Backward: the reverse (the
         // cursor's own row follows this page).
@@ -282,12 +274,13 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         } else {
             (more, self.after().is_some())
         };
-        let next = match last.filter(|_| has_next) {
-            Some(k) => Some(self.seal_cursor(k)?),
+        // Only the cursors given are read and signed.
+        let next = match rows.last().filter(|_| has_next) {
+            Some(r) => Some(self.seal_cursor(key(r, rows.len() - 1)?)?),
             None => None,
         };
-        let prev = match first.filter(|_| has_prev) {
-            Some(k) => Some(self.seal_prev_cursor(k)?),
+        let prev = match rows.first().filter(|_| has_prev) {
+            Some(r) => Some(self.seal_prev_cursor(key(r, 0)?)?),
             None => None,
         };
         Ok((rows, next, prev))
@@ -326,7 +319,31 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         self.page_with_total(data, total.map(Total::Exact))
     }
 
-    /// [`page`](Self::page) with an exact or estimated [`Total`].
+    /// [`page`](Self::page) with an exact or estimated [`Total`] (e.g. from
+    /// [`capped_count_statement`](Self::capped_count_statement) or a
+    /// database's row estimate): an estimate sets `meta.total_is_estimate`
+    /// and drops the `last` link.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{CountStrategy, QueryConfig, Total, TypedQuery};
+    ///
+    /// #[derive(CollectionQuery)]
+    /// #[query(key = "id")]
+    /// struct Q {
+    ///     #[query(sort)]
+    ///     id: i64,
+    /// }
+    /// let config = QueryConfig::default().count_strategy(CountStrategy::Estimated);
+    /// let q = TypedQuery::<Q>::from_query_str("per_page=2", &config).unwrap();
+    /// let page = q.page_with_total(vec![1, 2], Some(Total::Estimate(20_000)));
+    /// assert_eq!(
+    ///     page.to_json("/q", "per_page=2").unwrap()["meta"],
+    ///     serde_json::json!({"page": 1, "per_page": 2, "total": 20000, "total_pages": 10000, "total_is_estimate": true})
+    /// );
+    /// let none = TypedQuery::<Q>::from_query_str("per_page=2", &config.count_strategy(CountStrategy::None)).unwrap();
+    /// assert_eq!(none.page_with_total(vec![1, 2], Some(Total::Exact(5))).meta.total, None);
+    /// ```
     pub fn page_with_total<T>(&self, data: Vec<T>, total: Option<Total>) -> Page<T> {
         let mut page = Page::counted(
             data,
