@@ -45,7 +45,11 @@ impl fmt::Display for Pattern {
 /// ([`MAX_QUERY_PARAMETERS`](super::MAX_QUERY_PARAMETERS)).
 ///
 /// Names are compared after percent-decoding, case-sensitively, like every
-/// other parameter name.
+/// other parameter name. Reserved parameters are never tolerated (a pattern
+/// that matches one is refused); a tolerated name that is also a field's
+/// filter parameter is tolerated, not a filter, so tolerate names no
+/// collection filters on (the configuration is shared by every collection,
+/// so this cannot be checked when it is built).
 ///
 /// ```
 /// use problem_core::query::ToleratedParameters;
