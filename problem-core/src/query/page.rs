@@ -327,8 +327,17 @@ fn respond(body: Result<(Json, Links), ApplyError>, extras: &ListExtras) -> Http
 /// request and applies the sparse fieldset to each serialized item.
 ///
 /// Links: `first` always; `prev` when `page > 1`; `next` when
-/// `page < total_pages`, or, without a total, when the page is full;
-/// `last` only with a total (page `max(total_pages, 1)`).
+/// `page < total_pages`, or, without a total or with an estimated one,
+/// when the page is full; `last` only with an exact total (page
+/// `max(total_pages, 1)`).
+///
+/// A page built by a typed query ([`TypedQuery::page`](super::TypedQuery::page),
+/// [`page_with_total`](super::TypedQuery::page_with_total),
+/// [`page_in_memory`](super::TypedQuery::page_in_memory)) also answers
+/// `Vary: Prefer` (its total depends on the request's `Prefer: count=...`,
+/// RFC 9110 §12.5.5), `Preference-Applied: count=<strategy>` when the
+/// client's preference was honoured (RFC 7240 §3), and leaves the tolerated
+/// parameters out of its links.
 ///
 /// ```
 /// use problem_core::query::{FieldSelection, Page, Pagination};
