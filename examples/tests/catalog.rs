@@ -29,6 +29,15 @@ list_test!(values_are_matched_literally);
 list_test!(bad_queries_are_400_with_every_issue);
 list_test!(cursors_are_bound_to_their_query);
 list_test!(case_insensitive_operators_fold_unicode_case);
+list_test!(tolerated_parameters);
+
+#[tokio::test]
+async fn count_strategies() {
+    let rows = lists::COUNT_ROWS.to_string();
+    let cat = Catalog::start(&[("CATALOG_SEED_ROWS", rows.as_str())]);
+    // SQLite has no planner estimate: the count stops at the threshold + 1.
+    lists::count_strategies(&cat, 10_001).await;
+}
 
 fn problem(status: u16, detail: Option<&str>, instance: &str) -> Value {
     let mut p = json!({"type": "about:blank", "title": problem_core::status_title(status), "status": status, "instance": instance});
@@ -697,7 +706,11 @@ async fn http_semantics_over_the_wire() {
         .send()
         .await
         .unwrap();
-    assert_eq!(header(res.headers(), "vary"), Some("X-API-Version, Accept"));
+    // Offset listings read `Prefer: count=...`, so caches key on it too.
+    assert_eq!(
+        header(res.headers(), "vary"),
+        Some("Prefer, X-API-Version, Accept")
+    );
     let res = cat.get("/health").send().await.unwrap();
     assert_eq!(header(res.headers(), "vary"), None);
 }

@@ -47,6 +47,27 @@ pg_test!(values_are_matched_literally);
 pg_test!(bad_queries_are_400_with_every_issue);
 pg_test!(cursors_are_bound_to_their_query);
 pg_test!(case_insensitive_operators_fold_unicode_case);
+pg_test!(tolerated_parameters);
+
+#[tokio::test]
+async fn count_strategies() {
+    let _guard = DB_LOCK.lock().await;
+    let Ok(url) = std::env::var("TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
+            "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
+        );
+        return;
+    };
+    common::reset_postgres(&url).await;
+    let rows = lists::COUNT_ROWS.to_string();
+    let cat = Catalog::start(&[
+        ("DATABASE_URL", url.as_str()),
+        ("CATALOG_SEED_ROWS", rows.as_str()),
+    ]);
+    // The planner's estimate of the whole table: the seeding analyzes it.
+    lists::count_strategies(&cat, u64::from(lists::COUNT_ROWS)).await;
+}
 
 macro_rules! pg_hostile_test {
     ($name:ident) => {

@@ -3,7 +3,8 @@
 //! the smallest subnormal, 0 and negative zero, the longest allowed texts,
 //! non-ASCII and duplicates), walking every keyset cursor page returns every
 //! row exactly once, in the order the stored values say, and the server
-//! accepts every cursor it issued. On embedded SQLite, and on PostgreSQL
+//! accepts every cursor it issued; walking back from the last page with
+//! the previous cursors visits the same pages. On embedded SQLite, and on PostgreSQL
 //! when `TEST_POSTGRES_URL` is set (required with `REQUIRE_POSTGRES=1`).
 
 mod common;
@@ -166,7 +167,7 @@ async fn check(cat: &Catalog, books: &[NewBook]) {
     assert_eq!(rows.len(), books.len());
     for sort in SORTS {
         for limit in [1, 7] {
-            let walked = lists::walk_cursor(cat, &format!("sort={sort}"), limit).await;
+            let walked = lists::walk_cursor_both_ways(cat, &format!("sort={sort}"), limit).await;
             assert_eq!(walked, expected(&rows, sort), "sort={sort} limit={limit}");
         }
     }

@@ -221,7 +221,12 @@ async fn list_books_has_the_derived_query_parameters_and_the_version_parameters(
         .into_iter()
         .map(|p| p.name)
         .collect();
-    expected.extend(["X-API-Version".into(), "api-version".into()]);
+    expected.extend([
+        "_".into(),
+        "Prefer".into(),
+        "X-API-Version".into(),
+        "api-version".into(),
+    ]);
     for doc in [&v3, &v2] {
         let names: Vec<&str> = doc["paths"]["/books"]["get"]["parameters"]
             .as_array()
@@ -256,6 +261,85 @@ async fn list_books_has_the_derived_query_parameters_and_the_version_parameters(
         v2["paths"]["/books"]["get"]["responses"]["200"]["headers"]
             .get("X-Total-Count")
             .is_some()
+    );
+}
+
+/// Backward pages, count strategies and tolerated parameters as the
+/// document describes them.
+#[actix_web::test]
+async fn list_books_documents_prev_cursors_count_preferences_and_tolerated_parameters() {
+    let (v3, v2, _, _) = documents().await;
+    let param = |doc: &Value, name: &str| {
+        doc["paths"]["/books"]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    for doc in [&v3, &v2] {
+        let prefer = param(doc, "Prefer");
+        assert_eq!(
+            (&prefer["in"], &prefer["required"], &prefer["schema"]),
+            (&json!("header"), &json!(false), &json!({"type": "string"}))
+        );
+        assert!(
+            prefer["description"]
+                .as_str()
+                .unwrap()
+                .contains("count=estimated")
+        );
+        let underscore = param(doc, "_");
+        assert_eq!(
+            (
+                &underscore["in"],
+                &underscore["required"],
+                &underscore["schema"]
+            ),
+            (&json!("query"), &json!(false), &json!({"type": "string"}))
+        );
+        let op = &doc["paths"]["/books"]["get"];
+        assert!(
+            op["description"]
+                .as_str()
+                .unwrap()
+                .contains("Tolerated parameters, accepted and ignored (not filters, left out of the links and cursors): `_`, any parameter starting with `utm_`.\n"),
+            "{}",
+            op["description"]
+        );
+        assert_eq!(
+            op["responses"]["200"]["headers"]["Preference-Applied"]["schema"],
+            json!({"type": "string", "enum": ["count=exact", "count=estimated", "count=none"]}),
+            "{}",
+            op["responses"]["200"]
+        );
+        assert_eq!(
+            op["responses"]["200"]["headers"]["Preference-Applied"]["schema"],
+            json!({"type": "string", "enum": ["count=exact", "count=estimated", "count=none"]})
+        );
+    }
+    let schemas = &v3["components"]["schemas"];
+    let cursor_meta = &schemas["BookCursorPage"]["properties"]["meta"];
+    assert_eq!(
+        cursor_meta["required"],
+        json!(["limit", "next_cursor", "prev_cursor"])
+    );
+    assert_eq!(
+        cursor_meta["properties"]["prev_cursor"]["type"],
+        json!(["string", "null"])
+    );
+    let links: Vec<&String> = schemas["BookCursorPage"]["properties"]["links"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(links, ["self", "prev", "next"]);
+    let page_meta = &schemas["BookPage"]["properties"]["meta"];
+    assert_eq!(page_meta["required"], json!(["page", "per_page"]));
+    assert_eq!(
+        page_meta["properties"]["total_is_estimate"]["enum"],
+        json!([true])
     );
 }
 

@@ -80,7 +80,8 @@ fuzz_target!(|data: &[u8]| {
     let qs = format!("{listing}&cursor={}", encode(&token));
     match parse(&qs, config()) {
         Ok(q) => {
-            let after = q.after().expect("a cursor was sent");
+            // A next cursor (version 1) or a previous one (version 2, `"d":"prev"`).
+            let after = q.after().or(q.before()).expect("a cursor was sent");
             assert_eq!(after.len(), q.order().fields().len());
             for (sort, v) in q.order().fields().iter().zip(after) {
                 let spec = BookQuery::SCHEMA

@@ -1,7 +1,9 @@
 //! Collection queries: a 9-parameter query string parsed and validated into
 //! a derived typed query, against `serde_urlencoded` and `serde_qs`
 //! deserializing the same string into a plain struct (no validation), in
-//! one criterion group; and a keyset cursor encoded, verified and decoded.
+//! one criterion group; a keyset cursor encoded, verified and decoded, and
+//! a backward page from a previous cursor; and `Prefer: count=estimated`
+//! read for an offset page.
 //!
 //! Run: `cargo bench -p problem-core --bench queries`.
 
@@ -155,8 +157,53 @@ fn cursor(c: &mut Criterion) {
     g.bench_function("encode + verify + decode", |b| {
         b.iter(|| black_box(decode(&encode(black_box(&first)))))
     });
+    // Backward: the page reached with `token` signs its previous cursor;
+    // following it parses a version-2 cursor and cuts the rows fetched in
+    // reverse (limit + 1 of them) back into order, signing both cursors.
+    let second = decode(&token);
+    let prev = second
+        .cursor_page(vec![rows().remove(1)])
+        .expect("page")
+        .meta
+        .prev_cursor
+        .expect("a previous page");
+    assert!(decode(&prev).before().is_some());
+    g.bench_function(
+        "backward page: verify + decode prev cursor, cut the page, sign both cursors",
+        |b| {
+            b.iter(|| {
+                let q = decode(black_box(&prev));
+                black_box(q.cursor_page(rows()).expect("page"))
+            })
+        },
+    );
     g.finish();
 }
 
-criterion_group!(benches, collection_query, cursor);
+/// `Prefer: count=estimated` read from the request headers (RFC 7240),
+/// through the typed query, as the extractor does for every offset page.
+fn count_preference(c: &mut Criterion) {
+    use actix_web::http::header::{HeaderMap, HeaderValue};
+    let config = QueryConfig::default();
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        problem_core::query::PREFER,
+        HeaderValue::from_static("return=minimal, count=estimated"),
+    );
+    let q = TypedQuery::<BookQuery>::from_query_str(QUERY, &config).expect("valid");
+    assert_eq!(
+        q.clone().with_prefer(&headers).count_strategy(),
+        problem_core::query::CountStrategy::Estimated
+    );
+    let mut g = c.benchmark_group("count_preference");
+    g.bench_function("read Prefer: count=estimated", |b| {
+        b.iter(|| black_box(q.clone().with_prefer(black_box(&headers))))
+    });
+    g.bench_function("clone the query without Prefer (baseline)", |b| {
+        b.iter(|| black_box(q.clone()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, collection_query, cursor, count_preference);
 criterion_main!(benches);

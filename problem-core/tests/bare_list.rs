@@ -67,6 +67,7 @@ async fn offset_page_as_a_bare_array_with_fields_link_and_total() {
             200,
             h(&[
                 ("content-type", "application/json"),
+                ("vary", "Prefer"),
                 ("x-total-count", "5"),
                 (
                     "link",
@@ -88,6 +89,7 @@ async fn offset_page_as_a_bare_array_with_fields_link_and_total() {
             200,
             h(&[
                 ("content-type", "application/json"),
+                ("vary", "Prefer"),
                 ("x-total-count", "2"),
                 (
                     "link",
@@ -117,6 +119,7 @@ async fn uncounted_total_sends_no_x_total_count() {
             200,
             h(&[
                 ("content-type", "application/json"),
+                ("vary", "Prefer"),
                 (
                     "link",
                     concat!(
@@ -171,15 +174,51 @@ async fn cursor_page_as_a_bare_array_links_the_next_cursor() {
         )
     );
     let next = format!("/orders?limit=3&fields=id&cursor={cursor}");
+    let (status, headers, body) = get!(&svc, &next);
+    let link = headers
+        .iter()
+        .find(|(k, _)| k == "link")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    let prev_cursor = link
+        .split("cursor=")
+        .nth(2)
+        .and_then(|rest| rest.split('>').next())
+        .unwrap()
+        .to_owned();
+    assert_ne!(prev_cursor, cursor);
     assert_eq!(
-        get!(&svc, &next),
+        (status, headers, body),
         (
             200,
             h(&[
                 ("content-type", "application/json"),
-                ("link", &format!("<{next}>; rel=\"self\"")),
+                (
+                    "link",
+                    &format!(
+                        r#"<{next}>; rel="self", </orders?limit=3&fields=id&cursor={prev_cursor}>; rel="prev""#
+                    )
+                ),
             ]),
             r#"[{"id":4},{"id":5}]"#.to_owned()
+        )
+    );
+    // The previous page is the first page again: no prev, the same next.
+    let prev = format!("/orders?limit=3&fields=id&cursor={prev_cursor}");
+    assert_eq!(
+        get!(&svc, &prev),
+        (
+            200,
+            h(&[
+                ("content-type", "application/json"),
+                (
+                    "link",
+                    &format!(
+                        r#"<{prev}>; rel="self", </orders?limit=3&fields=id&cursor={cursor}>; rel="next""#
+                    )
+                ),
+            ]),
+            r#"[{"id":1},{"id":2},{"id":3}]"#.to_owned()
         )
     );
 }

@@ -384,7 +384,10 @@ async fn cursor_envelope_and_error_handler_hook() {
         .to_owned();
     let body: Json = atest::read_body_json(res).await;
     let next = body["meta"]["next_cursor"].as_str().unwrap().to_owned();
-    assert_eq!(body["meta"], json!({"limit": 2, "next_cursor": next}));
+    assert_eq!(
+        body["meta"],
+        json!({"limit": 2, "next_cursor": next, "prev_cursor": null})
+    );
     let next_link = format!("/cursor?limit=2&sort=-year&api-version=1&cursor={next}");
     assert_eq!(
         body["links"],
@@ -415,7 +418,26 @@ async fn cursor_envelope_and_error_handler_hook() {
     );
     let res = atest::call_service(&app, atest::TestRequest::get().uri(&last).to_request()).await;
     let body: Json = atest::read_body_json(res).await;
-    assert_eq!(body["meta"], json!({"limit": 2, "next_cursor": null}));
-    assert_eq!(body["links"], json!({"self": last}));
+    let prev = body["meta"]["prev_cursor"].as_str().unwrap().to_owned();
+    assert_eq!(
+        body["meta"],
+        json!({"limit": 2, "next_cursor": null, "prev_cursor": prev})
+    );
+    let prev_link = format!("/cursor?limit=2&sort=-year&cursor={prev}");
+    assert_eq!(body["links"], json!({"self": last, "prev": prev_link}));
     assert_eq!(body["data"][0]["id"], 1);
+    assert_eq!(body["data"].as_array().unwrap().len(), 1);
+    // Back from the last page: the middle page again, with both cursors.
+    let res =
+        atest::call_service(&app, atest::TestRequest::get().uri(&prev_link).to_request()).await;
+    let body: Json = atest::read_body_json(res).await;
+    let ids: Vec<i64> = body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [5, 2]);
+    assert!(body["meta"]["next_cursor"].is_string());
+    assert!(body["meta"]["prev_cursor"].is_string());
 }

@@ -1,11 +1,16 @@
-//! Deep pagination on SQLite (BENCHMARKS.md, `scripts/bench-pagination.sh`):
-//! the latency of one page at 1%, 50% and 90% depth of a filtered
-//! collection, with offset pagination and with keyset cursors, the same
-//! sort and filter, through the catalog's code (`BookQuery`, the `books`
-//! table, the seed data set, sea-query and sqlx).
+//! Deep pagination on SQLite or PostgreSQL (BENCHMARKS.md,
+//! `scripts/bench-pagination.sh`): the latency of one page at 1%, 50% and
+//! 90% depth of a filtered collection, with offset pagination and with
+//! keyset cursors, the same sort and filter, through the catalog's code
+//! (`BookQuery`, the `books` table, the seed data set, sea-query and sqlx);
+//! a backward keyset page (`prev_cursor`) at 90% depth; and the first
+//! offset page with each count strategy (`count=exact`, `estimated`,
+//! `none`), the total computed as the catalog computes it.
 //!
-//! - Data: `BENCH_DB` (default `/tmp/bench-pagination.db`), seeded with
-//!   `BENCH_ROWS` books (default 1,000,000) when empty.
+//! - Data: `BENCH_DB` (default `/tmp/bench-pagination.db`, an SQLite file;
+//!   a `postgres://` URL selects PostgreSQL, where the tables live in the
+//!   schema `bench_pagination`, away from the catalog tests' `books`),
+//!   seeded with `BENCH_ROWS` books (default 1,000,000) when empty.
 //! - Query: `in_stock=true` (about 70% of the rows), sorted by the key
 //!   (`id`), 20 per page; offset pages without the total count (so the
 //!   figure is the page itself, not the `COUNT(*)`).
@@ -20,8 +25,8 @@ use std::time::{Duration, Instant};
 
 use examples::catalog::Db;
 use examples::catalog::db::{BOOK_COLUMNS, Books};
-use examples::catalog::list::BookQuery;
-use problem_core::query::{QueryConfig, TypedQuery};
+use examples::catalog::list::{BookQuery, count};
+use problem_core::query::{CountStrategy, QueryConfig, TypedQuery};
 use sea_query::{Query, SelectStatement};
 
 const FILTER: &str = "in_stock=true";
@@ -46,7 +51,21 @@ async fn offset_page(db: &Db, config: &QueryConfig, page: u64) -> Result<usize, 
     Ok(query.page(rows, None).data.len())
 }
 
-/// One keyset page after `cursor` (the first page without one).
+/// The first offset page and its total, counted with the configuration's
+/// strategy.
+async fn counted_page(db: &Db, config: &QueryConfig) -> Result<usize, Error> {
+    let qs = format!("{FILTER}&page=1&per_page={PER_PAGE}");
+    let query = TypedQuery::<BookQuery>::from_query_str(&qs, config)?;
+    let mut select = base();
+    query.apply_to(&mut select);
+    // As the catalog does: the page and its total side by side.
+    let (rows, total) =
+        futures_util::future::try_join(db.books(&select), count(db, &query)).await?;
+    Ok(query.page_with_total(rows, total).data.len())
+}
+
+/// One keyset page after (or, for a previous cursor, before) `cursor`
+/// (the first page without one).
 async fn keyset_page(db: &Db, config: &QueryConfig, cursor: Option<&str>) -> Result<usize, Error> {
     let qs = match cursor {
         Some(c) => format!("{FILTER}&limit={PER_PAGE}&cursor={c}"),
@@ -111,6 +130,38 @@ fn ms(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1000.0)
 }
 
+/// The previous cursor of the keyset page that starts after `skip` rows.
+async fn cursor_before(db: &Db, config: &QueryConfig, skip: u64) -> Result<String, Error> {
+    let after = cursor_after(db, config, skip).await?;
+    let qs = format!("{FILTER}&limit={PER_PAGE}&cursor={after}");
+    let query = TypedQuery::<BookQuery>::from_query_str(&qs, config)?;
+    let mut select = base();
+    query.apply_cursor_to(&mut select);
+    let rows = db.books(&select).await?;
+    query
+        .cursor_page(rows)?
+        .meta
+        .prev_cursor
+        .ok_or_else(|| "no previous page at that depth".into())
+}
+
+/// The database of `BENCH_DB`: an SQLite file, or PostgreSQL with the
+/// schema `bench_pagination` first on the search path.
+async fn connect(target: &str) -> Result<Db, Error> {
+    if target.starts_with("postgres://") || target.starts_with("postgresql://") {
+        let pool = sqlx::PgPool::connect(target).await?;
+        sqlx::query("CREATE SCHEMA IF NOT EXISTS bench_pagination")
+            .execute(&pool)
+            .await?;
+        pool.close().await;
+        let sep = if target.contains('?') { '&' } else { '?' };
+        let url = format!("{target}{sep}options=-c%20search_path%3Dbench_pagination");
+        Ok(Db::connect(Some(&url)).await?)
+    } else {
+        Ok(Db::connect(Some(&format!("sqlite:{target}"))).await?)
+    }
+}
+
 async fn run() -> Result<(), Error> {
     let path = std::env::var("BENCH_DB").unwrap_or_else(|_| "/tmp/bench-pagination.db".into());
     let rows: u32 = std::env::var("BENCH_ROWS")
@@ -124,7 +175,7 @@ async fn run() -> Result<(), Error> {
         .transpose()?
         .unwrap_or(15)
         .max(1);
-    let db = Db::connect(Some(&format!("sqlite:{path}"))).await?;
+    let db = connect(&path).await?;
     let start = Instant::now();
     db.prepare(rows).await?;
     let total = db
@@ -134,8 +185,9 @@ async fn run() -> Result<(), Error> {
         let q = TypedQuery::<BookQuery>::from_query_str(FILTER, &QueryConfig::default())?;
         db.scalar(&q.count_statement(&base())).await?
     };
+    let shown = path.split('@').next_back().unwrap_or(&path);
     eprintln!(
-        "database {path}: {total} rows, {matching} match `{FILTER}` (ready in {:.1} s)",
+        "database {shown}: {total} rows, {matching} match `{FILTER}` (ready in {:.1} s)",
         start.elapsed().as_secs_f64()
     );
     let matching = u64::try_from(matching)?;
@@ -177,11 +229,66 @@ async fn run() -> Result<(), Error> {
     println!();
     println!("| depth | offset / its first page | keyset / its first page |");
     println!("|---|---|---|");
+    let first_keyset = first.map_or(Duration::ZERO, |(_, k)| k);
     for (label, offset, keyset, (o0, k0)) in results {
         println!(
             "| {label} | {:.2} | {:.2} |",
             offset.as_secs_f64() / o0.as_secs_f64(),
             keyset.as_secs_f64() / k0.as_secs_f64()
+        );
+    }
+
+    // Backward: the previous page of the keyset page at 90% depth.
+    let skip = ((matching as f64 * 0.9) as u64 / PER_PAGE) * PER_PAGE;
+    let prev = cursor_before(&db, &config, skip).await?;
+    let backward = time(samples, || keyset_page(&db, &config, Some(&prev))).await?;
+    println!();
+    println!("| keyset page | rows before it | median ms (min-max) | / first keyset page |");
+    println!("|---|---|---|---|");
+    println!(
+        "| backward (`prev_cursor`) from 90% | {} | {} ({}-{}) | {:.2} |",
+        skip - PER_PAGE,
+        ms(backward.median),
+        ms(backward.min),
+        ms(backward.max),
+        backward.median.as_secs_f64() / first_keyset.as_secs_f64()
+    );
+
+    // The first offset page with each count strategy.
+    let mut by_strategy = Vec::new();
+    for strategy in [
+        CountStrategy::None,
+        CountStrategy::Estimated,
+        CountStrategy::Exact,
+    ] {
+        let config = config.clone().count_strategy(strategy);
+        let t = time(samples, || counted_page(&db, &config)).await?;
+        let query = TypedQuery::<BookQuery>::from_query_str(
+            &format!("{FILTER}&page=1&per_page={PER_PAGE}"),
+            &config,
+        )?;
+        let total = count(&db, &query).await?;
+        by_strategy.push((strategy, t, total));
+    }
+    let none = by_strategy[0].1.median;
+    println!();
+    println!(
+        "| first offset page, `Prefer` | total answered | median ms (min-max) | / `count=none` |"
+    );
+    println!("|---|---|---|---|");
+    for (strategy, t, total) in by_strategy {
+        let total = match total {
+            None => "omitted".to_owned(),
+            Some(problem_core::query::Total::Exact(n)) => format!("{n} (exact)"),
+            Some(problem_core::query::Total::Estimate(n)) => format!("{n} (estimate)"),
+        };
+        println!(
+            "| `count={}` | {total} | {} ({}-{}) | {:.2} |",
+            strategy.as_str(),
+            ms(t.median),
+            ms(t.min),
+            ms(t.max),
+            t.median.as_secs_f64() / none.as_secs_f64()
         );
     }
     Ok(())

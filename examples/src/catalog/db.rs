@@ -13,7 +13,7 @@ use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{PgPool, SqlitePool};
 
-use problem_core::query::fold_case;
+use problem_core::query::{Total, explain_plan_rows, fold_case};
 
 use super::model::{Book, NewBook};
 
@@ -277,6 +277,9 @@ impl Db {
             sqlx::query("SELECT setval(pg_get_serial_sequence('books', 'id'), GREATEST((SELECT MAX(id) FROM books), 1))")
                 .execute(pool)
                 .await?;
+            // Fresh statistics: the planner's estimates (`Prefer:
+            // count=estimated`) start from the seeded table.
+            sqlx::query("ANALYZE books").execute(pool).await?;
         }
         Ok(())
     }
@@ -332,6 +335,45 @@ impl Db {
         on_db!(self, select, |sql, values, pool| {
             let (n,): (i64,) = sqlx::query_as_with(sql, values).fetch_one(pool).await?;
             Ok(n)
+        })
+    }
+
+    /// The total of the estimated count strategy: on PostgreSQL the
+    /// planner's row estimate of `filtered` (`EXPLAIN (FORMAT JSON)`, no
+    /// rows read) when it is above `threshold`; otherwise (and always on
+    /// SQLite) `capped`, a count stopped at `threshold + 1` rows, which is
+    /// exact when at most `threshold` and an estimate (a lower bound) when
+    /// above it.
+    ///
+    /// # Errors
+    /// The driver's error.
+    pub async fn estimated_count(
+        &self,
+        filtered: &SelectStatement,
+        capped: &SelectStatement,
+        threshold: u64,
+    ) -> Result<Total, sqlx::Error> {
+        let mut planned = None;
+        if let Db::Postgres(pool) = self {
+            let (sql, values) = filtered.build_sqlx(PostgresQueryBuilder);
+            let explain = format!("EXPLAIN (FORMAT JSON) {sql}");
+            let row = sqlx::query_with(sqlx::AssertSqlSafe(explain), values)
+                .fetch_one(pool)
+                .await?;
+            // A `json` column, read as its text (no sqlx `json` feature needed).
+            let plan: String = sqlx::Row::try_get_unchecked(&row, 0)?;
+            planned = serde_json::from_str(&plan)
+                .ok()
+                .and_then(|plan| explain_plan_rows(&plan));
+            if let Some(rows) = planned.filter(|rows| *rows > threshold) {
+                return Ok(Total::Estimate(rows));
+            }
+        }
+        let counted = u64::try_from(self.scalar(capped).await?).unwrap_or(0);
+        Ok(if counted <= threshold {
+            Total::Exact(counted)
+        } else {
+            Total::Estimate(planned.map_or(counted, |p| Ord::max(p, counted)))
         })
     }
 

@@ -4,13 +4,23 @@
 //! Pagination: offset (`page`, `per_page`/`limit`) by default; keyset
 //! cursors when the request carries `cursor`, or `limit` without `page` or
 //! `per_page` (the spec's cursor parameters are `cursor` and `limit`). The
-//! first cursor page's `meta.next_cursor` (or `links.next`) continues it.
+//! first cursor page's `meta.next_cursor` (or `links.next`) continues it;
+//! every later page's `meta.prev_cursor` (or `links.prev`) goes back.
+//!
+//! Totals of offset pages: counted exactly by default; the client may send
+//! `Prefer: count=exact`, `count=estimated` (exact up to 10,000 matching
+//! rows, above that PostgreSQL's planner estimate or, on SQLite, 10,001)
+//! or `count=none`, answered with `Preference-Applied`.
+//!
+//! Tolerated parameters: `_` and `utm_*` are accepted and ignored.
 
 use actix_web::http::header::HeaderName;
 use actix_web::{HttpRequest, HttpResponse, Responder, web};
 use problem_core::ProblemDetails;
 use problem_core::openapi::{BadRequestProblem, OffsetOrCursorPage};
-use problem_core::query::{BareList, Collection, CursorPage, Page, TypedQuery};
+use problem_core::query::{
+    BareList, Collection, CountStrategy, CursorPage, Page, Total, TypedQuery,
+};
 use problem_core::{CollectionQuery, versioned};
 use sea_query::{Query, SelectStatement};
 use time::Date;
@@ -63,7 +73,7 @@ pub struct BookQuery {
     in_stock: bool,
 }
 
-const LIST_DESCRIPTION: &str = "The collection query conventions: offset or keyset pagination, multi-field sorting, filters, search and sparse fieldsets, all in SQL.";
+const LIST_DESCRIPTION: &str = "The collection query conventions: offset or keyset pagination (forward with `meta.next_cursor`, backward with `meta.prev_cursor`), multi-field sorting, filters, search and sparse fieldsets, all in SQL. Offset pages count their total as the `Prefer` header asks (`count=exact`, the default, `count=estimated` or `count=none`).";
 const BAD_QUERY: &str = "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, more than 64 filter conditions in all (`too_many_filters`), ...).";
 
 /// The 200 of version 3 in the OpenAPI document: `BookPage` or
@@ -97,17 +107,42 @@ async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_
         return Ok(Listing::Cursor(page));
     }
     query.apply_to(&mut select);
-    let rows = db.books(&select).await.map_err(db_error)?;
-    let total = if query.count_total() {
-        let n = db
-            .scalar(&query.count_statement(&base()))
-            .await
-            .map_err(db_error)?;
-        Some(u64::try_from(n).unwrap_or(0))
-    } else {
-        None
-    };
-    Ok(Listing::Offset(query.page(rows, total)))
+    // The page and its total are independent: on a pool with more than one
+    // connection (PostgreSQL) they run side by side, so a planner estimate
+    // adds no round trip to the page's latency.
+    let (rows, total) = futures_util::future::try_join(db.books(&select), count(db, query))
+        .await
+        .map_err(db_error)?;
+    Ok(Listing::Offset(query.page_with_total(rows, total)))
+}
+
+/// The total of an offset page as the query's count strategy says
+/// ([`TypedQuery::count_strategy`]: the client's `Prefer: count=...`, else
+/// exact): `None` for `none`, the `COUNT(*)` for `exact`, and for
+/// `estimated` the count up to the threshold (10,000), above it the
+/// database's estimate ([`Db::estimated_count`]).
+///
+/// # Errors
+/// The driver's error.
+pub async fn count(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Option<Total>, sqlx::Error> {
+    Ok(match query.count_strategy() {
+        CountStrategy::None => None,
+        CountStrategy::Exact => {
+            let n = db.scalar(&query.count_statement(&base())).await?;
+            Some(Total::Exact(u64::try_from(n).unwrap_or(0)))
+        }
+        CountStrategy::Estimated => {
+            let threshold = query.estimate_threshold();
+            Some(
+                db.estimated_count(
+                    &query.filtered_statement(&base()),
+                    &query.capped_count_statement(&base(), threshold.saturating_add(1)),
+                    threshold,
+                )
+                .await?,
+            )
+        }
+    })
 }
 
 /// Version 3: the envelope `{"data", "meta", "links"}` and the `Link` header.
@@ -158,7 +193,7 @@ pub async fn list_books_v3(
         (status = 200, description = "The books of the page, as a bare array.",
             body = inline(BookList),
             headers(
-                ("X-Total-Count" = inline(TotalCount), description = "The number of matching books (offset pagination)."),
+                ("X-Total-Count" = inline(TotalCount), description = "The number of matching books (offset pagination); an estimate with `Prefer: count=estimated` above 10,000; absent with `count=none` and on cursor pages."),
                 ("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`)."),
             )),
         (status = 400, description = BAD_QUERY,

@@ -24,6 +24,10 @@ use problem_core::version;
 pub use config::Config;
 pub use db::Db;
 
+/// Query parameters `GET /books` accepts and ignores: cache busters (`_`)
+/// and tracking parameters (`utm_source`, `utm_medium`, ...).
+pub const TOLERATED_PARAMETERS: [&str; 2] = ["_", "utm_*"];
+
 /// Builds the application from its settings and database.
 ///
 /// # Errors
@@ -31,7 +35,9 @@ pub use db::Db;
 pub fn app(config: &Config, db: Db) -> Result<ProblemApp, HttpConfigError> {
     let tokens = auth::Tokens::new(&config.admin_token, &config.editor_token);
     let data = web::Data::new(db);
-    let queries = QueryConfig::default().cursor_keys([config.cursor_key.clone()])?;
+    let queries = QueryConfig::default()
+        .cursor_keys([config.cursor_key.clone()])?
+        .tolerate(TOLERATED_PARAMETERS)?;
     let docs = web::Data::new(openapi::documents(&versions::config()?)?);
     ProblemApp::builder()
         .tag("catalog")

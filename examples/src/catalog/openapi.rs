@@ -39,8 +39,10 @@ use problem_core::openapi::utoipa::openapi::{
 };
 use problem_core::openapi::utoipa::{Modify, OpenApi, PartialSchema, ToResponse, ToSchema};
 use problem_core::openapi::{
-    PipelineResponses, ProblemSchemas, VersionedDocs, documented_versions, problem_response,
+    PipelineResponses, ProblemSchemas, VersionedDocs, documented_versions, prefer_count_parameter,
+    preference_applied_header, problem_response, tolerated_description, tolerated_parameters,
 };
+use problem_core::query::{CountStrategy, ToleratedParameters};
 use problem_core::version::{ApiVersion, VersionConfig, constraints_of};
 
 use super::books::{self, COVER_MEDIA_TYPES};
@@ -287,10 +289,43 @@ fn document_versions(doc: &mut Document, config: &VersionConfig) {
     }
 }
 
+/// What `GET /books` takes and answers beyond its annotation, from the
+/// query configuration: the `Prefer` header (count strategies), the
+/// tolerated parameters, and `Preference-Applied` on the 200.
+fn listing_conventions(doc: &mut Document, tolerated: &ToleratedParameters) {
+    let Some(op) = doc
+        .paths
+        .paths
+        .get_mut("/books")
+        .and_then(|i| i.get.as_mut())
+    else {
+        return;
+    };
+    let parameters = op.parameters.get_or_insert_with(Vec::new);
+    parameters.extend(tolerated_parameters(tolerated).into_iter().map(RefOr::T));
+    parameters.push(RefOr::T(prefer_count_parameter(CountStrategy::Exact)));
+    let description = op.description.get_or_insert_with(String::new);
+    let extra = tolerated_description(tolerated);
+    if !extra.is_empty() {
+        description.push(' ');
+        description.push_str(&extra);
+    }
+    if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
+        ok.headers.insert(
+            "Preference-Applied".into(),
+            RefOr::T(preference_applied_header()),
+        );
+    }
+}
+
 /// The document of `version` before [`document_version`](problem_core::openapi::document_version)
 /// adds the versioning: every route of [`app`](super::app), `GET /books`
 /// from the handler whose `#[versioned(...)]` constraints accept `version`.
-pub fn base_document(version: ApiVersion, config: &VersionConfig) -> Document {
+pub fn base_document(
+    version: ApiVersion,
+    config: &VersionConfig,
+    tolerated: &ToleratedParameters,
+) -> Document {
     let catalog = CatalogApi::openapi();
     let lists = [
         (constraints_of(&list::list_books_v2), ListV2::openapi()),
@@ -308,15 +343,18 @@ pub fn base_document(version: ApiVersion, config: &VersionConfig) -> Document {
     doc.servers = catalog.servers.clone();
     doc.merge(catalog);
     document_versions(&mut doc, config);
+    listing_conventions(&mut doc, tolerated);
     doc
 }
 
 /// One document per documented version (2 and 3).
 ///
 /// # Errors
-/// [`HttpConfigError::InvalidOpenApi`] if a document does not serialize.
+/// [`HttpConfigError::InvalidOpenApi`] if a document does not serialize;
+/// [`HttpConfigError::InvalidQueryConfig`] if the tolerated parameters are.
 pub fn documents(config: &VersionConfig) -> Result<VersionedDocs, HttpConfigError> {
-    VersionedDocs::new(config, |version| base_document(version, config))
+    let tolerated = ToleratedParameters::new(super::TOLERATED_PARAMETERS)?;
+    VersionedDocs::new(config, |version| base_document(version, config, &tolerated))
 }
 
 /// `GET /openapi.json`.

@@ -77,6 +77,60 @@ pub async fn walk_cursor(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
     panic!("the cursor walk did not end");
 }
 
+/// Walks every cursor page of `query` forward (`links.next`), then back
+/// from the last page (`links.prev`) to the first, and checks that the
+/// backward walk visits the same pages in the same order: the first page
+/// has no `prev` (`meta.prev_cursor` null, no `prev` link), every later
+/// page has one, in `links` and in the `Link` header (`rel="prev"`).
+/// Returns the ids of the forward walk.
+pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
+    let prev_of = |body: &Value, headers: &reqwest::header::HeaderMap| {
+        let link = body["links"].get("prev").and_then(Value::as_str);
+        let cursor = body["meta"]["prev_cursor"].as_str();
+        assert_eq!(link.is_some(), cursor.is_some(), "{body}");
+        if let (Some(l), Some(c)) = (link, cursor) {
+            assert!(l.ends_with(&format!("cursor={c}")), "{l}");
+            assert!(
+                header(headers, "link")
+                    .unwrap()
+                    .contains(&format!("<{l}>; rel=\"prev\"")),
+                "{headers:?}"
+            );
+        }
+        link.map(str::to_owned)
+    };
+    let mut pages: Vec<Vec<i64>> = Vec::new();
+    let mut url = format!("/books?{query}&limit={limit}");
+    let mut last_prev = None;
+    for _ in 0..500 {
+        let (status, headers, body) = cat.get_json(&url).await;
+        assert_eq!(status, 200, "{body}");
+        let prev = prev_of(&body, &headers);
+        assert_eq!(prev.is_some(), !pages.is_empty(), "{url}: {body}");
+        pages.push(data_ids(&body));
+        match body["links"].get("next").and_then(Value::as_str) {
+            Some(n) => url = n.to_owned(),
+            None => {
+                last_prev = prev;
+                break;
+            }
+        }
+    }
+    let mut back: Vec<Vec<i64>> = vec![pages.last().unwrap().clone()];
+    let mut prev = last_prev;
+    while let Some(url) = prev {
+        let (status, headers, body) = cat.get_json(&url).await;
+        assert_eq!(status, 200, "{body}");
+        assert!(body["meta"]["next_cursor"].is_string(), "{body}");
+        prev = prev_of(&body, &headers);
+        back.push(data_ids(&body));
+        assert!(back.len() <= pages.len(), "{query}: bounded walk back");
+    }
+    back.reverse();
+    assert_eq!(back, pages, "{query} limit={limit}: backward walk");
+    pages.concat()
+}
+
 fn by(books: &[Book], keep: impl Fn(&Book) -> bool) -> Vec<&Book> {
     books.iter().filter(|b| keep(b)).collect()
 }
@@ -275,7 +329,7 @@ pub async fn cursor_walk_returns_every_matching_row_once_in_order(cat: &Catalog)
             .then_with(|| a.title.cmp(&b.title))
             .then(a.id.cmp(&b.id))
     });
-    let got = walk_cursor(cat, "genre__in=poetry,drama&sort=-rating,title", 37).await;
+    let got = walk_cursor_both_ways(cat, "genre__in=poetry,drama&sort=-rating,title", 37).await;
     assert_eq!(got, ids(&expected));
     let mut expected = by(&books, |b| b.year >= 2000);
     expected.sort_by(|a, b| {
@@ -444,8 +498,281 @@ pub async fn cursors_are_bound_to_their_query(cat: &Catalog) {
         .await;
     assert_eq!(status, 400);
     assert_eq!(body["issues"][0]["code"], json!("invalid_cursor"));
-    let (status, _, _) = cat
+    let (status, _, body) = cat
         .get_json(&format!("/books?sort=-price&limit=5&cursor={cursor}"))
+        .await;
+    assert_eq!(status, 200);
+    // Previous cursors are bound the same way.
+    let prev = body["meta"]["prev_cursor"].as_str().unwrap().to_owned();
+    for (query, code) in [
+        (
+            format!("sort=price&limit=5&cursor={prev}"),
+            "cursor_mismatch",
+        ),
+        (
+            format!("sort=-price&limit=5&year__gt=1&cursor={prev}"),
+            "cursor_mismatch",
+        ),
+        (
+            format!("sort=-price&limit=5&q=poems&cursor={prev}"),
+            "cursor_mismatch",
+        ),
+        (
+            format!("sort=-price&limit=5&cursor={}", &prev[..prev.len() - 2]),
+            "invalid_cursor",
+        ),
+    ] {
+        let (status, _, body) = cat.get_json(&format!("/books?{query}")).await;
+        assert_eq!(status, 400, "{query}");
+        assert_eq!(body["issues"][0]["code"], json!(code), "{query}: {body}");
+    }
+    let (status, _, back) = cat
+        .get_json(&format!("/books?sort=-price&limit=5&cursor={prev}"))
+        .await;
+    let (_, _, first) = cat.get_json("/books?sort=-price&limit=5").await;
+    assert_eq!(status, 200);
+    assert_eq!(back["data"], first["data"]);
+    assert_eq!(back["meta"], first["meta"]);
+}
+
+/// Rows seeded for the count-strategy tests: above the default estimate
+/// threshold (10,000), so `count=estimated` estimates.
+pub const COUNT_ROWS: u32 = 12_000;
+
+/// The `Link` header the catalog sends for these `links`.
+fn link_header(links: &Value) -> String {
+    ["self", "first", "prev", "next", "last"]
+        .iter()
+        .filter_map(|rel| {
+            links
+                .get(*rel)
+                .and_then(Value::as_str)
+                .map(|u| format!("<{u}>; rel=\"{rel}\""))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `Prefer: count=...` on offset listings of a catalog seeded with
+/// [`COUNT_ROWS`] books, versions 2 and 3: whole bodies and the exact
+/// `Preference-Applied`, `Vary`, `Link` and `X-Total-Count` values.
+/// `estimate` is what `count=estimated` answers for the whole table (the
+/// planner's estimate on PostgreSQL, the count capped at 10,001 on SQLite).
+pub async fn count_strategies(cat: &Catalog, estimate: u64) {
+    let books = seed::books(COUNT_ROWS);
+    let poetry: Vec<&Book> = books.iter().filter(|b| b.genre == "poetry").collect();
+    let all = COUNT_ROWS as u64;
+    let p = poetry.len() as u64;
+    assert!(p <= 10_000);
+    let first_two = |rows: &[&Book]| json!([{"id": rows[0].id}, {"id": rows[1].id}]);
+    let all_refs: Vec<&Book> = books.iter().collect();
+    // (Prefer lines, query, Preference-Applied, total, total is an estimate, data)
+    type Case<'a> = (
+        &'a [&'a str],
+        &'a str,
+        Option<&'a str>,
+        Option<u64>,
+        bool,
+        Value,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            &[],
+            "per_page=2&fields=id",
+            None,
+            Some(all),
+            false,
+            first_two(&all_refs),
+        ),
+        (
+            &["count=exact"],
+            "per_page=2&fields=id",
+            Some("count=exact"),
+            Some(all),
+            false,
+            first_two(&all_refs),
+        ),
+        (
+            &["count=none"],
+            "per_page=2&fields=id",
+            Some("count=none"),
+            None,
+            false,
+            first_two(&all_refs),
+        ),
+        (
+            &["count=estimated"],
+            "per_page=2&fields=id",
+            Some("count=estimated"),
+            Some(estimate),
+            true,
+            first_two(&all_refs),
+        ),
+        (
+            &["count=estimated"],
+            "genre=poetry&per_page=2&fields=id",
+            Some("count=estimated"),
+            Some(p),
+            false,
+            first_two(&poetry),
+        ),
+        (
+            &["count=planned"],
+            "per_page=2&fields=id",
+            None,
+            Some(all),
+            false,
+            first_two(&all_refs),
+        ),
+        (
+            &["return=minimal", "respond-async, COUNT=\"none\"; x=1"],
+            "per_page=2&fields=id",
+            Some("count=none"),
+            None,
+            false,
+            first_two(&all_refs),
+        ),
+        (
+            &["count=bogus, count=none"],
+            "per_page=2&fields=id",
+            None,
+            Some(all),
+            false,
+            first_two(&all_refs),
+        ),
+    ];
+    for (prefer, query, applied, total, estimated, data) in cases {
+        let path = format!("/books?{query}");
+        let at = |page: u64| format!("/books?{query}&page={page}");
+        let mut links = json!({"self": path, "first": at(1), "next": at(2)});
+        let mut meta = json!({"page": 1, "per_page": 2});
+        if let Some(t) = total {
+            meta["total"] = json!(t);
+            meta["total_pages"] = json!(t.div_ceil(2));
+            if estimated {
+                meta["total_is_estimate"] = json!(true);
+            } else {
+                links["last"] = json!(at(t.div_ceil(2)));
+            }
+        }
+        for version in ["2", "3"] {
+            let mut req = cat.get(&path).header("X-API-Version", version);
+            for line in prefer {
+                req = req.header("Prefer", *line);
+            }
+            let (status, headers, body) = json(req.send().await.unwrap()).await;
+            let what = format!("v{version} {prefer:?} {query}");
+            assert_eq!(status, 200, "{what}: {body}");
+            assert_eq!(header(&headers, "preference-applied"), applied, "{what}");
+            assert_eq!(
+                header(&headers, "vary"),
+                Some("Prefer, X-API-Version, Accept"),
+                "{what}"
+            );
+            assert_eq!(
+                header(&headers, "link"),
+                Some(link_header(&links).as_str()),
+                "{what}"
+            );
+            if version == "3" {
+                assert_eq!(
+                    body,
+                    json!({"data": data, "meta": meta, "links": links}),
+                    "{what}"
+                );
+                assert_eq!(header(&headers, "x-total-count"), None, "{what}");
+            } else {
+                assert_eq!(body, data, "{what}");
+                assert_eq!(
+                    header(&headers, "x-total-count"),
+                    total.map(|t| t.to_string()).as_deref(),
+                    "{what}"
+                );
+            }
+        }
+    }
+    // A cursor listing has no total: the preference is not applied, and
+    // the response does not vary by it.
+    let (status, headers, body) = json(
+        cat.get("/books?limit=2&fields=id")
+            .header("Prefer", "count=none")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&headers, "preference-applied"), None);
+    assert_eq!(header(&headers, "vary"), Some("X-API-Version, Accept"));
+    assert_eq!(body["meta"]["prev_cursor"], Value::Null);
+}
+
+/// `_` and `utm_*` are accepted and ignored: not filters, absent from
+/// every link and from the cursor's binding; `utm` and `x_` are still
+/// unknown; they count toward the 1000-parameter limit.
+pub async fn tolerated_parameters(cat: &Catalog) {
+    let (status, headers, body) = cat
+        .get_json("/books?_=1700000000&per_page=2&utm_source=news&fields=id&utm_campaign=a%7Cb")
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let links = json!({
+        "self": "/books?per_page=2&fields=id",
+        "first": "/books?per_page=2&fields=id&page=1",
+        "next": "/books?per_page=2&fields=id&page=2",
+        "last": format!("/books?per_page=2&fields=id&page={}", ROWS / 2),
+    });
+    assert_eq!(
+        body,
+        json!({
+            "data": [{"id": 1}, {"id": 2}],
+            "meta": {"page": 1, "per_page": 2, "total": ROWS, "total_pages": ROWS / 2},
+            "links": links,
+        })
+    );
+    assert_eq!(header(&headers, "link"), Some(link_header(&links).as_str()));
+
+    // Cursor pages: the links drop them, and a cursor issued without them
+    // continues with other values of them.
+    let (status, _, first) = cat.get_json("/books?limit=2&fields=id&_=1").await;
+    assert_eq!(status, 200);
+    let next = first["meta"]["next_cursor"].as_str().unwrap();
+    assert_eq!(
+        first["links"],
+        json!({"self": "/books?limit=2&fields=id", "next": format!("/books?limit=2&fields=id&cursor={next}")})
+    );
+    let (status, _, second) = cat
+        .get_json(&format!(
+            "/books?utm_medium=mail&limit=2&fields=id&_=2&_=3&cursor={next}"
+        ))
+        .await;
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(second["data"], json!([{"id": 3}, {"id": 4}]));
+    let prev = second["meta"]["prev_cursor"].as_str().unwrap();
+    assert_eq!(
+        second["links"]["prev"],
+        json!(format!("/books?limit=2&fields=id&cursor={prev}"))
+    );
+
+    for name in ["utm", "x_", "_x"] {
+        let (status, _, body) = cat.get_json(&format!("/books?{name}=1")).await;
+        assert_eq!(status, 400, "{name}");
+        assert_eq!(
+            body["issues"][0]["code"],
+            json!("unknown_parameter"),
+            "{name}: {body}"
+        );
+        assert_eq!(body["issues"][0]["name"], json!(name), "{name}: {body}");
+    }
+
+    let many = vec!["_=1"; 1001].join("&");
+    let (status, _, body) = cat.get_json(&format!("/books?{many}")).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["detail"],
+        json!("The query string has more than 1000 parameters.")
+    );
+    let (status, _, _) = cat
+        .get_json(&format!("/books?{}", vec!["_=1"; 1000].join("&")))
         .await;
     assert_eq!(status, 200);
 }

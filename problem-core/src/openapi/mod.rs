@@ -68,7 +68,10 @@ pub use problem::{
     ProblemSchemas, VALIDATION_PROBLEM_SCHEMA, ValidationProblem, bad_request_response,
     problem_object, problem_response, problem_response_with, schema_ref,
 };
-pub use query::{filter_parameter_name, query_parameters, value_schema};
+pub use query::{
+    filter_parameter_name, prefer_count_parameter, preference_applied_header, query_parameters,
+    tolerated_description, tolerated_parameters, value_schema,
+};
 pub use version::{
     VersionedDocs, document_version, documented_versions, version_extension, version_parameters,
 };

@@ -107,8 +107,8 @@ fn register<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
 
 /// The offset envelope of `T`s, registered as `<T>Page`: `data` (array of
 /// `<T>Fields`), `meta` (`page` and `per_page` required; `total` and
-/// `total_pages` when counted), `links` (`self`, `first`, `prev`, `next`,
-/// `last`).
+/// `total_pages` when counted, `total_is_estimate` when the total is an
+/// estimate), `links` (`self`, `first`, `prev`, `next`, `last`).
 ///
 /// ```
 /// use problem_core::query::Page;
@@ -140,8 +140,27 @@ impl<T: ToSchema> ComposeSchema for Page<T> {
                     .required("page")
                     .property("per_page", int64(1))
                     .required("per_page")
-                    .property("total", int64(0))
-                    .property("total_pages", int64(0))
+                    .property(
+                        "total",
+                        int64(0).description(Some(
+                            "Matching items; absent with `Prefer: count=none`.",
+                        )),
+                    )
+                    .property(
+                        "total_pages",
+                        int64(0).description(Some(
+                            "`ceil(total / per_page)`; absent with `Prefer: count=none`.",
+                        )),
+                    )
+                    .property(
+                        "total_is_estimate",
+                        ObjectBuilder::new()
+                            .schema_type(Type::Boolean)
+                            .enum_values(Some([true]))
+                            .description(Some(
+                                "Present, `true`, only when `total` is an estimate (`Prefer: count=estimated` above the estimate threshold); then there is no `last` link.",
+                            )),
+                    )
                     .additional_properties(Some(AdditionalProperties::FreeForm(false))),
             )
             .required("meta")
@@ -163,7 +182,8 @@ impl<T: ToSchema> ToSchema for Page<T> {
 
 /// The cursor envelope of `T`s, registered as `<T>CursorPage`: `data`
 /// (array of `<T>Fields`), `meta` (`limit`, `next_cursor`: `null` on the
-/// last page), `links` (`self`, `next`).
+/// last page, `prev_cursor`: `null` on the first), `links` (`self`,
+/// `prev`, `next`).
 ///
 /// ```
 /// use problem_core::query::CursorPage;
@@ -200,10 +220,19 @@ impl<T: ToSchema> ComposeSchema for CursorPage<T> {
                             .description(Some("`null` on the last page.")),
                     )
                     .required("next_cursor")
+                    .property(
+                        "prev_cursor",
+                        ObjectBuilder::new()
+                            .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                            .description(Some(
+                                "The cursor of the previous page (the same sort, filters and search); `null` on the first page.",
+                            )),
+                    )
+                    .required("prev_cursor")
                     .additional_properties(Some(AdditionalProperties::FreeForm(false))),
             )
             .required("meta")
-            .property("links", links(&["next"]))
+            .property("links", links(&["prev", "next"]))
             .required("links")
             .into()
     }

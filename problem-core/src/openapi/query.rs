@@ -9,9 +9,11 @@ use utoipa::openapi::schema::{
 };
 use utoipa::openapi::{RefOr, Required};
 
+use utoipa::openapi::header::{Header, HeaderBuilder};
+
 use crate::query::{
-    Class, Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator, QuerySchema,
-    ValueKind,
+    Class, CountStrategy, Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator,
+    QuerySchema, ToleratedParameters, ValueKind,
 };
 
 fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaArg>) -> Parameter {
@@ -240,7 +242,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         ),
         query(
             "cursor",
-            "Opaque cursor of the next page (`meta.next_cursor`), valid only with the same sort, filters and search. Not together with `page`.".into(),
+            "Opaque cursor of the next page (`meta.next_cursor`) or of the previous page (`meta.prev_cursor`), valid only with the same sort, filters and search. Not together with `page`.".into(),
             ObjectBuilder::new().schema_type(Type::String),
         ),
     ];
@@ -326,4 +328,114 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         ));
     }
     params
+}
+
+/// The `Prefer` request header of an offset listing (RFC 7240 §2): a
+/// string, not required. `count=exact`, `count=estimated` and `count=none`
+/// choose how the total is counted; other preferences and unknown `count`
+/// values are ignored (so the schema has no `enum`: any value is accepted).
+/// `default` names the strategy used without a preference.
+///
+/// ```
+/// use problem_core::openapi::prefer_count_parameter;
+/// use problem_core::query::CountStrategy;
+/// let p = serde_json::to_value(prefer_count_parameter(CountStrategy::Exact)).unwrap();
+/// assert_eq!((p["name"].as_str(), p["in"].as_str(), p["required"].as_bool()), (Some("Prefer"), Some("header"), Some(false)));
+/// assert_eq!(p["schema"], serde_json::json!({"type": "string"}));
+/// ```
+pub fn prefer_count_parameter(default: CountStrategy) -> Parameter {
+    ParameterBuilder::new()
+        .name("Prefer")
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .description(Some(format!(
+            "RFC 7240 preferences. `count=exact` counts every matching item, `count=estimated` counts exactly up to a threshold and estimates above it (`meta.total_is_estimate: true`), `count=none` leaves out `total`, `total_pages`, the `last` link and `X-Total-Count`; without a preference: `count={}`. Honoured on offset pages only (answered with `Preference-Applied`); other preferences and unknown values are ignored.",
+            default.as_str()
+        )))
+        .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+        .build()
+}
+
+/// The `Preference-Applied` response header of an offset listing (RFC
+/// 7240 §3): `count=exact`, `count=estimated` or `count=none`, sent when
+/// the request's `count` preference was honoured.
+///
+/// ```
+/// use problem_core::openapi::preference_applied_header;
+/// let h = serde_json::to_value(preference_applied_header()).unwrap();
+/// assert_eq!(h["schema"]["enum"], serde_json::json!(["count=exact", "count=estimated", "count=none"]));
+/// ```
+pub fn preference_applied_header() -> Header {
+    HeaderBuilder::new()
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some([
+                    "count=exact",
+                    "count=estimated",
+                    "count=none",
+                ])),
+        ))
+        .description(Some(
+            "The count strategy applied, when the request's `Prefer: count=...` was honoured (RFC 7240).",
+        ))
+        .build()
+}
+
+/// The tolerated parameters with an exact name (`_`) as optional string
+/// query parameters, described as accepted and ignored; `prefix*` patterns
+/// have no OpenAPI parameter form (a client may send any name with the
+/// prefix) and are left to the operation's description (see
+/// [`tolerated_description`]).
+///
+/// ```
+/// use problem_core::openapi::tolerated_parameters;
+/// use problem_core::query::ToleratedParameters;
+/// let params = tolerated_parameters(&ToleratedParameters::new(["_", "utm_*"]).unwrap());
+/// let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+/// assert_eq!(names, ["_"]);
+/// ```
+pub fn tolerated_parameters(tolerated: &ToleratedParameters) -> Vec<Parameter> {
+    tolerated
+        .patterns()
+        .into_iter()
+        .filter(|p| !p.ends_with('*'))
+        .map(|name| {
+            query(
+                name,
+                "Tolerated: accepted and ignored (for example a cache buster); not a filter, left out of the links and cursors.".into(),
+                ObjectBuilder::new().schema_type(Type::String),
+            )
+        })
+        .collect()
+}
+
+/// A sentence naming every tolerated parameter, for an operation's
+/// description: `` Tolerated parameters, accepted and ignored: `_`, any
+/// parameter starting with `utm_`. `` (empty when nothing is tolerated).
+///
+/// ```
+/// use problem_core::openapi::tolerated_description;
+/// use problem_core::query::ToleratedParameters;
+/// assert_eq!(
+///     tolerated_description(&ToleratedParameters::new(["_", "utm_*"]).unwrap()),
+///     "Tolerated parameters, accepted and ignored (not filters, left out of the links and cursors): `_`, any parameter starting with `utm_`."
+/// );
+/// ```
+pub fn tolerated_description(tolerated: &ToleratedParameters) -> String {
+    if tolerated.is_empty() {
+        return String::new();
+    }
+    let entries: Vec<String> = tolerated
+        .patterns()
+        .into_iter()
+        .map(|p| match p.strip_suffix('*') {
+            Some(prefix) => format!("any parameter starting with `{prefix}`"),
+            None => format!("`{p}`"),
+        })
+        .collect();
+    format!(
+        "Tolerated parameters, accepted and ignored (not filters, left out of the links and cursors): {}.",
+        entries.join(", ")
+    )
 }

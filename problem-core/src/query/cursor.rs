@@ -2,11 +2,26 @@
 //! token (the crate's design rules, "cursor format", "cursor and page together").
 //!
 //! A token is `base64url(payload || tag)` without padding, where `payload`
-//! is a versioned JSON object `{"v":1,"r":<resource>,"s":<sort>,"k":[<last
-//! row's sort-key values>],"h":<hash of filters and search>}` and `tag` is
-//! HMAC-SHA256 over a domain-separation prefix and the payload. The tag is
-//! checked in constant time with every configured key (key rotation: the
-//! first key signs, all keys verify) **before** the payload is decoded.
+//! is a versioned JSON object and `tag` is HMAC-SHA256 over a
+//! domain-separation prefix and the payload. The tag is checked in constant
+//! time with every configured key (key rotation: the first key signs, all
+//! keys verify) **before** the payload is decoded.
+//!
+//! Payload versions:
+//!
+//! | Version | Payload | Meaning |
+//! |---|---|---|
+//! | 1 | `{"v":1,"r":<resource>,"s":<sort>,"k":[<sort-key values>],"h":<hash of filters and search>}` | a **next** cursor: the rows strictly after the row whose sort-key values are `k` (the last row of the page that issued it) |
+//! | 2 | version 1's members plus `"d":"next"` or `"d":"prev"` | `"prev"`: a **previous** cursor, the rows strictly before the row `k` (the first row of the page that issued it), the page nearest to it |
+//!
+//! Next cursors are still written in version 1, byte for byte as before
+//! previous cursors existed, so tokens issued by earlier releases keep
+//! working and a server of an earlier release still accepts the next
+//! cursors of this one. Previous cursors are written in version 2, which an
+//! earlier release refuses as `invalid_cursor` (instead of reading one as a
+//! next cursor and answering the wrong page). A version-1 payload carrying
+//! `d`, a version-2 payload without it, and any other version are
+//! `invalid_cursor`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -27,8 +42,10 @@ use super::params::{Pairs, RawQuery};
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// Current payload version.
-const VERSION: u8 = 1;
+/// Payload version of next cursors (no direction member).
+const VERSION_NEXT: u8 = 1;
+/// Payload version with a direction member (`"d"`), used by previous cursors.
+const VERSION_DIRECTED: u8 = 2;
 /// Length of the HMAC-SHA256 tag.
 const TAG_LEN: usize = 32;
 /// Longest token accepted (characters); longer ones are `invalid_cursor`.
@@ -123,7 +140,11 @@ impl CursorKeys {
             return None;
         }
         let p: CursorPayload = serde_json::from_slice(payload).ok()?;
-        (p.v == VERSION).then_some(p)
+        let valid = matches!(
+            (p.v, p.d),
+            (VERSION_NEXT, None) | (VERSION_DIRECTED, Some(_))
+        );
+        valid.then_some(p)
     }
 }
 
@@ -132,6 +153,16 @@ impl fmt::Debug for CursorKeys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "CursorKeys({} key(s), redacted)", self.0.len())
     }
+}
+
+/// Which way a cursor pages from its row (payload member `d`, version 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Way {
+    /// The rows after the cursor's row.
+    Next,
+    /// The rows before the cursor's row.
+    Prev,
 }
 
 /// The decoded content of a cursor.
@@ -146,17 +177,44 @@ pub(crate) struct CursorPayload {
     pub k: Vec<Json>,
     /// Hash of the filters and the search.
     pub h: String,
+    /// The direction (version 2 only; version 1 is always next).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub d: Option<Way>,
 }
 
 impl CursorPayload {
+    /// A next cursor (version 1) after the row with sort-key `values`.
     pub(crate) fn new(resource: &str, sort: String, values: Vec<Json>, hash: String) -> Self {
         Self {
-            v: VERSION,
+            v: VERSION_NEXT,
             r: resource.to_owned(),
             s: sort,
             k: values,
             h: hash,
+            d: None,
         }
+    }
+
+    /// A cursor going `way` from the row with sort-key `values`: version 1
+    /// for next, version 2 with `"d":"prev"` for previous.
+    pub(crate) fn directed(
+        resource: &str,
+        sort: String,
+        values: Vec<Json>,
+        hash: String,
+        way: Way,
+    ) -> Self {
+        let mut p = Self::new(resource, sort, values, hash);
+        if way == Way::Prev {
+            p.v = VERSION_DIRECTED;
+            p.d = Some(Way::Prev);
+        }
+        p
+    }
+
+    /// The direction: a version-1 payload is always next.
+    pub(crate) fn way(&self) -> Way {
+        self.d.unwrap_or(Way::Next)
     }
 }
 
@@ -272,6 +330,53 @@ mod tests {
         // a foreign key does not
         let foreign = CursorKeys::new([vec![3u8; 32]]).unwrap();
         assert_eq!(keys().open(&foreign.seal(&p).unwrap()), None);
+    }
+
+    #[test]
+    fn next_cursors_keep_version_1_and_prev_cursors_are_version_2() {
+        let next =
+            CursorPayload::directed("B", "id".into(), vec![Json::from(1)], "h".into(), Way::Next);
+        assert_eq!(
+            serde_json::to_string(&next).unwrap(),
+            r#"{"v":1,"r":"B","s":"id","k":[1],"h":"h"}"#
+        );
+        let prev =
+            CursorPayload::directed("B", "id".into(), vec![Json::from(1)], "h".into(), Way::Prev);
+        assert_eq!(
+            serde_json::to_string(&prev).unwrap(),
+            r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h","d":"prev"}"#
+        );
+        assert_eq!(
+            keys().open(&keys().seal(&prev).unwrap()).unwrap().way(),
+            Way::Prev
+        );
+        assert_eq!(
+            keys().open(&keys().seal(&next).unwrap()).unwrap().way(),
+            Way::Next
+        );
+        let sealed = |json: &str| {
+            let bytes = json.as_bytes();
+            let tag = CursorKeys::mac(&[1u8; 32], bytes)
+                .unwrap()
+                .finalize()
+                .into_bytes();
+            let mut all = bytes.to_vec();
+            all.extend_from_slice(&tag);
+            URL_SAFE_NO_PAD.encode(all)
+        };
+        // A version-2 next cursor is accepted; the mixed forms are not.
+        let ok = keys().open(&sealed(
+            r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h","d":"next"}"#,
+        ));
+        assert_eq!(ok.map(|p| p.way()), Some(Way::Next));
+        for bad in [
+            r#"{"v":1,"r":"B","s":"id","k":[1],"h":"h","d":"prev"}"#,
+            r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h"}"#,
+            r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h","d":"back"}"#,
+            r#"{"v":3,"r":"B","s":"id","k":[1],"h":"h","d":"prev"}"#,
+        ] {
+            assert_eq!(keys().open(&sealed(bad)), None, "{bad}");
+        }
     }
 
     #[test]

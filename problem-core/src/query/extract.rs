@@ -11,9 +11,11 @@ use futures_util::future::{Ready, ready};
 
 use crate::config::HttpConfigError;
 
+use super::count::{CountStrategy, DEFAULT_ESTIMATE_THRESHOLD};
 use super::cursor::CursorKeys;
 use super::error::QueryError;
 use super::params::{Pairs, QueryLimits};
+use super::tolerated::ToleratedParameters;
 use super::typed::{CollectionQuery, TypedQuery};
 
 type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync;
@@ -34,7 +36,10 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 /// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (at the first request that needs it) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`]; cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
 /// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
 /// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). |
-/// | [`count_total`](Self::count_total) | `true` | Count the total; off: `meta.total`/`meta.total_pages` and the `last` link are omitted. |
+/// | [`tolerate`](Self::tolerate) | none | Names and `prefix*` patterns (`_`, `utm_*`) that strict parsing accepts and ignores: not filters, not bound into cursors, left out of the links; they still count toward the 1000-parameter limit ([`ToleratedParameters`]). |
+/// | [`count_strategy`](Self::count_strategy) | [`CountStrategy::Exact`] | How offset pages count their total when the client states no preference; a client's `Prefer: count=exact\|estimated\|none` (RFC 7240) overrides it, answered with `Preference-Applied` ([`CountStrategy`]). `none`: `meta.total`/`meta.total_pages`, the `last` link and `X-Total-Count` are omitted. |
+/// | [`count_total`](Self::count_total) | `true` | Shorthand: `true` is `count_strategy(Exact)`, `false` is `count_strategy(None)`. |
+/// | [`estimate_threshold`](Self::estimate_threshold) | 10,000 ([`DEFAULT_ESTIMATE_THRESHOLD`](super::DEFAULT_ESTIMATE_THRESHOLD)) | With the estimated strategy, the total is counted exactly up to this many rows and estimated above it. |
 /// | [`error_handler`](Self::error_handler) | none | Turns a [`QueryError`] into the error answered; default: [`QueryError::into_actix_error`]. |
 ///
 /// ```
@@ -50,7 +55,9 @@ pub struct QueryConfig {
     keys: Option<CursorKeys>,
     lenient: bool,
     ignored: Arc<[String]>,
-    count_total: bool,
+    tolerated: ToleratedParameters,
+    count: CountStrategy,
+    estimate_threshold: u64,
     limits: QueryLimits,
     error_handler: Option<Arc<ErrorHandler>>,
 }
@@ -61,7 +68,9 @@ impl Default for QueryConfig {
             keys: None,
             lenient: false,
             ignored: Arc::from([crate::spec::DEFAULT_VERSION_QUERY.to_owned()]),
-            count_total: true,
+            tolerated: ToleratedParameters::default(),
+            count: CountStrategy::Exact,
+            estimate_threshold: DEFAULT_ESTIMATE_THRESHOLD,
             limits: QueryLimits::default(),
             error_handler: None,
         }
@@ -74,7 +83,9 @@ impl fmt::Debug for QueryConfig {
             .field("keys", &self.keys)
             .field("lenient", &self.lenient)
             .field("ignored", &self.ignored)
-            .field("count_total", &self.count_total)
+            .field("tolerated", &self.tolerated)
+            .field("count", &self.count)
+            .field("estimate_threshold", &self.estimate_threshold)
             .field("limits", &self.limits)
             .field("error_handler", &self.error_handler.is_some())
             .finish()
@@ -115,6 +126,36 @@ impl QueryConfig {
         self
     }
 
+    /// Tolerates parameters: exact names and `prefix*` patterns that strict
+    /// parsing accepts and ignores (replacing earlier ones). See
+    /// [`ToleratedParameters`].
+    ///
+    /// # Errors
+    /// [`HttpConfigError::InvalidQueryConfig`] for an empty entry, `*`
+    /// alone, a `*` not at the end, or an entry matching a reserved
+    /// parameter: a mistake is reported when the application is built,
+    /// never as a failing request.
+    ///
+    /// ```
+    /// use problem_core::query::QueryConfig;
+    /// let config = QueryConfig::default().tolerate(["_", "utm_*"]).unwrap();
+    /// assert_eq!(config.tolerated().patterns(), ["_", "utm_*"]);
+    /// assert!(QueryConfig::default().tolerate(["utm_*_id"]).is_err());
+    /// ```
+    pub fn tolerate<I, S>(mut self, patterns: I) -> Result<Self, HttpConfigError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tolerated = ToleratedParameters::new(patterns)?;
+        Ok(self)
+    }
+
+    /// The tolerated parameters.
+    pub fn tolerated(&self) -> &ToleratedParameters {
+        &self.tolerated
+    }
+
     /// At most `n` filter conditions per request (default 64); more is a
     /// 400 issue `too_many_filters` with member `max` (see [`QueryLimits`]).
     ///
@@ -141,10 +182,47 @@ impl QueryConfig {
         self.limits
     }
 
-    /// Turns counting the total on or off.
+    /// Turns counting the total on ([`CountStrategy::Exact`]) or off
+    /// ([`CountStrategy::None`]); a client's `Prefer: count=...` still
+    /// overrides it.
     pub fn count_total(mut self, on: bool) -> Self {
-        self.count_total = on;
+        self.count = if on {
+            CountStrategy::Exact
+        } else {
+            CountStrategy::None
+        };
         self
+    }
+
+    /// The count strategy of offset pages whose request states no
+    /// `count` preference (default [`CountStrategy::Exact`]).
+    ///
+    /// ```
+    /// use problem_core::query::{CountStrategy, QueryConfig};
+    /// let config = QueryConfig::default().count_strategy(CountStrategy::Estimated).estimate_threshold(500);
+    /// assert_eq!((config.default_count_strategy(), config.count_threshold()), (CountStrategy::Estimated, 500));
+    /// assert!(config.counts_total());
+    /// ```
+    pub fn count_strategy(mut self, strategy: CountStrategy) -> Self {
+        self.count = strategy;
+        self
+    }
+
+    /// With the estimated strategy, count exactly up to `rows` matching
+    /// rows and estimate above (default 10,000).
+    pub fn estimate_threshold(mut self, rows: u64) -> Self {
+        self.estimate_threshold = rows;
+        self
+    }
+
+    /// The default count strategy.
+    pub fn default_count_strategy(&self) -> CountStrategy {
+        self.count
+    }
+
+    /// The threshold of estimated counts, in rows.
+    pub fn count_threshold(&self) -> u64 {
+        self.estimate_threshold
     }
 
     /// Sets the hook that turns a query error into the response error.
@@ -166,9 +244,10 @@ impl QueryConfig {
         &self.ignored
     }
 
-    /// Whether totals are counted.
+    /// Whether totals are counted by default (the default strategy is not
+    /// [`CountStrategy::None`]).
     pub fn counts_total(&self) -> bool {
-        self.count_total
+        self.count != CountStrategy::None
     }
 
     /// The cursor keys, if configured.
@@ -185,7 +264,8 @@ impl QueryConfig {
 }
 
 /// Extractor of a typed collection query: parses the request's query string
-/// against `Q`'s schema before the handler runs. A bad query answers 400
+/// against `Q`'s schema before the handler runs, and reads the request's
+/// `Prefer: count=...` ([`TypedQuery::with_prefer`]). A bad query answers 400
 /// (a `ValidationException` with every issue, or the 1000-parameter
 /// `BadRequestException`) and the handler is not called.
 ///
@@ -279,7 +359,8 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
         let keyed = with_cursor_key(config);
         let config = keyed.as_ref().unwrap_or(config);
         let parsed = Pairs::parse(req.query_string())
-            .and_then(|raw| TypedQuery::<Q>::parse_pairs(&raw, config));
+            .and_then(|raw| TypedQuery::<Q>::parse_pairs(&raw, config))
+            .map(|q| q.with_prefer(req.headers()));
         ready(match parsed {
             Ok(q) => Ok(Collection(q)),
             Err(e) => Err(config.error(e, req)),

@@ -20,10 +20,11 @@ use std::cmp::Ordering;
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
+use super::count::{CountAnswer, Total};
 use super::error::ApplyError;
 use super::filter::{FilterCondition, Operand, Operator};
 use super::fold::fold_case;
-use super::page::{CursorPage, Page};
+use super::page::{CursorPage, ListExtras, Page};
 use super::sort::Direction;
 use super::typed::{CollectionQuery, FieldSpec, TypedQuery};
 use super::value::FieldValue;
@@ -201,8 +202,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// The offset page of `items`: filtered, searched, sorted by
     /// [`order`](TypedQuery::order), `offset`/`limit` applied, the total
-    /// counted unless counting is off; the sparse fieldset is applied when
-    /// the page is serialized.
+    /// counted (always exactly, also with the estimated strategy) unless the
+    /// strategy is none; the sparse fieldset is applied when the page is
+    /// serialized.
     ///
     /// # Errors
     /// [`ApplyError`] when an item is not a JSON object or a member has
@@ -220,83 +222,176 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             .take(usize::try_from(p.limit()).unwrap_or(usize::MAX))
             .map(|(_, r)| Json::Object(r.object))
             .collect();
-        Ok(self.page(data, self.count_total().then_some(total)))
+        Ok(self.page(data, Some(total)))
     }
 
     /// The cursor page of `items`: filtered, searched, sorted, the rows
-    /// after the cursor's position (keyset), `limit + 1` taken to know
-    /// whether a next page exists; `next_cursor` is signed with the first
-    /// cursor key.
+    /// after a next cursor's position (keyset), or the rows just before a
+    /// previous cursor's position, `limit + 1` taken to know whether a
+    /// further page exists in that direction; the cursors are signed with
+    /// the first cursor key (see [`cursor_page`](Self::cursor_page) for
+    /// when each is given).
     ///
     /// # Errors
-    /// [`ApplyError::NoCursorKey`] when a next cursor is needed and no key is
+    /// [`ApplyError::NoCursorKey`] when a cursor is needed and no key is
     /// configured; item errors as [`page_in_memory`](Self::page_in_memory).
     pub fn cursor_page_in_memory<T: Serialize>(
         &self,
         items: impl IntoIterator<Item = T>,
     ) -> Result<CursorPage<Json>, ApplyError> {
         let sorted = self.select_sorted(to_rows(items)?)?;
-        let limit = usize::try_from(self.limit()).unwrap_or(usize::MAX);
-        let after = self.after().map(<[FieldValue]>::to_vec);
-        let mut rows: Vec<(Vec<FieldValue>, Row)> = sorted
-            .into_iter()
-            .filter(|(k, _)| {
-                after
-                    .as_ref()
-                    .is_none_or(|a| self.compare_keys(k, a) == Ordering::Greater)
-            })
-            .take(limit.saturating_add(1))
-            .collect();
-        let next = if rows.len() > limit {
-            rows.truncate(limit);
-            match rows.last() {
-                Some((k, _)) => Some(self.seal_cursor(k.clone())?),
-                None => None,
-            }
-        } else {
-            None
+        let take = usize::try_from(self.limit())
+            .unwrap_or(usize::MAX)
+            .saturating_add(1);
+        // In fetch order: away from the cursor's row, as SQL returns them.
+        let rows: Vec<(Vec<FieldValue>, Row)> = match (self.after(), self.before()) {
+            (_, Some(before)) => sorted
+                .into_iter()
+                .rev()
+                .filter(|(k, _)| self.compare_keys(k, before) == Ordering::Less)
+                .take(take)
+                .collect(),
+            (after, None) => sorted
+                .into_iter()
+                .filter(|(k, _)| after.is_none_or(|a| self.compare_keys(k, a) == Ordering::Greater))
+                .take(take)
+                .collect(),
         };
+        let (rows, next, prev) = self.keyset_window(rows, |(k, _), _| Ok(k.clone()))?;
         let data = rows
             .into_iter()
             .map(|(_, r)| Json::Object(r.object))
             .collect();
-        Ok(CursorPage::new(data, self.limit(), next).with_fields(self.fields().clone()))
+        Ok(self.cursor_page_of(data, next, prev))
+    }
+
+    /// Cuts rows fetched with `limit + 1` in fetch order (away from the
+    /// cursor's row) to the page, in the effective order, and signs its
+    /// next and previous cursors from the sort-key values `key` reads.
+    #[allow(clippy::type_complexity)]
+    fn keyset_window<R>(
+        &self,
+        mut rows: Vec<R>,
+        key: impl Fn(&R, usize) -> Result<Vec<FieldValue>, ApplyError>,
+    ) -> Result<(Vec<R>, Option<String>, Option<String>), ApplyError> {
+        let limit = usize::try_from(self.limit()).unwrap_or(usize::MAX);
+        let more = rows.len() > limit;
+        rows.truncate(limit);
+        let backward = self.before().is_some();
+        if backward {
+            rows.reverse();
+        }
+        // Forward: a next page when a row beyond the page was found, a
+        // previous one when a cursor led here. Backward: the reverse (the
+        // cursor's own row follows this page).
+        let (has_next, has_prev) = if backward {
+            (true, more)
+        } else {
+            (more, self.after().is_some())
+        };
+        // Only the cursors given are read and signed.
+        let next = match rows.last().filter(|_| has_next) {
+            Some(r) => Some(self.seal_cursor(key(r, rows.len() - 1)?)?),
+            None => None,
+        };
+        let prev = match rows.first().filter(|_| has_prev) {
+            Some(r) => Some(self.seal_prev_cursor(key(r, 0)?)?),
+            None => None,
+        };
+        Ok((rows, next, prev))
+    }
+
+    fn cursor_page_of<T>(
+        &self,
+        data: Vec<T>,
+        next: Option<String>,
+        prev: Option<String>,
+    ) -> CursorPage<T> {
+        let mut page = CursorPage::new(data, self.limit(), next)
+            .with_prev_cursor(prev)
+            .with_fields(self.fields().clone());
+        page.extras = self.list_extras(false);
+        page
+    }
+
+    fn list_extras(&self, offset: bool) -> ListExtras {
+        ListExtras {
+            tolerated: self.config_tolerated().clone(),
+            count: CountAnswer {
+                varies: offset,
+                applied: self.count_preference_applied().filter(|_| offset),
+            },
+        }
     }
 
     /// An offset [`Page`] of already paginated items (e.g. from SQL), with
-    /// this query's page, size and sparse fieldset; `total` is dropped when
-    /// counting is off.
+    /// this query's page, size and sparse fieldset; `total` (exact) is
+    /// dropped when the [`count_strategy`](Self::count_strategy) is
+    /// [`CountStrategy::None`](super::CountStrategy::None). As a responder
+    /// the page answers `Vary: Prefer`, and `Preference-Applied:
+    /// count=<strategy>` when the client's preference was honoured.
     pub fn page<T>(&self, data: Vec<T>, total: Option<u64>) -> Page<T> {
-        Page::new(
+        self.page_with_total(data, total.map(Total::Exact))
+    }
+
+    /// [`page`](Self::page) with an exact or estimated [`Total`] (e.g. from
+    /// [`capped_count_statement`](Self::capped_count_statement) or a
+    /// database's row estimate): an estimate sets `meta.total_is_estimate`
+    /// and drops the `last` link.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{CountStrategy, QueryConfig, Total, TypedQuery};
+    ///
+    /// #[derive(CollectionQuery)]
+    /// #[query(key = "id")]
+    /// struct Q {
+    ///     #[query(sort)]
+    ///     id: i64,
+    /// }
+    /// let config = QueryConfig::default().count_strategy(CountStrategy::Estimated);
+    /// let q = TypedQuery::<Q>::from_query_str("per_page=2", &config).unwrap();
+    /// let page = q.page_with_total(vec![1, 2], Some(Total::Estimate(20_000)));
+    /// assert_eq!(
+    ///     page.to_json("/q", "per_page=2").unwrap()["meta"],
+    ///     serde_json::json!({"page": 1, "per_page": 2, "total": 20000, "total_pages": 10000, "total_is_estimate": true})
+    /// );
+    /// let none = TypedQuery::<Q>::from_query_str("per_page=2", &config.count_strategy(CountStrategy::None)).unwrap();
+    /// assert_eq!(none.page_with_total(vec![1, 2], Some(Total::Exact(5))).meta.total, None);
+    /// ```
+    pub fn page_with_total<T>(&self, data: Vec<T>, total: Option<Total>) -> Page<T> {
+        let mut page = Page::counted(
             data,
             self.pagination(),
             total.filter(|_| self.count_total()),
         )
-        .with_fields(self.fields().clone())
+        .with_fields(self.fields().clone());
+        page.extras = self.list_extras(true);
+        page
     }
 
-    /// A [`CursorPage`] from rows fetched with `limit + 1` (e.g. from SQL):
-    /// when there are more than `limit` rows, the extra ones are dropped and
-    /// `next_cursor` is signed from the last kept row's sort-key values
-    /// (read from its serialized members).
+    /// A [`CursorPage`] from rows fetched with `limit + 1` by
+    /// [`apply_cursor_to`](Self::apply_cursor_to) (e.g. from SQL), in the
+    /// order fetched: after a previous cursor that is the reverse of the
+    /// effective order, and the rows are put back in the effective order.
+    /// The extra row, if any, is dropped. Cursors are signed from the
+    /// sort-key values of the page's rows (read from their serialized
+    /// members):
+    ///
+    /// - `next_cursor` (after the last row): when the extra row was found,
+    ///   or the page was reached with a previous cursor;
+    /// - `prev_cursor` (before the first row): when the page was reached
+    ///   with a next cursor, or with a previous cursor and the extra row
+    ///   was found. The first page has none.
+    ///
+    /// An empty page (rows removed since the cursor was issued) has neither.
     ///
     /// # Errors
     /// [`ApplyError::NoCursorKey`] without a cursor key; item errors as
     /// [`page_in_memory`](Self::page_in_memory).
-    pub fn cursor_page<T: Serialize>(&self, mut rows: Vec<T>) -> Result<CursorPage<T>, ApplyError> {
-        let limit = usize::try_from(self.limit()).unwrap_or(usize::MAX);
-        let next = if rows.len() > limit {
-            rows.truncate(limit);
-            match rows.last() {
-                Some(last) => {
-                    let row = to_row(limit.saturating_sub(1), last)?;
-                    Some(self.seal_cursor(self.order_values(&row)?)?)
-                }
-                None => None,
-            }
-        } else {
-            None
-        };
-        Ok(CursorPage::new(rows, self.limit(), next).with_fields(self.fields().clone()))
+    pub fn cursor_page<T: Serialize>(&self, rows: Vec<T>) -> Result<CursorPage<T>, ApplyError> {
+        let (rows, next, prev) =
+            self.keyset_window(rows, |r, i| self.order_values(&to_row(i, r)?))?;
+        Ok(self.cursor_page_of(rows, next, prev))
     }
 }

@@ -11,9 +11,19 @@
 //!   request parsed against it; [`Collection`] is the actix-web extractor,
 //!   configured by [`QueryConfig`].
 //! - Applying: in memory (`memory`), to SQL through sea-query (`sql`,
-//!   feature `sea-query`), with signed keyset cursors.
+//!   feature `sea-query`), with signed keyset cursors that page forward
+//!   (`meta.next_cursor`) and backward (`meta.prev_cursor`, the same page
+//!   as the forward walk visited, in the same order).
 //! - Responses: [`Page`], [`CursorPage`], the bare-array [`BareList`] and the
 //!   RFC 8288 [`LinkHeader`].
+//! - Totals of offset pages: [`CountStrategy`] (`exact`, `estimated`,
+//!   `none`), the application's default on [`QueryConfig`], the client's
+//!   `Prefer: count=...` (RFC 7240, [`prefer_count`]) answered with
+//!   `Preference-Applied` and `Vary: Prefer`; an estimated [`Total`] sets
+//!   `meta.total_is_estimate`.
+//! - Tolerated parameters ([`ToleratedParameters`],
+//!   [`QueryConfig::tolerate`]): names and `prefix*` patterns strict parsing
+//!   accepts and ignores.
 //!
 //! Every query error is a value: [`QueryError`], answered as a 400
 //! `ValidationException` whose `issues` list holds every issue of the
@@ -49,6 +59,7 @@
 //!   integers `invalid_value` with `expected: "integer"`.
 
 mod combined;
+mod count;
 mod cursor;
 mod error;
 mod extract;
@@ -64,10 +75,15 @@ mod sort;
 #[cfg(feature = "sea-query")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
 pub mod sql;
+mod tolerated;
 mod typed;
 mod value;
 
 pub use combined::CollectionParams;
+pub use count::{
+    CountStrategy, DEFAULT_ESTIMATE_THRESHOLD, PREFER, PREFERENCE_APPLIED, Total,
+    explain_plan_rows, prefer_count,
+};
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
 pub use error::{ApplyError, QueryError, code};
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
@@ -88,5 +104,6 @@ pub use params::{
 };
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};
+pub use tolerated::ToleratedParameters;
 pub use typed::{CollectionQuery, FieldSpec, QuerySchema, TypedQuery};
 pub use value::{FieldValue, OrderedValue, QueryValue, TextValue, ValueKind};

@@ -5,7 +5,8 @@
 //! Links are computed from the request's own URL: the path and the query
 //! string as received, every other parameter kept byte for byte, only
 //! `page` (offset) or `cursor` replaced (in place when present, else
-//! appended). They are relative references (`/books?page=2`), so they never
+//! appended), and the tolerated parameters
+//! ([`QueryConfig::tolerate`](super::QueryConfig::tolerate)) left out. They are relative references (`/books?page=2`), so they never
 //! depend on a client-supplied `Host` header, and valid RFC 3986 URI
 //! references (§4.1): characters a client sent raw that a URI cannot hold
 //! (`|`, `^`, `` ` ``, `\`, space, non-ASCII, ...) are percent-encoded, in
@@ -18,12 +19,36 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
+use super::count::{CountAnswer, PREFERENCE_APPLIED, Total};
 use super::error::ApplyError;
 use super::fields::FieldSelection;
 use super::pagination::Pagination;
+use super::tolerated::ToleratedParameters;
+
+/// What a list response carries beside its envelope: the tolerated
+/// parameters left out of its links, and its answer to `Prefer: count`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ListExtras {
+    pub tolerated: ToleratedParameters,
+    pub count: CountAnswer,
+}
+
+impl ListExtras {
+    /// `Preference-Applied` and `Vary: Prefer`, when the listing reads `Prefer`.
+    fn apply(&self, res: &mut HttpResponse) {
+        if let Some(v) = self.count.header() {
+            res.headers_mut().insert(PREFERENCE_APPLIED, v);
+        }
+        if self.count.varies {
+            crate::pipeline::merge_vary(res.headers_mut(), &HeaderValue::from_static("Prefer"));
+        }
+    }
+}
 
 /// `meta` of the offset envelope. `total` and `total_pages` are omitted
-/// when the total is not counted.
+/// when the total is not counted; `total_is_estimate` is present, `true`,
+/// only when the total is an estimate (count strategy `estimated` above its
+/// threshold), absent otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PageMeta {
     /// The page number, from 1.
@@ -36,15 +61,23 @@ pub struct PageMeta {
     /// `ceil(total / per_page)` (0 when nothing matches).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<u64>,
+    /// `true` when `total` is an estimate (serialized only then).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub total_is_estimate: bool,
 }
 
-/// `meta` of the cursor envelope; `next_cursor` is `null` on the last page.
+/// `meta` of the cursor envelope: `{"limit", "next_cursor", "prev_cursor"}`.
+/// `next_cursor` is `null` on the last page, `prev_cursor` `null` on the
+/// first page (the two are always present, as strings or `null`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CursorMeta {
     /// The page size.
     pub limit: u64,
     /// The cursor of the next page.
     pub next_cursor: Option<String>,
+    /// The cursor of the previous page: the page of `limit` rows just
+    /// before this page's first row, in the same order.
+    pub prev_cursor: Option<String>,
 }
 
 /// The `links` member; absent links are omitted, never `null`.
@@ -56,7 +89,7 @@ pub struct Links {
     /// The first page (offset only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first: Option<String>,
-    /// The previous page (offset, page > 1).
+    /// The previous page (offset: page > 1; cursor: when `prev_cursor` is set).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
     /// The next page, when there is one.
@@ -185,8 +218,16 @@ fn uri_reference(url: &str) -> String {
 
 /// `path?query` with the parameter `name` set to `value` (in place of its
 /// first occurrence, later ones dropped; appended when absent) and the
-/// parameters in `drop` removed; other parameters are kept as sent.
-pub(crate) fn url_with(path: &str, query: &str, name: &str, value: &str, drop: &[&str]) -> String {
+/// parameters in `drop` and the tolerated ones removed; other parameters
+/// are kept as sent.
+pub(crate) fn url_with(
+    path: &str,
+    query: &str,
+    name: &str,
+    value: &str,
+    drop: &[&str],
+    tolerated: &ToleratedParameters,
+) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut placed = false;
     for seg in query.split('&').filter(|s| !s.is_empty()) {
@@ -200,7 +241,7 @@ pub(crate) fn url_with(path: &str, query: &str, name: &str, value: &str, drop: &
                 parts.push(format!("{name}={value}"));
                 placed = true;
             }
-        } else if !drop.contains(&decoded.as_str()) {
+        } else if !drop.contains(&decoded.as_str()) && !tolerated.matches(&decoded) {
             parts.push(seg.to_owned());
         }
     }
@@ -210,7 +251,26 @@ pub(crate) fn url_with(path: &str, query: &str, name: &str, value: &str, drop: &
     uri_reference(&format!("{path}?{}", parts.join("&")))
 }
 
-pub(crate) fn self_url(path: &str, query: &str) -> String {
+/// The request's own URL, without the tolerated parameters.
+pub(crate) fn self_url(path: &str, query: &str, tolerated: &ToleratedParameters) -> String {
+    let query = if tolerated.is_empty() {
+        std::borrow::Cow::Borrowed(query)
+    } else {
+        std::borrow::Cow::Owned(
+            query
+                .split('&')
+                .filter(|seg| {
+                    let raw_name = seg.split_once('=').map_or(*seg, |(k, _)| k);
+                    let decoded = form_urlencoded::parse(raw_name.as_bytes())
+                        .next()
+                        .map(|(k, _)| k.into_owned())
+                        .unwrap_or_default();
+                    !seg.is_empty() && !tolerated.matches(&decoded)
+                })
+                .collect::<Vec<_>>()
+                .join("&"),
+        )
+    };
     if query.is_empty() {
         uri_reference(path)
     } else {
@@ -246,13 +306,14 @@ fn envelope(data: Vec<Json>, meta: Json, links: &Links) -> Json {
     Json::Object(m)
 }
 
-fn respond(body: Result<(Json, Links), ApplyError>) -> HttpResponse {
+fn respond(body: Result<(Json, Links), ApplyError>, extras: &ListExtras) -> HttpResponse {
     match body {
         Ok((json, links)) => {
             let mut res = HttpResponse::Ok().json(json);
             if let Some(v) = LinkHeader::from_links(&links).to_header_value() {
                 res.headers_mut().insert(LINK, v);
             }
+            extras.apply(&mut res);
             res
         }
         Err(e) => HttpResponse::from_error(actix_web::Error::from(e)),
@@ -266,8 +327,17 @@ fn respond(body: Result<(Json, Links), ApplyError>) -> HttpResponse {
 /// request and applies the sparse fieldset to each serialized item.
 ///
 /// Links: `first` always; `prev` when `page > 1`; `next` when
-/// `page < total_pages`, or, without a total, when the page is full;
-/// `last` only with a total (page `max(total_pages, 1)`).
+/// `page < total_pages`, or, without a total or with an estimated one,
+/// when the page is full; `last` only with an exact total (page
+/// `max(total_pages, 1)`).
+///
+/// A page built by a typed query ([`TypedQuery::page`](super::TypedQuery::page),
+/// [`page_with_total`](super::TypedQuery::page_with_total),
+/// [`page_in_memory`](super::TypedQuery::page_in_memory)) also answers
+/// `Vary: Prefer` (its total depends on the request's `Prefer: count=...`,
+/// RFC 9110 §12.5.5), `Preference-Applied: count=<strategy>` when the
+/// client's preference was honoured (RFC 7240 §3), and leaves the tolerated
+/// parameters out of its links.
 ///
 /// ```
 /// use problem_core::query::{FieldSelection, Page, Pagination};
@@ -296,21 +366,46 @@ pub struct Page<T> {
     pub meta: PageMeta,
     /// The sparse fieldset applied to each item on output.
     pub fields: FieldSelection,
+    pub(crate) extras: ListExtras,
 }
 
 impl<T> Page<T> {
     /// A page of items; `total` is the number of matching items, if counted.
     pub fn new(data: Vec<T>, pagination: Pagination, total: Option<u64>) -> Self {
+        Self::counted(data, pagination, total.map(Total::Exact))
+    }
+
+    /// A page of items with an exact or estimated total, if counted. With
+    /// an estimate, `meta.total_is_estimate` is `true`, there is no `last`
+    /// link (the last page is not known) and `next` is given when the page
+    /// is full, as without a total.
+    ///
+    /// ```
+    /// use problem_core::query::{Page, Pagination, Total};
+    /// let page = Page::counted(vec![1, 2], Pagination { page: 1, per_page: 2 }, Some(Total::Estimate(10_001)));
+    /// assert_eq!(
+    ///     page.to_json("/n", "per_page=2").unwrap(),
+    ///     serde_json::json!({
+    ///         "data": [1, 2],
+    ///         "meta": {"page": 1, "per_page": 2, "total": 10001, "total_pages": 5001, "total_is_estimate": true},
+    ///         "links": {"self": "/n?per_page=2", "first": "/n?per_page=2&page=1", "next": "/n?per_page=2&page=2"}
+    ///     })
+    /// );
+    /// ```
+    pub fn counted(data: Vec<T>, pagination: Pagination, total: Option<Total>) -> Self {
         let per_page = pagination.per_page.max(1);
+        let value = total.map(Total::value);
         Self {
             data,
             meta: PageMeta {
                 page: pagination.page,
                 per_page: pagination.per_page,
-                total,
-                total_pages: total.map(|t| t.div_ceil(per_page)),
+                total: value,
+                total_pages: value.map(|t| t.div_ceil(per_page)),
+                total_is_estimate: total.is_some_and(Total::is_estimate),
             },
             fields: FieldSelection::default(),
+            extras: ListExtras::default(),
         }
     }
 
@@ -337,17 +432,22 @@ impl<T> Page<T> {
     /// ```
     pub fn links(&self, path: &str, query: &str) -> Links {
         let page = self.meta.page;
-        let at = |p: u64| url_with(path, query, "page", &p.to_string(), &["cursor"]);
-        let next = match self.meta.total_pages {
+        let tolerated = &self.extras.tolerated;
+        let at = |p: u64| url_with(path, query, "page", &p.to_string(), &["cursor"], tolerated);
+        let known_pages = self
+            .meta
+            .total_pages
+            .filter(|_| !self.meta.total_is_estimate);
+        let next = match known_pages {
             Some(tp) => page < tp,
             None => self.data.len() as u64 >= self.meta.per_page,
         };
         Links {
-            self_: self_url(path, query),
+            self_: self_url(path, query, tolerated),
             first: Some(at(1)),
             prev: (page > 1).then(|| at(page - 1)),
             next: next.then(|| at(page + 1)),
-            last: self.meta.total_pages.map(|tp| at(tp.max(1))),
+            last: known_pages.map(|tp| at(tp.max(1))),
         }
     }
 }
@@ -373,45 +473,72 @@ impl<T: Serialize> Responder for Page<T> {
     type Body = BoxBody;
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
-        respond(self.render(&request_path(req), req.query_string()))
+        respond(
+            self.render(&request_path(req), req.query_string()),
+            &self.extras,
+        )
     }
 }
 
 /// A cursor-paginated list response:
-/// `{"data": [...], "meta": {"limit", "next_cursor"}, "links": {"self", "next"}}`,
-/// with the same links in a `Link` header; `next` is the request URL with
-/// `cursor` set to `next_cursor` (and `page` dropped).
+/// `{"data": [...], "meta": {"limit", "next_cursor", "prev_cursor"}, "links": {"self", "prev", "next"}}`,
+/// with the same links in a `Link` header (`rel="prev"`, `rel="next"`);
+/// `next` (`prev`) is the request URL with `cursor` set to `next_cursor`
+/// (`prev_cursor`) and `page` dropped. A link is omitted when its cursor is
+/// `null`: the first page has no `prev`, the last no `next`.
 ///
 /// ```
 /// use problem_core::query::CursorPage;
-/// let page = CursorPage::new(vec![1, 2], 2, Some("abc".into()));
+/// let page = CursorPage::new(vec![1, 2], 2, Some("abc".into())).with_prev_cursor(Some("xyz".into()));
 /// assert_eq!(
-///     page.to_json("/n", "limit=2&sort=-id").unwrap(),
+///     page.to_json("/n", "limit=2&sort=-id&cursor=old").unwrap(),
 ///     serde_json::json!({
 ///         "data": [1, 2],
-///         "meta": {"limit": 2, "next_cursor": "abc"},
-///         "links": {"self": "/n?limit=2&sort=-id", "next": "/n?limit=2&sort=-id&cursor=abc"}
+///         "meta": {"limit": 2, "next_cursor": "abc", "prev_cursor": "xyz"},
+///         "links": {
+///             "self": "/n?limit=2&sort=-id&cursor=old",
+///             "prev": "/n?limit=2&sort=-id&cursor=xyz",
+///             "next": "/n?limit=2&sort=-id&cursor=abc"
+///         }
 ///     })
+/// );
+/// let first = CursorPage::new(vec![1, 2], 2, Some("abc".into()));
+/// assert_eq!(
+///     first.to_json("/n", "limit=2").unwrap()["meta"],
+///     serde_json::json!({"limit": 2, "next_cursor": "abc", "prev_cursor": null})
 /// );
 /// ```
 #[derive(Debug, Clone)]
 pub struct CursorPage<T> {
     /// The items of the page.
     pub data: Vec<T>,
-    /// Page size and next cursor.
+    /// Page size, next and previous cursors.
     pub meta: CursorMeta,
     /// The sparse fieldset applied to each item on output.
     pub fields: FieldSelection,
+    pub(crate) extras: ListExtras,
 }
 
 impl<T> CursorPage<T> {
-    /// A page of items with its page size and the next cursor, if any.
+    /// A page of items with its page size and the next cursor, if any (no
+    /// previous cursor: see [`with_prev_cursor`](Self::with_prev_cursor)).
     pub fn new(data: Vec<T>, limit: u64, next_cursor: Option<String>) -> Self {
         Self {
             data,
-            meta: CursorMeta { limit, next_cursor },
+            meta: CursorMeta {
+                limit,
+                next_cursor,
+                prev_cursor: None,
+            },
             fields: FieldSelection::default(),
+            extras: ListExtras::default(),
         }
+    }
+
+    /// Sets the previous page's cursor (`None`: this is the first page).
+    pub fn with_prev_cursor(mut self, prev_cursor: Option<String>) -> Self {
+        self.meta.prev_cursor = prev_cursor;
+        self
     }
 
     /// Sets the sparse fieldset.
@@ -422,13 +549,12 @@ impl<T> CursorPage<T> {
 
     /// The links for a request with this path and raw query string.
     pub fn links(&self, path: &str, query: &str) -> Links {
+        let tolerated = &self.extras.tolerated;
+        let at = |c: &String| url_with(path, query, "cursor", c, &["page"], tolerated);
         Links {
-            self_: self_url(path, query),
-            next: self
-                .meta
-                .next_cursor
-                .as_ref()
-                .map(|c| url_with(path, query, "cursor", c, &["page"])),
+            self_: self_url(path, query, tolerated),
+            prev: self.meta.prev_cursor.as_ref().map(at),
+            next: self.meta.next_cursor.as_ref().map(at),
             ..Links::default()
         }
     }
@@ -455,7 +581,10 @@ impl<T: Serialize> Responder for CursorPage<T> {
     type Body = BoxBody;
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
-        respond(self.render(&request_path(req), req.query_string()))
+        respond(
+            self.render(&request_path(req), req.query_string()),
+            &self.extras,
+        )
     }
 }
 
@@ -612,6 +741,10 @@ impl<T: Serialize> Responder for BareList<T> {
         }
         if let Some(v) = LinkHeader::from_links(&links).to_header_value() {
             res.headers_mut().insert(LINK, v);
+        }
+        match &self.0 {
+            BareSource::Offset(page) => page.extras.apply(&mut res),
+            BareSource::Cursor(page) => page.extras.apply(&mut res),
         }
         res
     }

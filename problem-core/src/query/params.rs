@@ -290,6 +290,17 @@ impl<'a> Pairs<'a> {
         self.pairs.push(Pair { name, value, slot });
     }
 
+    /// A copy without the non-reserved pairs whose name `drop` matches.
+    pub(crate) fn without_unreserved(&self, drop: impl Fn(&str) -> bool) -> Pairs<'a> {
+        let mut out = Self::with_capacity(self.pairs.len());
+        for p in &self.pairs {
+            if p.slot != 0 || !drop(&p.name) {
+                out.push(p.name.clone(), p.value.clone());
+            }
+        }
+        out
+    }
+
     /// Decodes a query string, refusing more than [`MAX_PARAMETERS`]
     /// parameters before decoding anything.
     pub(crate) fn parse(query: &'a str) -> Result<Self, QueryError> {

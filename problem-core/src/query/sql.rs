@@ -231,6 +231,15 @@ fn lower_like(col: Expr, pattern: String) -> Expr {
     Expr::from(Func::lower(col)).binary(BinOper::Like, lowered)
 }
 
+/// `direction`, flipped when `reverse`.
+fn directed(direction: Direction, reverse: bool) -> Direction {
+    match (direction, reverse) {
+        (d, false) => d,
+        (Direction::Asc, true) => Direction::Desc,
+        (Direction::Desc, true) => Direction::Asc,
+    }
+}
+
 /// SQL through `sea-query`; every method here needs the feature `sea-query`.
 #[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
 impl<Q: CollectionQuery> TypedQuery<Q> {
@@ -266,10 +275,16 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         all
     }
 
-    /// The keyset condition: rows strictly after the cursor's row in the
-    /// effective order (`None` without a cursor). Feature `sea-query`.
+    /// The keyset condition: rows strictly after a next cursor's row in the
+    /// effective order, or strictly before a previous cursor's row (the
+    /// same expansion over the reversed order); `None` without a cursor.
+    /// Feature `sea-query`.
     pub fn keyset_condition(&self) -> Option<Condition> {
-        let after = self.after()?;
+        let (after, reverse) = match (self.after(), self.before()) {
+            (Some(after), _) => (after, false),
+            (None, Some(before)) => (before, true),
+            (None, None) => return None,
+        };
         let order = self.order().fields();
         let mut any = Cond::any();
         for i in 0..order.len() {
@@ -291,8 +306,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                     });
                     continue;
                 }
-                // The i-th entry: strictly after `v` in its direction, nulls lowest.
-                match (s.direction, v.is_null()) {
+                // The i-th entry: strictly after `v` in its direction (reversed
+                // for a previous cursor), nulls lowest.
+                match (directed(s.direction, reverse), v.is_null()) {
                     (Direction::Asc, true) => branch = branch.add(col.is_not_null()),
                     (Direction::Asc, false) => branch = branch.add(col.gt(bind(v))),
                     (Direction::Desc, true) => possible = false,
@@ -313,12 +329,14 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         Some(any)
     }
 
-    fn order_by(&self, stmt: &mut SelectStatement) {
+    /// `ORDER BY` the effective order, or its exact reverse (`reverse`:
+    /// every direction flipped, and with it where nulls go).
+    fn order_by(&self, stmt: &mut SelectStatement, reverse: bool) {
         for s in self.order().fields() {
             let Some(spec) = Q::SCHEMA.field(&s.field) else {
                 continue;
             };
-            let (order, nulls) = match s.direction {
+            let (order, nulls) = match directed(s.direction, reverse) {
                 Direction::Asc => (Order::Asc, NullOrdering::First),
                 Direction::Desc => (Order::Desc, NullOrdering::Last),
             };
@@ -362,7 +380,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// ```
     pub fn apply_to(&self, stmt: &mut SelectStatement) {
         stmt.cond_where(self.sql_condition());
-        self.order_by(stmt);
+        self.order_by(stmt, false);
         let p = self.pagination();
         stmt.limit(p.limit()).offset(p.offset());
     }
@@ -370,13 +388,45 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// Cursor pagination: the `WHERE` of filters and search, the keyset
     /// condition when a cursor was sent, `ORDER BY` the effective order and
     /// `LIMIT limit + 1`; pass the rows to [`TypedQuery::cursor_page`].
+    /// After a previous cursor the condition and the `ORDER BY` are
+    /// reversed (the rows nearest before the cursor's row come first), and
+    /// [`TypedQuery::cursor_page`] puts the rows back in order.
     /// Feature `sea-query`.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    /// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+    ///
+    /// #[derive(CollectionQuery, serde::Serialize)]
+    /// #[query(key = "id")]
+    /// struct Q {
+    ///     #[query(sort)]
+    ///     id: i64,
+    ///     #[query(sort)]
+    ///     year: Option<i32>,
+    /// }
+    /// let config = QueryConfig::default().cursor_keys([[7u8; 32].to_vec()]).unwrap();
+    /// let first = TypedQuery::<Q>::from_query_str("sort=-year&limit=2", &config).unwrap();
+    /// let rows = vec![Q { id: 4, year: Some(2001) }, Q { id: 2, year: Some(1999) }, Q { id: 3, year: None }];
+    /// let next = first.cursor_page(rows).unwrap().meta.next_cursor.unwrap();
+    /// let second = TypedQuery::<Q>::from_query_str(&format!("sort=-year&limit=2&cursor={next}"), &config).unwrap();
+    /// let page = second.cursor_page(vec![Q { id: 5, year: Some(1990) }, Q { id: 3, year: None }]).unwrap();
+    /// let prev = page.meta.prev_cursor.unwrap();
+    /// let back = TypedQuery::<Q>::from_query_str(&format!("sort=-year&limit=2&cursor={prev}"), &config).unwrap();
+    /// let mut select = Query::select().column(Alias::new("id")).from(Alias::new("t")).to_owned();
+    /// back.apply_cursor_to(&mut select);
+    /// assert_eq!(
+    ///     select.to_string(SqliteQueryBuilder),
+    ///     r#"SELECT "id" FROM "t" WHERE "year" > 1990 OR ("year" = 1990 AND "id" < 5) ORDER BY "year" ASC NULLS FIRST, "id" DESC LIMIT 3"#
+    /// );
+    /// ```
     pub fn apply_cursor_to(&self, stmt: &mut SelectStatement) {
         stmt.cond_where(self.sql_condition());
         if let Some(keyset) = self.keyset_condition() {
             stmt.cond_where(keyset);
         }
-        self.order_by(stmt);
+        self.order_by(stmt, self.before().is_some());
         stmt.limit(self.limit().saturating_add(1));
     }
 
@@ -388,6 +438,57 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         let mut inner = base.clone();
         inner.clear_order_by().reset_limit().reset_offset();
         inner.cond_where(self.sql_condition());
+        Query::select()
+            .expr_as(Func::count(Expr::col(Asterisk)), Alias::new("total"))
+            .from_subquery(inner, Alias::new("collection"))
+            .to_owned()
+    }
+    /// `<base> WHERE <filters and search>`, without `ORDER BY`, `LIMIT` and
+    /// `OFFSET`: the rows an offset listing pages through. What a
+    /// PostgreSQL row estimate is taken from (`EXPLAIN (FORMAT JSON)` of
+    /// it, read with [`explain_plan_rows`](super::explain_plan_rows)).
+    /// Feature `sea-query`.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    /// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+    ///
+    /// #[derive(CollectionQuery)]
+    /// #[allow(dead_code)]
+    /// struct OrderQuery {
+    ///     #[query(filter(gt), sort)]
+    ///     id: i64,
+    /// }
+    /// let q = TypedQuery::<OrderQuery>::from_query_str("id__gt=5&page=3", &QueryConfig::default()).unwrap();
+    /// let base = Query::select().column(Alias::new("id")).from(Alias::new("orders")).to_owned();
+    /// assert_eq!(
+    ///     q.filtered_statement(&base).to_string(SqliteQueryBuilder),
+    ///     r#"SELECT "id" FROM "orders" WHERE "id" > 5"#
+    /// );
+    /// assert_eq!(
+    ///     q.capped_count_statement(&base, 10_001).to_string(SqliteQueryBuilder),
+    ///     r#"SELECT COUNT(*) AS "total" FROM (SELECT 1 FROM "orders" WHERE "id" > 5 LIMIT 10001) AS "collection""#
+    /// );
+    /// ```
+    pub fn filtered_statement(&self, base: &SelectStatement) -> SelectStatement {
+        let mut inner = base.clone();
+        inner.clear_order_by().reset_limit().reset_offset();
+        inner.cond_where(self.sql_condition());
+        inner
+    }
+
+    /// `SELECT COUNT(*) AS "total" FROM (SELECT 1 FROM <base> WHERE <filters
+    /// and search> LIMIT cap) AS "collection"`: the number of matching rows,
+    /// but at most `cap`, so counting stops early on a large table. With
+    /// `cap` = [`estimate_threshold`](Self::estimate_threshold) + 1, a
+    /// result above the threshold means "more than the threshold" (the
+    /// estimated count strategy; on SQLite that capped number is the
+    /// estimate). Feature `sea-query`; example in
+    /// [`filtered_statement`](Self::filtered_statement).
+    pub fn capped_count_statement(&self, base: &SelectStatement, cap: u64) -> SelectStatement {
+        let mut inner = self.filtered_statement(base);
+        inner.clear_selects().expr(Expr::val(1)).limit(cap);
         Query::select()
             .expr_as(Func::count(Expr::col(Asterisk)), Alias::new("total"))
             .from_subquery(inner, Alias::new("collection"))

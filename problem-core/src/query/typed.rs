@@ -8,7 +8,8 @@ use std::marker::PhantomData;
 use serde_json::Value as Json;
 
 use super::combined::{CollectionParams, parse_all};
-use super::cursor::{CursorPayload, cursor_mismatch, digest, invalid_cursor};
+use super::count::{CountStrategy, prefer_count};
+use super::cursor::{CursorPayload, Way, cursor_mismatch, digest, invalid_cursor};
 use super::error::{ApplyError, QueryError};
 use super::extract::QueryConfig;
 use super::fields::FieldSelection;
@@ -141,8 +142,12 @@ pub struct TypedQuery<Q> {
     params: CollectionParams,
     order: Sort,
     after: Option<Vec<FieldValue>>,
+    /// The sort-key values of a previous cursor's row.
+    before: Option<Vec<FieldValue>>,
     /// `limit` was given without `page` or `per_page`.
     limit_only: bool,
+    /// The client's `count` preference, when it was read and is honoured.
+    count_preferred: Option<CountStrategy>,
     config: QueryConfig,
     _marker: PhantomData<fn() -> Q>,
 }
@@ -153,7 +158,9 @@ impl<Q> Clone for TypedQuery<Q> {
             params: self.params.clone(),
             order: self.order.clone(),
             after: self.after.clone(),
+            before: self.before.clone(),
             limit_only: self.limit_only,
+            count_preferred: self.count_preferred,
             config: self.config.clone(),
             _marker: PhantomData,
         }
@@ -166,6 +173,7 @@ impl<Q> fmt::Debug for TypedQuery<Q> {
             .field("params", &self.params)
             .field("order", &self.order)
             .field("after", &self.after)
+            .field("before", &self.before)
             .finish_non_exhaustive()
     }
 }
@@ -198,6 +206,15 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// [`parse`](Self::parse) of pairs that may borrow from the query string.
     pub(crate) fn parse_pairs(raw: &Pairs<'_>, config: &QueryConfig) -> Result<Self, QueryError> {
+        // Tolerated parameters are dropped before anything reads the pairs
+        // (they were counted toward the 1000-parameter limit already).
+        let kept;
+        let raw = if config.tolerated().is_empty() {
+            raw
+        } else {
+            kept = raw.without_unreserved(|name| config.tolerated().matches(name));
+            &kept
+        };
         let schema = Q::SCHEMA;
         let mut issues = Vec::new();
         let options = FilterOptions {
@@ -211,7 +228,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             params,
             order,
             after: None,
+            before: None,
             limit_only: raw.contains("limit") && !raw.contains("page") && !raw.contains("per_page"),
+            count_preferred: None,
             config: config.clone(),
             _marker: PhantomData,
         };
@@ -219,14 +238,18 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             && let Some(token) = query.params.cursor.clone()
         {
             match query.decode_cursor(&token) {
-                Ok(values) => query.after = Some(values),
+                Ok((Way::Next, values)) => query.after = Some(values),
+                Ok((Way::Prev, values)) => query.before = Some(values),
                 Err(issue) => issues.push(*issue),
             }
         }
         QueryError::from_issues(issues).map(|()| query)
     }
 
-    fn decode_cursor(&self, token: &str) -> Result<Vec<FieldValue>, Box<crate::problem::Issue>> {
+    fn decode_cursor(
+        &self,
+        token: &str,
+    ) -> Result<(Way, Vec<FieldValue>), Box<crate::problem::Issue>> {
         let keys = self
             .config
             .keys()
@@ -258,7 +281,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             }
             values.push(v);
         }
-        Ok(values)
+        Ok((payload.way(), values))
     }
 
     /// Hash of the filters and the search, bound into cursors.
@@ -295,8 +318,18 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// Signs the cursor that follows a row with these sort-key values.
     pub(crate) fn seal_cursor(&self, values: Vec<FieldValue>) -> Result<String, ApplyError> {
+        self.seal_way(values, Way::Next)
+    }
+
+    /// Signs the cursor of the page that precedes a row with these
+    /// sort-key values.
+    pub(crate) fn seal_prev_cursor(&self, values: Vec<FieldValue>) -> Result<String, ApplyError> {
+        self.seal_way(values, Way::Prev)
+    }
+
+    fn seal_way(&self, values: Vec<FieldValue>, way: Way) -> Result<String, ApplyError> {
         let keys = self.config.keys().ok_or(ApplyError::NoCursorKey)?;
-        let payload = CursorPayload::new(
+        let payload = CursorPayload::directed(
             Q::SCHEMA.resource,
             self.order.to_string(),
             values
@@ -304,6 +337,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 .map(FieldValue::to_json)
                 .collect::<Vec<Json>>(),
             self.filter_hash(),
+            way,
         );
         keys.seal(&payload).ok_or(ApplyError::NoCursorKey)
     }
@@ -364,7 +398,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// Whether the request carries a cursor (then it is not the first page
     /// of a cursor-paginated listing).
     pub fn has_cursor(&self) -> bool {
-        self.after.is_some()
+        self.after.is_some() || self.before.is_some()
     }
 
     /// Whether the request asks for keyset (cursor) pagination: it carries
@@ -393,14 +427,108 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         self.has_cursor() || self.limit_only
     }
 
-    /// The sort-key values of the row the cursor points after.
+    /// The sort-key values of the row a next cursor points after (`None`
+    /// without a cursor or with a previous cursor).
     pub fn after(&self) -> Option<&[FieldValue]> {
         self.after.as_deref()
     }
 
-    /// Whether the total should be counted (`QueryConfig::count_total`).
+    /// The sort-key values of the row a previous cursor points before
+    /// (`meta.prev_cursor`): the page asked for is the `limit` rows just
+    /// before that row in [`order`](Self::order). `None` without a cursor
+    /// or with a next cursor.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    ///
+    /// #[derive(CollectionQuery, serde::Serialize)]
+    /// #[query(key = "id")]
+    /// struct Q {
+    ///     #[query(sort)]
+    ///     id: i64,
+    /// }
+    /// let config = QueryConfig::default().cursor_keys([[7u8; 32].to_vec()]).unwrap();
+    /// let items: Vec<Q> = (1..=5).map(|id| Q { id }).collect();
+    /// let first = TypedQuery::<Q>::from_query_str("limit=2", &config).unwrap();
+    /// let next = first.cursor_page_in_memory(&items).unwrap().meta.next_cursor.unwrap();
+    /// let second = TypedQuery::<Q>::from_query_str(&format!("limit=2&cursor={next}"), &config).unwrap();
+    /// let page = second.cursor_page_in_memory(&items).unwrap();
+    /// let prev = page.meta.prev_cursor.unwrap();
+    /// let back = TypedQuery::<Q>::from_query_str(&format!("limit=2&cursor={prev}"), &config).unwrap();
+    /// assert_eq!(back.before().map(|v| v.len()), Some(1));
+    /// assert_eq!(back.after(), None);
+    /// ```
+    pub fn before(&self) -> Option<&[FieldValue]> {
+        self.before.as_deref()
+    }
+
+    /// Whether the total should be counted: the
+    /// [`count_strategy`](Self::count_strategy) is not
+    /// [`CountStrategy::None`].
     pub fn count_total(&self) -> bool {
-        self.config.counts_total()
+        self.count_strategy() != CountStrategy::None
+    }
+
+    /// How an offset page counts its total: the client's honoured `count`
+    /// preference ([`with_prefer`](Self::with_prefer)), else the
+    /// configuration's default
+    /// ([`QueryConfig::count_strategy`](super::QueryConfig::count_strategy)).
+    pub fn count_strategy(&self) -> CountStrategy {
+        self.count_preferred
+            .unwrap_or_else(|| self.config.default_count_strategy())
+    }
+
+    /// The client's `count` preference that this query honours, answered
+    /// with `Preference-Applied: count=<strategy>` on offset pages; `None`
+    /// when the request stated none, or an unknown value (RFC 7240 §2:
+    /// ignored), or is a cursor page (which has no total).
+    pub fn count_preference_applied(&self) -> Option<CountStrategy> {
+        self.count_preferred
+    }
+
+    pub(crate) fn config_tolerated(&self) -> &super::tolerated::ToleratedParameters {
+        self.config.tolerated()
+    }
+
+    /// With [`CountStrategy::Estimated`]: count exactly up to this many
+    /// rows, estimate above ([`QueryConfig::estimate_threshold`](super::QueryConfig::estimate_threshold)).
+    pub fn estimate_threshold(&self) -> u64 {
+        self.config.count_threshold()
+    }
+
+    /// Reads the `count` preference of the request's `Prefer` headers
+    /// ([`prefer_count`](super::prefer_count), RFC 7240): an offset page
+    /// honours `count=exact`, `count=estimated` and `count=none`; an unknown
+    /// value is ignored, and a cursor page (no total) ignores it. The
+    /// [`Collection`](super::Collection) extractor calls this.
+    ///
+    /// ```
+    /// use actix_web::http::header::{HeaderMap, HeaderValue};
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{CountStrategy, PREFER, QueryConfig, TypedQuery};
+    ///
+    /// #[derive(CollectionQuery)]
+    /// #[query(key = "id")]
+    /// struct Q {
+    ///     #[query(sort)]
+    ///     id: i64,
+    /// }
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(PREFER, HeaderValue::from_static("count=none"));
+    /// let config = QueryConfig::default();
+    /// let q = TypedQuery::<Q>::from_query_str("page=2", &config).unwrap().with_prefer(&headers);
+    /// assert_eq!((q.count_strategy(), q.count_preference_applied()), (CountStrategy::None, Some(CountStrategy::None)));
+    /// let q = TypedQuery::<Q>::from_query_str("limit=2", &config).unwrap().with_prefer(&headers);
+    /// assert_eq!((q.count_strategy(), q.count_preference_applied()), (CountStrategy::Exact, None));
+    /// ```
+    pub fn with_prefer(mut self, headers: &actix_web::http::header::HeaderMap) -> Self {
+        self.count_preferred = if self.wants_cursor_page() {
+            None
+        } else {
+            prefer_count(headers)
+        };
+        self
     }
 }
 
