@@ -160,7 +160,7 @@ fn typed_values() {
     );
     assert_eq!(c[1].operand, Operand::One(FieldValue::Boolean(true)));
     assert_eq!(c[2].operand, Operand::One(FieldValue::Float(1.5)));
-    assert_eq!((c[3].field.as_str(), c[3].param.as_str()), ("type", "type"));
+    assert_eq!((&*c[3].field, c[3].param.as_str()), ("type", "type"));
 }
 
 #[test]

@@ -24,7 +24,7 @@ use super::typed::QuerySchema;
 /// assert_eq!(p.sort.fields()[0].direction, Direction::Desc);
 /// assert_eq!(p.filter.conditions().len(), 1);
 /// assert_eq!(p.search.unwrap().terms, ["ann"]);
-/// assert_eq!(p.fields.include, Some(vec!["id".to_string(), "name".to_string()]));
+/// assert_eq!(p.fields.include, Some(vec!["id".into(), "name".into()]));
 /// assert_eq!(p.cursor, None);
 ///
 /// let err = CollectionParams::from_query_str("page=0&per_page=x&a__foo=1").unwrap_err();

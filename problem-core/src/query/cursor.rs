@@ -69,7 +69,7 @@ const DOMAIN: &[u8] = b"problem-core/cursor/v1\0";
 /// assert!(CursorKeys::new(Vec::<Vec<u8>>::new()).is_err());
 /// ```
 #[derive(Clone)]
-pub struct CursorKeys(Arc<[Vec<u8>]>);
+pub struct CursorKeys(Arc<[HmacSha256]>);
 
 impl CursorKeys {
     /// Keys, newest first; each at least 32 bytes.
@@ -92,7 +92,19 @@ impl CursorKeys {
                 "cursor key #{i} is shorter than {MIN_CURSOR_KEY_LENGTH} bytes"
             )));
         }
-        Ok(Self(keys.into()))
+        // Each key's HMAC state after the key and the domain: cloned per
+        // token, so the key's two padded blocks are hashed once, here.
+        let macs = keys
+            .iter()
+            .map(|k| {
+                let mut mac = HmacSha256::new_from_slice(k).map_err(|_| {
+                    HttpConfigError::InvalidQueryConfig("a cursor key is not usable".into())
+                })?;
+                mac.update(DOMAIN);
+                Ok(mac)
+            })
+            .collect::<Result<Vec<_>, HttpConfigError>>()?;
+        Ok(Self(macs.into()))
     }
 
     /// Number of keys.
@@ -105,17 +117,16 @@ impl CursorKeys {
         self.0.is_empty()
     }
 
-    fn mac(key: &[u8], payload: &[u8]) -> Option<HmacSha256> {
-        let mut mac = HmacSha256::new_from_slice(key).ok()?;
-        mac.update(DOMAIN);
+    fn mac(key: &HmacSha256, payload: &[u8]) -> HmacSha256 {
+        let mut mac = key.clone();
         mac.update(payload);
-        Some(mac)
+        mac
     }
 
     /// Signs a payload into a token.
     pub(crate) fn seal(&self, payload: &CursorPayload) -> Option<String> {
         let bytes = serde_json::to_vec(payload).ok()?;
-        let tag = Self::mac(self.0.first()?, &bytes)?.finalize().into_bytes();
+        let tag = Self::mac(self.0.first()?, &bytes).finalize().into_bytes();
         let mut all = bytes;
         all.extend_from_slice(&tag);
         Some(URL_SAFE_NO_PAD.encode(all))
@@ -135,7 +146,7 @@ impl CursorKeys {
         let verified = self
             .0
             .iter()
-            .any(|k| Self::mac(k, payload).is_some_and(|m| m.verify_slice(tag).is_ok()));
+            .any(|k| Self::mac(k, payload).verify_slice(tag).is_ok());
         if !verified {
             return None;
         }
@@ -221,8 +232,14 @@ impl CursorPayload {
 /// SHA-256 (hex, first 16 bytes) of a canonical text.
 pub(crate) fn digest(canonical: &str) -> String {
     use sha2::Digest as _;
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let d = Sha256::digest(canonical.as_bytes());
-    d.iter().take(16).map(|b| format!("{b:02x}")).collect()
+    let mut out = String::with_capacity(32);
+    for b in d.iter().take(16) {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    out
 }
 
 /// `invalid_cursor` issue.
@@ -356,10 +373,12 @@ mod tests {
         );
         let sealed = |json: &str| {
             let bytes = json.as_bytes();
-            let tag = CursorKeys::mac(&[1u8; 32], bytes)
-                .unwrap()
-                .finalize()
-                .into_bytes();
+            // HMAC-SHA256 over the domain and the payload, computed here
+            // independently of `CursorKeys`.
+            let mut mac = HmacSha256::new_from_slice(&[1u8; 32]).unwrap();
+            mac.update(DOMAIN);
+            mac.update(bytes);
+            let tag = mac.finalize().into_bytes();
             let mut all = bytes.to_vec();
             all.extend_from_slice(&tag);
             URL_SAFE_NO_PAD.encode(all)

@@ -1,6 +1,8 @@
 //! Sparse fieldsets: `fields` and `exclude` (spec, "Field selection
 //! parameters"; the crate's design rules).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value as Json};
 
 use crate::problem::Issue;
@@ -23,9 +25,9 @@ use super::typed::QuerySchema;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct FieldSelection {
     /// Members to include (`fields`), or `None` for every member.
-    pub include: Option<Vec<String>>,
+    pub include: Option<Vec<Cow<'static, str>>>,
     /// Members to exclude (`exclude`).
-    pub exclude: Vec<String>,
+    pub exclude: Vec<Cow<'static, str>>,
 }
 
 impl FieldSelection {
@@ -77,10 +79,10 @@ pub(crate) fn parse_fields(
     schema: Option<&QuerySchema>,
     issues: &mut Vec<Issue>,
 ) -> FieldSelection {
-    let read = |name: &str, issues: &mut Vec<Issue>| -> Option<Vec<String>> {
+    let read = |name: &str, issues: &mut Vec<Issue>| -> Option<Vec<Cow<'static, str>>> {
         let value = raw.joined(name)?;
         let list = comma_list(name, &value, issues)?;
-        let mut out: Vec<String> = Vec::new();
+        let mut out: Vec<Cow<'static, str>> = Vec::new();
         for f in list {
             if let Some(schema) = schema
                 && !schema.field(f).is_some_and(|s| s.selectable)
@@ -96,7 +98,11 @@ pub(crate) fn parse_fields(
                 continue;
             }
             if !out.iter().any(|o| o == f) {
-                out.push(f.to_owned());
+                // A whitelisted name is the schema's own (no copy).
+                out.push(match schema.and_then(|s| s.field(f)) {
+                    Some(spec) => Cow::Borrowed(spec.name),
+                    None => Cow::Owned(f.to_owned()),
+                });
             }
         }
         Some(out)

@@ -105,7 +105,7 @@ pub struct FilterCondition {
     /// The parameter name as sent (`year__gte`).
     pub param: String,
     /// The field name.
-    pub field: String,
+    pub field: Cow<'static, str>,
     /// The operator.
     pub op: Operator,
     /// The value(s). Without a schema every value is [`FieldValue::Text`].
@@ -131,7 +131,7 @@ pub struct FilterCondition {
 /// use problem_core::query::{Filter, Operand, Operator, RawQuery, FieldValue};
 /// let f = Filter::parse(&RawQuery::parse("status=active&age__gte=18&id__in=1,2").unwrap()).unwrap();
 /// let c = &f.conditions()[1];
-/// assert_eq!((c.field.as_str(), c.op), ("age", Operator::Gte));
+/// assert_eq!((&*c.field, c.op), ("age", Operator::Gte));
 /// assert_eq!(c.operand, Operand::One(FieldValue::Text("18".into())));
 /// assert_eq!(f.conditions()[2].operand, Operand::List(vec![FieldValue::Text("1".into()), FieldValue::Text("2".into())]));
 /// ```
@@ -189,7 +189,9 @@ pub(crate) fn parse_filter(
     let mut out = Vec::new();
     // The filter parameters as sent, repeats grouped by name in order of
     // first appearance; the limit counts every pair as sent.
-    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    // (name, first value, further values): no allocation for a parameter
+    // sent once.
+    let mut groups: Vec<(&str, &str, Vec<&str>)> = Vec::new();
     let mut sent = 0usize;
     for (name, value, reserved) in raw.iter_marked() {
         if reserved {
@@ -202,7 +204,7 @@ pub(crate) fn parse_filter(
         if ignored {
             continue;
         }
-        let group = groups.iter_mut().find(|(n, _)| *n == name);
+        let group = groups.iter_mut().find(|(n, _, _)| *n == name);
         // A repeat of an exploded list (`k__in=a&k__in=b`) adds to its list,
         // not a condition; every other pair counts as sent.
         let list_repeat = group.is_some()
@@ -226,11 +228,11 @@ pub(crate) fn parse_filter(
             return Filter(out);
         }
         match group {
-            Some((_, values)) => values.push(value),
-            None => groups.push((name, vec![value])),
+            Some((_, _, more)) => more.push(value),
+            None => groups.push((name, value, Vec::new())),
         }
     }
-    for (name, values) in groups {
+    for (name, first, more) in groups {
         let (field_name, op_name) = split_param(name, schema);
         let op = match op_name {
             None => Some(Operator::Eq),
@@ -281,10 +283,9 @@ pub(crate) fn parse_filter(
         // Exploded lists (`k=a&k=b`) mean `k=a,b`; any other repeat must
         // repeat the same value.
         let value = match op.class() {
-            Class::List => join_values(values.into_iter()),
+            Class::List => join_values(std::iter::once(first).chain(more.iter().copied())),
             Class::Compare | Class::Text | Class::Null => {
-                let first = values.first().copied();
-                if values.iter().any(|v| Some(*v) != first) {
+                if more.iter().any(|v| *v != first) {
                     issues.push(conflict(
                         name,
                         &[name],
@@ -295,7 +296,7 @@ pub(crate) fn parse_filter(
                     ));
                     continue;
                 }
-                first.map(Cow::Borrowed)
+                Some(Cow::Borrowed(first))
             }
         };
         let Some(value) = value else {
@@ -306,7 +307,11 @@ pub(crate) fn parse_filter(
         {
             out.push(FilterCondition {
                 param: name.to_owned(),
-                field: field_name.to_owned(),
+                // A whitelisted name is the schema's own (no copy).
+                field: match spec {
+                    Some(spec) => Cow::Borrowed(spec.name),
+                    None => Cow::Owned(field_name.to_owned()),
+                },
                 op,
                 operand,
             });

@@ -1,6 +1,8 @@
 //! Search: `q` / `search` and `search_fields` (spec, "Search parameters";
 //! the crate's design rules: search semantics).
 
+use std::borrow::Cow;
+
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, issue, shorten};
@@ -25,7 +27,7 @@ use super::typed::QuerySchema;
 /// use problem_core::query::{RawQuery, Search};
 /// let s = Search::parse(&RawQuery::parse("q=rust++async&search_fields=title").unwrap()).unwrap().unwrap();
 /// assert_eq!(s.terms, ["rust", "async"]);
-/// assert_eq!(s.fields, Some(vec!["title".to_string()]));
+/// assert_eq!(s.fields, Some(vec!["title".into()]));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Search {
@@ -34,7 +36,7 @@ pub struct Search {
     /// The whitespace-separated terms (never empty).
     pub terms: Vec<String>,
     /// The fields named by `search_fields`, or `None` for every searchable field.
-    pub fields: Option<Vec<String>>,
+    pub fields: Option<Vec<Cow<'static, str>>>,
 }
 
 impl Search {
@@ -80,7 +82,11 @@ pub(crate) fn parse_search(
                 continue;
             }
             if !names.iter().any(|n| n == f) {
-                names.push(f.to_owned());
+                // A whitelisted name is the schema's own (no copy).
+                names.push(match schema.and_then(|s| s.field(f)) {
+                    Some(spec) => Cow::Borrowed(spec.name),
+                    None => Cow::Owned(f.to_owned()),
+                });
             }
         }
     }

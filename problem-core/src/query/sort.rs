@@ -1,6 +1,7 @@
 //! Multi-field sorting: `sort=-age,name` (spec, "Sort parameters";
 //! the crate's design rules: non-sortable fields, key tie-breaker).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::problem::Issue;
@@ -22,14 +23,14 @@ pub enum Direction {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SortField {
     /// The field name as in the query.
-    pub field: String,
+    pub field: Cow<'static, str>,
     /// Its direction.
     pub direction: Direction,
 }
 
 impl SortField {
     /// An ascending entry.
-    pub fn asc(field: impl Into<String>) -> Self {
+    pub fn asc(field: impl Into<Cow<'static, str>>) -> Self {
         Self {
             field: field.into(),
             direction: Direction::Asc,
@@ -37,7 +38,7 @@ impl SortField {
     }
 
     /// A descending entry.
-    pub fn desc(field: impl Into<String>) -> Self {
+    pub fn desc(field: impl Into<Cow<'static, str>>) -> Self {
         Self {
             field: field.into(),
             direction: Direction::Desc,
@@ -97,8 +98,9 @@ impl Sort {
     }
 
     /// The sort with `key` appended ascending when absent, so the order is total.
-    pub fn with_tie_breaker(mut self, key: &str) -> Self {
-        if !self.contains(key) {
+    pub fn with_tie_breaker(mut self, key: impl Into<Cow<'static, str>>) -> Self {
+        let key = key.into();
+        if !self.contains(&key) {
             self.0.push(SortField::asc(key));
         }
         self
@@ -176,10 +178,12 @@ pub(crate) fn parse_sort(
             );
             continue;
         }
-        out.push(SortField {
-            field: name.to_owned(),
-            direction,
-        });
+        // A whitelisted name is the schema's own (no copy).
+        let field = match schema.and_then(|s| s.field(name)) {
+            Some(spec) => Cow::Borrowed(spec.name),
+            None => Cow::Owned(name.to_owned()),
+        };
+        out.push(SortField { field, direction });
     }
     Sort(out)
 }

@@ -2,6 +2,7 @@
 //! `#[derive(CollectionQuery)]` implements, the [`QuerySchema`] whitelist it
 //! describes, and [`TypedQuery`], a query parsed against it.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -286,6 +287,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// Hash of the filters and the search, bound into cursors.
     pub(crate) fn filter_hash(&self) -> String {
+        if self.params.filter.conditions().is_empty() && self.params.search.is_none() {
+            // No filter and no search: always the same text, hashed once.
+            static UNFILTERED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+            return UNFILTERED.get_or_init(|| digest("\u{1d}")).clone();
+        }
         let mut parts: Vec<String> = self
             .params
             .filter
@@ -537,7 +543,7 @@ fn effective_order(schema: &QuerySchema, requested: &Sort) -> Sort {
         Vec::with_capacity(requested.fields().len().max(schema.default_sort.len()) + 1);
     if requested.is_empty() {
         fields.extend(schema.default_sort.iter().map(|(f, d)| SortField {
-            field: (*f).to_owned(),
+            field: Cow::Borrowed(*f),
             direction: *d,
         }));
     } else {
