@@ -94,6 +94,9 @@ impl QueryLimits {
 /// anything else is parsed (hostile-input rule "NUL characters").
 pub(crate) fn nul_issues(raw: &Pairs<'_>) -> Vec<Issue> {
     let mut out: Vec<Issue> = Vec::new();
+    if !raw.nul {
+        return out;
+    }
     for (name, value, _) in raw.iter_marked() {
         if (name.contains('\0') || value.contains('\0')) && !out.iter().any(|i| i.name == name) {
             out.push(
@@ -238,6 +241,8 @@ pub(crate) struct Pairs<'a> {
     pairs: Vec<Pair<'a>>,
     /// Bit `slot` is set when a pair has that reserved slot.
     present: u16,
+    /// Whether a name or a value holds a NUL character.
+    nul: bool,
 }
 
 /// What a byte of a query string is to the pair splitter: 0 plain, else
@@ -281,10 +286,13 @@ impl<'a> Pairs<'a> {
         Self {
             pairs: Vec::with_capacity(n),
             present: 0,
+            nul: false,
         }
     }
 
     fn push(&mut self, name: Cow<'a, str>, value: Cow<'a, str>) {
+        // `[u8]::contains` of one byte is a memchr.
+        self.nul |= name.as_bytes().contains(&0) || value.as_bytes().contains(&0);
         let slot = reserved_slot(&name);
         self.present |= 1 << slot;
         self.pairs.push(Pair { name, value, slot });
