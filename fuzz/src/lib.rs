@@ -115,7 +115,7 @@ pub fn to_query_string(q: &TypedQuery<BookQuery>) -> String {
             (Operator::IsNotNull, _) if again => {
                 (format!("{}__is_null", c.field), "false".to_owned())
             }
-            (Operator::Eq, Operand::One(v)) if again => (c.field.clone(), value_text(v)),
+            (Operator::Eq, Operand::One(v)) if again => (c.field.to_string(), value_text(v)),
             (Operator::IsNull | Operator::IsNotNull, _) => {
                 (format!("{}__{}", c.field, c.op), "true".to_owned())
             }
