@@ -29,7 +29,8 @@ use problem_core::query::{Collection, QueryConfig};
 use problem_core::server::ProblemApp;
 use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
 
-const QUERY: &str = "page=2&per_page=10&sort=-year,title&year__gte=1990&title__contains=Night&q=rain";
+const QUERY: &str =
+    "page=2&per_page=10&sort=-year,title&year__gte=1990&title__contains=Night&q=rain";
 
 const BOOKS: &str =
     r#"[{"id":1,"title":"Dune","year":1965},{"id":2,"title":"Night Rain","year":2001}]"#;

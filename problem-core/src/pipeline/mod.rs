@@ -39,6 +39,21 @@ pub use context::{RequestContext, ResponseDraft};
 pub use deadline::{BodyTimedOut, DEFAULT_BODY_TIMEOUT};
 pub use framework::PayloadTooLarge;
 pub use hosts::AllowedHosts;
+/// [`LogSink`] under the name the spec gives the application's logger:
+/// the same trait (`impl Logger for MyLogger` and `impl LogSink for
+/// MyLogger` are one impl). `LogSink` is the name to import beside
+/// `actix_web::middleware::Logger`.
+///
+/// ```
+/// use problem_core::pipeline::{LogRecord, LogSink, Logger};
+/// struct Quiet;
+/// impl Logger for Quiet {
+///     fn log(&self, _record: &LogRecord<'_>) {}
+/// }
+/// fn sink(_: &dyn LogSink) {}
+/// sink(&Quiet);
+/// ```
+pub use log::LogSink as Logger;
 pub use log::{
     ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LogSink,
     LoggedEntry, MemoryLogger, TracingLogger, log_error, stderr_line,
