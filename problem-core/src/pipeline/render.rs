@@ -13,7 +13,8 @@ use super::framework::{self, Mapped};
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, write_log};
 use super::sticky::StickyHeaders;
 use crate::problem::{
-    Problem, ProblemDetails, ProblemSource, fallback_response, finish_document, render_document,
+    Problem, ProblemDetails, ProblemSource, fallback_response, find_route_problem, finish_document,
+    render_document,
 };
 
 /// A panic caught in a handler, carried as an error so the pipeline answers
@@ -247,7 +248,10 @@ impl<'e> Failure<'e> {
         source: Option<ProblemSource>,
         req: Option<&HttpRequest>,
     ) -> Self {
-        if let Some(p) = source.and_then(|s| s.find(err)) {
+        if let Some(p) = source
+            .and_then(|s| s.find(err))
+            .or_else(|| find_route_problem(err))
+        {
             return Failure::Problem(p);
         }
         if let Some(panic) = err.as_error::<PanicError>() {
