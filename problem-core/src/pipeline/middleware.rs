@@ -369,7 +369,7 @@ where
             let ctx = inner.context(
                 Some(req.request().clone()),
                 req.method().clone(),
-                req.path().to_owned(),
+                req.path(),
                 None,
             );
             let res = render(
@@ -451,14 +451,8 @@ where
             Ok(_) => return Ok(req.into_response(empty_413()).map_into_right_body()),
             Err(e) => {
                 let err = actix_web::Error::from(e);
-                let res = respond_to_error(
-                    &err,
-                    None,
-                    Some(req.request()),
-                    method,
-                    uri.path().to_owned(),
-                    &inner,
-                );
+                let res =
+                    respond_to_error(&err, None, Some(req.request()), method, uri.path(), &inner);
                 return Ok(req.into_response(res).map_into_right_body());
             }
         }
@@ -529,12 +523,12 @@ impl After {
                     .extensions()
                     .get::<ProblemSource>()
                     .copied();
-                let res = respond_to_error(&e, source, None, method, uri.path().to_owned(), &inner);
+                let res = respond_to_error(&e, source, None, method, uri.path(), &inner);
                 Err(InternalError::from_response("problem response", res).into())
             }
             Err(panic) => {
                 let err = actix_web::Error::from(PanicError::from_payload(&*panic));
-                let res = respond_to_error(&err, None, None, method, uri.path().to_owned(), &inner);
+                let res = respond_to_error(&err, None, None, method, uri.path(), &inner);
                 Err(InternalError::from_response("problem response", res).into())
             }
         }
@@ -587,13 +581,13 @@ where
 }
 
 impl PipelineInner {
-    fn context(
+    fn context<'a>(
         &self,
         request: Option<HttpRequest>,
         method: Method,
-        instance: String,
+        instance: &'a str,
         source: Option<ProblemSource>,
-    ) -> ErrorContext<'static> {
+    ) -> ErrorContext<'a> {
         ErrorContext::new(
             request,
             method,
@@ -612,7 +606,7 @@ fn respond_to_error(
     source: Option<ProblemSource>,
     http_req: Option<&HttpRequest>,
     method: Method,
-    instance: String,
+    instance: &str,
     inner: &PipelineInner,
 ) -> HttpResponse {
     let ctx = inner
@@ -671,14 +665,7 @@ fn finish<B: MessageBody>(
     }
     if let Some(err) = res.response().error() {
         let source = res.response().extensions().get::<ProblemSource>().copied();
-        let new = respond_to_error(
-            err,
-            source,
-            Some(res.request()),
-            method,
-            uri.path().to_owned(),
-            inner,
-        );
+        let new = respond_to_error(err, source, Some(res.request()), method, uri.path(), inner);
         return res.into_response(new).map_into_right_body();
     }
     let bare_body = matches!(
@@ -689,12 +676,7 @@ fn finish<B: MessageBody>(
         && res.response().extensions().get::<EmptyTooLarge>().is_none()
         && let Some(problem) = bare(status.as_u16())
     {
-        let ctx = inner.context(
-            Some(res.request().clone()),
-            method,
-            uri.path().to_owned(),
-            None,
-        );
+        let ctx = inner.context(Some(res.request().clone()), method, uri.path(), None);
         let mut new = render(
             &Failure::Problem(&problem),
             &ctx,

@@ -20,7 +20,7 @@ use super::api_version::ApiVersion;
 use super::cache::{SharedHeaders, merge_headers};
 use super::config::VersionConfig;
 use crate::pipeline::{add_shared_sticky_headers, merge_vary};
-use crate::problem::InternalServerErrorException;
+use crate::problem::{InternalServerErrorException, find_route_problem};
 use crate::routing::OriginalPath;
 
 /// The configuration that resolved the request's version, kept in the
@@ -290,8 +290,20 @@ where
                 Poll::Pending => Poll::Pending,
                 Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
                 Poll::Ready(Ok(mut res)) => {
-                    headers.merge_into(res.headers_mut());
-                    add_vary(res.headers_mut(), vary.as_deref());
+                    // The route table's 404 and 405 are deferred only when
+                    // the error pipeline is installed around it, and the
+                    // pipeline replaces that response with the document
+                    // and this request's sticky headers: merging them here
+                    // would be thrown away.
+                    let replaced = res
+                        .response()
+                        .error()
+                        .and_then(find_route_problem)
+                        .is_some();
+                    if !replaced {
+                        headers.merge_into(res.headers_mut());
+                        add_vary(res.headers_mut(), vary.as_deref());
+                    }
                     Poll::Ready(Ok(res.map_into_left_body()))
                 }
             },
