@@ -488,23 +488,39 @@ fn query_value(query: Option<&str>, name: &str) -> Option<String> {
     // `form_urlencoded::parse(..).find(|(key, _)| key == name)`, without
     // decoding every pair: a raw name with no `%` and no `+` decodes to
     // itself, so it is compared as it is; only the other names, and the
-    // value found, are decoded. Scanned byte by byte (`&`, `=`, `%` and `+`
-    // are ASCII), not with `str::split`'s char searcher.
-    let escaped = |raw: &[u8]| raw.iter().any(|&b| b == b'%' || b == b'+');
-    for pair in query?.as_bytes().split(|&b| b == b'&') {
+    // value found, are decoded. One pass over the bytes (`&`, `=`, `%` and
+    // `+` are ASCII), not `str::split`'s char searcher.
+    let bytes = query?.as_bytes();
+    let plain_name = !name.bytes().any(|b| b == b'%' || b == b'+');
+    let mut start = 0;
+    while start <= bytes.len() {
+        let rest = bytes.get(start..).unwrap_or_default();
+        let len = rest.iter().position(|&b| b == b'&').unwrap_or(rest.len());
+        let pair = rest.get(..len).unwrap_or_default();
+        start += len + 1;
         if pair.is_empty() {
             continue;
         }
-        let (raw_key, raw_value) = match pair.iter().position(|&b| b == b'=') {
-            Some(at) => (&pair[..at], &pair[at + 1..]),
-            None => (pair, &[][..]),
-        };
-        let matches = if escaped(raw_key) {
+        let mut key_end = pair.len();
+        let mut escaped = false;
+        for (i, &b) in pair.iter().enumerate() {
+            match b {
+                b'=' => {
+                    key_end = i;
+                    break;
+                }
+                b'%' | b'+' => escaped = true,
+                _ => {}
+            }
+        }
+        let raw_key = pair.get(..key_end).unwrap_or_default();
+        let matches = if escaped || !plain_name {
             form_decode(raw_key) == name
         } else {
             raw_key == name.as_bytes()
         };
         if matches {
+            let raw_value = pair.get(key_end + 1..).unwrap_or_default();
             return Some(form_decode(raw_value).into_owned());
         }
     }
@@ -663,9 +679,10 @@ mod tests {
             "api-version=%FF%FE",
             "%61pi-version=4",
             "=5&api-version==6",
+            "a%2Bb=7&a+b=8&%2561=9",
         ];
         for query in queries {
-            for name in ["api-version", "api version", "a", "c", ""] {
+            for name in ["api-version", "api version", "a", "c", "", "a+b", "%61"] {
                 assert_eq!(
                     query_value(Some(query), name),
                     reference(query, name),
