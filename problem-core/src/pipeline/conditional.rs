@@ -2,7 +2,7 @@
 //! (RFC 9110 §8.8.3 "ETag", §13.1.2 "If-None-Match", §9.3.2 "HEAD"), and
 //! [`check_if_match`] for handlers of writes (RFC 9110 §13.1.1 "If-Match").
 
-use std::future::{Ready, ready};
+use std::future::{Future, Ready, ready};
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
@@ -14,7 +14,7 @@ use actix_web::http::header::{
 };
 use actix_web::http::{Method, StatusCode};
 use actix_web::web::Bytes;
-use actix_web::{HttpMessage, HttpResponse};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 
 use crate::problem::{HttpException, InternalServerErrorException};
@@ -44,12 +44,12 @@ pub fn entity_tag(bytes: &[u8]) -> EntityTag {
 /// built on the stack.
 fn quoted_tag(bytes: &[u8]) -> [u8; 34] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let hash = xxhash_rust::xxh3::xxh3_128(bytes);
+    let hash = xxhash_rust::xxh3::xxh3_128(bytes).to_be_bytes();
     let mut out = [b'"'; 34];
-    for (i, slot) in out[1..33].iter_mut().enumerate() {
-        let shift = 124 - 4 * i;
-        // A nibble: always below 16.
-        *slot = HEX[((hash >> shift) & 0xf) as usize];
+    // Two digits per byte of the hash, most significant first.
+    for (pair, byte) in out[1..33].chunks_exact_mut(2).zip(hash) {
+        pair[0] = HEX[usize::from(byte >> 4)];
+        pair[1] = HEX[usize::from(byte & 0xf)];
     }
     out
 }
@@ -255,15 +255,16 @@ where
 {
     type Response = ServiceResponse<EitherBody<B, BoxBody>>;
     type Error = actix_web::Error;
-    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+    type Future = ConditionalFuture<S::Future, B>;
 
     forward_ready!(service);
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let is_head = req.method() == Method::HEAD;
         if !is_head && req.method() != Method::GET {
-            let fut = self.service.call(req);
-            return Box::pin(async move { fut.await.map(ServiceResponse::map_into_left_body) });
+            return ConditionalFuture::Passthrough {
+                fut: self.service.call(req),
+            };
         }
         // A malformed `If-None-Match` is ignored (the request is then
         // unconditional).
@@ -272,85 +273,188 @@ where
         } else {
             None
         };
-        let cache_control = self.cache_control.clone();
-        let fut = self.service.call(req);
-        Box::pin(async move {
-            let res = fut.await?;
-            let status = res.status();
-            let size = res.response().body().size();
-            let tagged = status.is_success()
-                && status != StatusCode::NO_CONTENT
-                && matches!(size, BodySize::Sized(n) if n > 0);
-            if !tagged {
-                return Ok(match size {
-                    BodySize::Sized(n) if is_head => {
-                        let (req, mut response) = res.into_parts();
-                        if status.is_success() {
-                            add_cache_control(response.headers_mut(), cache_control.as_ref());
-                        }
-                        set_content_length(response.headers_mut(), n);
-                        let response = response.set_body(BoxBody::new(HeadBody(n)));
-                        ServiceResponse::new(req, response).map_into_right_body()
-                    }
-                    BodySize::Sized(_) | BodySize::None | BodySize::Stream => {
-                        let mut res = res;
-                        if status.is_success() {
-                            add_cache_control(res.headers_mut(), cache_control.as_ref());
-                        }
-                        res.map_into_left_body()
-                    }
-                });
-            }
-            let (req, response) = res.into_parts();
-            let (mut response, body) = response.into_parts();
-            // A body that is already one buffer (what `HttpResponse::body`
-            // and `json` make) is taken as it is, with no copy.
-            let bytes = match body.try_into_bytes() {
-                Ok(bytes) => bytes,
-                Err(body) => actix_web::body::to_bytes(body).await.map_err(|_| {
-                    actix_web::Error::from(
-                        InternalServerErrorException::new()
-                            .with_detail("The response body could not be read"),
-                    )
-                })?,
-            };
-            let headers = response.headers_mut();
-            let existing = existing_tag(headers);
-            if existing.is_none() {
-                // 34 ASCII bytes: always a valid header value.
-                if let Ok(value) = HeaderValue::from_bytes(&quoted_tag(&bytes)) {
-                    headers.insert(header::ETAG, value);
-                }
-            }
-            add_cache_control(headers, cache_control.as_ref());
-            let not_modified = match &if_none_match {
-                None => false,
-                Some(IfNoneMatch::Any) => true,
-                Some(IfNoneMatch::Items(tags)) => {
-                    let etag = existing.unwrap_or_else(|| entity_tag(&bytes));
-                    tags.iter().any(|t| t.weak_eq(&etag))
-                }
-            };
-            let len = bytes.len() as u64;
-            let response = if not_modified {
-                let mut not_modified = HttpResponse::NotModified().finish();
-                let out = not_modified.headers_mut();
-                for (name, value) in response.headers().iter() {
-                    if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
-                        out.append(name.clone(), value.clone());
-                    }
-                }
-                not_modified.map_into_boxed_body()
-            } else if is_head {
-                set_content_length(response.headers_mut(), len);
-                response.set_body(BoxBody::new(HeadBody(len)))
-            } else {
-                set_content_length(response.headers_mut(), len);
-                response.set_body(BoxBody::new(bytes))
-            };
-            Ok(ServiceResponse::new(req, response).map_into_right_body())
-        })
+        ConditionalFuture::Conditional {
+            fut: self.service.call(req),
+            check: Some(Check {
+                is_head,
+                if_none_match,
+                cache_control: self.cache_control.clone(),
+            }),
+        }
     }
+}
+
+/// What the conditional layer applies to a `GET` or `HEAD` response.
+struct Check {
+    is_head: bool,
+    if_none_match: Option<IfNoneMatch>,
+    cache_control: Option<HeaderValue>,
+}
+
+type Tagged<B> = ServiceResponse<EitherBody<B, BoxBody>>;
+
+pin_project_lite::pin_project! {
+    /// The future of [`ConditionalService`]: the inner service's response,
+    /// tagged (no allocation of its own; a body that is not one buffer is
+    /// read by a boxed future).
+    #[project = ConditionalProj]
+    pub enum ConditionalFuture<F, B> {
+        /// Not a `GET` or `HEAD`: the response as it is.
+        Passthrough { #[pin] fut: F },
+        /// Waiting for the response to tag.
+        Conditional { #[pin] fut: F, check: Option<Check> },
+        /// Reading a streamed body before tagging it.
+        Reading { fut: LocalBoxFuture<'static, Result<Tagged<B>, actix_web::Error>> },
+    }
+}
+
+impl<F, B> Future for ConditionalFuture<F, B>
+where
+    F: Future<Output = Result<ServiceResponse<B>, actix_web::Error>>,
+    B: MessageBody + 'static,
+{
+    type Output = Result<Tagged<B>, actix_web::Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let (res, check) = match self.as_mut().project() {
+            ConditionalProj::Passthrough { fut } => {
+                return fut.poll(cx).map_ok(ServiceResponse::map_into_left_body);
+            }
+            ConditionalProj::Reading { fut } => return fut.as_mut().poll(cx),
+            ConditionalProj::Conditional { fut, check } => match fut.poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(res)) => match check.take() {
+                    Some(c) => (res, c),
+                    // Polled after completion: answer the response untouched.
+                    None => return Poll::Ready(Ok(res.map_into_left_body())),
+                },
+            },
+        };
+        match tag(res, check) {
+            Ok(done) => Poll::Ready(Ok(done)),
+            Err(reading) => {
+                self.set(ConditionalFuture::Reading { fut: reading });
+                self.poll(cx)
+            }
+        }
+    }
+}
+
+/// Tags `res` when it is a success with a body; `Err`: the body is a stream,
+/// to be read first by the returned future.
+#[allow(clippy::result_large_err)]
+fn tag<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+    check: Check,
+) -> Result<Tagged<B>, LocalBoxFuture<'static, Result<Tagged<B>, actix_web::Error>>> {
+    let Check {
+        is_head,
+        if_none_match,
+        cache_control,
+    } = check;
+    let status = res.status();
+    let size = res.response().body().size();
+    let tagged = status.is_success()
+        && status != StatusCode::NO_CONTENT
+        && matches!(size, BodySize::Sized(n) if n > 0);
+    if !tagged {
+        return Ok(match size {
+            BodySize::Sized(n) if is_head => {
+                let (req, mut response) = res.into_parts();
+                if status.is_success() {
+                    add_cache_control(response.headers_mut(), cache_control.as_ref());
+                }
+                set_content_length(response.headers_mut(), n);
+                let response = response.set_body(BoxBody::new(HeadBody(n)));
+                ServiceResponse::new(req, response).map_into_right_body()
+            }
+            BodySize::Sized(_) | BodySize::None | BodySize::Stream => {
+                let mut res = res;
+                if status.is_success() {
+                    add_cache_control(res.headers_mut(), cache_control.as_ref());
+                }
+                res.map_into_left_body()
+            }
+        });
+    }
+    let (req, response) = res.into_parts();
+    let (response, body) = response.into_parts();
+    // A body that is already one buffer (what `HttpResponse::body` and
+    // `json` make) is taken as it is, with no copy.
+    match body.try_into_bytes() {
+        Ok(bytes) => Ok(tag_bytes(
+            req,
+            response,
+            bytes,
+            is_head,
+            if_none_match.as_ref(),
+            cache_control.as_ref(),
+        )),
+        Err(body) => Err(Box::pin(async move {
+            let bytes = actix_web::body::to_bytes(body).await.map_err(|_| {
+                actix_web::Error::from(
+                    InternalServerErrorException::new()
+                        .with_detail("The response body could not be read"),
+                )
+            })?;
+            Ok(tag_bytes(
+                req,
+                response,
+                bytes,
+                is_head,
+                if_none_match.as_ref(),
+                cache_control.as_ref(),
+            ))
+        })),
+    }
+}
+
+/// The tagged response of a body read into `bytes`: `ETag`, `Cache-Control`,
+/// `Content-Length`, and 304 when `If-None-Match` matches.
+fn tag_bytes<B>(
+    req: HttpRequest,
+    mut response: HttpResponse<()>,
+    bytes: Bytes,
+    is_head: bool,
+    if_none_match: Option<&IfNoneMatch>,
+    cache_control: Option<&HeaderValue>,
+) -> Tagged<B> {
+    let headers = response.headers_mut();
+    let existing = existing_tag(headers);
+    if existing.is_none() {
+        // 34 ASCII bytes: always a valid header value.
+        if let Ok(value) = HeaderValue::from_bytes(&quoted_tag(&bytes)) {
+            headers.insert(header::ETAG, value);
+        }
+    }
+    add_cache_control(headers, cache_control);
+    let not_modified = match if_none_match {
+        None => false,
+        Some(IfNoneMatch::Any) => true,
+        Some(IfNoneMatch::Items(tags)) => {
+            let etag = existing.unwrap_or_else(|| entity_tag(&bytes));
+            tags.iter().any(|t| t.weak_eq(&etag))
+        }
+    };
+    let len = bytes.len() as u64;
+    let response = if not_modified {
+        let mut not_modified = HttpResponse::NotModified().finish();
+        let out = not_modified.headers_mut();
+        for (name, value) in response.headers().iter() {
+            if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+                out.append(name.clone(), value.clone());
+            }
+        }
+        not_modified.map_into_boxed_body()
+    } else if is_head {
+        set_content_length(response.headers_mut(), len);
+        response.set_body(BoxBody::new(HeadBody(len)))
+    } else {
+        set_content_length(response.headers_mut(), len);
+        response.set_body(BoxBody::new(bytes))
+    };
+    ServiceResponse::new(req, response).map_into_right_body()
 }
 
 /// The response's own `ETag`, when the handler set a well-formed one.
@@ -370,7 +474,23 @@ fn add_cache_control(headers: &mut HeaderMap, value: Option<&HeaderValue>) {
 }
 
 fn set_content_length(headers: &mut HeaderMap, len: u64) {
-    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    // The decimal digits written on the stack (`HeaderValue::from(u64)`
+    // formats through a growing buffer).
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = len;
+    loop {
+        at -= 1;
+        // A decimal digit: below 10.
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if let Ok(value) = HeaderValue::from_bytes(&digits[at..]) {
+        headers.insert(header::CONTENT_LENGTH, value);
+    }
 }
 
 /// The body of a `HEAD` response: the length of the `GET` body, no bytes.
@@ -395,7 +515,20 @@ impl MessageBody for HeadBody {
 
 #[cfg(test)]
 mod tests {
-    use super::{entity_tag, quoted_tag};
+    use super::{entity_tag, quoted_tag, set_content_length};
+    use actix_web::http::header::{self, HeaderMap, HeaderValue};
+
+    #[test]
+    fn content_length_is_written_as_header_value_from_u64_writes_it() {
+        for len in [0, 1, 9, 10, 99, 100, 2048, 1 << 40, u64::MAX] {
+            let mut headers = HeaderMap::new();
+            set_content_length(&mut headers, len);
+            assert_eq!(
+                headers.get(header::CONTENT_LENGTH),
+                Some(&HeaderValue::from(len))
+            );
+        }
+    }
 
     #[test]
     fn the_quoted_tag_is_the_entity_tag_as_written() {

@@ -6,6 +6,7 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use actix_web::body::{BodySize, EitherBody, MessageBody};
@@ -15,6 +16,7 @@ use actix_web::error::InternalError;
 use actix_web::http::{ConnectionType, Method, StatusCode, Uri, header};
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
+use futures_util::future::CatchUnwind;
 use futures_util::{FutureExt, StreamExt};
 
 use super::context::apply_draft;
@@ -339,7 +341,7 @@ where
 {
     type Response = ServiceResponse<EitherBody<B>>;
     type Error = actix_web::Error;
-    type Future = BoxFut<Result<Self::Response, Self::Error>>;
+    type Future = PipelineFuture<S, B>;
 
     forward_ready!(service);
 
@@ -367,7 +369,7 @@ where
             let ctx = inner.context(
                 Some(req.request().clone()),
                 req.method().clone(),
-                req.path().to_owned(),
+                req.path(),
                 None,
             );
             let res = render(
@@ -376,7 +378,9 @@ where
                 &*inner.logger,
                 inner.development,
             );
-            return Box::pin(ready(Ok(req.into_response(res).map_into_right_body())));
+            return PipelineFuture::Answered {
+                res: Some(req.into_response(res).map_into_right_body()),
+            };
         }
 
         let declared = declared_length(&req);
@@ -391,9 +395,9 @@ where
         if let Some(max) = inner.max_request_body_size {
             match declared {
                 Some(len) if len > max as u64 => {
-                    return Box::pin(ready(Ok(req
-                        .into_response(empty_413())
-                        .map_into_right_body())));
+                    return PipelineFuture::Answered {
+                        res: Some(req.into_response(empty_413()).map_into_right_body()),
+                    };
                 }
                 Some(_) => {}
                 None if chunked => buffer_limit = Some(max),
@@ -406,71 +410,184 @@ where
         let uri = req.uri().clone();
         let method = req.method().clone();
         let service = self.service.clone();
-        Box::pin(async move {
-            if let Some(max) = buffer_limit {
-                let mut payload = req.take_payload();
-                let mut buf = BytesMut::new();
-                while let Some(chunk) = payload.next().await {
-                    match chunk {
-                        Ok(bytes) if buf.len() + bytes.len() <= max => {
-                            buf.extend_from_slice(&bytes)
-                        }
-                        Ok(_) => return Ok(req.into_response(empty_413()).map_into_right_body()),
-                        Err(e) => {
-                            let err = actix_web::Error::from(e);
-                            let res = respond_to_error(
-                                &err,
-                                None,
-                                Some(req.request()),
-                                method,
-                                uri.path().to_owned(),
-                                &inner,
-                            );
-                            return Ok(req.into_response(res).map_into_right_body());
-                        }
-                    }
-                }
-                req.set_payload(Payload::from(Bytes::from(buf)));
+        if let Some(max) = buffer_limit {
+            return PipelineFuture::Buffering {
+                fut: Box::pin(buffered(service, req, max, method, uri, inner)),
+            };
+        }
+        // The request cannot be cloned before routing, so an `Err` or a
+        // panic that escapes the routed service is answered without it:
+        // the rendered problem travels in an `InternalError`, which
+        // actix-web turns into exactly that response.
+        PipelineFuture::Routed {
+            routed: AssertUnwindSafe(Call::Start {
+                start: Some((service, req)),
+            })
+            .catch_unwind(),
+            after: Some(After { method, uri, inner }),
+        }
+    }
+}
+
+/// A chunked body buffered up to `max` bytes (an empty 413 beyond), then
+/// the request routed as by [`PipelineFuture::Routed`] (boxed: the rare path).
+async fn buffered<S, B>(
+    service: Rc<S>,
+    mut req: ServiceRequest,
+    max: usize,
+    method: Method,
+    uri: Uri,
+    inner: Arc<PipelineInner>,
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    let mut payload = req.take_payload();
+    let mut buf = BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        match chunk {
+            Ok(bytes) if buf.len() + bytes.len() <= max => buf.extend_from_slice(&bytes),
+            Ok(_) => return Ok(req.into_response(empty_413()).map_into_right_body()),
+            Err(e) => {
+                let err = actix_web::Error::from(e);
+                let res =
+                    respond_to_error(&err, None, Some(req.request()), method, uri.path(), &inner);
+                return Ok(req.into_response(res).map_into_right_body());
             }
-            // The request cannot be cloned before routing, so an `Err` or a
-            // panic that escapes the routed service is answered without it:
-            // the rendered problem travels in an `InternalError`, which
-            // actix-web turns into exactly that response.
-            let routed = std::pin::pin!(
-                AssertUnwindSafe(async move { service.call(req).await }).catch_unwind()
-            );
-            let outcome = Catching(routed).await;
-            match outcome {
-                Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
-                Ok(Err(e)) => {
-                    let source = e
-                        .error_response()
-                        .extensions()
-                        .get::<ProblemSource>()
-                        .copied();
-                    let res =
-                        respond_to_error(&e, source, None, method, uri.path().to_owned(), &inner);
-                    Err(InternalError::from_response("problem response", res).into())
-                }
-                Err(panic) => {
-                    let err = actix_web::Error::from(PanicError::from_payload(&*panic));
-                    let res =
-                        respond_to_error(&err, None, None, method, uri.path().to_owned(), &inner);
-                    Err(InternalError::from_response("problem response", res).into())
-                }
-            }
+        }
+    }
+    req.set_payload(Payload::from(Bytes::from(buf)));
+    let routed = std::pin::pin!(
+        AssertUnwindSafe(Call::Start {
+            start: Some((service, req)),
         })
+        .catch_unwind()
+    );
+    let outcome = Catching(routed).await;
+    After { method, uri, inner }.answer(outcome)
+}
+
+pin_project_lite::pin_project! {
+    /// `service.call(req)` made on the first poll (inside the pipeline's
+    /// `catch_unwind`, so a panic in the call itself is caught too), then
+    /// the call's future.
+    #[project = CallProj]
+    pub enum Call<S: Service<ServiceRequest>> {
+        /// Not polled yet.
+        Start { start: Option<(Rc<S>, ServiceRequest)> },
+        /// The inner service's future.
+        Running { #[pin] fut: S::Future },
+    }
+}
+
+impl<S: Service<ServiceRequest>> Future for Call<S> {
+    type Output = Result<S::Response, S::Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if let CallProj::Start { start } = self.as_mut().project()
+            && let Some((service, req)) = start.take()
+        {
+            let fut = service.call(req);
+            self.set(Call::Running { fut });
+        }
+        match self.project() {
+            CallProj::Running { fut } => fut.poll(cx),
+            // Polled after a panic of the call: nothing more to answer.
+            CallProj::Start { .. } => Poll::Pending,
+        }
+    }
+}
+
+/// What the pipeline needs once the routed service has answered.
+pub struct After {
+    method: Method,
+    uri: Uri,
+    inner: Arc<PipelineInner>,
+}
+
+type Outcome<B> =
+    Result<Result<ServiceResponse<B>, actix_web::Error>, Box<dyn std::any::Any + Send + 'static>>;
+
+impl After {
+    fn answer<B: MessageBody>(
+        self,
+        outcome: Outcome<B>,
+    ) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+        let Self { method, uri, inner } = self;
+        match outcome {
+            Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
+            Ok(Err(e)) => {
+                let source = e
+                    .error_response()
+                    .extensions()
+                    .get::<ProblemSource>()
+                    .copied();
+                let res = respond_to_error(&e, source, None, method, uri.path(), &inner);
+                Err(InternalError::from_response("problem response", res).into())
+            }
+            Err(panic) => {
+                let err = actix_web::Error::from(PanicError::from_payload(&*panic));
+                let res = respond_to_error(&err, None, None, method, uri.path(), &inner);
+                Err(InternalError::from_response("problem response", res).into())
+            }
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`PipelineService`] (no allocation of its own except
+    /// while buffering a chunked body under a body limit).
+    #[project = PipelineProj]
+    pub enum PipelineFuture<S: Service<ServiceRequest>, B> {
+        /// Answered before routing (host check, parameter limit, 413).
+        Answered { res: Option<ServiceResponse<EitherBody<B>>> },
+        /// Buffering a chunked body, then routing.
+        Buffering { fut: BoxFut<Result<ServiceResponse<EitherBody<B>>, actix_web::Error>> },
+        /// Routed, panics caught.
+        Routed {
+            #[pin] routed: CatchUnwind<AssertUnwindSafe<Call<S>>>,
+            after: Option<After>,
+        },
+    }
+}
+
+impl<S, B> Future for PipelineFuture<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Output = Result<ServiceResponse<EitherBody<B>>, actix_web::Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.project() {
+            PipelineProj::Answered { res } => match res.take() {
+                Some(res) => Poll::Ready(Ok(res)),
+                None => Poll::Pending,
+            },
+            PipelineProj::Buffering { fut } => fut.as_mut().poll(cx),
+            PipelineProj::Routed { routed, after } => {
+                let outcome = match Pin::new(&mut Catching(routed)).poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(outcome) => outcome,
+                };
+                match after.take() {
+                    Some(after) => Poll::Ready(after.answer(outcome)),
+                    None => Poll::Pending,
+                }
+            }
+        }
     }
 }
 
 impl PipelineInner {
-    fn context(
+    fn context<'a>(
         &self,
         request: Option<HttpRequest>,
         method: Method,
-        instance: String,
+        instance: &'a str,
         source: Option<ProblemSource>,
-    ) -> ErrorContext<'static> {
+    ) -> ErrorContext<'a> {
         ErrorContext::new(
             request,
             method,
@@ -489,7 +606,7 @@ fn respond_to_error(
     source: Option<ProblemSource>,
     http_req: Option<&HttpRequest>,
     method: Method,
-    instance: String,
+    instance: &str,
     inner: &PipelineInner,
 ) -> HttpResponse {
     let ctx = inner
@@ -548,14 +665,7 @@ fn finish<B: MessageBody>(
     }
     if let Some(err) = res.response().error() {
         let source = res.response().extensions().get::<ProblemSource>().copied();
-        let new = respond_to_error(
-            err,
-            source,
-            Some(res.request()),
-            method,
-            uri.path().to_owned(),
-            inner,
-        );
+        let new = respond_to_error(err, source, Some(res.request()), method, uri.path(), inner);
         return res.into_response(new).map_into_right_body();
     }
     let bare_body = matches!(
@@ -566,12 +676,7 @@ fn finish<B: MessageBody>(
         && res.response().extensions().get::<EmptyTooLarge>().is_none()
         && let Some(problem) = bare(status.as_u16())
     {
-        let ctx = inner.context(
-            Some(res.request().clone()),
-            method,
-            uri.path().to_owned(),
-            None,
-        );
+        let ctx = inner.context(Some(res.request().clone()), method, uri.path(), None);
         let mut new = render(
             &Failure::Problem(&problem),
             &ctx,

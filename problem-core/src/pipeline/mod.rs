@@ -58,6 +58,7 @@ pub use log::{
     ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LogSink,
     LoggedEntry, MemoryLogger, TracingLogger, log_error, stderr_line,
 };
+pub(crate) use middleware::Call;
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use panic_hook::install_panic_hook;
 pub(crate) use panic_hook::{Catching, take_panic_location};

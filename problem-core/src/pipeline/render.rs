@@ -13,7 +13,8 @@ use super::framework::{self, Mapped};
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, write_log};
 use super::sticky::StickyHeaders;
 use crate::problem::{
-    Problem, ProblemDetails, ProblemSource, fallback_response, finish_document, render_document,
+    Problem, ProblemDetails, ProblemSource, fallback_response, find_route_problem, finish_document,
+    render_document,
 };
 
 /// A panic caught in a handler, carried as an error so the pipeline answers
@@ -135,7 +136,7 @@ pub(crate) fn empty_413() -> HttpResponse {
 pub struct ErrorContext<'a> {
     request: Option<HttpRequest>,
     method: Method,
-    instance: String,
+    instance: &'a str,
     tag: Arc<str>,
     source: Option<ProblemSource>,
     logged: Cell<bool>,
@@ -148,7 +149,7 @@ impl<'a> ErrorContext<'a> {
     pub(crate) fn new(
         request: Option<HttpRequest>,
         method: Method,
-        instance: String,
+        instance: &'a str,
         tag: Arc<str>,
         source: Option<ProblemSource>,
         logger: Arc<dyn LogSink>,
@@ -205,7 +206,7 @@ impl<'a> ErrorContext<'a> {
 
     /// The `instance`: the request path as received, without the query.
     pub fn instance(&self) -> &str {
-        &self.instance
+        self.instance
     }
 
     /// The log tag, e.g. `catalog`.
@@ -247,7 +248,10 @@ impl<'e> Failure<'e> {
         source: Option<ProblemSource>,
         req: Option<&HttpRequest>,
     ) -> Self {
-        if let Some(p) = source.and_then(|s| s.find(err)) {
+        if let Some(p) = source
+            .and_then(|s| s.find(err))
+            .or_else(|| find_route_problem(err))
+        {
             return Failure::Problem(p);
         }
         if let Some(panic) = err.as_error::<PanicError>() {
@@ -323,7 +327,7 @@ fn render_problem(
         let id = log_failure(ctx, logger, development, &status.to_string(), &info);
         Some(id.to_string())
     };
-    match render_document(problem, &ctx.instance, development, logged) {
+    match render_document(problem, ctx.instance, development, logged) {
         Ok(res) => res,
         Err(e) => {
             let info = ErrorInfo::new(problem.name(), e.to_string());
@@ -340,7 +344,7 @@ fn render_unknown(
 ) -> HttpResponse {
     let id = log_failure(ctx, logger, development, "Unhandled error", info);
     let mut body = ProblemDetails::new(500);
-    body.instance = Some(ctx.instance.clone());
+    body.instance = Some(ctx.instance.to_owned());
     if development {
         body.detail = Some(info.message().to_owned());
         body.stack = Some(

@@ -38,9 +38,11 @@ use super::vary::merge_vary;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct StickyHeaders {
-    /// The first layer (most requests have exactly one: no allocation for
-    /// the list).
+    /// The first layer.
     first: Option<Arc<HeaderMap>>,
+    /// The second layer (the versioning middleware adds two: its version
+    /// headers and its `Vary`; no allocation for the list).
+    second: Option<Arc<HeaderMap>>,
     /// Later layers, in the order they were added.
     more: Vec<Arc<HeaderMap>>,
 }
@@ -55,13 +57,19 @@ impl StickyHeaders {
     pub fn push(&mut self, headers: Arc<HeaderMap>) {
         if self.first.is_none() {
             self.first = Some(headers);
+        } else if self.second.is_none() {
+            self.second = Some(headers);
         } else {
             self.more.push(headers);
         }
     }
 
     fn layers(&self) -> impl DoubleEndedIterator<Item = &HeaderMap> {
-        self.first.iter().chain(self.more.iter()).map(|h| &**h)
+        self.first
+            .iter()
+            .chain(self.second.iter())
+            .chain(self.more.iter())
+            .map(|h| &**h)
     }
 
     /// Whether there is no header at all.
@@ -105,7 +113,8 @@ impl StickyHeaders {
         for layer in self.layers() {
             if !out.is_empty() {
                 for name in layer.keys() {
-                    if name != header::VARY {
+                    // A lookup is cheaper than a removal that finds nothing.
+                    if name != header::VARY && out.contains_key(name) {
                         out.remove(name);
                     }
                 }

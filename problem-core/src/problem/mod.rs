@@ -31,7 +31,7 @@ pub use builtin::{
 pub use custom::{Customized, ProblemExt};
 pub use details::{ABOUT_BLANK, Extensions, ProblemDetails};
 pub use exception::{BoxError, HttpException, ProblemBuildError, ProblemOptions, StatusRangeError};
-pub(crate) use response::{Deferred, route_error};
+pub(crate) use response::{Deferred, find_route_problem, route_error};
 pub use response::{PROBLEM_JSON, ProblemSource, problem_response, standalone_response};
 #[allow(unused_imports)]
 pub(crate) use response::{fallback_response, finish_document, render_document};

@@ -213,11 +213,25 @@ macro_rules! impl_response_error {
 }
 
 /// A problem returned by the route table (404, 405) inside the error
-/// pipeline: its `error_response` is only the status and the marker that
-/// finds the problem again; the pipeline renders the document, with
-/// `instance`, once. Exception filters catch it as the problem it holds
-/// ([`Problem::catch`]).
+/// pipeline: its `error_response` is only the status (no document, no
+/// marker: the pipeline finds it with [`find_route_problem`]); the pipeline
+/// renders the document, with `instance`, once. Exception filters catch it
+/// as the problem it holds ([`Problem::catch`]).
 pub(crate) struct Deferred<P>(pub(crate) P);
+
+/// The problems the route table answers, the only ones it defers.
+pub(crate) trait RouteProblem: Problem {}
+
+impl RouteProblem for super::NotFoundException {}
+impl RouteProblem for super::MethodNotAllowedException {}
+
+/// The route table's deferred problem in `err`, if it is one: what the
+/// marker of [`standalone_response`] finds for the other problem types,
+/// without an extension on every 404 and 405.
+pub(crate) fn find_route_problem(err: &actix_web::Error) -> Option<&dyn Problem> {
+    find_deferred::<super::NotFoundException>(err)
+        .or_else(|| find_deferred::<super::MethodNotAllowedException>(err))
+}
 
 impl<P: Problem> std::fmt::Debug for Deferred<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -242,10 +256,7 @@ impl<P: Problem> actix_web::ResponseError for Deferred<P> {
         self.0.status()
     }
     fn error_response(&self) -> HttpResponse {
-        let mut res = HttpResponse::new(self.0.status());
-        res.extensions_mut()
-            .insert(ProblemSource(find_deferred::<P>));
-        res
+        HttpResponse::new(self.0.status())
     }
 }
 
@@ -256,7 +267,7 @@ fn find_deferred<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 /// The route table's answer for `problem`: rendered once by the pipeline
 /// when `deferred` (the pipeline is installed around the route table), else
 /// the problem itself (its standalone response).
-pub(crate) fn route_error<P: Problem>(problem: P, deferred: bool) -> actix_web::Error {
+pub(crate) fn route_error<P: RouteProblem>(problem: P, deferred: bool) -> actix_web::Error {
     if deferred {
         Deferred(problem).into()
     } else {

@@ -33,10 +33,12 @@ use crate::spec;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OriginalPath(pub String);
 
-fn original_path(req: &HttpRequest) -> String {
+/// `f` of the request path as received (before versioning rewrote it),
+/// without copying it.
+fn with_original_path<T>(req: &HttpRequest, f: impl FnOnce(&str) -> T) -> T {
     match req.extensions().get::<OriginalPath>() {
-        Some(p) => p.0.clone(),
-        None => req.path().to_owned(),
+        Some(p) => f(&p.0),
+        None => f(req.path()),
     }
 }
 
@@ -63,8 +65,9 @@ pub async fn no_route(req: HttpRequest) -> Result<HttpResponse, actix_web::Error
 /// The 404 of a path no route matches; `deferred`: rendered by the pipeline.
 fn not_found(req: &HttpRequest, deferred: bool) -> actix_web::Error {
     route_error(
-        NotFoundException::new()
-            .with_detail(spec::no_route(req.method().as_str(), &original_path(req))),
+        NotFoundException::new().with_detail(with_original_path(req, |path| {
+            spec::no_route(req.method().as_str(), path)
+        })),
         deferred,
     )
 }
@@ -367,10 +370,9 @@ impl Routes {
                 async move {
                     Err::<HttpResponse, _>(route_error(
                         MethodNotAllowedException::new()
-                            .with_detail(spec::method_not_allowed(
-                                req.method().as_str(),
-                                &original_path(&req),
-                            ))
+                            .with_detail(with_original_path(&req, |path| {
+                                spec::method_not_allowed(req.method().as_str(), path)
+                            }))
                             .with_header((header::ALLOW, allow)),
                         deferred,
                     ))

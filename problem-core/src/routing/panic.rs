@@ -7,12 +7,15 @@ use std::future::{Future, Ready, ready};
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::rc::Rc;
+use std::task::{Context, Poll};
 
+use actix_web::HttpRequest;
 use actix_web::body::BoxBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use futures_util::FutureExt;
+use futures_util::future::CatchUnwind;
 
-use crate::pipeline::{Catching, PanicError};
+use crate::pipeline::{Call, Catching, PanicError};
 
 /// Route-level middleware: a panic becomes an `actix_web::Error` holding a
 /// [`PanicError`], attached to a response for the request.
@@ -47,25 +50,53 @@ where
 {
     type Response = ServiceResponse<BoxBody>;
     type Error = actix_web::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>>>>;
+    type Future = CatchPanicFuture<S>;
 
     forward_ready!(service);
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
         // Routing is done: the request may be cloned now.
         let http_req = req.request().clone();
-        let service = self.service.clone();
-        Box::pin(async move {
-            let call = std::pin::pin!(
-                AssertUnwindSafe(async move { service.call(req).await }).catch_unwind()
-            );
-            match Catching(call).await {
-                Ok(result) => result,
-                Err(panic) => Ok(ServiceResponse::from_err(
+        CatchPanicFuture {
+            call: AssertUnwindSafe(Call::Start {
+                start: Some((self.service.clone(), req)),
+            })
+            .catch_unwind(),
+            http_req: Some(http_req),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`CatchPanicService`]: the route's response, or the
+    /// [`PanicError`] of a panic in its call (no allocation of its own).
+    pub(crate) struct CatchPanicFuture<S: Service<ServiceRequest>> {
+        #[pin]
+        call: CatchUnwind<AssertUnwindSafe<Call<S>>>,
+        http_req: Option<HttpRequest>,
+    }
+}
+
+impl<S> Future for CatchPanicFuture<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<BoxBody>, Error = actix_web::Error>
+        + 'static,
+{
+    type Output = Result<ServiceResponse<BoxBody>, actix_web::Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        match Pin::new(&mut Catching(this.call)).poll(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Ok(result)) => Poll::Ready(result),
+            Poll::Ready(Err(panic)) => match this.http_req.take() {
+                Some(http_req) => Poll::Ready(Ok(ServiceResponse::from_err(
                     PanicError::from_payload(&*panic),
                     http_req,
-                )),
-            }
-        })
+                ))),
+                // Polled after completion: nothing more to answer.
+                None => Poll::Pending,
+            },
+        }
     }
 }

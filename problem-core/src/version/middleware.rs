@@ -3,9 +3,11 @@
 //! the crate's design rules, "Versioning": URL-path strategy and routing, headers on
 //! error responses).
 
-use std::future::{Ready, ready};
+use std::future::{Future, Ready, ready};
+use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Payload, Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
@@ -13,13 +15,12 @@ use actix_web::http::Uri;
 use actix_web::http::header::{self, HeaderMap};
 use actix_web::http::uri::PathAndQuery;
 use actix_web::{Error, FromRequest, HttpMessage, HttpRequest};
-use futures_util::future::LocalBoxFuture;
 
 use super::api_version::ApiVersion;
-use super::cache::merge_headers;
+use super::cache::{SharedHeaders, merge_headers};
 use super::config::VersionConfig;
 use crate::pipeline::{add_shared_sticky_headers, merge_vary};
-use crate::problem::InternalServerErrorException;
+use crate::problem::{InternalServerErrorException, find_route_problem};
 use crate::routing::OriginalPath;
 
 /// The configuration that resolved the request's version, kept in the
@@ -199,14 +200,15 @@ where
 {
     type Response = ServiceResponse<EitherBody<B>>;
     type Error = Error;
-    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+    type Future = VersionFuture<S::Future, B>;
 
     forward_ready!(service);
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
         if self.config.is_neutral(req.path()) {
-            let fut = self.service.call(req);
-            return Box::pin(async move { fut.await.map(ServiceResponse::map_into_left_body) });
+            return VersionFuture::Neutral {
+                fut: self.service.call(req),
+            };
         }
         let version = match self.config.resolve_head(req.head()) {
             Ok(v) => v,
@@ -219,7 +221,9 @@ where
                 let mut res = req.error_response(err);
                 merge_headers(res.headers_mut(), &headers);
                 add_vary(res.headers_mut(), self.vary.as_deref());
-                return Box::pin(ready(Ok(res.map_into_right_body())));
+                return VersionFuture::Answered {
+                    res: Some(res.map_into_right_body()),
+                };
             }
         };
         if let Some(path) = self.config.strategy().strip_path(req.path()) {
@@ -240,13 +244,70 @@ where
             add_shared_sticky_headers(&req, vary.clone());
         }
         let vary = self.vary.clone();
-        let fut = self.service.call(req);
-        Box::pin(async move {
-            let mut res = fut.await?;
-            headers.merge_into(res.headers_mut());
-            add_vary(res.headers_mut(), vary.as_deref());
-            Ok(res.map_into_left_body())
-        })
+        VersionFuture::Versioned {
+            fut: self.service.call(req),
+            headers,
+            vary,
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`VersionMiddleware`]: the inner service's response
+    /// with the version headers merged in (no allocation of its own).
+    #[project = VersionProj]
+    pub enum VersionFuture<F, B> {
+        /// A version-neutral path: the response as it is.
+        Neutral { #[pin] fut: F },
+        /// The version could not be resolved: its problem response.
+        Answered { res: Option<ServiceResponse<EitherBody<B>>> },
+        /// Waiting for the response of a versioned request.
+        Versioned {
+            #[pin] fut: F,
+            headers: SharedHeaders,
+            vary: Option<Arc<HeaderMap>>,
+        },
+    }
+}
+
+impl<F, B> Future for VersionFuture<F, B>
+where
+    F: Future<Output = Result<ServiceResponse<B>, Error>>,
+    B: MessageBody,
+{
+    type Output = Result<ServiceResponse<EitherBody<B>>, Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.project() {
+            VersionProj::Neutral { fut } => {
+                fut.poll(cx).map_ok(ServiceResponse::map_into_left_body)
+            }
+            VersionProj::Answered { res } => match res.take() {
+                Some(res) => Poll::Ready(Ok(res)),
+                None => Poll::Pending,
+            },
+            VersionProj::Versioned { fut, headers, vary } => match fut.poll(cx) {
+                Poll::Pending => Poll::Pending,
+                Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+                Poll::Ready(Ok(mut res)) => {
+                    // The route table's 404 and 405 are deferred only when
+                    // the error pipeline is installed around it, and the
+                    // pipeline replaces that response with the document
+                    // and this request's sticky headers: merging them here
+                    // would be thrown away.
+                    let replaced = res
+                        .response()
+                        .error()
+                        .and_then(find_route_problem)
+                        .is_some();
+                    if !replaced {
+                        headers.merge_into(res.headers_mut());
+                        add_vary(res.headers_mut(), vary.as_deref());
+                    }
+                    Poll::Ready(Ok(res.map_into_left_body()))
+                }
+            },
+        }
     }
 }
 

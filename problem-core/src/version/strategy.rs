@@ -348,7 +348,9 @@ impl VersionStrategy {
     /// `/v2` gives `/`. Removed whichever source decided the version, so
     /// that routing never sees it.
     pub(crate) fn strip_path(&self, path: &str) -> Option<String> {
-        self.flatten().into_iter().find_map(|source| match source {
+        // Depth first, the first source that strips wins: the order of
+        // `flatten`, without collecting the sources on every request.
+        match self {
             Self::UrlPath { prefix } => {
                 let seg = path_segment(path, prefix.as_deref())?;
                 seg.text.parse::<ApiVersion>().ok()?;
@@ -360,11 +362,9 @@ impl VersionStrategy {
                 }
                 Some(out)
             }
-            Self::Header { .. }
-            | Self::Query { .. }
-            | Self::MediaType { .. }
-            | Self::Combined(_) => None,
-        })
+            Self::Combined(list) => list.iter().find_map(|s| s.strip_path(path)),
+            Self::Header { .. } | Self::Query { .. } | Self::MediaType { .. } => None,
+        }
     }
 }
 
@@ -485,9 +485,61 @@ fn header_text(value: &HeaderValue) -> Cow<'_, str> {
 }
 
 fn query_value(query: Option<&str>, name: &str) -> Option<String> {
-    form_urlencoded::parse(query?.as_bytes())
-        .find(|(key, _)| key == name)
-        .map(|(_, value)| value.into_owned())
+    // `form_urlencoded::parse(..).find(|(key, _)| key == name)`, without
+    // decoding every pair: a raw name with no `%` and no `+` decodes to
+    // itself, so it is compared as it is; only the other names, and the
+    // value found, are decoded. One pass over the bytes (`&`, `=`, `%` and
+    // `+` are ASCII), not `str::split`'s char searcher.
+    let bytes = query?.as_bytes();
+    let plain_name = !name.bytes().any(|b| b == b'%' || b == b'+');
+    let mut start = 0;
+    while start <= bytes.len() {
+        let rest = bytes.get(start..).unwrap_or_default();
+        let len = rest.iter().position(|&b| b == b'&').unwrap_or(rest.len());
+        let pair = rest.get(..len).unwrap_or_default();
+        start += len + 1;
+        if pair.is_empty() {
+            continue;
+        }
+        let mut key_end = pair.len();
+        let mut escaped = false;
+        for (i, &b) in pair.iter().enumerate() {
+            match b {
+                b'=' => {
+                    key_end = i;
+                    break;
+                }
+                b'%' | b'+' => escaped = true,
+                _ => {}
+            }
+        }
+        let raw_key = pair.get(..key_end).unwrap_or_default();
+        let matches = if escaped || !plain_name {
+            form_decode(raw_key) == name
+        } else {
+            raw_key == name.as_bytes()
+        };
+        if matches {
+            let raw_value = pair.get(key_end + 1..).unwrap_or_default();
+            return Some(form_decode(raw_value).into_owned());
+        }
+    }
+    None
+}
+
+/// One `application/x-www-form-urlencoded` name or value, decoded as
+/// `form_urlencoded::parse` decodes it: `+` is a space, then percent
+/// decoding, then UTF-8 with replacement characters.
+fn form_decode(raw: &[u8]) -> Cow<'_, str> {
+    if !raw.iter().any(|&b| b == b'%' || b == b'+') {
+        return String::from_utf8_lossy(raw);
+    }
+    let spaced: Vec<u8> = raw
+        .iter()
+        .map(|&b| if b == b'+' { b' ' } else { b })
+        .collect();
+    let decoded: Vec<u8> = percent_encoding::percent_decode(&spaced).collect();
+    Cow::Owned(String::from_utf8_lossy(&decoded).into_owned())
 }
 
 /// The version text of the preferred `application/<vendor>.v…+json` entry.
@@ -605,6 +657,42 @@ mod tests {
     fn extract(s: &VersionStrategy, req: TestRequest) -> Result<Option<ApiVersion>, VersionError> {
         s.extract(&req.to_http_request())
     }
+    #[test]
+    fn query_value_is_what_form_urlencoded_finds() {
+        let reference = |query: &str, name: &str| {
+            form_urlencoded::parse(query.as_bytes())
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.into_owned())
+        };
+        let queries = [
+            "",
+            "&",
+            "&&api-version=2&",
+            "api-version",
+            "api-version=",
+            "api-version=2&api-version=3",
+            "page=2&per_page=10&sort=-year,title&year__gte=1990&q=rain",
+            "a=1&api%2Dversion=v2.1&api-version=3",
+            "api+version=1&api-version=%32",
+            "x=%ZZ&api-version=%E2%82%AC+2",
+            "api-version=a=b&c",
+            "api-version=%FF%FE",
+            "%61pi-version=4",
+            "=5&api-version==6",
+            "a%2Bb=7&a+b=8&%2561=9",
+        ];
+        for query in queries {
+            for name in ["api-version", "api version", "a", "c", "", "a+b", "%61"] {
+                assert_eq!(
+                    query_value(Some(query), name),
+                    reference(query, name),
+                    "{query:?} {name:?}"
+                );
+            }
+        }
+        assert_eq!(query_value(None, "api-version"), None);
+    }
+
     fn invalid(raw: &str) -> Result<Option<ApiVersion>, VersionError> {
         Err(VersionError::Invalid {
             raw: raw.into(),
