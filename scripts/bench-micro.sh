@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Micro-benchmarks of problem-core against the crates users would pick
-# instead (BENCHMARKS.md): runs the criterion benches `problems`, `queries`
-# and `versions` RUNS times (default 3) and prints, per group, the median
+# instead (BENCHMARKS.md): runs the criterion benches `problems`, `queries`,
+# `versions` and `stack` RUNS times (default 3) and prints, per group, the median
 # time of each side (median of the runs' medians) and its ratio to ours.
 #
 # Settings (environment): RUNS (default 3), MEASURE (criterion measurement
@@ -17,7 +17,7 @@ trap 'rm -rf "$out"' EXIT
 
 cargo bench -p problem-core --no-run >&2
 for run in $(seq 1 "$RUNS"); do
-    for bench in problems queries versions; do
+    for bench in problems queries versions stack; do
         echo "run $run: $bench" >&2
         cargo bench -p problem-core --bench "$bench" -- \
             --warm-up-time "$WARMUP" --measurement-time "$MEASURE" --noplot >/dev/null 2>&1
