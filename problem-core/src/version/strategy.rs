@@ -544,19 +544,22 @@ fn form_decode(raw: &[u8]) -> Cow<'_, str> {
 
 /// The version text of the preferred `application/<vendor>.v…+json` entry.
 fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
-    let prefix = format!("application/{}.", vendor.to_ascii_lowercase());
     let mut best: Option<(f64, String)> = None;
     for value in head.headers.get_all(ACCEPT) {
         let text = header_text(value);
         for entry in text.split(',') {
             let mut parts = entry.split(';');
-            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-            let Some(version) = media
-                .strip_prefix(&prefix)
-                .and_then(|rest| rest.strip_suffix("+json"))
+            let media = parts.next().unwrap_or("").trim();
+            // `application/<vendor>.<version>+json`, compared without
+            // regard to ASCII case and without copying the entry.
+            let Some(version) = strip_prefix_ignore_case(media, "application/")
+                .and_then(|rest| strip_prefix_ignore_case(rest, vendor))
+                .and_then(|rest| rest.strip_prefix('.'))
+                .and_then(|rest| strip_suffix_ignore_case(rest, "+json"))
             else {
                 continue;
             };
+            let version = version.to_ascii_lowercase();
             if !version.starts_with('v') {
                 continue;
             }
@@ -575,11 +578,32 @@ fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
                 continue;
             }
             if best.as_ref().is_none_or(|(best_q, _)| q > *best_q) {
-                best = Some((q, version.to_owned()));
+                best = Some((q, version));
             }
         }
     }
     best.map(|(_, v)| v)
+}
+
+/// `text` without `prefix`, compared without regard to ASCII case.
+fn strip_prefix_ignore_case<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    let head = text.get(..prefix.len())?;
+    if head.eq_ignore_ascii_case(prefix) {
+        text.get(prefix.len()..)
+    } else {
+        None
+    }
+}
+
+/// `text` without `suffix`, compared without regard to ASCII case.
+fn strip_suffix_ignore_case<'t>(text: &'t str, suffix: &str) -> Option<&'t str> {
+    let cut = text.len().checked_sub(suffix.len())?;
+    let tail = text.get(cut..)?;
+    if tail.eq_ignore_ascii_case(suffix) {
+        text.get(..cut)
+    } else {
+        None
+    }
 }
 
 fn parse_carried(text: &str) -> Result<ApiVersion, VersionError> {
