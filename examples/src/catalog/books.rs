@@ -13,7 +13,7 @@ use problem_core::{
 
 use super::db::Db;
 use super::model::{Book, NewBook};
-use super::openapi::{CoverUpload, Health, Unauthorized};
+use super::openapi::{CoverUpload, DatabaseUnavailable, Health, Unauthorized};
 use problem_core::ProblemDetails;
 use problem_core::openapi::{BadRequestProblem, IfMatch};
 
@@ -107,9 +107,7 @@ fn not_found(id: i64) -> actix_web::Error {
             body = inline(BadRequestProblem), content_type = "application/problem+json"),
         (status = 404, description = "No book has this id.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 503, description = "The database is unavailable (masked).",
-            body = ProblemDetails, content_type = "application/problem+json",
-            headers(("Retry-After" = String))),
+        (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
 pub async fn get_book(
@@ -149,9 +147,7 @@ pub async fn get_book(
             body = ProblemDetails, content_type = "application/problem+json"),
         (status = 415, description = "The body is neither JSON nor a form.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 503, description = "The database is unavailable (masked).",
-            body = ProblemDetails, content_type = "application/problem+json",
-            headers(("Retry-After" = String))),
+        (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
 pub async fn create_book(
@@ -205,9 +201,7 @@ fn book_tag(book: &super::model::Book) -> Result<EntityTag, actix_web::Error> {
             body = ProblemDetails, content_type = "application/problem+json"),
         (status = 412, description = "`If-Match` names another version of the book: nothing was deleted.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 503, description = "The database is unavailable (masked).",
-            body = ProblemDetails, content_type = "application/problem+json",
-            headers(("Retry-After" = String))),
+        (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
 pub async fn delete_book(
@@ -256,9 +250,7 @@ pub async fn delete_book(
             body = ProblemDetails, content_type = "application/problem+json"),
         (status = 415, description = "The body is not `multipart/form-data`, or the cover is not a PNG, JPEG, GIF or WebP image.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 503, description = "The database is unavailable (masked).",
-            body = ProblemDetails, content_type = "application/problem+json",
-            headers(("Retry-After" = String))),
+        (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
 pub async fn put_cover(
@@ -362,9 +354,7 @@ pub fn cover_media_type(claimed: &str, data: &[u8]) -> Result<&'static str, acti
             body = inline(BadRequestProblem), content_type = "application/problem+json"),
         (status = 404, description = "No book has this id, or it has no cover.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 503, description = "The database is unavailable (masked).",
-            body = ProblemDetails, content_type = "application/problem+json",
-            headers(("Retry-After" = String))),
+        (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
 pub async fn get_cover(

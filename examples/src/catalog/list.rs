@@ -16,7 +16,6 @@
 
 use actix_web::http::header::HeaderName;
 use actix_web::{HttpRequest, HttpResponse, Responder, web};
-use problem_core::ProblemDetails;
 use problem_core::openapi::{BadRequestProblem, OffsetOrCursorPage};
 use problem_core::query::{
     BareList, Collection, CountStrategy, CursorPage, Page, Total, TypedQuery,
@@ -28,7 +27,7 @@ use time::Date;
 use super::books::db_error;
 use super::db::{BOOK_COLUMNS, Books, Db};
 use super::model::Book;
-use super::openapi::TotalCount;
+use super::openapi::{DatabaseUnavailable, TotalCount};
 
 /// The queryable fields of a book (issue "The catalog service", `GET /books`).
 #[derive(Debug, CollectionQuery)]
@@ -161,9 +160,7 @@ pub async fn count(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Option<Tota
             headers(("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`)."))),
         (status = 400, description = BAD_QUERY,
             body = inline(BadRequestProblem), content_type = "application/problem+json"),
-        (status = 503, description = "The database is unavailable (masked).",
-            body = ProblemDetails, content_type = "application/problem+json",
-            headers(("Retry-After" = String))),
+        (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
 #[versioned("3.x")]
@@ -198,9 +195,7 @@ pub async fn list_books_v3(
             )),
         (status = 400, description = BAD_QUERY,
             body = inline(BadRequestProblem), content_type = "application/problem+json"),
-        (status = 503, description = "The database is unavailable (masked).",
-            body = ProblemDetails, content_type = "application/problem+json",
-            headers(("Retry-After" = String))),
+        (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
 #[versioned("2.x")]

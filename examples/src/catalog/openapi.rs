@@ -76,6 +76,25 @@ impl<'r> ToResponse<'r> for Unauthorized {
     }
 }
 
+/// The 503 of the routes that read or write the database: a problem
+/// document (masked) and `Retry-After` ([`db_error`](super::books::db_error)).
+pub struct DatabaseUnavailable;
+
+impl<'r> ToResponse<'r> for DatabaseUnavailable {
+    fn response() -> (&'r str, RefOr<Response>) {
+        let response = ResponseBuilder::from(problem_response(
+            503,
+            Some("The database is unavailable (masked)."),
+        ))
+        .header(
+            "Retry-After",
+            HeaderBuilder::new().schema(Some(string())).build(),
+        )
+        .build();
+        ("DatabaseUnavailable", RefOr::T(response))
+    }
+}
+
 /// The body of `PUT /books/{id}/cover`: one file part `cover`.
 pub struct CoverUpload;
 

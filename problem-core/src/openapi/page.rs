@@ -94,6 +94,24 @@ fn links(names: &[&str]) -> ObjectBuilder {
     o.additional_properties(Some(AdditionalProperties::FreeForm(false)))
 }
 
+/// `{"data": [<T>Fields], "meta": <meta, closed>, "links": <links>}`, all
+/// three required: the shape both envelopes share.
+fn envelope<T: ToSchema>(kind: &str, meta: ObjectBuilder, links_named: &[&str]) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(format!("One page of `{}` ({kind}).", T::name())))
+        .property("data", items::<T>())
+        .required("data")
+        .property(
+            "meta",
+            meta.additional_properties(Some(AdditionalProperties::FreeForm(false))),
+        )
+        .required("meta")
+        .property("links", links(links_named))
+        .required("links")
+        .into()
+}
+
 fn items<T: ToSchema>() -> ArrayBuilder {
     ArrayBuilder::new().items(schema_ref(&Fieldset::<T>::name()))
 }
@@ -124,17 +142,9 @@ fn register<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
 /// ```
 impl<T: ToSchema> ComposeSchema for Page<T> {
     fn compose(_generics: Vec<RefOr<Schema>>) -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .description(Some(format!(
-                "One page of `{}` (offset pagination).",
-                T::name()
-            )))
-            .property("data", items::<T>())
-            .required("data")
-            .property(
-                "meta",
-                ObjectBuilder::new()
+        envelope::<T>(
+            "offset pagination",
+            ObjectBuilder::new()
                     .schema_type(Type::Object)
                     .property("page", int64(1))
                     .required("page")
@@ -160,13 +170,9 @@ impl<T: ToSchema> ComposeSchema for Page<T> {
                             .description(Some(
                                 "Present, `true`, only when `total` is an estimate (`Prefer: count=estimated` above the estimate threshold); then there is no `last` link.",
                             )),
-                    )
-                    .additional_properties(Some(AdditionalProperties::FreeForm(false))),
-            )
-            .required("meta")
-            .property("links", links(&["first", "prev", "next", "last"]))
-            .required("links")
-            .into()
+                    ),
+            &["first", "prev", "next", "last"],
+        )
     }
 }
 
@@ -199,17 +205,9 @@ impl<T: ToSchema> ToSchema for Page<T> {
 /// ```
 impl<T: ToSchema> ComposeSchema for CursorPage<T> {
     fn compose(_generics: Vec<RefOr<Schema>>) -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .description(Some(format!(
-                "One page of `{}` (keyset cursor pagination).",
-                T::name()
-            )))
-            .property("data", items::<T>())
-            .required("data")
-            .property(
-                "meta",
-                ObjectBuilder::new()
+        envelope::<T>(
+            "keyset cursor pagination",
+            ObjectBuilder::new()
                     .schema_type(Type::Object)
                     .property("limit", int64(1))
                     .required("limit")
@@ -228,13 +226,9 @@ impl<T: ToSchema> ComposeSchema for CursorPage<T> {
                                 "The cursor of the previous page (the same sort, filters and search); `null` on the first page.",
                             )),
                     )
-                    .required("prev_cursor")
-                    .additional_properties(Some(AdditionalProperties::FreeForm(false))),
-            )
-            .required("meta")
-            .property("links", links(&["prev", "next"]))
-            .required("links")
-            .into()
+                    .required("prev_cursor"),
+            &["prev", "next"],
+        )
     }
 }
 
