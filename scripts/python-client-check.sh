@@ -39,28 +39,15 @@ mkdir -p "$out" "$(dirname "$venv")"
 venv="$(cd "$(dirname "$venv")" && pwd)/$(basename "$venv")"
 out="$(cd "$out" && pwd)"
 
-echo "python-client-check: python tools in $venv"
-if [ ! -x "$venv/bin/openapi-python-client" ] || ! cmp -s "$requirements" "$venv/.requirements"; then
-    python3 -m venv "$venv"
-    timeout 600 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/.requirements"
-fi
-
-if [ -n "${CATALOG_BIN:-}" ]; then
-    bin="$CATALOG_BIN"
-    echo "python-client-check: using the catalog $bin"
-else
-    echo "python-client-check: building the catalog"
-    cargo build --quiet -p examples --bin catalog
-    bin="$target/debug/catalog"
-fi
+# shellcheck source=scripts/lib/catalog.sh
+. "$root/scripts/lib/catalog.sh"
+python_tools python-client-check "$venv" "$requirements" openapi-python-client
+catalog_binary python-client-check "$target"
 
 rm -rf "$out/openapi.json" "$out/client"
 seed_rows=300
 editor_token="python-client-check-editor-token"
 admin_token="python-client-check-admin-token"
-# shellcheck source=scripts/lib/catalog.sh
-. "$root/scripts/lib/catalog.sh"
 start_catalog python-client-check "$bin" "$out" "$seed_rows" "$admin_token" "$editor_token"
 echo "python-client-check: catalog at $base"
 

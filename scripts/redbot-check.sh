@@ -62,25 +62,12 @@ DEPRECATION_PAST * | X-API-Version: 2                             # the same ver
 DEPRECATION_PAST * | Accept: application/vnd.catalog.v2+json      # the same version 2, chosen by the media type
 EOF
 
-echo "redbot-check: redbot in $venv"
-if [ ! -x "$venv/bin/redbot" ] || ! cmp -s "$requirements" "$venv/.requirements"; then
-    python3 -m venv "$venv"
-    timeout 600 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/.requirements"
-fi
-
-if [ -n "${CATALOG_BIN:-}" ]; then
-    bin="$CATALOG_BIN"
-    echo "redbot-check: using the catalog $bin"
-else
-    echo "redbot-check: building the catalog"
-    cargo build --quiet -p examples --bin catalog
-    bin="$target/debug/catalog"
-fi
-
-rm -f "$out/redbot.jsonl"
 # shellcheck source=scripts/lib/catalog.sh
 . "$root/scripts/lib/catalog.sh"
+python_tools redbot-check "$venv" "$requirements" redbot
+catalog_binary redbot-check "$target"
+
+rm -f "$out/redbot.jsonl"
 start_catalog redbot-check "$bin" "$out" 50 "redbot-check-admin-token" "redbot-check-editor-token"
 echo "redbot-check: catalog at $base; ${#requests[@]} requests"
 

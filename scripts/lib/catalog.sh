@@ -53,3 +53,33 @@ start_catalog() {
     fi
     base="http://$addr"
 }
+
+#   python_tools <name> <venv> <requirements file> <a tool the venv must have>
+#
+# makes <venv> a virtualenv with the pinned requirements, unless it already
+# has them (the requirements file is kept in it to compare).
+python_tools() {
+    local name="$1" venv="$2" requirements="$3" tool="$4"
+    echo "$name: python tools in $venv"
+    if [ ! -x "$venv/bin/$tool" ] || ! cmp -s "$requirements" "$venv/.requirements"; then
+        python3 -m venv "$venv"
+        timeout 600 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+        cp "$requirements" "$venv/.requirements"
+    fi
+}
+
+#   catalog_binary <name> <target dir>
+#
+# sets `bin` to the catalog binary: `CATALOG_BIN` when set, else the debug
+# build, built here.
+catalog_binary() {
+    local name="$1" target="$2"
+    if [ -n "${CATALOG_BIN:-}" ]; then
+        bin="$CATALOG_BIN"
+        echo "$name: using the catalog $bin"
+    else
+        echo "$name: building the catalog"
+        cargo build --quiet -p examples --bin catalog
+        bin="$target/debug/catalog"
+    fi
+}

@@ -381,22 +381,7 @@ pub struct PipelineResponses;
 impl Modify for PipelineResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.options,
-                &mut item.head,
-                &mut item.patch,
-                &mut item.trace,
-                &mut item.query,
-            ];
-            let operations = operations
-                .into_iter()
-                .flatten()
-                .chain(item.additional_operations.values_mut());
-            for operation in operations {
+            for operation in super::version::operations_mut(item) {
                 let responses = &mut operation.responses.responses;
                 responses.entry("421".into()).or_insert_with(|| {
                     RefOr::T(problem_response(

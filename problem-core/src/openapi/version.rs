@@ -257,7 +257,8 @@ fn version_headers(
     out
 }
 
-fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+/// Every operation of a path item (each method's and the additional ones).
+pub(super) fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
     [
         &mut item.get,
         &mut item.put,
