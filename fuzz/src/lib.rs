@@ -77,7 +77,7 @@ fn value_text(v: &FieldValue) -> String {
         // `Display` of f64 is the shortest text that parses back exactly.
         FieldValue::Float(f) => f.to_string(),
         FieldValue::Boolean(b) => b.to_string(),
-        FieldValue::Text(s) => s.clone(),
+        FieldValue::Text(s) => s.to_string(),
         // Dates, date-times and any kind added later (`FieldValue` is
         // `#[non_exhaustive]`): their JSON text.
         _ => match v.to_json() {

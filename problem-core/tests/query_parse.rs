@@ -169,7 +169,7 @@ fn search_and_fields() {
         (s.query.as_str(), s.terms.clone(), s.fields.clone()),
         (
             " rust\tasync ",
-            vec!["rust".to_string(), "async".to_string()],
+            vec!["rust".into(), "async".into()],
             None
         )
     );

@@ -8,9 +8,12 @@ use crate::problem::Issue;
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use super::error::{QueryError, code, conflict, invalid_value, issue, shorten};
-use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, join_values};
+use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, commas, join_values};
 use super::typed::{FieldSpec, QuerySchema};
+use super::text::QueryText;
 use super::value::{FieldValue, ValueKind};
 
 pub(crate) use query_operators::Class;
@@ -103,7 +106,7 @@ pub enum Operand {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FilterCondition {
     /// The parameter name as sent (`year__gte`).
-    pub param: String,
+    pub param: QueryText,
     /// The field name.
     pub field: Cow<'static, str>,
     /// The operator.
@@ -186,12 +189,11 @@ pub(crate) fn parse_filter(
     options: &FilterOptions<'_>,
     issues: &mut Vec<Issue>,
 ) -> Filter {
-    let mut out = Vec::new();
     // The filter parameters as sent, repeats grouped by name in order of
     // first appearance; the limit counts every pair as sent.
     // (name, first value, further values): no allocation for a parameter
     // sent once.
-    let mut groups: Vec<(&str, &str, Vec<&str>)> = Vec::new();
+    let mut groups: SmallVec<[(&str, &str, Vec<&str>); 8]> = SmallVec::new();
     let mut sent = 0usize;
     for (name, value, reserved) in raw.iter_marked() {
         if reserved {
@@ -225,13 +227,14 @@ pub(crate) fn parse_filter(
                 )
                 .with("max", max),
             );
-            return Filter(out);
+            return Filter(Vec::new());
         }
         match group {
             Some((_, _, more)) => more.push(value),
             None => groups.push((name, value, Vec::new())),
         }
     }
+    let mut out = Vec::with_capacity(groups.len());
     for (name, first, more) in groups {
         let (field_name, op_name) = split_param(name, schema);
         let op = match op_name {
@@ -306,7 +309,7 @@ pub(crate) fn parse_filter(
         if let Some((op, operand)) = parse_operand(name, op, &value, kind, &options.limits, issues)
         {
             out.push(FilterCondition {
-                param: name.to_owned(),
+                param: QueryText::from(name),
                 // A whitelisted name is the schema's own (no copy).
                 field: match spec {
                     Some(spec) => Cow::Borrowed(spec.name),
@@ -386,11 +389,12 @@ fn parse_operand(
                 issues.push(limits.too_long_issue(name, "the value"));
                 return None;
             }
-            Some((op, Operand::One(FieldValue::Text(value.to_owned()))))
+            Some((op, Operand::One(FieldValue::Text(QueryText::from(value)))))
         }
         Class::List => {
-            let parts: Vec<&str> = value.split(',').take(MAX_LIST_VALUES + 1).collect();
-            if parts.len() > MAX_LIST_VALUES {
+            // Counted and checked before anything is parsed or copied.
+            let count = value.bytes().filter(|&b| b == b',').count() + 1;
+            if count > MAX_LIST_VALUES {
                 issues.push(
                     issue(
                         name,
@@ -401,13 +405,13 @@ fn parse_operand(
                 );
                 return None;
             }
-            if parts.iter().any(|p| limits.too_long(p)) {
+            if commas(value).any(|p| limits.too_long(p)) {
                 issues.push(limits.too_long_issue(name, "an entry"));
                 return None;
             }
             let before = issues.len();
-            let values: Vec<FieldValue> =
-                parts.into_iter().filter_map(|p| one(p, issues)).collect();
+            let mut values = Vec::with_capacity(count);
+            values.extend(commas(value).filter_map(|p| one(p, issues)));
             (issues.len() == before).then_some((op, Operand::List(values)))
         }
         Class::Null => {

@@ -72,6 +72,7 @@ mod pagination;
 mod params;
 mod search;
 mod sort;
+mod text;
 #[cfg(feature = "sea-query")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
 pub mod sql;
@@ -104,6 +105,7 @@ pub use params::{
 };
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};
+pub use text::QueryText;
 pub use tolerated::ToleratedParameters;
 pub use typed::{CollectionQuery, FieldSpec, QuerySchema, TypedQuery};
 pub use value::{FieldValue, OrderedValue, QueryValue, TextValue, ValueKind};

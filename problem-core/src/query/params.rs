@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use crate::problem::Issue;
 
 use super::error::{QueryError, conflict, shorten};
@@ -211,9 +213,27 @@ impl RawQuery {
     }
 }
 
+/// Whether a reserved name starts with the byte (derived from
+/// [`RESERVED_PARAMETERS`]).
+const RESERVED_FIRST_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < RESERVED_PARAMETERS.len() {
+        t[RESERVED_PARAMETERS[i].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// The slot of a reserved parameter name: its index in
 /// [`RESERVED_PARAMETERS`] plus one; 0 for any other name.
 fn reserved_slot(name: &str) -> u8 {
+    // Most names (the filters) start with a byte no reserved name starts
+    // with: one table lookup answers them.
+    let first = name.as_bytes().first().copied().unwrap_or(0);
+    if !RESERVED_FIRST_BYTES[usize::from(first)] {
+        return 0;
+    }
     RESERVED_PARAMETERS
         .iter()
         .position(|reserved| *reserved == name)
@@ -238,7 +258,8 @@ pub(crate) struct Pair<'a> {
 /// by slot, without comparing names again.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Pairs<'a> {
-    pairs: Vec<Pair<'a>>,
+    /// Inline up to 16 pairs: a typical query costs no allocation here.
+    pairs: SmallVec<[Pair<'a>; 16]>,
     /// Bit `slot` is set when a pair has that reserved slot.
     present: u16,
     /// Whether a name or a value holds a NUL character.
@@ -258,6 +279,10 @@ const SPLIT: [u8; 256] = {
 const AMP: u8 = 1;
 const EQ: u8 = 2;
 const ENC: u8 = 3;
+
+/// Queries up to this many bytes are parsed without counting their pairs
+/// first.
+const SHORT_QUERY: usize = 256;
 
 /// The room the pairs of `query` need (its `&`-separated pieces), `None`
 /// when it has more than [`MAX_PARAMETERS`] non-empty pairs: the one count
@@ -284,7 +309,7 @@ pub(crate) fn over_parameter_limit(query: &str) -> bool {
 impl<'a> Pairs<'a> {
     fn with_capacity(n: usize) -> Self {
         Self {
-            pairs: Vec::with_capacity(n),
+            pairs: SmallVec::with_capacity(n),
             present: 0,
             nul: false,
         }
@@ -312,7 +337,13 @@ impl<'a> Pairs<'a> {
     /// Decodes a query string, refusing more than [`MAX_PARAMETERS`]
     /// parameters before decoding anything.
     pub(crate) fn parse(query: &'a str) -> Result<Self, QueryError> {
-        let count = parameter_count(query).ok_or(QueryError::TooManyParameters)?;
+        // A short query can neither pass the limit nor outgrow the inline
+        // room by much: it is not counted first.
+        let count = if query.len() <= SHORT_QUERY {
+            0
+        } else {
+            parameter_count(query).ok_or(QueryError::TooManyParameters)?
+        };
         let mut pairs = Self::with_capacity(count);
         // One pass: split on `&`, find each piece's first `=`, and note
         // whether it has anything to decode (`%` or `+`). Plain bytes cost
@@ -476,6 +507,36 @@ pub(crate) fn parse_int(s: &str) -> Int {
     Int::Value(if neg { -magnitude } else { magnitude })
 }
 
+/// The pieces of `value` between commas, as `str::split(',')` yields them
+/// (a byte search: `,` is ASCII, so every cut is a character boundary).
+pub(crate) fn commas(value: &str) -> Commas<'_> {
+    Commas { rest: Some(value) }
+}
+
+/// The iterator of [`commas`].
+#[derive(Debug, Clone)]
+pub(crate) struct Commas<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Iterator for Commas<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let s = self.rest?;
+        match s.bytes().position(|b| b == b',') {
+            Some(i) => {
+                self.rest = s.get(i + 1..);
+                s.get(..i)
+            }
+            None => {
+                self.rest = None;
+                Some(s)
+            }
+        }
+    }
+}
+
 /// A comma-separated list: `None` for an empty value, else the entries
 /// trimmed (read lazily, without collecting them); an empty entry (`a,,b`)
 /// is an `invalid_value` issue.
@@ -487,7 +548,7 @@ pub(crate) fn comma_list<'a>(
     if value.trim().is_empty() {
         return None;
     }
-    let entries = value.split(',').map(str::trim);
+    let entries = commas(value).map(str::trim);
     if entries.clone().any(str::is_empty) {
         issues.push(
             super::error::issue(
@@ -534,6 +595,17 @@ mod tests {
         let pairs = Pairs::parse("per_page=1&per_page=2").unwrap();
         assert_eq!(pairs.single("per_page", &mut issues), None);
         assert_eq!(issues.len(), 1);
+    }
+
+    #[test]
+    fn commas_split_as_str_split_does() {
+        for value in ["", ",", "a", "a,b", ",a,,b,", "é,€,𝄞", "a, b ,c"] {
+            assert_eq!(
+                commas(value).collect::<Vec<_>>(),
+                value.split(',').collect::<Vec<_>>(),
+                "{value}"
+            );
+        }
     }
 
     #[test]

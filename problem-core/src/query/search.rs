@@ -7,6 +7,7 @@ use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, issue, shorten};
 use super::params::{MAX_SEARCH_TERMS, Pairs, QueryLimits, RawQuery, comma_list};
+use super::text::QueryText;
 use super::typed::QuerySchema;
 
 /// A parsed search: the terms of `q` (or `search`) and the fields to search.
@@ -32,9 +33,9 @@ use super::typed::QuerySchema;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Search {
     /// The search value as sent.
-    pub query: String,
+    pub query: QueryText,
     /// The whitespace-separated terms (never empty).
-    pub terms: Vec<String>,
+    pub terms: Vec<QueryText>,
     /// The fields named by `search_fields`, or `None` for every searchable field.
     pub fields: Option<Vec<Cow<'static, str>>>,
 }
@@ -105,15 +106,12 @@ pub(crate) fn parse_search(
             a
         }
     };
-    let terms: Vec<String> = value
-        .split_whitespace()
-        .take(MAX_SEARCH_TERMS + 1)
-        .map(str::to_owned)
-        .collect();
-    if terms.is_empty() {
+    // Checked before anything is copied.
+    let count = value.split_whitespace().take(MAX_SEARCH_TERMS + 1).count();
+    if count == 0 {
         return None;
     }
-    if terms.len() > MAX_SEARCH_TERMS {
+    if count > MAX_SEARCH_TERMS {
         issues.push(
             issue(
                 name,
@@ -124,12 +122,12 @@ pub(crate) fn parse_search(
         );
         return None;
     }
-    if terms.iter().any(|t| limits.too_long(t)) {
+    if value.split_whitespace().any(|t| limits.too_long(t)) {
         issues.push(limits.too_long_issue(name, "a term"));
         return None;
     }
     if let Some(schema) = schema
-        && schema.searchable_fields().is_empty()
+        && !schema.fields.iter().any(|f| f.searchable)
     {
         issues.push(
             issue(
@@ -141,8 +139,10 @@ pub(crate) fn parse_search(
         );
         return None;
     }
+    let mut terms = Vec::with_capacity(count);
+    terms.extend(value.split_whitespace().map(QueryText::from));
     Some(Search {
-        query: value.to_owned(),
+        query: QueryText::from(value),
         terms,
         fields: has_fields.then_some(names),
     })

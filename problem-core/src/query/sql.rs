@@ -88,7 +88,7 @@ pub(crate) fn bind(value: &FieldValue) -> Expr {
         FieldValue::Integer(v) => Expr::val(*v),
         FieldValue::Float(v) => Expr::val(*v),
         FieldValue::Boolean(v) => Expr::val(*v),
-        FieldValue::Text(v) => Expr::val(v.clone()),
+        FieldValue::Text(v) => Expr::val(v.as_str()),
         FieldValue::Date(d) => Expr::val(*d),
         FieldValue::DateTime(d) => Expr::val(*d),
     }

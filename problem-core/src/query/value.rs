@@ -10,6 +10,7 @@ use time::macros::format_description;
 use time::{Date, OffsetDateTime, UtcOffset};
 
 use super::params::{Int, parse_int};
+use super::text::QueryText;
 
 /// The type of a queryable field, from its Rust type ([`QueryValue::KIND`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +80,7 @@ impl ValueKind {
                 "false" => Some(FieldValue::Boolean(false)),
                 _ => None,
             },
-            Self::Text => Some(FieldValue::Text(s.to_owned())),
+            Self::Text => Some(FieldValue::Text(QueryText::from(s))),
             Self::Date => parse_date(s).map(FieldValue::Date),
             Self::DateTime => OffsetDateTime::parse(s, &Rfc3339)
                 .ok()
@@ -104,7 +105,7 @@ impl ValueKind {
                 .filter(|v| v.is_finite())
                 .map(FieldValue::Float),
             Self::Boolean => json.as_bool().map(FieldValue::Boolean),
-            Self::Text => json.as_str().map(|s| FieldValue::Text(s.to_owned())),
+            Self::Text => json.as_str().map(|s| FieldValue::Text(QueryText::from(s))),
             Self::Date => json.as_str().and_then(|s| self.parse(s)),
             Self::DateTime => json.as_str().and_then(|s| self.parse(s)),
         }
@@ -127,8 +128,8 @@ pub enum FieldValue {
     Float(f64),
     /// A boolean.
     Boolean(bool),
-    /// Text.
-    Text(String),
+    /// Text (stored inline up to 24 bytes).
+    Text(QueryText),
     /// A calendar date.
     Date(Date),
     /// A date-time, in UTC.
@@ -143,7 +144,7 @@ impl FieldValue {
             Self::Integer(v) => Json::from(*v),
             Self::Float(v) => serde_json::Number::from_f64(*v).map_or(Json::Null, Json::Number),
             Self::Boolean(v) => Json::Bool(*v),
-            Self::Text(v) => Json::String(v.clone()),
+            Self::Text(v) => Json::String(v.as_str().to_owned()),
             Self::Date(d) => Json::String(format_date(*d)),
             Self::DateTime(d) => Json::String(d.format(&Rfc3339).unwrap_or_default()),
         }
