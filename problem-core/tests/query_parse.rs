@@ -167,11 +167,7 @@ fn search_and_fields() {
         .unwrap();
     assert_eq!(
         (s.query.as_str(), s.terms.clone(), s.fields.clone()),
-        (
-            " rust\tasync ",
-            vec!["rust".into(), "async".into()],
-            None
-        )
+        (" rust\tasync ", vec!["rust".into(), "async".into()], None)
     );
     assert_eq!(
         Search::parse(&raw("search=x")).unwrap().unwrap().terms,

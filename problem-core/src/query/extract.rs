@@ -14,7 +14,7 @@ use crate::config::HttpConfigError;
 use super::count::{CountStrategy, DEFAULT_ESTIMATE_THRESHOLD};
 use super::cursor::CursorKeys;
 use super::error::QueryError;
-use super::params::{Pairs, QueryLimits};
+use super::params::QueryLimits;
 use super::tolerated::ToleratedParameters;
 use super::typed::{CollectionQuery, TypedQuery};
 
@@ -358,8 +358,7 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
         };
         let keyed = with_cursor_key(config);
         let config = keyed.as_ref().unwrap_or(config);
-        let parsed = Pairs::parse(req.query_string())
-            .and_then(|raw| TypedQuery::<Q>::parse_pairs(&raw, config))
+        let parsed = TypedQuery::<Q>::from_query_str(req.query_string(), config)
             .map(|q| q.with_prefer(req.headers()));
         ready(match parsed {
             Ok(q) => Ok(Collection(q)),

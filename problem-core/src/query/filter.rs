@@ -12,8 +12,8 @@ use smallvec::SmallVec;
 
 use super::error::{QueryError, code, conflict, invalid_value, issue, shorten};
 use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, commas, join_values};
-use super::typed::{FieldSpec, QuerySchema};
 use super::text::QueryText;
+use super::typed::{FieldSpec, QuerySchema};
 use super::value::{FieldValue, ValueKind};
 
 pub(crate) use query_operators::Class;

@@ -72,10 +72,10 @@ mod pagination;
 mod params;
 mod search;
 mod sort;
-mod text;
 #[cfg(feature = "sea-query")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sea-query")))]
 pub mod sql;
+mod text;
 mod tolerated;
 mod typed;
 mod value;

@@ -262,23 +262,31 @@ pub(crate) struct Pairs<'a> {
     pairs: SmallVec<[Pair<'a>; 16]>,
     /// Bit `slot` is set when a pair has that reserved slot.
     present: u16,
+    /// Bit `slot` is set when more than one pair has that reserved slot.
+    repeated: u16,
+    /// The index of the first pair of each reserved slot (valid when its
+    /// bit in `present` is set).
+    first: [u16; RESERVED_PARAMETERS.len() + 1],
     /// Whether a name or a value holds a NUL character.
     nul: bool,
 }
 
-/// What a byte of a query string is to the pair splitter: 0 plain, else
+/// What a byte of a query string is to the pair splitter: [`PLAIN`] or
 /// one of the classes below.
 const SPLIT: [u8; 256] = {
-    let mut t = [0u8; 256];
+    let mut t = [PLAIN; 256];
     t[b'&' as usize] = AMP;
     t[b'=' as usize] = EQ;
-    t[b'%' as usize] = ENC;
-    t[b'+' as usize] = ENC;
+    t[b'%' as usize] = SPECIAL;
+    t[b'+' as usize] = SPECIAL;
+    t[0] = SPECIAL;
     t
 };
+const PLAIN: u8 = 0;
 const AMP: u8 = 1;
 const EQ: u8 = 2;
-const ENC: u8 = 3;
+/// Decoded (`%`, `+`) or checked (NUL) by the slow path.
+const SPECIAL: u8 = 3;
 
 /// Queries up to this many bytes are parsed without counting their pairs
 /// first.
@@ -311,6 +319,8 @@ impl<'a> Pairs<'a> {
         Self {
             pairs: SmallVec::with_capacity(n),
             present: 0,
+            repeated: 0,
+            first: [0; RESERVED_PARAMETERS.len() + 1],
             nul: false,
         }
     }
@@ -318,7 +328,25 @@ impl<'a> Pairs<'a> {
     fn push(&mut self, name: Cow<'a, str>, value: Cow<'a, str>) {
         // `[u8]::contains` of one byte is a memchr.
         self.nul |= name.as_bytes().contains(&0) || value.as_bytes().contains(&0);
+        self.push_plain(name, value);
+    }
+
+    /// [`push`](Self::push) of a pair known to hold no NUL.
+    fn push_plain(&mut self, name: Cow<'a, str>, value: Cow<'a, str>) {
         let slot = reserved_slot(&name);
+        if slot != 0 {
+            let bit = 1 << slot;
+            match (
+                self.present & bit == 0,
+                self.first.get_mut(usize::from(slot)),
+                u16::try_from(self.pairs.len()),
+            ) {
+                (true, Some(first), Ok(at)) => *first = at,
+                // A repeat (or a position that does not fit): `single`
+                // reads every pair of the slot.
+                _ => self.repeated |= bit,
+            }
+        }
         self.present |= 1 << slot;
         self.pairs.push(Pair { name, value, slot });
     }
@@ -337,60 +365,75 @@ impl<'a> Pairs<'a> {
     /// Decodes a query string, refusing more than [`MAX_PARAMETERS`]
     /// parameters before decoding anything.
     pub(crate) fn parse(query: &'a str) -> Result<Self, QueryError> {
-        // A short query can neither pass the limit nor outgrow the inline
-        // room by much: it is not counted first.
-        let count = if query.len() <= SHORT_QUERY {
-            0
-        } else {
-            parameter_count(query).ok_or(QueryError::TooManyParameters)?
-        };
-        let mut pairs = Self::with_capacity(count);
-        // One pass: split on `&`, find each piece's first `=`, and note
-        // whether it has anything to decode (`%` or `+`). Plain bytes cost
-        // one table lookup.
-        let (mut start, mut eq, mut encoded) = (0, None, false);
-        for (i, &b) in query.as_bytes().iter().enumerate() {
-            match SPLIT[usize::from(b)] {
-                0 => {}
-                AMP => {
-                    if i > start {
-                        pairs.push_piece(query, start, i, eq, encoded);
-                    }
-                    (start, eq, encoded) = (i + 1, None, false);
-                }
-                EQ => {
-                    if eq.is_none() {
-                        eq = Some(i);
-                    }
-                }
-                _ => encoded = true,
-            }
-        }
-        if query.len() > start {
-            pairs.push_piece(query, start, query.len(), eq, encoded);
-        }
+        let mut pairs = Self::with_capacity(0);
+        pairs.parse_into(query)?;
         Ok(pairs)
     }
 
-    /// Adds the pair of `query[start..end]` (`=` at `eq`, if any).
+    /// [`parse`](Self::parse) into `self` (empty), which is not moved
+    /// afterwards: the inline room is large.
+    pub(crate) fn parse_into(&mut self, query: &'a str) -> Result<(), QueryError> {
+        // A short query can neither pass the limit nor outgrow the inline
+        // room by much: it is not counted first.
+        if query.len() > SHORT_QUERY {
+            let count = parameter_count(query).ok_or(QueryError::TooManyParameters)?;
+            self.pairs.reserve(count);
+        }
+        let pairs = self;
+        // One pass: split on `&`, find each piece's first `=`, and note
+        // whether it has anything to decode (`%`, `+`) or check (NUL). A
+        // run of plain bytes costs one table lookup each.
+        let bytes = query.as_bytes();
+        let (mut start, mut eq, mut special) = (0, None, false);
+        let mut i = 0;
+        while let Some(off) = bytes
+            .get(i..)
+            .and_then(|rest| rest.iter().position(|&b| SPLIT[usize::from(b)] != PLAIN))
+        {
+            let at = i + off;
+            match bytes.get(at).map_or(PLAIN, |&b| SPLIT[usize::from(b)]) {
+                AMP => {
+                    if at > start {
+                        pairs.push_piece(query, start, at, eq, special);
+                    }
+                    (start, eq, special) = (at + 1, None, false);
+                }
+                EQ => {
+                    if eq.is_none() {
+                        eq = Some(at);
+                    }
+                }
+                _ => special = true,
+            }
+            i = at + 1;
+        }
+        if query.len() > start {
+            pairs.push_piece(query, start, query.len(), eq, special);
+        }
+        Ok(())
+    }
+
+    /// Adds the pair of `query[start..end]` (`=` at `eq`, if any; `special`:
+    /// it holds `%`, `+` or NUL).
     fn push_piece(
         &mut self,
         query: &'a str,
         start: usize,
         end: usize,
         eq: Option<usize>,
-        encoded: bool,
+        special: bool,
     ) {
         let piece = query.get(start..end).unwrap_or("");
-        if encoded {
-            // Exactly one pair: `form_urlencoded` decodes it.
+        if special {
+            // Exactly one pair: `form_urlencoded` decodes it, and the
+            // decoded text is checked for NUL.
             for (name, value) in form_urlencoded::parse(piece.as_bytes()) {
                 self.push(name, value);
             }
             return;
         }
-        // Nothing to decode, and the text is already UTF-8 (split on ASCII
-        // bytes): borrow it, as `form_urlencoded` would yield it.
+        // Nothing to decode, no NUL, and the text is already UTF-8 (split
+        // on ASCII bytes): borrow it, as `form_urlencoded` would yield it.
         let (name, value) = match eq {
             Some(at) => (
                 query.get(start..at).unwrap_or(""),
@@ -398,7 +441,7 @@ impl<'a> Pairs<'a> {
             ),
             None => (piece, ""),
         };
-        self.push(Cow::Borrowed(name), Cow::Borrowed(value));
+        self.push_plain(Cow::Borrowed(name), Cow::Borrowed(value));
     }
 
     /// The pairs, in order.
@@ -453,6 +496,20 @@ impl<'a> Pairs<'a> {
     /// accepted when every value is the same; different values are a
     /// `conflicting_parameters` issue.
     pub(crate) fn single<'s>(&'s self, name: &'s str, issues: &mut Vec<Issue>) -> Option<&'s str> {
+        let slot = reserved_slot(name);
+        if slot != 0 {
+            let bit = 1 << slot;
+            if self.present & bit == 0 {
+                return None;
+            }
+            if self.repeated & bit == 0 {
+                // Sent once: its pair is known.
+                let at = self.first.get(usize::from(slot)).copied().unwrap_or(0);
+                if let Some(p) = self.pairs.get(usize::from(at)) {
+                    return Some(p.value.as_ref());
+                }
+            }
+        }
         let mut values = self.get_all(name);
         let first = values.next()?;
         if values.any(|v| v != first) {
@@ -507,6 +564,15 @@ pub(crate) fn parse_int(s: &str) -> Int {
     Int::Value(if neg { -magnitude } else { magnitude })
 }
 
+/// `str::trim`, answered without a character search when both ends are
+/// visible ASCII (the usual case).
+fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(a), Some(b)) if a.is_ascii_graphic() && b.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
+}
+
 /// The pieces of `value` between commas, as `str::split(',')` yields them
 /// (a byte search: `,` is ASCII, so every cut is a character boundary).
 pub(crate) fn commas(value: &str) -> Commas<'_> {
@@ -545,10 +611,10 @@ pub(crate) fn comma_list<'a>(
     value: &'a str,
     issues: &mut Vec<Issue>,
 ) -> Option<impl Iterator<Item = &'a str> + Clone + use<'a>> {
-    if value.trim().is_empty() {
+    if trim(value).is_empty() {
         return None;
     }
-    let entries = commas(value).map(str::trim);
+    let entries = commas(value).map(trim);
     if entries.clone().any(str::is_empty) {
         issues.push(
             super::error::issue(

@@ -173,7 +173,14 @@ mod tests {
 
     #[test]
     fn reads_like_the_string_it_was_made_from() {
-        for s in ["", "a", "é€𝄞", &"x".repeat(24), &"y".repeat(25), &"ü".repeat(300)] {
+        for s in [
+            "",
+            "a",
+            "é€𝄞",
+            &"x".repeat(24),
+            &"y".repeat(25),
+            &"ü".repeat(300),
+        ] {
             let t = QueryText::from(s);
             assert_eq!(t.as_str(), s);
             assert_eq!(t, s);

@@ -190,7 +190,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// # Errors
     /// As [`parse`](Self::parse), plus [`QueryError::TooManyParameters`].
     pub fn from_query_str(query: &str, config: &QueryConfig) -> Result<Self, QueryError> {
-        Self::parse_pairs(&Pairs::parse(query)?, config)
+        // Parsed in place: the pairs are not moved after they are read.
+        let mut pairs = Pairs::default();
+        pairs.parse_into(query)?;
+        Self::parse_pairs(&pairs, config)
     }
 
     /// Parses decoded pairs against the schema of `Q`.
