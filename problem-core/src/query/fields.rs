@@ -84,8 +84,9 @@ pub(crate) fn parse_fields(
         let list = comma_list(name, &value, issues)?;
         let mut out: Vec<Cow<'static, str>> = Vec::new();
         for f in list {
+            let spec = schema.and_then(|s| s.field(f));
             if let Some(schema) = schema
-                && !schema.field(f).is_some_and(|s| s.selectable)
+                && !spec.is_some_and(|s| s.selectable)
             {
                 issues.push(
                     issue(
@@ -99,7 +100,7 @@ pub(crate) fn parse_fields(
             }
             if !out.iter().any(|o| o == f) {
                 // A whitelisted name is the schema's own (no copy).
-                out.push(match schema.and_then(|s| s.field(f)) {
+                out.push(match spec {
                     Some(spec) => Cow::Borrowed(spec.name),
                     None => Cow::Owned(f.to_owned()),
                 });

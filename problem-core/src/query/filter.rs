@@ -52,6 +52,15 @@ macro_rules! define_operator {
                 }
             }
 
+            /// The operator of a name given by [`as_str`](Self::as_str).
+            pub fn from_name(name: &str) -> Option<Self> {
+                // One `match` on the text, not a search of `ALL`.
+                match name {
+                    $($name => Some(Self::$v),)*
+                    _ => None,
+                }
+            }
+
             /// How the operator reads its value.
             pub(crate) fn class(self) -> Class {
                 match self {
@@ -72,13 +81,6 @@ macro_rules! define_operator {
 }
 
 query_operators::operators!(define_operator);
-
-impl Operator {
-    /// The operator of a name given by [`as_str`](Self::as_str).
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|o| o.as_str() == name)
-    }
-}
 
 impl fmt::Display for Operator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -227,7 +229,7 @@ pub(crate) fn parse_filter(
                 )
                 .with("max", max),
             );
-            return Filter(Vec::new());
+            return Filter::default();
         }
         match group {
             Some((_, _, more)) => more.push(value),
@@ -462,6 +464,17 @@ impl FieldSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_name_finds_every_operator_by_its_name_only() {
+        for op in Operator::ALL {
+            assert_eq!(Operator::from_name(op.as_str()), Some(op));
+            assert_eq!(Operator::from_name(&op.as_str().to_uppercase()), None);
+        }
+        for name in ["", "e", "eqq", "not in", "in "] {
+            assert_eq!(Operator::from_name(name), None, "{name}");
+        }
+    }
 
     #[test]
     fn split_param_is_rsplit_once_on_double_underscore() {

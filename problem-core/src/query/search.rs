@@ -69,8 +69,9 @@ pub(crate) fn parse_search(
     let has_fields = fields.is_some();
     if let Some(list) = fields {
         for f in list {
+            let spec = schema.and_then(|s| s.field(f));
             if let Some(schema) = schema
-                && !schema.field(f).is_some_and(|s| s.searchable)
+                && !spec.is_some_and(|s| s.searchable)
             {
                 issues.push(
                     issue(
@@ -84,7 +85,7 @@ pub(crate) fn parse_search(
             }
             if !names.iter().any(|n| n == f) {
                 // A whitelisted name is the schema's own (no copy).
-                names.push(match schema.and_then(|s| s.field(f)) {
+                names.push(match spec {
                     Some(spec) => Cow::Borrowed(spec.name),
                     None => Cow::Owned(f.to_owned()),
                 });

@@ -2,6 +2,8 @@
 //! the crate's design rules: non-sortable fields, key tie-breaker).
 
 use std::borrow::Cow;
+
+use smallvec::SmallVec;
 use std::fmt;
 
 use crate::problem::Issue;
@@ -63,11 +65,19 @@ impl SortField {
 /// assert!(Sort::parse(&RawQuery::parse("").unwrap()).unwrap().is_empty());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Sort(Vec<SortField>);
+pub struct Sort(SortFields);
+
+/// Up to four entries inline (no allocation for the sorts of real requests).
+pub(crate) type SortFields = SmallVec<[SortField; 4]>;
 
 impl Sort {
     /// A sort from entries.
     pub fn new(fields: Vec<SortField>) -> Self {
+        Self(SmallVec::from_vec(fields))
+    }
+
+    /// A sort from inline entries.
+    pub(crate) fn from_fields(fields: SortFields) -> Self {
         Self(fields)
     }
 
@@ -134,7 +144,7 @@ pub(crate) fn parse_sort(
     let Some(entries) = comma_list("sort", &value, issues) else {
         return Sort::default();
     };
-    let mut out: Vec<SortField> = Vec::new();
+    let mut out = SortFields::new();
     for entry in entries {
         let (direction, name) = if let Some(n) = entry.strip_prefix('-') {
             (Direction::Desc, n.trim_start())
@@ -154,8 +164,9 @@ pub(crate) fn parse_sort(
             );
             continue;
         }
+        let spec = schema.and_then(|s| s.field(name));
         if let Some(schema) = schema
-            && !schema.field(name).is_some_and(|f| f.sortable)
+            && !spec.is_some_and(|f| f.sortable)
         {
             issues.push(
                 issue(
@@ -179,7 +190,7 @@ pub(crate) fn parse_sort(
             continue;
         }
         // A whitelisted name is the schema's own (no copy).
-        let field = match schema.and_then(|s| s.field(name)) {
+        let field = match spec {
             Some(spec) => Cow::Borrowed(spec.name),
             None => Cow::Owned(name.to_owned()),
         };

@@ -542,15 +542,17 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 }
 
 fn effective_order(schema: &QuerySchema, requested: &Sort) -> Sort {
-    let mut fields =
-        Vec::with_capacity(requested.fields().len().max(schema.default_sort.len()) + 1);
-    if requested.is_empty() {
-        fields.extend(schema.default_sort.iter().map(|(f, d)| SortField {
-            field: Cow::Borrowed(*f),
-            direction: *d,
-        }));
+    let fields = if requested.is_empty() {
+        schema
+            .default_sort
+            .iter()
+            .map(|(f, d)| SortField {
+                field: Cow::Borrowed(*f),
+                direction: *d,
+            })
+            .collect()
     } else {
-        fields.extend_from_slice(requested.fields());
-    }
-    Sort::new(fields).with_tie_breaker(schema.key)
+        requested.fields().iter().cloned().collect()
+    };
+    Sort::from_fields(fields).with_tie_breaker(schema.key)
 }
