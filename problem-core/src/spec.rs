@@ -65,13 +65,24 @@ pub const VERSION_REQUIRED: Fixed = Fixed::new(400, "API version is required");
 
 /// 404: `No route for <METHOD> <path>` (the path as received).
 pub fn no_route(method: &str, path: &str) -> String {
-    format!("No route for {method} {path}")
+    // Sized once, without the formatting machinery: every unrouted request
+    // builds this text.
+    concat(&["No route for ", method, " ", path])
 }
 
 /// 405: `<METHOD> is not allowed on <path>` (the path as received; sent
 /// with `Allow`).
 pub fn method_not_allowed(method: &str, path: &str) -> String {
-    format!("{method} is not allowed on {path}")
+    concat(&[method, " is not allowed on ", path])
+}
+
+/// The pieces joined into one `String` of exactly their length.
+fn concat(pieces: &[&str]) -> String {
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    for p in pieces {
+        out.push_str(p);
+    }
+    out
 }
 
 /// 415: `Unsupported content type: <content type>` (`(none)` when the
