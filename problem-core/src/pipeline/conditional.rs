@@ -14,7 +14,7 @@ use actix_web::http::header::{
 };
 use actix_web::http::{Method, StatusCode};
 use actix_web::web::Bytes;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse};
+use actix_web::{HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 
 use crate::problem::{HttpException, InternalServerErrorException};
@@ -22,7 +22,8 @@ use crate::problem::{HttpException, InternalServerErrorException};
 use crate::spec::PRECONDITION_FAILED;
 
 /// The strong entity tag of a representation's bytes (RFC 9110 §8.8.3):
-/// the 128-bit XXH3 hash of the bytes (fast, not cryptographic), in
+/// the 128-bit XXH3 hash of the bytes (fast, not cryptographic; AVX2 when
+/// the CPU has it, detected at run time, with the same value), in
 /// lower-case hex. [`ConditionalRequests`] tags responses with it; a
 /// handler computes the current tag of what it is about to replace or
 /// delete with it, for [`check_if_match`].
@@ -37,14 +38,20 @@ use crate::spec::PRECONDITION_FAILED;
 /// assert_eq!(entity_tag(b"").to_string(), "\"99aa06d3014798d86001c324468d497f\"");
 /// ```
 pub fn entity_tag(bytes: &[u8]) -> EntityTag {
-    EntityTag::new_strong(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes)))
+    EntityTag::new_strong(format!("{:032x}", xxh3_128(bytes)))
+}
+
+/// XXH3-128 of `bytes` (`twox-hash`, which picks AVX2 or SSE2 at run time
+/// on x86-64; the value does not depend on the path taken).
+fn xxh3_128(bytes: &[u8]) -> u128 {
+    twox_hash::XxHash3_128::oneshot(bytes)
 }
 
 /// [`entity_tag`] as the `ETag` header value writes it, `"<32 hex digits>"`,
 /// built on the stack.
 fn quoted_tag(bytes: &[u8]) -> [u8; 34] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let hash = xxhash_rust::xxh3::xxh3_128(bytes).to_be_bytes();
+    let hash = xxh3_128(bytes).to_be_bytes();
     let mut out = [b'"'; 34];
     // Two digits per byte of the hash, most significant first.
     for (pair, byte) in out[1..33].chunks_exact_mut(2).zip(hash) {
@@ -348,11 +355,6 @@ fn tag<B: MessageBody + 'static>(
     res: ServiceResponse<B>,
     check: Check,
 ) -> Result<Tagged<B>, LocalBoxFuture<'static, Result<Tagged<B>, actix_web::Error>>> {
-    let Check {
-        is_head,
-        if_none_match,
-        cache_control,
-    } = check;
     let status = res.status();
     let size = res.response().body().size();
     let tagged = status.is_success()
@@ -360,10 +362,10 @@ fn tag<B: MessageBody + 'static>(
         && matches!(size, BodySize::Sized(n) if n > 0);
     if !tagged {
         return Ok(match size {
-            BodySize::Sized(n) if is_head => {
+            BodySize::Sized(n) if check.is_head => {
                 let (req, mut response) = res.into_parts();
                 if status.is_success() {
-                    add_cache_control(response.headers_mut(), cache_control.as_ref());
+                    add_cache_control(response.headers_mut(), check.cache_control.as_ref());
                 }
                 set_content_length(response.headers_mut(), n);
                 let response = response.set_body(BoxBody::new(HeadBody(n)));
@@ -372,89 +374,172 @@ fn tag<B: MessageBody + 'static>(
             BodySize::Sized(_) | BodySize::None | BodySize::Stream => {
                 let mut res = res;
                 if status.is_success() {
-                    add_cache_control(res.headers_mut(), cache_control.as_ref());
+                    add_cache_control(res.headers_mut(), check.cache_control.as_ref());
                 }
                 res.map_into_left_body()
             }
         });
     }
-    let (req, response) = res.into_parts();
-    let (response, body) = response.into_parts();
     // A body that is already one buffer (what `HttpResponse::body` and
-    // `json` make) is taken as it is, with no copy.
-    match body.try_into_bytes() {
-        Ok(bytes) => Ok(tag_bytes(
-            req,
-            response,
-            bytes,
-            is_head,
-            if_none_match.as_ref(),
-            cache_control.as_ref(),
-        )),
-        Err(body) => Err(Box::pin(async move {
+    // `json` make) is tagged where it is, with no copy and without taking
+    // the response apart.
+    let (res, outcome) = tag_in_place(res, &check);
+    match outcome {
+        Outcome::Sent => Ok(res),
+        Outcome::NotModified => Ok(not_modified(res)),
+        Outcome::Stream => Err(Box::pin(async move {
+            let (req, response) = res.into_parts();
+            let (response, body) = response.into_parts();
             let bytes = actix_web::body::to_bytes(body).await.map_err(|_| {
                 actix_web::Error::from(
                     InternalServerErrorException::new()
                         .with_detail("The response body could not be read"),
                 )
             })?;
-            Ok(tag_bytes(
-                req,
-                response,
-                bytes,
-                is_head,
-                if_none_match.as_ref(),
-                cache_control.as_ref(),
-            ))
+            let read = ServiceResponse::new(req, response.set_body(bytes));
+            let (res, outcome) = tag_in_place(read, &check);
+            let res = res.map_body(|_, body| EitherBody::right(BoxBody::new(body)));
+            Ok(match outcome {
+                Outcome::Sent | Outcome::Stream => res,
+                Outcome::NotModified => not_modified(res),
+            })
         })),
     }
 }
 
-/// The tagged response of a body read into `bytes`: `ETag`, `Cache-Control`,
-/// `Content-Length`, and 304 when `If-None-Match` matches.
-fn tag_bytes<B>(
-    req: HttpRequest,
-    mut response: HttpResponse<()>,
-    bytes: Bytes,
-    is_head: bool,
-    if_none_match: Option<&IfNoneMatch>,
-    cache_control: Option<&HeaderValue>,
-) -> Tagged<B> {
-    let headers = response.headers_mut();
-    let existing = existing_tag(headers);
-    if existing.is_none() {
-        // 34 ASCII bytes: always a valid header value.
-        if let Ok(value) = HeaderValue::from_bytes(&quoted_tag(&bytes)) {
-            headers.insert(header::ETAG, value);
-        }
-    }
-    add_cache_control(headers, cache_control);
-    let not_modified = match if_none_match {
-        None => false,
-        Some(IfNoneMatch::Any) => true,
-        Some(IfNoneMatch::Items(tags)) => {
-            let etag = existing.unwrap_or_else(|| entity_tag(&bytes));
-            tags.iter().any(|t| t.weak_eq(&etag))
-        }
-    };
-    let len = bytes.len() as u64;
-    let response = if not_modified {
-        let mut not_modified = HttpResponse::NotModified().finish();
-        let out = not_modified.headers_mut();
-        for (name, value) in response.headers().iter() {
-            if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
-                out.append(name.clone(), value.clone());
+/// What [`tag_in_place`] made of a response.
+enum Outcome {
+    /// Tagged; the response to send.
+    Sent,
+    /// Tagged, and `If-None-Match` matched: the response is to be answered
+    /// with [`not_modified`].
+    NotModified,
+    /// The body is a stream, left as it is (the right body of the
+    /// response): to be read before tagging.
+    Stream,
+}
+
+/// Tags a success response whose body is one buffer, in place: `ETag`,
+/// `Cache-Control`, `Content-Length`, and the body replaced by its bytes
+/// (or, for `HEAD`, by its length). A streamed body is left as it is.
+fn tag_in_place<B: MessageBody>(res: ServiceResponse<B>, check: &Check) -> (Tagged<B>, Outcome) {
+    let mut outcome = Outcome::Sent;
+    let res = res.map_body(|head, body| match body.try_into_bytes() {
+        Ok(bytes) => {
+            let headers = &mut head.headers;
+            let existing = existing_tag(headers);
+            // Computed only when the handler did not set its own.
+            let computed = existing.is_none().then(|| quoted_tag(&bytes));
+            let matches = match check.if_none_match.as_ref() {
+                None => false,
+                Some(IfNoneMatch::Any) => true,
+                Some(IfNoneMatch::Items(tags)) => match (&existing, &computed) {
+                    (Some(etag), _) => tags.iter().any(|t| t.weak_eq(etag)),
+                    // Weak comparison: the opaque tags are equal.
+                    (None, Some(quoted)) => tags
+                        .iter()
+                        .any(|t| Some(t.tag().as_bytes()) == quoted.get(1..33)),
+                    (None, None) => false,
+                },
+            };
+            let len = bytes.len() as u64;
+            if matches {
+                if let Some(quoted) = &computed
+                    && let Ok(value) = HeaderValue::from_bytes(quoted)
+                {
+                    headers.insert(header::ETAG, value);
+                }
+                add_cache_control(headers, check.cache_control.as_ref());
+                outcome = Outcome::NotModified;
+                return EitherBody::right(BoxBody::new(()));
+            }
+            // The headers in the order of the other paths: `ETag`,
+            // `Cache-Control`, `Content-Length`.
+            set_tag_and_length(
+                headers,
+                computed.as_ref(),
+                check.cache_control.as_ref(),
+                len,
+            );
+            if check.is_head {
+                EitherBody::right(BoxBody::new(HeadBody(len)))
+            } else {
+                EitherBody::right(BoxBody::new(bytes))
             }
         }
-        not_modified.map_into_boxed_body()
-    } else if is_head {
-        set_content_length(response.headers_mut(), len);
-        response.set_body(BoxBody::new(HeadBody(len)))
-    } else {
-        set_content_length(response.headers_mut(), len);
-        response.set_body(BoxBody::new(bytes))
+        Err(body) => {
+            outcome = Outcome::Stream;
+            EitherBody::left(body)
+        }
+    });
+    (res, outcome)
+}
+
+/// The `304 Not Modified` answer to a tagged response: its headers but no
+/// `Content-Type`, no `Content-Length` and no body (RFC 9110 §15.4.5).
+fn not_modified<B>(res: Tagged<B>) -> Tagged<B> {
+    let (req, response) = res.into_parts();
+    let mut not_modified = HttpResponse::NotModified().finish();
+    let out = not_modified.headers_mut();
+    for (name, value) in response.headers().iter() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.append(name.clone(), value.clone());
+        }
+    }
+    ServiceResponse::new(req, not_modified.map_into_boxed_body()).map_into_right_body()
+}
+
+/// Sets `ETag` (when `quoted` is given), `Cache-Control` (when given and
+/// absent) and `Content-Length`; the values of `ETag` and `Content-Length`
+/// are slices of one shared buffer, so they cost one allocation.
+fn set_tag_and_length(
+    headers: &mut HeaderMap,
+    quoted: Option<&[u8; 34]>,
+    cache_control: Option<&HeaderValue>,
+    len: u64,
+) {
+    let mut buffer = TagBuffer {
+        bytes: [0; 54],
+        len: 0,
     };
-    ServiceResponse::new(req, response).map_into_right_body()
+    let tag_len = match quoted {
+        Some(quoted) => {
+            buffer.bytes[..34].copy_from_slice(quoted);
+            34
+        }
+        None => 0,
+    };
+    let mut digits = [0u8; 20];
+    let digits = decimal(len, &mut digits);
+    let end = tag_len + digits.len();
+    if let Some(room) = buffer.bytes.get_mut(tag_len..end) {
+        room.copy_from_slice(digits);
+    }
+    buffer.len = end;
+    let shared = Bytes::from_owner(buffer);
+    // ASCII, visible: always valid header values.
+    if tag_len > 0
+        && let Ok(value) = HeaderValue::from_maybe_shared(shared.slice(..tag_len))
+    {
+        headers.insert(header::ETAG, value);
+    }
+    add_cache_control(headers, cache_control);
+    if let Ok(value) = HeaderValue::from_maybe_shared(shared.slice(tag_len..end)) {
+        headers.insert(header::CONTENT_LENGTH, value);
+    }
+}
+
+/// The `ETag` and `Content-Length` values side by side: 34 bytes of quoted
+/// tag (or none) and up to 20 decimal digits.
+struct TagBuffer {
+    bytes: [u8; 54],
+    len: usize,
+}
+
+impl AsRef<[u8]> for TagBuffer {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
 }
 
 /// The response's own `ETag`, when the handler set a well-formed one.
@@ -474,23 +559,27 @@ fn add_cache_control(headers: &mut HeaderMap, value: Option<&HeaderValue>) {
 }
 
 fn set_content_length(headers: &mut HeaderMap, len: u64) {
-    // The decimal digits written on the stack (`HeaderValue::from(u64)`
-    // formats through a growing buffer).
     let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = len;
+    if let Ok(value) = HeaderValue::from_bytes(decimal(len, &mut digits)) {
+        headers.insert(header::CONTENT_LENGTH, value);
+    }
+}
+
+/// The decimal digits of `n`, written at the end of `out` (on the stack:
+/// `HeaderValue::from(u64)` formats through a growing buffer).
+fn decimal(n: u64, out: &mut [u8; 20]) -> &[u8] {
+    let mut at = out.len();
+    let mut n = n;
     loop {
         at -= 1;
         // A decimal digit: below 10.
-        digits[at] = b'0' + (n % 10) as u8;
+        out[at] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    if let Ok(value) = HeaderValue::from_bytes(&digits[at..]) {
-        headers.insert(header::CONTENT_LENGTH, value);
-    }
+    out.get(at..).unwrap_or_default()
 }
 
 /// The body of a `HEAD` response: the length of the `GET` body, no bytes.
@@ -515,7 +604,7 @@ impl MessageBody for HeadBody {
 
 #[cfg(test)]
 mod tests {
-    use super::{entity_tag, quoted_tag, set_content_length};
+    use super::{entity_tag, quoted_tag, set_content_length, set_tag_and_length};
     use actix_web::http::header::{self, HeaderMap, HeaderValue};
 
     #[test]
@@ -526,6 +615,46 @@ mod tests {
             assert_eq!(
                 headers.get(header::CONTENT_LENGTH),
                 Some(&HeaderValue::from(len))
+            );
+        }
+    }
+
+    #[test]
+    fn tag_and_length_share_a_buffer_and_read_as_separate_values() {
+        let cache = HeaderValue::from_static("no-cache");
+        for len in [0, 7, 2048, u64::MAX] {
+            for quoted in [None, Some(quoted_tag(b"Dune"))] {
+                let mut headers = HeaderMap::new();
+                set_tag_and_length(&mut headers, quoted.as_ref(), Some(&cache), len);
+                assert_eq!(
+                    headers.get(header::CONTENT_LENGTH),
+                    Some(&HeaderValue::from(len))
+                );
+                assert_eq!(
+                    headers
+                        .get(header::ETAG)
+                        .map(|v| v.to_str().unwrap().to_owned()),
+                    quoted.map(|_| entity_tag(b"Dune").to_string())
+                );
+                assert_eq!(headers.get(header::CACHE_CONTROL), Some(&cache));
+                assert_eq!(headers.len(), 2 + usize::from(quoted.is_some()));
+            }
+        }
+    }
+
+    #[test]
+    fn the_hash_is_xxh3_128_on_every_length() {
+        // Every length up to 4 KiB and a few longer: the short, medium and
+        // long (stripes, blocks, AVX2/SSE2) paths of both implementations.
+        let data: Vec<u8> = (0..10_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for len in (0..=4096).chain([5000, 8191, 8192, 8193, 10_000]) {
+            let bytes = &data[..len];
+            assert_eq!(
+                super::xxh3_128(bytes),
+                xxhash_rust::xxh3::xxh3_128(bytes),
+                "{len}"
             );
         }
     }

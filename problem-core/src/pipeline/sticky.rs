@@ -7,6 +7,7 @@ use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 use super::vary::merge_vary;
+use crate::version::VersionConfig;
 
 /// Headers that every response to this request carries, success and problem
 /// responses alike. A middleware (e.g. API versioning) records them here so
@@ -45,6 +46,11 @@ pub struct StickyHeaders {
     second: Option<Arc<HeaderMap>>,
     /// Later layers, in the order they were added.
     more: Vec<Arc<HeaderMap>>,
+    /// The versioning configuration that resolved the request's version
+    /// (versioned routes read it to list the supported versions), kept
+    /// here by the versioning middleware so that it adds one request
+    /// extension (a box, and the growth of the extension map) less.
+    pub(crate) resolved_by: Option<Arc<VersionConfig>>,
 }
 
 impl StickyHeaders {

@@ -19,15 +19,9 @@ use actix_web::{Error, FromRequest, HttpMessage, HttpRequest};
 use super::api_version::ApiVersion;
 use super::cache::{SharedHeaders, merge_headers};
 use super::config::VersionConfig;
-use crate::pipeline::{add_shared_sticky_headers, merge_vary};
+use crate::pipeline::{StickyHeaders, add_shared_sticky_headers, merge_vary};
 use crate::problem::{InternalServerErrorException, find_route_problem};
 use crate::routing::OriginalPath;
-
-/// The configuration that resolved the request's version, kept in the
-/// request extensions next to the [`ApiVersion`] (used by versioned routes
-/// to list the supported versions).
-#[derive(Clone)]
-pub(crate) struct ResolvedBy(pub(crate) Arc<VersionConfig>);
 
 /// The versioning middleware: `App::new().wrap(Versioning::new(config))`.
 ///
@@ -233,15 +227,28 @@ where
             }
             rewrite_path(&mut req, &path);
         }
+        let headers = self.config.headers_of(version);
         {
+            // Two request extensions: the version, and the sticky headers
+            // (version headers, `Vary`), which also keep the configuration
+            // that resolved the version.
             let mut ext = req.extensions_mut();
             ext.insert(version);
-            ext.insert(ResolvedBy(self.config.clone()));
-        }
-        let headers = self.config.headers_of(version);
-        add_shared_sticky_headers(&req, headers.map.clone());
-        if let Some(vary) = &self.vary {
-            add_shared_sticky_headers(&req, vary.clone());
+            let record = |sticky: &mut StickyHeaders| {
+                sticky.push(headers.map.clone());
+                if let Some(vary) = &self.vary {
+                    sticky.push(vary.clone());
+                }
+                sticky.resolved_by = Some(self.config.clone());
+            };
+            match ext.get_mut::<StickyHeaders>() {
+                Some(sticky) => record(sticky),
+                None => {
+                    let mut sticky = StickyHeaders::new();
+                    record(&mut sticky);
+                    ext.insert(sticky);
+                }
+            }
         }
         let vary = self.vary.clone();
         VersionFuture::Versioned {

@@ -11,8 +11,9 @@ use futures_util::future::LocalBoxFuture;
 use super::api_version::ApiVersion;
 use super::error::VersionError;
 use super::handler::VersionedHandler;
-use super::middleware::{NOT_RESOLVED, ResolvedBy};
+use super::middleware::NOT_RESOLVED;
 use crate::config::HttpConfigError;
+use crate::pipeline::StickyHeaders;
 use crate::problem::InternalServerErrorException;
 
 type Call = dyn Fn(HttpRequest, Payload) -> LocalBoxFuture<'static, HttpResponse> + Send + Sync;
@@ -157,8 +158,9 @@ impl VersionedRoute {
             Err(_) => {
                 let configured = req
                     .extensions()
-                    .get::<ResolvedBy>()
-                    .map(|r| r.0.advertised_versions().to_vec())
+                    .get::<StickyHeaders>()
+                    .and_then(|sticky| sticky.resolved_by.as_ref())
+                    .map(|config| config.advertised_versions().to_vec())
                     .unwrap_or_default();
                 let supported = if configured.is_empty() {
                     self.table.registered_versions()

@@ -492,13 +492,22 @@ fn query_value(query: Option<&str>, name: &str) -> Option<String> {
     // `+` are ASCII), not `str::split`'s char searcher.
     let bytes = query?.as_bytes();
     let plain_name = !name.bytes().any(|b| b == b'%' || b == b'+');
+    // A key decodes to the name only when its first raw byte is the name's
+    // first byte, or `%` or `+` (the only bytes that decode to others): the
+    // other pairs are skipped to the next `&` (memchr) without reading
+    // their key. Off for an empty name and for a name that starts with a
+    // non-ASCII byte (a malformed key decodes to U+FFFD).
+    let first = name.as_bytes().first().copied().filter(u8::is_ascii);
     let mut start = 0;
     while start <= bytes.len() {
         let rest = bytes.get(start..).unwrap_or_default();
-        let len = rest.iter().position(|&b| b == b'&').unwrap_or(rest.len());
+        let len = memchr::memchr(b'&', rest).unwrap_or(rest.len());
         let pair = rest.get(..len).unwrap_or_default();
         start += len + 1;
-        if pair.is_empty() {
+        let Some(&lead) = pair.first() else {
+            continue;
+        };
+        if first.is_some_and(|first| lead != first && lead != b'%' && lead != b'+') {
             continue;
         }
         let mut key_end = pair.len();
@@ -545,7 +554,14 @@ fn form_decode(raw: &[u8]) -> Cow<'_, str> {
 /// The version text of the preferred `application/<vendor>.v…+json` entry.
 fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
     let mut best: Option<(f64, String)> = None;
+    // The shortest entry that carries a version:
+    // `application/<vendor>.v+json` (e.g. `application/json` or `*/*` is
+    // shorter, and so is a whole header of them).
+    let shortest = "application/".len() + vendor.len() + ".v+json".len();
     for value in head.headers.get_all(ACCEPT) {
+        if value.len() < shortest {
+            continue;
+        }
         let text = header_text(value);
         for entry in text.split(',') {
             let mut parts = entry.split(';');
@@ -704,9 +720,24 @@ mod tests {
             "%61pi-version=4",
             "=5&api-version==6",
             "a%2Bb=7&a+b=8&%2561=9",
+            "+api-version=1&%20a=2&%C3%A9t%C3%A9=3&\u{e9}t\u{e9}=4&%FFx=5&=6",
+            "page=2&per_page=10&sort=-year,title&year__gte=1990&title__contains=Night&q=rain&api-version=3",
         ];
         for query in queries {
-            for name in ["api-version", "api version", "a", "c", "", "a+b", "%61"] {
+            for name in [
+                "api-version",
+                "api version",
+                " api-version",
+                "a",
+                "c",
+                "",
+                "a+b",
+                "%61",
+                " a",
+                "\u{e9}t\u{e9}",
+                "\u{fffd}x",
+                "q",
+            ] {
                 assert_eq!(
                     query_value(Some(query), name),
                     reference(query, name),
