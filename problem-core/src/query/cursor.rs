@@ -2,26 +2,54 @@
 //! token (the crate's design rules, "cursor format", "cursor and page together").
 //!
 //! A token is `base64url(payload || tag)` without padding, where `payload`
-//! is a versioned JSON object and `tag` is HMAC-SHA256 over a
-//! domain-separation prefix and the payload. The tag is checked in constant
-//! time with every configured key (key rotation: the first key signs, all
-//! keys verify) **before** the payload is decoded.
+//! is versioned and `tag` is HMAC-SHA256 over a domain-separation prefix
+//! and the payload. The tag is checked in constant time with every
+//! configured key (key rotation: the first key signs, all keys verify)
+//! **before** the payload is decoded; only its first byte is read before,
+//! to tell the binary payload (version 3) from the JSON ones (versions 1
+//! and 2), whose tags cover different prefixes.
 //!
 //! Payload versions:
 //!
 //! | Version | Payload | Meaning |
 //! |---|---|---|
-//! | 1 | `{"v":1,"r":<resource>,"s":<sort>,"k":[<sort-key values>],"h":<hash of filters and search>}` | a **next** cursor: the rows strictly after the row whose sort-key values are `k` (the last row of the page that issued it) |
-//! | 2 | version 1's members plus `"d":"next"` or `"d":"prev"` | `"prev"`: a **previous** cursor, the rows strictly before the row `k` (the first row of the page that issued it), the page nearest to it |
+//! | 1 | JSON `{"v":1,"r":<resource>,"s":<sort>,"k":[<sort-key values>],"h":<hash of filters and search, hex>}` | a **next** cursor: the rows strictly after the row whose sort-key values are `k` (the last row of the page that issued it) |
+//! | 2 | JSON, version 1's members plus `"d":"next"` or `"d":"prev"` | `"prev"`: a **previous** cursor, the rows strictly before the row `k` (the first row of the page that issued it), the page nearest to it |
+//! | 3 | binary, below | next and previous cursors, written by this release |
 //!
-//! Next cursors are still written in version 1, byte for byte as before
-//! previous cursors existed, so tokens issued by earlier releases keep
-//! working and a server of an earlier release still accepts the next
-//! cursors of this one. Previous cursors are written in version 2, which an
-//! earlier release refuses as `invalid_cursor` (instead of reading one as a
-//! next cursor and answering the wrong page). A version-1 payload carrying
-//! `d`, a version-2 payload without it, and any other version are
+//! Versions 1 and 2 are tagged over `"problem-core/cursor/v1\0" || payload`.
+//! Releases before version 3 wrote next cursors in version 1 and previous
+//! cursors in version 2; both are still accepted, so tokens already issued
+//! keep working. A version-1 payload carrying `d`, a version-2 payload
+//! without it, a JSON payload of any other version, and a payload whose
+//! first byte is neither `3` nor the start of a JSON payload are
 //! `invalid_cursor`.
+//!
+//! Version 3 is binary and small, so that signing and verifying a typical
+//! cursor takes few SHA-256 blocks and no JSON:
+//!
+//! | Bytes | Content |
+//! |---|---|
+//! | 1 | `3`, the version |
+//! | 1 | the direction: `0` next, `1` previous |
+//! | 16 | the hash of the filters and the search (the first 16 bytes of a SHA-256), raw |
+//! | varint + that many | the effective sort in its query form, UTF-8 (`-year,title,id`) |
+//! | the rest | the sort-key values, one per sort entry, each a tag byte and its data (below); nothing may follow the last |
+//!
+//! A varint is unsigned LEB128 (at most 10 bytes, no bits beyond 64); a
+//! signed integer is zigzag-encoded first. Value tags: `0` null; `1` false;
+//! `2` true; `3` integer (zigzag varint); `4` float (the 8 bytes of the
+//! IEEE 754 `f64`, little-endian; a non-finite float is written as null,
+//! as version 1 wrote it); `5` text (varint byte length, then UTF-8); `6`
+//! date (zigzag varint of the Julian day); `7` date-time (zigzag varint of
+//! the Unix seconds, then varint of the nanoseconds, below 10^9; read back
+//! in UTC). The tag of version 3 is HMAC-SHA256 over a 64-byte prefix
+//! (`"problem-core/cursor/v3\0"` padded with zero bytes, one SHA-256 block,
+//! hashed once per key when the keys are configured), the resource name
+//! (varint length, then UTF-8) and the payload. The resource is bound by
+//! the tag and not written in the token: a cursor of another resource
+//! fails the tag check, `invalid_cursor`, as the resource member of
+//! versions 1 and 2 makes it.
 
 use std::fmt;
 use std::sync::Arc;
@@ -32,6 +60,7 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use sha2::Sha256;
+use time::{Date, OffsetDateTime};
 
 use crate::config::HttpConfigError;
 use crate::problem::Issue;
@@ -39,20 +68,64 @@ use crate::problem::Issue;
 use super::error::{QueryError, code, conflict, issue};
 use super::pagination::{PageSizeLimits, parse_page_size};
 use super::params::{Pairs, RawQuery};
+use super::sort::{Direction, Sort};
+use super::value::{FieldValue, ValueKind};
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// Payload version of next cursors (no direction member).
+/// Payload version of next cursors (JSON, no direction member).
 const VERSION_NEXT: u8 = 1;
-/// Payload version with a direction member (`"d"`), used by previous cursors.
+/// Payload version with a direction member (`"d"`, JSON), used by previous
+/// cursors before version 3.
 const VERSION_DIRECTED: u8 = 2;
+/// Payload version of the binary payload, written for every cursor now.
+const VERSION_COMPACT: u8 = 3;
 /// Length of the HMAC-SHA256 tag.
 const TAG_LEN: usize = 32;
+/// Length of the hash of the filters and the search (bytes).
+pub(crate) const HASH_LEN: usize = 16;
 /// Longest token accepted (characters); longer ones are `invalid_cursor`.
 pub const MAX_CURSOR_LENGTH: usize = 4096;
 /// Shortest accepted cursor key, in bytes.
 pub const MIN_CURSOR_KEY_LENGTH: usize = 32;
+/// Tag prefix of the JSON payloads (versions 1 and 2).
 const DOMAIN: &[u8] = b"problem-core/cursor/v1\0";
+/// Tag prefix of version 3: one whole SHA-256 block.
+const DOMAIN_COMPACT: [u8; 64] = domain_block(b"problem-core/cursor/v3\0");
+/// Tokens up to this many characters are decoded on the stack.
+const STACK_TOKEN: usize = 256;
+
+/// `prefix` padded with zero bytes to 64 bytes.
+const fn domain_block(prefix: &[u8]) -> [u8; 64] {
+    let mut block = [0u8; 64];
+    let mut i = 0;
+    while i < prefix.len() && i < block.len() {
+        block[i] = prefix[i];
+        i += 1;
+    }
+    block
+}
+
+/// Value tags of version 3.
+mod tag {
+    pub(super) const NULL: u8 = 0;
+    pub(super) const FALSE: u8 = 1;
+    pub(super) const TRUE: u8 = 2;
+    pub(super) const INTEGER: u8 = 3;
+    pub(super) const FLOAT: u8 = 4;
+    pub(super) const TEXT: u8 = 5;
+    pub(super) const DATE: u8 = 6;
+    pub(super) const DATE_TIME: u8 = 7;
+}
+
+/// One key's HMAC states after the key and each domain prefix.
+#[derive(Clone)]
+struct KeyMacs {
+    /// After [`DOMAIN`] (versions 1 and 2).
+    json: HmacSha256,
+    /// After [`DOMAIN_COMPACT`] (version 3).
+    compact: HmacSha256,
+}
 
 /// The HMAC keys cursors are signed with: the first key signs, every key
 /// verifies, so a key can be rotated by putting the new one first and
@@ -69,7 +142,7 @@ const DOMAIN: &[u8] = b"problem-core/cursor/v1\0";
 /// assert!(CursorKeys::new(Vec::<Vec<u8>>::new()).is_err());
 /// ```
 #[derive(Clone)]
-pub struct CursorKeys(Arc<[HmacSha256]>);
+pub struct CursorKeys(Arc<[KeyMacs]>);
 
 impl CursorKeys {
     /// Keys, newest first; each at least 32 bytes.
@@ -92,16 +165,20 @@ impl CursorKeys {
                 "cursor key #{i} is shorter than {MIN_CURSOR_KEY_LENGTH} bytes"
             )));
         }
-        // Each key's HMAC state after the key and the domain: cloned per
-        // token, so the key's two padded blocks are hashed once, here.
+        // Each key's HMAC states after the key and a domain: cloned per
+        // token, so the key's two padded blocks (and the version-3 domain
+        // block) are hashed once, here.
         let macs = keys
             .iter()
             .map(|k| {
-                let mut mac = HmacSha256::new_from_slice(k).map_err(|_| {
+                let mac = HmacSha256::new_from_slice(k).map_err(|_| {
                     HttpConfigError::InvalidQueryConfig("a cursor key is not usable".into())
                 })?;
-                mac.update(DOMAIN);
-                Ok(mac)
+                let mut json = mac.clone();
+                json.update(DOMAIN);
+                let mut compact = mac;
+                compact.update(&DOMAIN_COMPACT);
+                Ok(KeyMacs { json, compact })
             })
             .collect::<Result<Vec<_>, HttpConfigError>>()?;
         Ok(Self(macs.into()))
@@ -117,36 +194,107 @@ impl CursorKeys {
         self.0.is_empty()
     }
 
-    fn mac(key: &HmacSha256, payload: &[u8]) -> HmacSha256 {
-        let mut mac = key.clone();
+    /// The version-3 MAC of `payload` for `resource`.
+    fn compact_mac(key: &KeyMacs, resource: &str, payload: &[u8]) -> HmacSha256 {
+        let mut mac = key.compact.clone();
+        let mut len = Varint::new();
+        len.put(resource.len() as u64);
+        mac.update(len.bytes());
+        mac.update(resource.as_bytes());
         mac.update(payload);
         mac
     }
 
-    /// Signs a payload into a token.
-    pub(crate) fn seal(&self, payload: &CursorPayload) -> Option<String> {
+    /// The version-1/2 MAC of a JSON `payload`.
+    fn json_mac(key: &KeyMacs, payload: &[u8]) -> HmacSha256 {
+        let mut mac = key.json.clone();
+        mac.update(payload);
+        mac
+    }
+
+    /// Signs a version-3 cursor of `resource` going `way` from the row with
+    /// sort-key `values` under `order`, bound to the filter and search
+    /// `hash`.
+    pub(crate) fn seal(
+        &self,
+        resource: &str,
+        way: Way,
+        order: &Sort,
+        hash: &[u8; HASH_LEN],
+        values: &[FieldValue],
+    ) -> Option<String> {
+        let key = self.0.first()?;
+        let mut payload = Vec::with_capacity(64);
+        payload.push(VERSION_COMPACT);
+        payload.push(match way {
+            Way::Next => 0,
+            Way::Prev => 1,
+        });
+        payload.extend_from_slice(hash);
+        write_sort(order, &mut payload);
+        for v in values {
+            write_value(v, &mut payload);
+        }
+        let tag = Self::compact_mac(key, resource, &payload)
+            .finalize()
+            .into_bytes();
+        payload.extend_from_slice(&tag);
+        Some(URL_SAFE_NO_PAD.encode(payload))
+    }
+
+    /// Signs a JSON payload (versions 1 and 2), as releases before version
+    /// 3 did: tokens already issued are made this way.
+    #[cfg(test)]
+    pub(crate) fn seal_json(&self, payload: &CursorPayload) -> Option<String> {
         let bytes = serde_json::to_vec(payload).ok()?;
-        let tag = Self::mac(self.0.first()?, &bytes).finalize().into_bytes();
+        let tag = Self::json_mac(self.0.first()?, &bytes)
+            .finalize()
+            .into_bytes();
         let mut all = bytes;
         all.extend_from_slice(&tag);
         Some(URL_SAFE_NO_PAD.encode(all))
     }
 
-    /// Verifies and decodes a token; `None` for any malformed, tampered,
-    /// truncated or foreign token.
-    pub(crate) fn open(&self, token: &str) -> Option<CursorPayload> {
+    /// Verifies a token of `resource` and hands its payload to `read`;
+    /// `None` for any malformed, tampered, truncated or foreign token (a
+    /// token of another resource included).
+    pub(crate) fn open<R>(
+        &self,
+        token: &str,
+        resource: &str,
+        read: impl FnOnce(Opened<'_>) -> R,
+    ) -> Option<R> {
         if token.len() > MAX_CURSOR_LENGTH {
             return None;
         }
-        let all = URL_SAFE_NO_PAD.decode(token).ok()?;
-        if all.len() <= TAG_LEN {
-            return None;
+        // The estimate base64 checks the output against: 3 bytes per 4
+        // characters, rounded up.
+        let mut stack = [0u8; STACK_TOKEN / 4 * 3];
+        let heap;
+        let all: &[u8] = if token.len() <= STACK_TOKEN {
+            let n = URL_SAFE_NO_PAD.decode_slice(token, &mut stack).ok()?;
+            stack.get(..n)?
+        } else {
+            heap = URL_SAFE_NO_PAD.decode(token).ok()?;
+            &heap
+        };
+        let split = all.len().checked_sub(TAG_LEN).filter(|&n| n > 0)?;
+        let (payload, tag) = all.split_at_checked(split)?;
+        if payload.first() == Some(&VERSION_COMPACT) {
+            let verified = self.0.iter().any(|k| {
+                Self::compact_mac(k, resource, payload)
+                    .verify_slice(tag)
+                    .is_ok()
+            });
+            if !verified {
+                return None;
+            }
+            return CompactPayload::parse(payload).map(|p| read(Opened::Compact(p)));
         }
-        let (payload, tag) = all.split_at(all.len() - TAG_LEN);
         let verified = self
             .0
             .iter()
-            .any(|k| Self::mac(k, payload).verify_slice(tag).is_ok());
+            .any(|k| Self::json_mac(k, payload).verify_slice(tag).is_ok());
         if !verified {
             return None;
         }
@@ -155,7 +303,7 @@ impl CursorKeys {
             (p.v, p.d),
             (VERSION_NEXT, None) | (VERSION_DIRECTED, Some(_))
         );
-        valid.then_some(p)
+        (valid && p.r == resource).then(|| read(Opened::Json(p)))
     }
 }
 
@@ -166,7 +314,8 @@ impl fmt::Debug for CursorKeys {
     }
 }
 
-/// Which way a cursor pages from its row (payload member `d`, version 2).
+/// Which way a cursor pages from its row (payload member `d`, version 2;
+/// the direction byte, version 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Way {
@@ -176,7 +325,16 @@ pub(crate) enum Way {
     Prev,
 }
 
-/// The decoded content of a cursor.
+/// A verified payload, as [`CursorKeys::open`] hands it over.
+#[derive(Debug)]
+pub(crate) enum Opened<'a> {
+    /// Versions 1 and 2 (JSON), resource already checked.
+    Json(CursorPayload),
+    /// Version 3 (binary); the resource is bound by the tag.
+    Compact(CompactPayload<'a>),
+}
+
+/// The decoded content of a JSON cursor (versions 1 and 2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct CursorPayload {
     pub v: u8,
@@ -186,7 +344,7 @@ pub(crate) struct CursorPayload {
     pub s: String,
     /// The last row's value of each sort entry.
     pub k: Vec<Json>,
-    /// Hash of the filters and the search.
+    /// Hash of the filters and the search (hex).
     pub h: String,
     /// The direction (version 2 only; version 1 is always next).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -194,7 +352,9 @@ pub(crate) struct CursorPayload {
 }
 
 impl CursorPayload {
-    /// A next cursor (version 1) after the row with sort-key `values`.
+    /// A version-1 next cursor after the row with sort-key `values`, as
+    /// releases before version 3 wrote it.
+    #[cfg(test)]
     pub(crate) fn new(resource: &str, sort: String, values: Vec<Json>, hash: String) -> Self {
         Self {
             v: VERSION_NEXT,
@@ -206,8 +366,10 @@ impl CursorPayload {
         }
     }
 
-    /// A cursor going `way` from the row with sort-key `values`: version 1
-    /// for next, version 2 with `"d":"prev"` for previous.
+    /// A cursor going `way` from the row with sort-key `values`, as
+    /// releases before version 3 wrote it: version 1 for next, version 2
+    /// with `"d":"prev"` for previous.
+    #[cfg(test)]
     pub(crate) fn directed(
         resource: &str,
         sort: String,
@@ -229,17 +391,299 @@ impl CursorPayload {
     }
 }
 
-/// SHA-256 (hex, first 16 bytes) of a canonical text.
-pub(crate) fn digest(canonical: &str) -> String {
-    use sha2::Digest as _;
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let d = Sha256::digest(canonical.as_bytes());
-    let mut out = String::with_capacity(32);
-    for b in d.iter().take(16) {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xf)]));
+/// A verified version-3 payload, borrowing the decoded token.
+#[derive(Debug)]
+pub(crate) struct CompactPayload<'a> {
+    /// The direction.
+    pub way: Way,
+    /// Hash of the filters and the search.
+    pub hash: [u8; HASH_LEN],
+    /// The effective sort in its query form (bytes of UTF-8 text, compared
+    /// with [`sort_matches`]).
+    pub sort: &'a [u8],
+    /// The sort-key values, read one at a time by kind.
+    pub keys: KeyReader<'a>,
+}
+
+impl<'a> CompactPayload<'a> {
+    /// Splits a version-3 payload into its parts; `None` when it is
+    /// malformed (the values are read later, by [`KeyReader`]).
+    fn parse(payload: &'a [u8]) -> Option<Self> {
+        let (&version, rest) = payload.split_first()?;
+        if version != VERSION_COMPACT {
+            return None;
+        }
+        let (&direction, rest) = rest.split_first()?;
+        let way = match direction {
+            0 => Way::Next,
+            1 => Way::Prev,
+            _ => return None,
+        };
+        let (hash, rest) = rest.split_first_chunk::<HASH_LEN>()?;
+        let (len, rest) = read_varint(rest)?;
+        let (sort, keys) = rest.split_at_checked(usize::try_from(len).ok()?)?;
+        Some(Self {
+            way,
+            hash: *hash,
+            sort,
+            keys: KeyReader { rest: keys },
+        })
     }
+}
+
+/// Reads the sort-key values of a version-3 payload, each checked against
+/// its field's kind as [`ValueKind::from_json`] checks a JSON value.
+#[derive(Debug)]
+pub(crate) struct KeyReader<'a> {
+    rest: &'a [u8],
+}
+
+impl KeyReader<'_> {
+    /// The next value, read as `kind`; `None` when it is missing, malformed
+    /// or of another kind.
+    pub(crate) fn next(&mut self, kind: ValueKind) -> Option<FieldValue> {
+        let (value, rest) = read_value(self.rest)?;
+        self.rest = rest;
+        of_kind(kind, value)
+    }
+
+    /// Whether every value was read.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rest.is_empty()
+    }
+}
+
+/// Reads one tagged value.
+fn read_value(bytes: &[u8]) -> Option<(FieldValue, &[u8])> {
+    let (&t, rest) = bytes.split_first()?;
+    Some(match t {
+        tag::NULL => (FieldValue::Null, rest),
+        tag::FALSE => (FieldValue::Boolean(false), rest),
+        tag::TRUE => (FieldValue::Boolean(true), rest),
+        tag::INTEGER => {
+            let (v, rest) = read_varint(rest)?;
+            (FieldValue::Integer(unzigzag(v)), rest)
+        }
+        tag::FLOAT => {
+            let (b, rest) = rest.split_first_chunk::<8>()?;
+            (FieldValue::Float(f64::from_le_bytes(*b)), rest)
+        }
+        tag::TEXT => {
+            let (len, rest) = read_varint(rest)?;
+            let (text, rest) = rest.split_at_checked(usize::try_from(len).ok()?)?;
+            let text = std::str::from_utf8(text).ok()?;
+            (FieldValue::Text(text.to_owned()), rest)
+        }
+        tag::DATE => {
+            let (day, rest) = read_varint(rest)?;
+            let day = i32::try_from(unzigzag(day)).ok()?;
+            (FieldValue::Date(Date::from_julian_day(day).ok()?), rest)
+        }
+        tag::DATE_TIME => {
+            let (seconds, rest) = read_varint(rest)?;
+            let (nanos, rest) = read_varint(rest)?;
+            let at = OffsetDateTime::from_unix_timestamp(unzigzag(seconds))
+                .ok()?
+                .replace_nanosecond(u32::try_from(nanos).ok()?)
+                .ok()?;
+            (FieldValue::DateTime(at), rest)
+        }
+        _ => return None,
+    })
+}
+
+/// `value` if it is of `kind` (or null), as [`ValueKind::from_json`]
+/// accepts it: an integer is a float field's value too.
+fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
+    let ok = match (kind, &value) {
+        (_, FieldValue::Null) => true,
+        (ValueKind::Integer { min, max }, FieldValue::Integer(v)) => *v >= min && *v <= max,
+        (ValueKind::Float, FieldValue::Float(v)) => v.is_finite(),
+        // As `serde_json`'s `as_f64` reads an integer.
+        (ValueKind::Float, FieldValue::Integer(v)) => return Some(FieldValue::Float(*v as f64)),
+        (ValueKind::Boolean, FieldValue::Boolean(_))
+        | (ValueKind::Text, FieldValue::Text(_))
+        | (ValueKind::Date, FieldValue::Date(_))
+        | (ValueKind::DateTime, FieldValue::DateTime(_)) => true,
+        // Every pair named: a new kind or value must say how it reads.
+        (
+            ValueKind::Integer { .. }
+            | ValueKind::Float
+            | ValueKind::Boolean
+            | ValueKind::Text
+            | ValueKind::Date
+            | ValueKind::DateTime,
+            FieldValue::Integer(_)
+            | FieldValue::Float(_)
+            | FieldValue::Boolean(_)
+            | FieldValue::Text(_)
+            | FieldValue::Date(_)
+            | FieldValue::DateTime(_),
+        ) => false,
+    };
+    ok.then_some(value)
+}
+
+/// Writes one tagged value.
+fn write_value(value: &FieldValue, out: &mut Vec<u8>) {
+    match value {
+        FieldValue::Null => out.push(tag::NULL),
+        FieldValue::Boolean(false) => out.push(tag::FALSE),
+        FieldValue::Boolean(true) => out.push(tag::TRUE),
+        FieldValue::Integer(v) => {
+            out.push(tag::INTEGER);
+            put_varint(out, zigzag(*v));
+        }
+        // Version 1 wrote a non-finite float as `null` (JSON has no other
+        // way); such a value never parses, so this keeps its meaning.
+        FieldValue::Float(v) if !v.is_finite() => out.push(tag::NULL),
+        FieldValue::Float(v) => {
+            out.push(tag::FLOAT);
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        FieldValue::Text(v) => {
+            out.push(tag::TEXT);
+            put_varint(out, v.len() as u64);
+            out.extend_from_slice(v.as_bytes());
+        }
+        FieldValue::Date(d) => {
+            out.push(tag::DATE);
+            put_varint(out, zigzag(i64::from(d.to_julian_day())));
+        }
+        FieldValue::DateTime(d) => {
+            out.push(tag::DATE_TIME);
+            put_varint(out, zigzag(d.unix_timestamp()));
+            put_varint(out, u64::from(d.nanosecond()));
+        }
+    }
+}
+
+/// Writes the sort's query form (`-year,title,id`), length first.
+fn write_sort(order: &Sort, out: &mut Vec<u8>) {
+    let fields = order.fields();
+    let len = fields.iter().fold(fields.len().saturating_sub(1), |n, s| {
+        n + s.field.len() + usize::from(s.direction == Direction::Desc)
+    });
+    put_varint(out, len as u64);
+    for (i, s) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        if s.direction == Direction::Desc {
+            out.push(b'-');
+        }
+        out.extend_from_slice(s.field.as_bytes());
+    }
+}
+
+/// Whether `text` is the sort's query form (`order.to_string()`), compared
+/// without writing it.
+pub(crate) fn sort_matches(order: &Sort, text: &[u8]) -> bool {
+    let mut rest = text;
+    for (i, s) in order.fields().iter().enumerate() {
+        if i > 0 {
+            match rest.strip_prefix(b",") {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        if s.direction == Direction::Desc {
+            match rest.strip_prefix(b"-") {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        match rest.strip_prefix(s.field.as_bytes()) {
+            Some(r) => rest = r,
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// A varint written on the stack.
+struct Varint {
+    buf: [u8; 10],
+    len: usize,
+}
+
+impl Varint {
+    fn new() -> Self {
+        Self {
+            buf: [0; 10],
+            len: 0,
+        }
+    }
+
+    fn put(&mut self, mut v: u64) {
+        for slot in &mut self.buf {
+            let low = (v & 0x7f) as u8;
+            v >>= 7;
+            self.len += 1;
+            if v == 0 {
+                *slot = low;
+                return;
+            }
+            *slot = low | 0x80;
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&self.buf)
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, v: u64) {
+    let mut var = Varint::new();
+    var.put(v);
+    out.extend_from_slice(var.bytes());
+}
+
+/// Reads an unsigned LEB128 varint: at most 10 bytes, no bit beyond 64,
+/// no trailing zero byte after the first (one encoding per value).
+fn read_varint(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    let mut v: u64 = 0;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        let low = u64::from(b & 0x7f);
+        let shift = 7 * i as u32;
+        if (i == 9 && low > 1) || (i > 0 && b == 0) {
+            return None;
+        }
+        v |= low << shift;
+        if b & 0x80 == 0 {
+            return Some((v, bytes.get(i + 1..)?));
+        }
+    }
+    None
+}
+
+/// SHA-256 (first 16 bytes) of a canonical text.
+pub(crate) fn digest(canonical: &str) -> [u8; HASH_LEN] {
+    use sha2::Digest as _;
+    let d = Sha256::digest(canonical.as_bytes());
+    let mut out = [0u8; HASH_LEN];
+    out.copy_from_slice(d.get(..HASH_LEN).unwrap_or(&[0; HASH_LEN]));
     out
+}
+
+/// Whether `hex` is the lowercase hex of `hash` (the `h` member of the
+/// JSON payloads), compared without writing it.
+pub(crate) fn hex_matches(hex: &str, hash: &[u8; HASH_LEN]) -> bool {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    hex.len() == 2 * HASH_LEN
+        && hex
+            .as_bytes()
+            .chunks_exact(2)
+            .zip(hash)
+            .all(|(pair, b)| pair == [HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]])
 }
 
 /// `invalid_cursor` issue.
@@ -315,9 +759,105 @@ pub(crate) fn parse_cursor_param(raw: &Pairs<'_>, issues: &mut Vec<Issue>) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::SortField;
+    use proptest::prelude::*;
+    use time::macros::{date, datetime};
 
     fn keys() -> CursorKeys {
         CursorKeys::new([vec![1u8; 32], vec![2u8; 40]]).unwrap()
+    }
+
+    fn order() -> Sort {
+        Sort::new(vec![SortField::desc("year"), SortField::asc("id")])
+    }
+
+    const HASH: [u8; HASH_LEN] = [0xab; HASH_LEN];
+
+    /// What `open` handed over, owned, for comparisons.
+    #[derive(Debug, PartialEq)]
+    enum Seen {
+        Json(CursorPayload),
+        Compact {
+            way: Way,
+            hash: [u8; HASH_LEN],
+            sort: String,
+            /// The values read back with the kind each was written as.
+            values: Vec<FieldValue>,
+        },
+    }
+
+    /// A kind that accepts `v` (any kind accepts null).
+    fn kind_of(v: &FieldValue) -> ValueKind {
+        match v {
+            FieldValue::Null | FieldValue::Text(_) => ValueKind::Text,
+            FieldValue::Integer(_) => ValueKind::Integer {
+                min: i64::MIN,
+                max: i64::MAX,
+            },
+            FieldValue::Float(_) => ValueKind::Float,
+            FieldValue::Boolean(_) => ValueKind::Boolean,
+            FieldValue::Date(_) => ValueKind::Date,
+            FieldValue::DateTime(_) => ValueKind::DateTime,
+        }
+    }
+
+    /// Opens `token` for resource `r`, reading compact values as `kinds`.
+    fn open_as(keys: &CursorKeys, token: &str, r: &str, kinds: &[ValueKind]) -> Option<Seen> {
+        keys.open(token, r, |opened| match opened {
+            Opened::Json(p) => Some(Seen::Json(p)),
+            Opened::Compact(mut p) => {
+                let values = kinds
+                    .iter()
+                    .map(|&k| p.keys.next(k))
+                    .collect::<Option<Vec<_>>>()?;
+                p.keys.is_empty().then(|| Seen::Compact {
+                    way: p.way,
+                    hash: p.hash,
+                    sort: String::from_utf8_lossy(p.sort).into_owned(),
+                    values,
+                })
+            }
+        })
+        .flatten()
+    }
+
+    fn round_trip(values: &[FieldValue], way: Way) -> Option<Seen> {
+        let token = keys().seal("Book", way, &order(), &HASH, values)?;
+        let kinds: Vec<ValueKind> = values.iter().map(kind_of).collect();
+        open_as(&keys(), &token, "Book", &kinds)
+    }
+
+    fn compact(values: Vec<FieldValue>, way: Way) -> Seen {
+        Seen::Compact {
+            way,
+            hash: HASH,
+            sort: "-year,id".into(),
+            values,
+        }
+    }
+
+    /// A token of any payload bytes with a valid version-3 tag (what a
+    /// holder of the key could make).
+    fn seal_compact_raw(keys: &CursorKeys, r: &str, payload: &[u8]) -> String {
+        let tag = CursorKeys::compact_mac(keys.0.first().unwrap(), r, payload)
+            .finalize()
+            .into_bytes();
+        let mut all = payload.to_vec();
+        all.extend_from_slice(&tag);
+        URL_SAFE_NO_PAD.encode(all)
+    }
+
+    /// A token of any JSON payload with a valid version-1/2 tag, computed
+    /// here independently of `CursorKeys`.
+    fn seal_json_raw(json: &str) -> String {
+        let bytes = json.as_bytes();
+        let mut mac = HmacSha256::new_from_slice(&[1u8; 32]).unwrap();
+        mac.update(DOMAIN);
+        mac.update(bytes);
+        let tag = mac.finalize().into_bytes();
+        let mut all = bytes.to_vec();
+        all.extend_from_slice(&tag);
+        URL_SAFE_NO_PAD.encode(all)
     }
 
     #[test]
@@ -331,26 +871,211 @@ mod tests {
     }
 
     #[test]
-    fn round_trip_and_rotation() {
-        let p = CursorPayload::new(
-            "Book",
-            "-year,id".into(),
-            vec![Json::from(2001), Json::from(7)],
-            "ab".into(),
-        );
-        let token = keys().seal(&p).unwrap();
-        assert_eq!(keys().open(&token), Some(p.clone()));
+    fn compact_round_trip_and_rotation() {
+        let values = [FieldValue::Integer(2001), FieldValue::Integer(7)];
+        let kinds = [kind_of(&values[0]), kind_of(&values[1])];
+        let token = keys()
+            .seal("Book", Way::Next, &order(), &HASH, &values)
+            .unwrap();
+        let want = compact(values.to_vec(), Way::Next);
+        assert_eq!(open_as(&keys(), &token, "Book", &kinds), Some(want));
         // an old key still verifies
         let old = CursorKeys::new([vec![2u8; 40]]).unwrap();
-        let t_old = old.seal(&p).unwrap();
-        assert_eq!(keys().open(&t_old), Some(p.clone()));
+        let t_old = old
+            .seal("Book", Way::Prev, &order(), &HASH, &values)
+            .unwrap();
+        let want = compact(values.to_vec(), Way::Prev);
+        assert_eq!(open_as(&keys(), &t_old, "Book", &kinds), Some(want));
         // a foreign key does not
         let foreign = CursorKeys::new([vec![3u8; 32]]).unwrap();
-        assert_eq!(keys().open(&foreign.seal(&p).unwrap()), None);
+        let t_foreign = foreign
+            .seal("Book", Way::Next, &order(), &HASH, &values)
+            .unwrap();
+        assert_eq!(open_as(&keys(), &t_foreign, "Book", &kinds), None);
     }
 
     #[test]
-    fn next_cursors_keep_version_1_and_prev_cursors_are_version_2() {
+    fn compact_payload_layout() {
+        let values = [
+            FieldValue::Integer(2001),
+            FieldValue::Text("Nuit".into()),
+            FieldValue::Null,
+        ];
+        let sort = Sort::new(vec![
+            SortField::desc("year"),
+            SortField::asc("title"),
+            SortField::asc("id"),
+        ]);
+        let token = keys()
+            .seal("Book", Way::Prev, &sort, &HASH, &values)
+            .unwrap();
+        let all = URL_SAFE_NO_PAD.decode(&token).unwrap();
+        let (payload, tag) = all.split_at(all.len() - TAG_LEN);
+        let mut want = vec![3u8, 1];
+        want.extend_from_slice(&HASH);
+        want.push(14);
+        want.extend_from_slice(b"-year,title,id");
+        // 2001 zigzag = 4002 = 0b1_1111_0100010
+        want.extend_from_slice(&[3, 0xa2, 0x1f]);
+        want.extend_from_slice(&[5, 4]);
+        want.extend_from_slice(b"Nuit");
+        want.push(0);
+        assert_eq!(payload, &want[..]);
+        // The tag, computed here independently of `CursorKeys`.
+        let mut mac = HmacSha256::new_from_slice(&[1u8; 32]).unwrap();
+        let mut domain = [0u8; 64];
+        domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
+        mac.update(&domain);
+        mac.update(&[4]);
+        mac.update(b"Book");
+        mac.update(payload);
+        mac.verify_slice(tag).unwrap();
+        // 48 bytes of tag input after the domain block (at most 55 fit
+        // one SHA-256 block with its padding): one inner and one outer
+        // block per token besides the ones hashed when the key was set.
+        assert_eq!(payload.len() + 1 + 4, 48);
+    }
+
+    #[test]
+    fn compact_values_round_trip_every_kind() {
+        let long = "ä".repeat(100); // 200 bytes: a two-byte length varint
+        let cases: Vec<FieldValue> = vec![
+            FieldValue::Null,
+            FieldValue::Integer(0),
+            FieldValue::Integer(-1),
+            FieldValue::Integer(63),
+            FieldValue::Integer(64),
+            FieldValue::Integer(-65),
+            FieldValue::Integer(i64::MAX),
+            FieldValue::Integer(i64::MIN),
+            FieldValue::Float(0.0),
+            FieldValue::Float(-0.0),
+            FieldValue::Float(0.1),
+            FieldValue::Float(2.0),
+            FieldValue::Float(-1.5e300),
+            FieldValue::Float(f64::MAX),
+            FieldValue::Float(f64::MIN),
+            FieldValue::Float(f64::MIN_POSITIVE),
+            FieldValue::Float(f64::from_bits(1)), // smallest subnormal
+            FieldValue::Float(f64::EPSILON),
+            FieldValue::Float(f64::from(f32::MAX)),
+            FieldValue::Float(f64::from(0.1f32)),
+            FieldValue::Boolean(false),
+            FieldValue::Boolean(true),
+            FieldValue::Text(String::new()),
+            FieldValue::Text("Night Rain".into()),
+            FieldValue::Text("Ünïcødé – 日本語 🌧".into()),
+            FieldValue::Text("nul \0 and \u{1d} controls".into()),
+            FieldValue::Text(long),
+            FieldValue::Date(date!(2024 - 02 - 29)),
+            FieldValue::Date(date!(1969 - 12 - 31)),
+            FieldValue::Date(Date::MIN),
+            FieldValue::Date(Date::MAX),
+            FieldValue::DateTime(datetime!(2024-05-31 12:00:00 UTC)),
+            FieldValue::DateTime(datetime!(1969-12-31 23:59:59.5 UTC)),
+            FieldValue::DateTime(datetime!(1970-01-01 00:00:00.000000001 UTC)),
+            FieldValue::DateTime(datetime!(2024-01-01 02:00:00.123456789 +02:00)),
+            FieldValue::DateTime(Date::MIN.midnight().assume_utc()),
+            FieldValue::DateTime(
+                Date::MAX
+                    .with_hms_nano(23, 59, 59, 999_999_999)
+                    .unwrap()
+                    .assume_utc(),
+            ),
+        ];
+        for (i, v) in cases.iter().enumerate() {
+            let values = [v.clone(), FieldValue::Integer(i as i64)];
+            let seen = round_trip(&values, Way::Next);
+            assert_eq!(seen, Some(compact(values.to_vec(), Way::Next)), "{v:?}");
+            if let (FieldValue::Float(a), Some(Seen::Compact { values, .. })) = (v, &seen)
+                && let FieldValue::Float(b) = values[0]
+            {
+                // bit for bit: -0.0 stays -0.0
+                assert_eq!(a.to_bits(), b.to_bits(), "{a:?}");
+            }
+            if let (FieldValue::DateTime(a), Some(Seen::Compact { values, .. })) = (v, &seen)
+                && let FieldValue::DateTime(b) = &values[0]
+            {
+                // read back in UTC, the same instant
+                assert_eq!(b.offset(), time::UtcOffset::UTC);
+                assert_eq!(a.unix_timestamp_nanos(), b.unix_timestamp_nanos());
+            }
+        }
+        // All of them in one cursor.
+        assert_eq!(
+            round_trip(&cases, Way::Prev),
+            Some(compact(cases.clone(), Way::Prev))
+        );
+    }
+
+    #[test]
+    fn non_finite_floats_are_written_as_null_as_version_1_wrote_them() {
+        for f in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let token = keys()
+                .seal("Book", Way::Next, &order(), &HASH, &[FieldValue::Float(f)])
+                .unwrap();
+            let seen = open_as(&keys(), &token, "Book", &[ValueKind::Float]);
+            assert_eq!(seen, Some(compact(vec![FieldValue::Null], Way::Next)));
+            assert_eq!(FieldValue::Float(f).to_json(), Json::Null);
+        }
+    }
+
+    #[test]
+    fn compact_values_are_read_by_kind_as_json_values_are() {
+        let int8 = ValueKind::Integer {
+            min: -128,
+            max: 127,
+        };
+        let read = |v: FieldValue, kind: ValueKind| {
+            let mut bytes = Vec::new();
+            write_value(&v, &mut bytes);
+            let mut reader = KeyReader { rest: &bytes };
+            let got = reader.next(kind);
+            assert!(reader.is_empty());
+            // The JSON reading of the same value agrees.
+            assert_eq!(got, kind.from_json(&v.to_json()), "{v:?} as {kind:?}");
+            got
+        };
+        assert_eq!(
+            read(FieldValue::Integer(127), int8),
+            Some(FieldValue::Integer(127))
+        );
+        assert_eq!(read(FieldValue::Integer(128), int8), None);
+        assert_eq!(
+            read(FieldValue::Integer(3), ValueKind::Float),
+            Some(FieldValue::Float(3.0))
+        );
+        assert_eq!(read(FieldValue::Float(3.0), int8), None);
+        assert_eq!(read(FieldValue::Boolean(true), ValueKind::Text), None);
+        assert_eq!(read(FieldValue::Text("1".into()), int8), None);
+        assert_eq!(read(FieldValue::Null, int8), Some(FieldValue::Null));
+        assert_eq!(
+            read(FieldValue::Date(date!(2024 - 01 - 01)), ValueKind::DateTime),
+            None
+        );
+    }
+
+    #[test]
+    fn another_resource_is_refused() {
+        let values = [FieldValue::Integer(1)];
+        let token = keys()
+            .seal("Book", Way::Next, &order(), &HASH, &values)
+            .unwrap();
+        let int = [kind_of(&values[0])];
+        assert!(open_as(&keys(), &token, "Book", &int).is_some());
+        assert_eq!(open_as(&keys(), &token, "Author", &int), None);
+        assert_eq!(open_as(&keys(), &token, "Boo", &int), None);
+        let json = CursorPayload::new("Book", "id".into(), vec![Json::from(1)], "h".into());
+        let token = keys().seal_json(&json).unwrap();
+        assert_eq!(
+            open_as(&keys(), &token, "Book", &[]),
+            Some(Seen::Json(json))
+        );
+        assert_eq!(open_as(&keys(), &token, "Author", &[]), None);
+    }
+
+    #[test]
+    fn json_versions_1_and_2_are_still_accepted() {
         let next =
             CursorPayload::directed("B", "id".into(), vec![Json::from(1)], "h".into(), Way::Next);
         assert_eq!(
@@ -363,53 +1088,275 @@ mod tests {
             serde_json::to_string(&prev).unwrap(),
             r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h","d":"prev"}"#
         );
-        assert_eq!(
-            keys().open(&keys().seal(&prev).unwrap()).unwrap().way(),
-            Way::Prev
-        );
-        assert_eq!(
-            keys().open(&keys().seal(&next).unwrap()).unwrap().way(),
-            Way::Next
-        );
-        let sealed = |json: &str| {
-            let bytes = json.as_bytes();
-            // HMAC-SHA256 over the domain and the payload, computed here
-            // independently of `CursorKeys`.
-            let mut mac = HmacSha256::new_from_slice(&[1u8; 32]).unwrap();
-            mac.update(DOMAIN);
-            mac.update(bytes);
-            let tag = mac.finalize().into_bytes();
-            let mut all = bytes.to_vec();
-            all.extend_from_slice(&tag);
-            URL_SAFE_NO_PAD.encode(all)
+        let way = |token: &str| match open_as(&keys(), token, "B", &[]) {
+            Some(Seen::Json(p)) => Some(p.way()),
+            Some(Seen::Compact { .. }) | None => None,
         };
+        assert_eq!(way(&keys().seal_json(&prev).unwrap()), Some(Way::Prev));
+        assert_eq!(way(&keys().seal_json(&next).unwrap()), Some(Way::Next));
+        assert_eq!(
+            way(&seal_json_raw(
+                r#"{"v":1,"r":"B","s":"id","k":[1],"h":"h"}"#
+            )),
+            Some(Way::Next)
+        );
         // A version-2 next cursor is accepted; the mixed forms are not.
-        let ok = keys().open(&sealed(
+        let ok = way(&seal_json_raw(
             r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h","d":"next"}"#,
         ));
-        assert_eq!(ok.map(|p| p.way()), Some(Way::Next));
+        assert_eq!(ok, Some(Way::Next));
         for bad in [
             r#"{"v":1,"r":"B","s":"id","k":[1],"h":"h","d":"prev"}"#,
             r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h"}"#,
             r#"{"v":2,"r":"B","s":"id","k":[1],"h":"h","d":"back"}"#,
             r#"{"v":3,"r":"B","s":"id","k":[1],"h":"h","d":"prev"}"#,
+            r#"{"v":3,"r":"B","s":"id","k":[1],"h":"h"}"#,
+            r#"{"v":4,"r":"B","s":"id","k":[1],"h":"h","d":"next"}"#,
         ] {
-            assert_eq!(keys().open(&sealed(bad)), None, "{bad}");
+            assert_eq!(way(&seal_json_raw(bad)), None, "{bad}");
+        }
+        // A binary payload signed as JSON (the wrong domain) is refused.
+        let mut payload = vec![3u8, 0];
+        payload.extend_from_slice(&HASH);
+        payload.extend_from_slice(&[2, b'i', b'd', 3, 2]);
+        let tag = CursorKeys::json_mac(keys().0.first().unwrap(), &payload)
+            .finalize()
+            .into_bytes();
+        payload.extend_from_slice(&tag);
+        let token = URL_SAFE_NO_PAD.encode(&payload);
+        assert_eq!(
+            open_as(&keys(), &token, "B", &[kind_of(&FieldValue::Integer(1))]),
+            None
+        );
+    }
+
+    #[test]
+    fn unknown_versions_and_malformed_compact_payloads_are_refused() {
+        let int = ValueKind::Integer {
+            min: i64::MIN,
+            max: i64::MAX,
+        };
+        let good = {
+            let mut p = vec![3u8, 0];
+            p.extend_from_slice(&HASH);
+            p.extend_from_slice(&[2, b'i', b'd', 3, 2]);
+            p
+        };
+        assert!(open_as(&keys(), &seal_compact_raw(&keys(), "B", &good), "B", &[int]).is_some());
+        let mut bad: Vec<Vec<u8>> = vec![
+            vec![0],
+            vec![4, 0],
+            vec![3],
+            vec![3, 0],
+            vec![3, 2],
+            good[..10].to_vec(),
+            good[..18].to_vec(),
+            good[..20].to_vec(),
+            good[..good.len() - 1].to_vec(),
+            [&good[..], &[0]].concat(),
+        ];
+        for (i, b) in [(1usize, 2u8), (18, 0xff), (21, 8), (21, 0xff), (22, 0x80)] {
+            let mut p = good.clone();
+            p[i] = b;
+            bad.push(p);
+        }
+        for p in bad {
+            let token = seal_compact_raw(&keys(), "B", &p);
+            assert_eq!(open_as(&keys(), &token, "B", &[int]), None, "{p:?}");
         }
     }
 
     #[test]
-    fn tampered_truncated_garbage() {
-        let p = CursorPayload::new("Book", "id".into(), vec![Json::from(1)], "h".into());
-        let token = keys().seal(&p).unwrap();
-        for cut in [1, 5, token.len() / 2, token.len() - 1] {
-            assert_eq!(keys().open(&token[..cut]), None);
+    fn varints_are_canonical_and_bounded() {
+        for v in [
+            0,
+            1,
+            127,
+            128,
+            300,
+            u64::from(u32::MAX),
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            let mut out = Vec::new();
+            put_varint(&mut out, v);
+            assert_eq!(read_varint(&out), Some((v, &[][..])), "{v}");
+            out.push(9);
+            assert_eq!(read_varint(&out), Some((v, &[9][..])), "{v}");
         }
-        let mut bytes = URL_SAFE_NO_PAD.decode(&token).unwrap();
-        bytes[3] ^= 1;
-        assert_eq!(keys().open(&URL_SAFE_NO_PAD.encode(&bytes)), None);
-        assert_eq!(keys().open(""), None);
-        assert_eq!(keys().open("!!!"), None);
-        assert_eq!(keys().open(&"A".repeat(MAX_CURSOR_LENGTH + 1)), None);
+        for i in [i64::MIN, -1, 0, 1, i64::MAX] {
+            assert_eq!(unzigzag(zigzag(i)), i);
+        }
+        assert_eq!(read_varint(&[]), None);
+        assert_eq!(read_varint(&[0x80]), None); // cut short
+        assert_eq!(read_varint(&[0x80, 0x00]), None); // overlong zero
+        assert_eq!(read_varint(&[0xff; 10]), None); // too long
+        assert_eq!(
+            read_varint(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02]),
+            None
+        ); // bit 65
+        assert_eq!(read_varint(&[0xff; 11]), None);
+    }
+
+    #[test]
+    fn sort_matches_is_equality_with_the_query_form() {
+        let sorts = [
+            Sort::default(),
+            order(),
+            Sort::new(vec![SortField::asc("id")]),
+            Sort::new(vec![SortField::asc("year"), SortField::asc("id")]),
+            Sort::new(vec![SortField::desc("títle"), SortField::desc("id")]),
+        ];
+        for a in &sorts {
+            let mut written = Vec::new();
+            write_sort(a, &mut written);
+            let text = a.to_string();
+            let (len, rest) = read_varint(&written).unwrap();
+            assert_eq!((len as usize, rest), (text.len(), text.as_bytes()));
+            for b in &sorts {
+                assert_eq!(sort_matches(b, text.as_bytes()), a == b, "{a} {b}");
+            }
+            for cut in 0..text.len() {
+                assert!(!sort_matches(a, &text.as_bytes()[..cut]) || cut == text.len());
+            }
+            assert!(!sort_matches(a, format!("{text},x").as_bytes()));
+        }
+    }
+
+    #[test]
+    fn hex_matches_is_equality_with_the_hex() {
+        let hash = digest("x");
+        let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+        assert!(hex_matches(&hex, &hash));
+        assert!(!hex_matches(&hex.to_uppercase(), &hash));
+        assert!(!hex_matches(&hex[..30], &hash));
+        assert!(!hex_matches(&format!("{hex}00"), &hash));
+        assert!(!hex_matches("h", &hash));
+        let mut other = hash;
+        other[15] ^= 1;
+        assert!(!hex_matches(&hex, &other));
+        assert!(!hex_matches(&"é".repeat(16), &hash));
+    }
+
+    #[test]
+    fn tampered_truncated_garbage() {
+        let values = [FieldValue::Integer(1)];
+        let int = [kind_of(&values[0])];
+        let compact = keys()
+            .seal("Book", Way::Next, &order(), &HASH, &values)
+            .unwrap();
+        let json = keys()
+            .seal_json(&CursorPayload::new(
+                "Book",
+                "id".into(),
+                vec![Json::from(1)],
+                "h".into(),
+            ))
+            .unwrap();
+        for token in [compact, json] {
+            assert!(open_as(&keys(), &token, "Book", &int).is_some());
+            for cut in [1, 5, token.len() / 2, token.len() - 1] {
+                assert_eq!(open_as(&keys(), &token[..cut], "Book", &int), None);
+            }
+            let bytes = URL_SAFE_NO_PAD.decode(&token).unwrap();
+            for i in 0..bytes.len() {
+                let mut flipped = bytes.clone();
+                flipped[i] ^= 1;
+                let t = URL_SAFE_NO_PAD.encode(&flipped);
+                assert_eq!(open_as(&keys(), &t, "Book", &int), None, "byte {i}");
+            }
+        }
+        assert_eq!(open_as(&keys(), "", "Book", &int), None);
+        assert_eq!(open_as(&keys(), "!!!", "Book", &int), None);
+        let long = "A".repeat(MAX_CURSOR_LENGTH + 1);
+        assert_eq!(open_as(&keys(), &long, "Book", &int), None);
+        // Long tokens (decoded on the heap) still verify.
+        let text = FieldValue::Text("x".repeat(1000));
+        let token = keys()
+            .seal(
+                "Book",
+                Way::Next,
+                &order(),
+                &HASH,
+                std::slice::from_ref(&text),
+            )
+            .unwrap();
+        assert!(token.len() > STACK_TOKEN);
+        assert_eq!(
+            open_as(&keys(), &token, "Book", &[ValueKind::Text]),
+            Some(Seen::Compact {
+                way: Way::Next,
+                hash: HASH,
+                sort: "-year,id".into(),
+                values: vec![text],
+            })
+        );
+        // Exactly at the stack limit and one over.
+        for n in [
+            STACK_TOKEN - 2,
+            STACK_TOKEN - 1,
+            STACK_TOKEN,
+            STACK_TOKEN + 1,
+        ] {
+            let t = "A".repeat(n);
+            assert_eq!(open_as(&keys(), &t, "Book", &int), None);
+        }
+    }
+
+    fn any_value() -> impl Strategy<Value = FieldValue> {
+        prop_oneof![
+            Just(FieldValue::Null),
+            any::<i64>().prop_map(FieldValue::Integer),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(FieldValue::Float),
+            any::<bool>().prop_map(FieldValue::Boolean),
+            any::<String>().prop_map(FieldValue::Text),
+            (Date::MIN.to_julian_day()..=Date::MAX.to_julian_day())
+                .prop_map(|d| FieldValue::Date(Date::from_julian_day(d).unwrap())),
+            (
+                Date::MIN.midnight().assume_utc().unix_timestamp()
+                    ..=Date::MAX.midnight().assume_utc().unix_timestamp(),
+                0u32..1_000_000_000
+            )
+                .prop_map(|(s, n)| FieldValue::DateTime(
+                    OffsetDateTime::from_unix_timestamp(s)
+                        .unwrap()
+                        .replace_nanosecond(n)
+                        .unwrap()
+                )),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn compact_values_round_trip(values in prop::collection::vec(any_value(), 0..6), prev: bool) {
+            let way = if prev { Way::Prev } else { Way::Next };
+            prop_assert_eq!(round_trip(&values, way), Some(compact(values.clone(), way)));
+        }
+
+        /// Any payload with a valid tag: decoding is total (no panic), and
+        /// whatever is accepted has exactly the values asked for.
+        #[test]
+        fn signed_arbitrary_payloads_never_panic(
+            body in prop::collection::vec(any::<u8>(), 0..80),
+            n in 0usize..4,
+        ) {
+            let mut payload = vec![3u8, 0];
+            payload.extend_from_slice(&HASH);
+            payload.extend_from_slice(&body);
+            let kinds = [
+                ValueKind::Text,
+                ValueKind::Float,
+                ValueKind::Integer { min: 0, max: 10 },
+                ValueKind::DateTime,
+            ];
+            for raw in [&body[..], &payload[..]] {
+                let token = seal_compact_raw(&keys(), "B", raw);
+                if let Some(Seen::Compact { values, .. }) = open_as(&keys(), &token, "B", &kinds[..n]) {
+                    prop_assert_eq!(values.len(), n);
+                }
+            }
+        }
     }
 }

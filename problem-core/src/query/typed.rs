@@ -6,11 +6,12 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde_json::Value as Json;
-
 use super::combined::{CollectionParams, parse_all};
 use super::count::{CountStrategy, prefer_count};
-use super::cursor::{CursorPayload, Way, cursor_mismatch, digest, invalid_cursor};
+use super::cursor::{
+    HASH_LEN, KeyReader, Opened, Way, cursor_mismatch, digest, hex_matches, invalid_cursor,
+    sort_matches,
+};
 use super::error::{ApplyError, QueryError};
 use super::extract::QueryConfig;
 use super::fields::FieldSelection;
@@ -238,14 +239,15 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             config: config.clone(),
             _marker: PhantomData,
         };
-        if issues.is_empty()
-            && let Some(token) = query.params.cursor.clone()
-        {
-            match query.decode_cursor(&token) {
-                Ok((Way::Next, values)) => query.after = Some(values),
-                Ok((Way::Prev, values)) => query.before = Some(values),
-                Err(issue) => issues.push(*issue),
-            }
+        let decoded = match query.params.cursor.as_deref() {
+            Some(token) if issues.is_empty() => Some(query.decode_cursor(token)),
+            Some(_) | None => None,
+        };
+        match decoded {
+            Some(Ok((Way::Next, values))) => query.after = Some(values),
+            Some(Ok((Way::Prev, values))) => query.before = Some(values),
+            Some(Err(issue)) => issues.push(*issue),
+            None => {}
         }
         QueryError::from_issues(issues).map(|()| query)
     }
@@ -258,42 +260,75 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             .config
             .keys()
             .ok_or_else(|| Box::new(invalid_cursor()))?;
-        let payload = keys.open(token).ok_or_else(|| Box::new(invalid_cursor()))?;
-        if payload.r != Q::SCHEMA.resource {
-            return Err(Box::new(invalid_cursor()));
-        }
-        if payload.s != self.order.to_string() {
+        keys.open(token, Q::SCHEMA.resource, |opened| match opened {
+            Opened::Json(p) => {
+                self.check_binding(p.s.as_bytes(), |hash| hex_matches(&p.h, hash))?;
+                if p.k.len() != self.order.fields().len() {
+                    return Err(Box::new(invalid_cursor()));
+                }
+                let mut json = p.k.iter();
+                let values = self.key_values(|kind| kind.from_json(json.next()?))?;
+                Ok((p.way(), values))
+            }
+            Opened::Compact(p) => {
+                self.check_binding(p.sort, |hash| *hash == p.hash)?;
+                let mut keys: KeyReader<'_> = p.keys;
+                let values = self.key_values(|kind| keys.next(kind))?;
+                if !keys.is_empty() {
+                    return Err(Box::new(invalid_cursor()));
+                }
+                Ok((p.way, values))
+            }
+        })
+        .unwrap_or_else(|| Err(Box::new(invalid_cursor())))
+    }
+
+    /// Checks that a cursor was issued for this query's effective sort
+    /// (`cursor_mismatch` "sort") and filters and search (`cursor_mismatch`
+    /// "filter or search").
+    fn check_binding(
+        &self,
+        sort: &[u8],
+        hash_matches: impl FnOnce(&[u8; HASH_LEN]) -> bool,
+    ) -> Result<(), Box<crate::problem::Issue>> {
+        if !sort_matches(&self.order, sort) {
             return Err(Box::new(cursor_mismatch("sort")));
         }
-        if payload.h != self.filter_hash() {
+        if !hash_matches(&self.filter_hash()) {
             return Err(Box::new(cursor_mismatch("filter or search")));
         }
-        if payload.k.len() != self.order.fields().len() {
-            return Err(Box::new(invalid_cursor()));
-        }
-        let mut values = Vec::with_capacity(payload.k.len());
-        for (sort, json) in self.order.fields().iter().zip(&payload.k) {
+        Ok(())
+    }
+
+    /// A cursor's sort-key values, one per entry of the effective order,
+    /// each read by `next` as its field's kind; `invalid_cursor` for a
+    /// missing value, one of another kind, or a null where the field is
+    /// not nullable or is the key.
+    fn key_values(
+        &self,
+        mut next: impl FnMut(super::value::ValueKind) -> Option<FieldValue>,
+    ) -> Result<Vec<FieldValue>, Box<crate::problem::Issue>> {
+        let fields = self.order.fields();
+        let mut values = Vec::with_capacity(fields.len());
+        for sort in fields {
             let spec = Q::SCHEMA
                 .field(&sort.field)
                 .ok_or_else(|| Box::new(invalid_cursor()))?;
-            let v = spec
-                .kind
-                .from_json(json)
-                .ok_or_else(|| Box::new(invalid_cursor()))?;
+            let v = next(spec.kind).ok_or_else(|| Box::new(invalid_cursor()))?;
             if v.is_null() && (!spec.nullable || spec.name == Q::SCHEMA.key) {
                 return Err(Box::new(invalid_cursor()));
             }
             values.push(v);
         }
-        Ok((payload.way(), values))
+        Ok(values)
     }
 
     /// Hash of the filters and the search, bound into cursors.
-    pub(crate) fn filter_hash(&self) -> String {
+    pub(crate) fn filter_hash(&self) -> [u8; HASH_LEN] {
         if self.params.filter.conditions().is_empty() && self.params.search.is_none() {
             // No filter and no search: always the same text, hashed once.
-            static UNFILTERED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-            return UNFILTERED.get_or_init(|| digest("\u{1d}")).clone();
+            static UNFILTERED: std::sync::OnceLock<[u8; HASH_LEN]> = std::sync::OnceLock::new();
+            return *UNFILTERED.get_or_init(|| digest("\u{1d}"));
         }
         let mut parts: Vec<String> = self
             .params
@@ -338,17 +373,14 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     fn seal_way(&self, values: Vec<FieldValue>, way: Way) -> Result<String, ApplyError> {
         let keys = self.config.keys().ok_or(ApplyError::NoCursorKey)?;
-        let payload = CursorPayload::directed(
+        keys.seal(
             Q::SCHEMA.resource,
-            self.order.to_string(),
-            values
-                .iter()
-                .map(FieldValue::to_json)
-                .collect::<Vec<Json>>(),
-            self.filter_hash(),
             way,
-        );
-        keys.seal(&payload).ok_or(ApplyError::NoCursorKey)
+            &self.order,
+            &self.filter_hash(),
+            &values,
+        )
+        .ok_or(ApplyError::NoCursorKey)
     }
 
     /// The names of the fields the search applies to.

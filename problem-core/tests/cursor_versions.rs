@@ -1,0 +1,290 @@
+//! Cursor payload versions through the typed query: cursors issued before
+//! version 3 (JSON payloads, versions 1 and 2) still page; a version-3
+//! cursor carries every kind of sort-key value back exactly; and a cursor
+//! used with another sort, other filters or search, on another resource,
+//! or tampered with is refused with the same issue whatever its version.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
+use problem_core::CollectionQuery;
+use problem_core::query::{FieldValue, QueryConfig, TypedQuery};
+use serde::Serialize;
+use serde_json::{Value as Json, json};
+use sha2::{Digest, Sha256};
+use time::macros::{date, datetime};
+use time::{Date, OffsetDateTime};
+
+const KEY: &[u8; 32] = b"0123456789abcdef0123456789abcdef";
+
+#[derive(CollectionQuery, Serialize, Clone, Debug)]
+#[query(key = "id")]
+struct Book {
+    #[query(sort)]
+    id: i64,
+    #[query(sort)]
+    year: Option<i32>,
+    #[query(filter(eq), sort, search)]
+    title: String,
+}
+
+/// The same fields under another name: another resource.
+#[derive(CollectionQuery, Serialize)]
+#[query(key = "id")]
+#[allow(dead_code)]
+struct Author {
+    #[query(sort)]
+    id: i64,
+    #[query(sort)]
+    year: Option<i32>,
+    #[query(filter(eq), sort, search)]
+    title: String,
+}
+
+/// One sortable field of every kind, most of them nullable.
+#[derive(CollectionQuery, Serialize, Clone, Debug)]
+#[query(key = "id")]
+struct Every {
+    #[query(sort)]
+    id: u64,
+    #[query(sort)]
+    small: Option<i8>,
+    #[query(sort)]
+    big: Option<i64>,
+    #[query(sort)]
+    single: Option<f32>,
+    #[query(sort)]
+    double: Option<f64>,
+    #[query(sort)]
+    flag: Option<bool>,
+    #[query(sort)]
+    text: Option<String>,
+    #[query(sort)]
+    day: Option<Date>,
+    #[query(sort)]
+    #[serde(with = "time::serde::rfc3339::option")]
+    at: Option<OffsetDateTime>,
+}
+
+fn config() -> QueryConfig {
+    QueryConfig::default().cursor_keys([KEY.to_vec()]).unwrap()
+}
+
+/// A JSON payload signed as releases before version 3 signed it.
+fn legacy(payload: &Json) -> String {
+    let bytes = serde_json::to_vec(payload).unwrap();
+    let mut mac = Hmac::<Sha256>::new_from_slice(KEY).unwrap();
+    mac.update(b"problem-core/cursor/v1\0");
+    mac.update(&bytes);
+    let mut all = bytes;
+    all.extend_from_slice(&mac.finalize().into_bytes());
+    URL_SAFE_NO_PAD.encode(all)
+}
+
+/// The `h` member of a JSON payload for a query without filter or search.
+fn unfiltered_hex() -> String {
+    Sha256::digest(b"\x1d")[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn books() -> Vec<Book> {
+    [
+        (1, Some(2001), "a"),
+        (2, None, "b"),
+        (7, Some(2001), "c"),
+        (9, Some(1990), "d"),
+    ]
+    .into_iter()
+    .map(|(id, year, title)| Book {
+        id,
+        year,
+        title: title.into(),
+    })
+    .collect()
+}
+
+fn parse<Q: problem_core::query::CollectionQuery>(
+    qs: &str,
+) -> Result<TypedQuery<Q>, (String, String)> {
+    TypedQuery::<Q>::from_query_str(qs, &config()).map_err(|e| {
+        assert_eq!(e.issues().len(), 1, "{e:?}");
+        let i = &e.issues()[0];
+        (i.code.to_string(), i.message.clone())
+    })
+}
+
+fn ids(q: &TypedQuery<Book>) -> Vec<i64> {
+    q.cursor_page_in_memory(books())
+        .unwrap()
+        .data
+        .iter()
+        .map(|b| b["id"].as_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn json_cursors_issued_before_version_3_still_page() {
+    let h = unfiltered_hex();
+    // Order `-year,id` (nulls last): 1 and 7 (2001), 9 (1990), 2 (null).
+    let next = legacy(&json!({"v": 1, "r": "Book", "s": "-year,id", "k": [2001, 1], "h": h}));
+    let q = parse::<Book>(&format!("sort=-year&limit=2&cursor={next}")).unwrap();
+    assert_eq!(
+        q.after(),
+        Some(&[FieldValue::Integer(2001), FieldValue::Integer(1)][..])
+    );
+    assert_eq!(ids(&q), [7, 9]);
+    let prev =
+        legacy(&json!({"v": 2, "r": "Book", "s": "-year,id", "k": [null, 2], "h": h, "d": "prev"}));
+    let q = parse::<Book>(&format!("sort=-year&limit=2&cursor={prev}")).unwrap();
+    assert_eq!(
+        q.before(),
+        Some(&[FieldValue::Null, FieldValue::Integer(2)][..])
+    );
+    assert_eq!(ids(&q), [7, 9]);
+    // The cursors of that page are version 3 and lead on the same way.
+    let page = q.cursor_page_in_memory(books()).unwrap();
+    let next = page.meta.next_cursor.unwrap();
+    assert_eq!(URL_SAFE_NO_PAD.decode(&next).unwrap()[0], 3);
+    let q = parse::<Book>(&format!("sort=-year&limit=2&cursor={next}")).unwrap();
+    assert_eq!(ids(&q), [2]);
+}
+
+#[test]
+fn refusals_are_the_same_for_every_version() {
+    let h = unfiltered_hex();
+    let v1 = legacy(&json!({"v": 1, "r": "Book", "s": "-year,id", "k": [2001, 7], "h": h}));
+    let v2 =
+        legacy(&json!({"v": 2, "r": "Book", "s": "-year,id", "k": [2001, 7], "h": h, "d": "prev"}));
+    let first = parse::<Book>("sort=-year&limit=1").unwrap();
+    let page = first.cursor_page_in_memory(books()).unwrap();
+    let v3 = page.meta.next_cursor.unwrap();
+    let second = parse::<Book>(&format!("sort=-year&limit=1&cursor={v3}")).unwrap();
+    let v3_prev = second
+        .cursor_page_in_memory(books())
+        .unwrap()
+        .meta
+        .prev_cursor
+        .unwrap();
+    for token in [&v1, &v2, &v3, &v3_prev] {
+        assert!(parse::<Book>(&format!("sort=-year&cursor={token}")).is_ok());
+        let refused = |qs: String| parse::<Book>(&qs).map(|_| ()).unwrap_err();
+        let (code, detail) = refused(format!("sort=year&cursor={token}"));
+        assert_eq!(code, "cursor_mismatch");
+        assert!(detail.contains("different sort"), "{detail}");
+        let (code, detail) = refused(format!("sort=-year&title=a&cursor={token}"));
+        assert_eq!(code, "cursor_mismatch");
+        assert!(detail.contains("different filter or search"), "{detail}");
+        let (code, _) = refused(format!("sort=-year&q=a&cursor={token}"));
+        assert_eq!(code, "cursor_mismatch");
+        // Another resource's cursor is not this collection's.
+        let err = parse::<Author>(&format!("sort=-year&cursor={token}")).map(|_| ());
+        assert_eq!(err.unwrap_err().0, "invalid_cursor");
+        // Tampered, truncated.
+        let mut bytes = URL_SAFE_NO_PAD.decode(token).unwrap();
+        bytes[2] ^= 0x10;
+        let tampered = URL_SAFE_NO_PAD.encode(&bytes);
+        assert_eq!(
+            refused(format!("sort=-year&cursor={tampered}")).0,
+            "invalid_cursor"
+        );
+        let cut = &token[..token.len() - 3];
+        assert_eq!(
+            refused(format!("sort=-year&cursor={cut}")).0,
+            "invalid_cursor"
+        );
+    }
+    // Version 3 cursors are shorter than the JSON ones they replace.
+    assert!(v3.len() < v1.len(), "{v3} {v1}");
+}
+
+/// A row with `id` and every other field from `pick`.
+fn every(id: u64, pick: usize) -> Every {
+    let texts = ["", "Night Rain", "Ünïcødé – 日本語 🌧", "nul \0 \u{1d}"];
+    let doubles = [
+        0.0,
+        -0.0,
+        0.1,
+        -1.5e300,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        5e-324,
+        2.0,
+    ];
+    let singles = [0.1f32, f32::MAX, -0.0, f32::MIN_POSITIVE, 1e-45];
+    let ints = [i64::MIN, i64::MAX, 0, -1, 64, -65];
+    let days = [
+        date!(2024 - 02 - 29),
+        date!(1969 - 12 - 31),
+        date!(0001 - 01 - 01),
+        date!(9999 - 12 - 31),
+    ];
+    let ats = [
+        datetime!(1969-12-31 23:59:59.5 UTC),
+        datetime!(2024-01-01 02:00:00.123456789 +02:00),
+        datetime!(1970-01-01 00:00:00.000000001 UTC),
+        datetime!(9999-12-31 23:59:59.999999999 UTC),
+    ];
+    // Every fifth row has only nulls.
+    let some = pick % 5 != 4;
+    Every {
+        id,
+        small: some.then_some([i8::MIN, i8::MAX, 0][pick % 3]),
+        big: some.then_some(ints[pick % ints.len()]),
+        single: some.then_some(singles[pick % singles.len()]),
+        double: some.then_some(doubles[pick % doubles.len()]),
+        flag: some.then_some(pick.is_multiple_of(2)),
+        text: some.then(|| texts[pick % texts.len()].to_owned()),
+        day: some.then_some(days[pick % days.len()]),
+        at: some.then_some(ats[pick % ats.len()]),
+    }
+}
+
+#[test]
+fn every_kind_of_sort_key_round_trips_through_a_version_3_cursor() {
+    let rows: Vec<Every> = (0..40).map(|i| every(i, i as usize)).collect();
+    let sorts = [
+        "sort=small,big",
+        "sort=-single,double",
+        "sort=flag,-text",
+        "sort=day,at",
+        "sort=-at,-text,-double,small",
+        "sort=text,flag,day,single,big",
+    ];
+    for sort in sorts {
+        let mut qs = format!("{sort}&limit=3");
+        let mut seen = Vec::new();
+        loop {
+            let q = parse::<Every>(&qs).unwrap_or_else(|e| panic!("{qs}: {e:?}"));
+            let page = q.cursor_page_in_memory(&rows).unwrap();
+            seen.extend(page.data.iter().map(|r| r["id"].as_u64().unwrap()));
+            let Some(next) = page.meta.next_cursor else {
+                break;
+            };
+            // The cursor's values are the last row's, exactly (-0.0 too).
+            let last = page.data.last().unwrap();
+            let after = parse::<Every>(&format!("{sort}&limit=3&cursor={next}"))
+                .unwrap()
+                .after()
+                .unwrap()
+                .to_vec();
+            let q = parse::<Every>(&format!("{sort}&limit=3")).unwrap();
+            for (field, v) in q.order().fields().iter().zip(&after) {
+                let want = <Every as problem_core::query::CollectionQuery>::SCHEMA
+                    .field(&field.field)
+                    .unwrap()
+                    .kind
+                    .from_json(&last[&*field.field])
+                    .unwrap();
+                assert_eq!(v, &want, "{sort} {}", field.field);
+                if let (FieldValue::Float(a), FieldValue::Float(b)) = (v, &want) {
+                    assert_eq!(a.to_bits(), b.to_bits());
+                }
+            }
+            qs = format!("{sort}&limit=3&cursor={next}");
+        }
+        seen.sort_unstable();
+        assert_eq!(seen, (0..40).collect::<Vec<u64>>(), "{sort}");
+    }
+}
