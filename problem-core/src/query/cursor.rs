@@ -33,8 +33,17 @@
 //! | 1 | `3`, the version |
 //! | 1 | the direction: `0` next, `1` previous |
 //! | 16 | the hash of the filters and the search (the first 16 bytes of a SHA-256), raw |
-//! | varint + that many | the effective sort in its query form, UTF-8 (`-year,title,id`) |
+//! | 8 | the digest of the effective sort: XXH3-64 of its query form (`-year,title,id`, the key included), little-endian |
 //! | the rest | the sort-key values, one per sort entry, each a tag byte and its data (below); nothing may follow the last |
+//!
+//! The sort is bound by a digest rather than its text so that a typical
+//! payload and the resource name fit the 55 bytes of one SHA-256 block; a
+//! cursor sent with another sort is still told apart from one sent with
+//! other filters or search (`cursor_mismatch`, "sort" or "filter or
+//! search"). The digest is not a secret and needs no resistance to chosen
+//! collisions: the tag protects the payload, and two sorts a collection
+//! accepts colliding (about 2^-64 for any pair) would only let a cursor's
+//! position be read under the other sort, its values still checked by kind.
 //!
 //! A varint is unsigned LEB128 (at most 10 bytes, no bits beyond 64); a
 //! signed integer is zigzag-encoded first. Value tags: `0` null; `1` false;
@@ -84,6 +93,8 @@ const VERSION_COMPACT: u8 = 3;
 const TAG_LEN: usize = 32;
 /// Length of the hash of the filters and the search (bytes).
 pub(crate) const HASH_LEN: usize = 16;
+/// Length of the sort digest of version 3 (bytes).
+pub(crate) const SORT_DIGEST_LEN: usize = 8;
 /// Longest token accepted (characters); longer ones are `invalid_cursor`.
 pub const MAX_CURSOR_LENGTH: usize = 4096;
 /// Shortest accepted cursor key, in bytes.
@@ -231,7 +242,7 @@ impl CursorKeys {
             Way::Prev => 1,
         });
         payload.extend_from_slice(hash);
-        write_sort(order, &mut payload);
+        payload.extend_from_slice(&sort_digest(order));
         for v in values {
             write_value(v, &mut payload);
         }
@@ -396,9 +407,8 @@ pub(crate) struct CompactPayload<'a> {
     pub way: Way,
     /// Hash of the filters and the search.
     pub hash: [u8; HASH_LEN],
-    /// The effective sort in its query form (bytes of UTF-8 text, compared
-    /// with [`sort_matches`]).
-    pub sort: &'a [u8],
+    /// The digest of the effective sort ([`sort_digest`]).
+    pub sort: [u8; SORT_DIGEST_LEN],
     /// The sort-key values, read one at a time by kind.
     pub keys: KeyReader<'a>,
 }
@@ -418,12 +428,11 @@ impl<'a> CompactPayload<'a> {
             _ => return None,
         };
         let (hash, rest) = rest.split_first_chunk::<HASH_LEN>()?;
-        let (len, rest) = read_varint(rest)?;
-        let (sort, keys) = rest.split_at_checked(usize::try_from(len).ok()?)?;
+        let (sort, keys) = rest.split_first_chunk::<SORT_DIGEST_LEN>()?;
         Some(Self {
             way,
             hash: *hash,
-            sort,
+            sort: *sort,
             keys: KeyReader { rest: keys },
         })
     }
@@ -556,22 +565,35 @@ fn write_value(value: &FieldValue, out: &mut Vec<u8>) {
     }
 }
 
-/// Writes the sort's query form (`-year,title,id`), length first.
-fn write_sort(order: &Sort, out: &mut Vec<u8>) {
-    let fields = order.fields();
-    let len = fields.iter().fold(fields.len().saturating_sub(1), |n, s| {
-        n + s.field.len() + usize::from(s.direction == Direction::Desc)
-    });
-    put_varint(out, len as u64);
-    for (i, s) in fields.iter().enumerate() {
+/// The sort member of version 3: XXH3-64 of the sort's query form
+/// (`-year,title,id`, as `order.to_string()` writes it), little-endian.
+/// The text is written on the stack unless it is long.
+pub(crate) fn sort_digest(order: &Sort) -> [u8; SORT_DIGEST_LEN] {
+    use xxhash_rust::xxh3::xxh3_64;
+    let mut stack = [0u8; 128];
+    let mut len = 0;
+    let mut fits = true;
+    let mut put = |piece: &[u8]| match stack.get_mut(len..len + piece.len()) {
+        Some(slot) => {
+            slot.copy_from_slice(piece);
+            len += piece.len();
+        }
+        None => fits = false,
+    };
+    for (i, s) in order.fields().iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            put(b",");
         }
         if s.direction == Direction::Desc {
-            out.push(b'-');
+            put(b"-");
         }
-        out.extend_from_slice(s.field.as_bytes());
+        put(s.field.as_bytes());
     }
+    let digest = match stack.get(..len) {
+        Some(text) if fits => xxh3_64(text),
+        Some(_) | None => xxh3_64(order.to_string().as_bytes()),
+    };
+    digest.to_le_bytes()
 }
 
 /// Whether `text` is the sort's query form (`order.to_string()`), compared
@@ -854,7 +876,7 @@ mod tests {
         Compact {
             way: Way,
             hash: [u8; HASH_LEN],
-            sort: String,
+            sort: [u8; SORT_DIGEST_LEN],
             /// The values read back with the kind each was written as.
             values: Vec<FieldValue>,
         },
@@ -887,7 +909,7 @@ mod tests {
                 p.keys.is_empty().then(|| Seen::Compact {
                     way: p.way,
                     hash: p.hash,
-                    sort: String::from_utf8_lossy(p.sort).into_owned(),
+                    sort: p.sort,
                     values,
                 })
             }
@@ -905,7 +927,7 @@ mod tests {
         Seen::Compact {
             way,
             hash: HASH,
-            sort: "-year,id".into(),
+            sort: sort_digest(&order()),
             values,
         }
     }
@@ -987,8 +1009,8 @@ mod tests {
         let (payload, tag) = all.split_at(all.len() - TAG_LEN);
         let mut want = vec![3u8, 1];
         want.extend_from_slice(&HASH);
-        want.push(14);
-        want.extend_from_slice(b"-year,title,id");
+        let digest = xxhash_rust::xxh3::xxh3_64(b"-year,title,id");
+        want.extend_from_slice(&digest.to_le_bytes());
         // 2001 zigzag = 4002 = 0b1_1111_0100010
         want.extend_from_slice(&[3, 0xa2, 0x1f]);
         want.extend_from_slice(&[5, 4]);
@@ -1004,10 +1026,10 @@ mod tests {
         mac.update(b"Book");
         mac.update(payload);
         mac.verify_slice(tag).unwrap();
-        // 48 bytes of tag input after the domain block (at most 55 fit
+        // 41 bytes of tag input after the domain block (at most 55 fit
         // one SHA-256 block with its padding): one inner and one outer
         // block per token besides the ones hashed when the key was set.
-        assert_eq!(payload.len() + 1 + 4, 48);
+        assert_eq!(payload.len() + 1 + 4, 41);
     }
 
     #[test]
@@ -1213,7 +1235,8 @@ mod tests {
         let good = {
             let mut p = vec![3u8, 0];
             p.extend_from_slice(&HASH);
-            p.extend_from_slice(&[2, b'i', b'd', 3, 2]);
+            p.extend_from_slice(&[9; SORT_DIGEST_LEN]);
+            p.extend_from_slice(&[3, 2]);
             p
         };
         assert!(open_as(&keys(), &seal_compact_raw(&keys(), "B", &good), "B", &[int]).is_some());
@@ -1226,10 +1249,13 @@ mod tests {
             good[..10].to_vec(),
             good[..18].to_vec(),
             good[..20].to_vec(),
+            good[..26].to_vec(),
             good[..good.len() - 1].to_vec(),
             [&good[..], &[0]].concat(),
         ];
-        for (i, b) in [(1usize, 2u8), (18, 0xff), (21, 8), (21, 0xff), (22, 0x80)] {
+        // A bad direction, unknown tags, a text without its bytes, a varint
+        // cut short.
+        for (i, b) in [(1usize, 2u8), (26, 8), (26, 0xff), (26, 5), (27, 0x80)] {
             let mut p = good.clone();
             p[i] = b;
             bad.push(p);
@@ -1273,25 +1299,30 @@ mod tests {
     }
 
     #[test]
-    fn sort_matches_is_equality_with_the_query_form() {
+    fn sort_matches_and_sort_digest_follow_the_query_form() {
+        let long = Sort::new(
+            (0..40)
+                .map(|i| SortField::desc(format!("field_{i}")))
+                .collect(),
+        );
         let sorts = [
             Sort::default(),
             order(),
             Sort::new(vec![SortField::asc("id")]),
             Sort::new(vec![SortField::asc("year"), SortField::asc("id")]),
             Sort::new(vec![SortField::desc("títle"), SortField::desc("id")]),
+            long,
         ];
         for a in &sorts {
-            let mut written = Vec::new();
-            write_sort(a, &mut written);
             let text = a.to_string();
-            let (len, rest) = read_varint(&written).unwrap();
-            assert_eq!((len as usize, rest), (text.len(), text.as_bytes()));
+            let digest = xxhash_rust::xxh3::xxh3_64(text.as_bytes()).to_le_bytes();
+            assert_eq!(sort_digest(a), digest, "{a}");
             for b in &sorts {
                 assert_eq!(sort_matches(b, text.as_bytes()), a == b, "{a} {b}");
+                assert_eq!(sort_digest(b) == digest, a == b, "{a} {b}");
             }
             for cut in 0..text.len() {
-                assert!(!sort_matches(a, &text.as_bytes()[..cut]) || cut == text.len());
+                assert!(!sort_matches(a, &text.as_bytes()[..cut]));
             }
             assert!(!sort_matches(a, format!("{text},x").as_bytes()));
         }
@@ -1361,7 +1392,7 @@ mod tests {
             Some(Seen::Compact {
                 way: Way::Next,
                 hash: HASH,
-                sort: "-year,id".into(),
+                sort: sort_digest(&order()),
                 values: vec![text],
             })
         );

@@ -10,7 +10,7 @@ use super::combined::{CollectionParams, parse_all};
 use super::count::{CountStrategy, prefer_count};
 use super::cursor::{
     HASH_LEN, KeyReader, Opened, Way, cursor_mismatch, digest, hex_matches, invalid_cursor,
-    sort_matches,
+    sort_digest, sort_matches,
 };
 use super::error::{ApplyError, QueryError};
 use super::extract::QueryConfig;
@@ -262,7 +262,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             .ok_or_else(|| Box::new(invalid_cursor()))?;
         keys.open(token, Q::SCHEMA.resource, |opened| match opened {
             Opened::Json(p) => {
-                self.check_binding(p.s.as_bytes(), |hash| hex_matches(&p.h, hash))?;
+                self.check_binding(
+                    |order| sort_matches(order, p.s.as_bytes()),
+                    |hash| hex_matches(&p.h, hash),
+                )?;
                 if p.k.len() != self.order.fields().len() {
                     return Err(Box::new(invalid_cursor()));
                 }
@@ -271,7 +274,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 Ok((p.way(), values))
             }
             Opened::Compact(p) => {
-                self.check_binding(p.sort, |hash| *hash == p.hash)?;
+                self.check_binding(|order| sort_digest(order) == p.sort, |hash| *hash == p.hash)?;
                 let mut keys: KeyReader<'_> = p.keys;
                 let values = self.key_values(|kind| keys.next(kind))?;
                 if !keys.is_empty() {
@@ -288,10 +291,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// "filter or search").
     fn check_binding(
         &self,
-        sort: &[u8],
+        sort_matches: impl FnOnce(&Sort) -> bool,
         hash_matches: impl FnOnce(&[u8; HASH_LEN]) -> bool,
     ) -> Result<(), Box<crate::problem::Issue>> {
-        if !sort_matches(&self.order, sort) {
+        if !sort_matches(&self.order) {
             return Err(Box::new(cursor_mismatch("sort")));
         }
         if !hash_matches(&self.filter_hash()) {
