@@ -730,14 +730,17 @@ fn decode_base64url(input: &[u8], out: &mut [u8]) -> Option<usize> {
     let out = out.get_mut(..len)?;
     let (triples, tail) = out.as_chunks_mut::<3>();
     let value = |c: u8| u32::from(BASE64URL[usize::from(c)]);
+    // An invalid character has its high bits set: they are gathered and
+    // checked once, after the loop (what was written is then discarded).
+    let mut invalid = 0;
     for (&[a, b, c, d], triple) in quads.iter().zip(triples) {
         let (a, b, c, d) = (value(a), value(b), value(c), value(d));
-        // An invalid character has its high bits set.
-        if (a | b | c | d) > 63 {
-            return None;
-        }
+        invalid |= a | b | c | d;
         let v = (a << 18) | (b << 12) | (c << 6) | d;
         *triple = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
+    }
+    if invalid > 63 {
+        return None;
     }
     match (rest, tail) {
         ([], []) => {}
