@@ -3,7 +3,11 @@
 //! would produce. This reaches the payload decoder behind the HMAC check.
 //!
 //! Token format (problem-core/src/query/cursor.rs): base64url(payload ||
-//! HMAC-SHA256(key, "problem-core/cursor/v1\0" || payload)).
+//! tag). Version 3 (binary, written now): tag = HMAC-SHA256(key, the
+//! 64-byte block "problem-core/cursor/v3\0" padded with zeros || resource
+//! length (one byte here) || resource || payload). Versions 1 and 2 (JSON,
+//! still accepted): tag = HMAC-SHA256(key, "problem-core/cursor/v1\0" ||
+//! payload). Bit 0x40 of the first input byte picks the version family.
 //!
 //! Properties: never panics; an accepted cursor has one value per sort
 //! entry, each of its field's kind, the key never null; the query then
@@ -21,9 +25,17 @@ use problem_fuzz::{
 };
 use sea_query::{PostgresQueryBuilder, Query};
 
-fn seal(payload: &[u8]) -> String {
+fn seal(payload: &[u8], binary: bool) -> String {
     let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&CURSOR_KEY).expect("any key length");
-    mac.update(b"problem-core/cursor/v1\0");
+    if binary {
+        let mut domain = [0u8; 64];
+        domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
+        mac.update(&domain);
+        mac.update(&[9]);
+        mac.update(b"BookQuery");
+    } else {
+        mac.update(b"problem-core/cursor/v1\0");
+    }
     mac.update(payload);
     let mut all = payload.to_vec();
     all.extend_from_slice(&mac.finalize().into_bytes());
@@ -48,39 +60,46 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let listing = CURSOR_LISTINGS[usize::from(pick) % CURSOR_LISTINGS.len()];
+    let binary = pick & 0x40 != 0;
     // Half of the inputs get a well-formed envelope around fuzzed sort keys,
     // so that the value decoding is reached often.
     let payload: Vec<u8> = if pick & 0x80 != 0 {
         let first = parse(listing, config()).expect("listing parses");
-        let sort = first.order().to_string();
-        let hash = {
-            // The real hash is private: take it from a real cursor.
-            let page = first.cursor_page_in_memory(books().iter()).expect("page");
-            let token = page.meta.next_cursor.expect("next");
-            let raw = URL_SAFE_NO_PAD.decode(token).expect("b64");
-            let json: serde_json::Value =
-                serde_json::from_slice(&raw[..raw.len() - 32]).expect("json");
-            json["h"].clone()
-        };
-        let keys: serde_json::Value = serde_json::from_slice(payload).unwrap_or_else(|_| {
-            serde_json::Value::String(String::from_utf8_lossy(payload).into_owned())
-        });
-        let keys = match keys {
-            serde_json::Value::Array(a) => serde_json::Value::Array(a),
-            other => serde_json::Value::Array(vec![other]),
-        };
-        serde_json::to_vec(
-            &serde_json::json!({"v": 1, "r": "BookQuery", "s": sort, "k": keys, "h": hash}),
-        )
-        .expect("json")
+        // The real envelope (version 3: version, direction, the 16-byte
+        // filter hash, the 8-byte sort digest) is private: take it from a
+        // real cursor.
+        let page = first.cursor_page_in_memory(books().iter()).expect("page");
+        let token = page.meta.next_cursor.expect("next");
+        let raw = URL_SAFE_NO_PAD.decode(token).expect("b64");
+        assert_eq!(raw[0], 3, "cursors are written in version 3");
+        let header = &raw[..26];
+        if binary {
+            // Fuzzed bytes as the tagged sort-key values.
+            [header, payload].concat()
+        } else {
+            let sort = first.order().to_string();
+            let hash: String = header[2..18].iter().map(|b| format!("{b:02x}")).collect();
+            let keys: serde_json::Value = serde_json::from_slice(payload).unwrap_or_else(|_| {
+                serde_json::Value::String(String::from_utf8_lossy(payload).into_owned())
+            });
+            let keys = match keys {
+                serde_json::Value::Array(a) => serde_json::Value::Array(a),
+                other => serde_json::Value::Array(vec![other]),
+            };
+            serde_json::to_vec(
+                &serde_json::json!({"v": 1, "r": "BookQuery", "s": sort, "k": keys, "h": hash}),
+            )
+            .expect("json")
+        }
     } else {
         payload.to_vec()
     };
-    let token = seal(&payload);
+    let token = seal(&payload, binary);
     let qs = format!("{listing}&cursor={}", encode(&token));
     match parse(&qs, config()) {
         Ok(q) => {
-            // A next cursor (version 1) or a previous one (version 2, `"d":"prev"`).
+            // A next cursor or a previous one (version 2 `"d":"prev"`, or
+            // version 3's direction byte).
             let after = q.after().or(q.before()).expect("a cursor was sent");
             assert_eq!(after.len(), q.order().fields().len());
             for (sort, v) in q.order().fields().iter().zip(after) {
