@@ -33,7 +33,7 @@
 //! | 1 | `3`, the version |
 //! | 1 | the direction: `0` next, `1` previous |
 //! | 16 | the hash of the filters and the search (the first 16 bytes of a SHA-256), raw |
-//! | 8 | the digest of the effective sort: XXH3-64 of its query form (`-year,title,id`, the key included), little-endian |
+//! | 8 | the digest of the effective sort: the low 64 bits of XXH3-128 of its query form (`-year,title,id`, the key included), little-endian |
 //! | the rest | the sort-key values, one per sort entry, each a tag byte and its data (below); nothing may follow the last |
 //!
 //! The sort is bound by a digest rather than its text so that a typical
@@ -479,7 +479,7 @@ fn read_value(bytes: &[u8]) -> Option<(FieldValue, &[u8])> {
             let (len, rest) = read_varint(rest)?;
             let (text, rest) = rest.split_at_checked(usize::try_from(len).ok()?)?;
             let text = std::str::from_utf8(text).ok()?;
-            (FieldValue::Text(text.to_owned()), rest)
+            (FieldValue::Text(text.into()), rest)
         }
         tag::DATE => {
             let (day, rest) = read_varint(rest)?;
@@ -565,11 +565,12 @@ fn write_value(value: &FieldValue, out: &mut Vec<u8>) {
     }
 }
 
-/// The sort member of version 3: XXH3-64 of the sort's query form
-/// (`-year,title,id`, as `order.to_string()` writes it), little-endian.
+/// The sort member of version 3: the low 64 bits of XXH3-128 of the
+/// sort's query form (`-year,title,id`, as `order.to_string()` writes it),
+/// little-endian.
 /// The text is written on the stack unless it is long.
 pub(crate) fn sort_digest(order: &Sort) -> [u8; SORT_DIGEST_LEN] {
-    use xxhash_rust::xxh3::xxh3_64;
+    let low64 = |text: &[u8]| twox_hash::XxHash3_128::oneshot(text) as u64;
     let mut stack = [0u8; 128];
     let mut len = 0;
     let mut fits = true;
@@ -590,8 +591,8 @@ pub(crate) fn sort_digest(order: &Sort) -> [u8; SORT_DIGEST_LEN] {
         put(s.field.as_bytes());
     }
     let digest = match stack.get(..len) {
-        Some(text) if fits => xxh3_64(text),
-        Some(_) | None => xxh3_64(order.to_string().as_bytes()),
+        Some(text) if fits => low64(text),
+        Some(_) | None => low64(order.to_string().as_bytes()),
     };
     digest.to_le_bytes()
 }
@@ -1012,7 +1013,7 @@ mod tests {
         let (payload, tag) = all.split_at(all.len() - TAG_LEN);
         let mut want = vec![3u8, 1];
         want.extend_from_slice(&HASH);
-        let digest = xxhash_rust::xxh3::xxh3_64(b"-year,title,id");
+        let digest = xxhash_rust::xxh3::xxh3_128(b"-year,title,id") as u64;
         want.extend_from_slice(&digest.to_le_bytes());
         // 2001 zigzag = 4002 = 0b1_1111_0100010
         want.extend_from_slice(&[3, 0xa2, 0x1f]);
@@ -1061,11 +1062,11 @@ mod tests {
             FieldValue::Float(f64::from(0.1f32)),
             FieldValue::Boolean(false),
             FieldValue::Boolean(true),
-            FieldValue::Text(String::new()),
+            FieldValue::Text("".into()),
             FieldValue::Text("Night Rain".into()),
             FieldValue::Text("Ünïcødé – 日本語 🌧".into()),
             FieldValue::Text("nul \0 and \u{1d} controls".into()),
-            FieldValue::Text(long),
+            FieldValue::Text(long.into()),
             FieldValue::Date(date!(2024 - 02 - 29)),
             FieldValue::Date(date!(1969 - 12 - 31)),
             FieldValue::Date(Date::MIN),
@@ -1318,7 +1319,7 @@ mod tests {
         ];
         for a in &sorts {
             let text = a.to_string();
-            let digest = xxhash_rust::xxh3::xxh3_64(text.as_bytes()).to_le_bytes();
+            let digest = (xxhash_rust::xxh3::xxh3_128(text.as_bytes()) as u64).to_le_bytes();
             assert_eq!(sort_digest(a), digest, "{a}");
             for b in &sorts {
                 assert_eq!(sort_matches(b, text.as_bytes()), a == b, "{a} {b}");
@@ -1379,7 +1380,7 @@ mod tests {
         let long = "A".repeat(MAX_CURSOR_LENGTH + 1);
         assert_eq!(open_as(&keys(), &long, "Book", &int), None);
         // Long tokens (decoded on the heap) still verify.
-        let text = FieldValue::Text("x".repeat(1000));
+        let text = FieldValue::Text("x".repeat(1000).into());
         let token = keys()
             .seal(
                 "Book",
@@ -1419,7 +1420,7 @@ mod tests {
                 .prop_filter("finite", |f| f.is_finite())
                 .prop_map(FieldValue::Float),
             any::<bool>().prop_map(FieldValue::Boolean),
-            any::<String>().prop_map(FieldValue::Text),
+            any::<String>().prop_map(|s| FieldValue::Text(s.into())),
             (Date::MIN.to_julian_day()..=Date::MAX.to_julian_day())
                 .prop_map(|d| FieldValue::Date(Date::from_julian_day(d).unwrap())),
             (
