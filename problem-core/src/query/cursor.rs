@@ -45,8 +45,10 @@
 //! accepts colliding (about 2^-64 for any pair) would only let a cursor's
 //! position be read under the other sort, its values still checked by kind.
 //!
-//! A varint is unsigned LEB128 (at most 10 bytes, no bits beyond 64); a
-//! signed integer is zigzag-encoded first. Value tags: `0` null; `1` false;
+//! The values and the resource's length are written by `postcard` 1
+//! (its wire format is stable across 1.x): a varint is unsigned LEB128 (at
+//! most 10 bytes, no bits beyond 64), a signed integer zigzag-encoded
+//! first, an enum variant its index as a varint. Value tags: `0` null; `1` false;
 //! `2` true; `3` integer (zigzag varint); `4` float (the 8 bytes of the
 //! IEEE 754 `f64`, little-endian; a non-finite float is written as null,
 //! as version 1 wrote it); `5` text (varint byte length, then UTF-8); `6`
@@ -117,16 +119,22 @@ const fn domain_block(prefix: &[u8]) -> [u8; 64] {
     block
 }
 
-/// Value tags of version 3.
-mod tag {
-    pub(super) const NULL: u8 = 0;
-    pub(super) const FALSE: u8 = 1;
-    pub(super) const TRUE: u8 = 2;
-    pub(super) const INTEGER: u8 = 3;
-    pub(super) const FLOAT: u8 = 4;
-    pub(super) const TEXT: u8 = 5;
-    pub(super) const DATE: u8 = 6;
-    pub(super) const DATE_TIME: u8 = 7;
+/// A sort-key value of version 3 as `postcard` writes it: the variant's
+/// index as the tag byte (0 null, 1 false, 2 true, 3 integer, 4 float,
+/// 5 text, 6 date, 7 date-time), then integers as zigzag varints, a float
+/// as its 8 little-endian bytes, a text as a varint length and its UTF-8, a
+/// date as its Julian day, a date-time as Unix seconds and nanoseconds.
+/// The variants' order is the wire format: new ones go last.
+#[derive(Debug, Serialize, Deserialize)]
+enum WireValue<'a> {
+    Null,
+    False,
+    True,
+    Integer(i64),
+    Float(f64),
+    Text(&'a str),
+    Date(i32),
+    DateTime(i64, u32),
 }
 
 /// One key's HMAC states after the key and each domain prefix.
@@ -208,9 +216,12 @@ impl CursorKeys {
     /// The version-3 MAC of `payload` for `resource`.
     fn compact_mac(key: &KeyMacs, resource: &str, payload: &[u8]) -> HmacSha256 {
         let mut mac = key.compact.clone();
-        let mut len = Varint::new();
-        len.put(resource.len() as u64);
-        mac.update(len.bytes());
+        // The resource as `postcard` writes a text: its length as a varint
+        // (at most 10 bytes), then its bytes.
+        let mut len = [0u8; 10];
+        if let Ok(len) = postcard::to_slice(&(resource.len() as u64), &mut len) {
+            mac.update(len);
+        }
         mac.update(resource.as_bytes());
         mac.update(payload);
         mac
@@ -244,7 +255,7 @@ impl CursorKeys {
         payload.extend_from_slice(hash);
         payload.extend_from_slice(&sort_digest(order));
         for v in values {
-            write_value(v, &mut payload);
+            payload = write_value(v, payload)?;
         }
         let tag = Self::compact_mac(key, resource, &payload)
             .finalize()
@@ -467,41 +478,23 @@ impl KeyReader<'_> {
 
 /// Reads one tagged value.
 fn read_value(bytes: &[u8]) -> Option<(FieldValue, &[u8])> {
-    let (&t, rest) = bytes.split_first()?;
-    Some(match t {
-        tag::NULL => (FieldValue::Null, rest),
-        tag::FALSE => (FieldValue::Boolean(false), rest),
-        tag::TRUE => (FieldValue::Boolean(true), rest),
-        tag::INTEGER => {
-            let (v, rest) = read_varint(rest)?;
-            (FieldValue::Integer(unzigzag(v)), rest)
-        }
-        tag::FLOAT => {
-            let (b, rest) = rest.split_first_chunk::<8>()?;
-            (FieldValue::Float(f64::from_le_bytes(*b)), rest)
-        }
-        tag::TEXT => {
-            let (len, rest) = read_varint(rest)?;
-            let (text, rest) = rest.split_at_checked(usize::try_from(len).ok()?)?;
-            let text = std::str::from_utf8(text).ok()?;
-            (FieldValue::Text(text.into()), rest)
-        }
-        tag::DATE => {
-            let (day, rest) = read_varint(rest)?;
-            let day = i32::try_from(unzigzag(day)).ok()?;
-            (FieldValue::Date(Date::from_julian_day(day).ok()?), rest)
-        }
-        tag::DATE_TIME => {
-            let (seconds, rest) = read_varint(rest)?;
-            let (nanos, rest) = read_varint(rest)?;
-            let at = OffsetDateTime::from_unix_timestamp(unzigzag(seconds))
+    let (wire, rest) = postcard::take_from_bytes::<WireValue<'_>>(bytes).ok()?;
+    let value = match wire {
+        WireValue::Null => FieldValue::Null,
+        WireValue::False => FieldValue::Boolean(false),
+        WireValue::True => FieldValue::Boolean(true),
+        WireValue::Integer(v) => FieldValue::Integer(v),
+        WireValue::Float(v) => FieldValue::Float(v),
+        WireValue::Text(v) => FieldValue::Text(v.into()),
+        WireValue::Date(day) => FieldValue::Date(Date::from_julian_day(day).ok()?),
+        WireValue::DateTime(seconds, nanos) => FieldValue::DateTime(
+            OffsetDateTime::from_unix_timestamp(seconds)
                 .ok()?
-                .replace_nanosecond(u32::try_from(nanos).ok()?)
-                .ok()?;
-            (FieldValue::DateTime(at), rest)
-        }
-        _ => return None,
-    })
+                .replace_nanosecond(nanos)
+                .ok()?,
+        ),
+    };
+    Some((value, rest))
 }
 
 /// `value` if it is of `kind` (or null), as [`ValueKind::from_json`]
@@ -536,38 +529,23 @@ fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
     ok.then_some(value)
 }
 
-/// Writes one tagged value.
-fn write_value(value: &FieldValue, out: &mut Vec<u8>) {
-    match value {
-        FieldValue::Null => out.push(tag::NULL),
-        FieldValue::Boolean(false) => out.push(tag::FALSE),
-        FieldValue::Boolean(true) => out.push(tag::TRUE),
-        FieldValue::Integer(v) => {
-            out.push(tag::INTEGER);
-            put_varint(out, zigzag(*v));
-        }
+/// Writes one tagged value; `None` if `postcard` refuses it (it does not
+/// for these types).
+fn write_value(value: &FieldValue, out: Vec<u8>) -> Option<Vec<u8>> {
+    let wire = match value {
+        FieldValue::Null => WireValue::Null,
+        FieldValue::Boolean(false) => WireValue::False,
+        FieldValue::Boolean(true) => WireValue::True,
+        FieldValue::Integer(v) => WireValue::Integer(*v),
         // Version 1 wrote a non-finite float as `null` (JSON has no other
         // way); such a value never parses, so this keeps its meaning.
-        FieldValue::Float(v) if !v.is_finite() => out.push(tag::NULL),
-        FieldValue::Float(v) => {
-            out.push(tag::FLOAT);
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        FieldValue::Text(v) => {
-            out.push(tag::TEXT);
-            put_varint(out, v.len() as u64);
-            out.extend_from_slice(v.as_bytes());
-        }
-        FieldValue::Date(d) => {
-            out.push(tag::DATE);
-            put_varint(out, zigzag(i64::from(d.to_julian_day())));
-        }
-        FieldValue::DateTime(d) => {
-            out.push(tag::DATE_TIME);
-            put_varint(out, zigzag(d.unix_timestamp()));
-            put_varint(out, u64::from(d.nanosecond()));
-        }
-    }
+        FieldValue::Float(v) if !v.is_finite() => WireValue::Null,
+        FieldValue::Float(v) => WireValue::Float(*v),
+        FieldValue::Text(v) => WireValue::Text(v.as_str()),
+        FieldValue::Date(d) => WireValue::Date(d.to_julian_day()),
+        FieldValue::DateTime(d) => WireValue::DateTime(d.unix_timestamp(), d.nanosecond()),
+    };
+    postcard::to_extend(&wire, out).ok()
 }
 
 /// The sort member of version 3: the low 64 bits of XXH3-128 of the
@@ -625,70 +603,6 @@ pub(crate) fn sort_matches(order: &Sort, text: &[u8]) -> bool {
         }
     }
     rest.is_empty()
-}
-
-fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-fn unzigzag(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
-}
-
-/// A varint written on the stack.
-struct Varint {
-    buf: [u8; 10],
-    len: usize,
-}
-
-impl Varint {
-    fn new() -> Self {
-        Self {
-            buf: [0; 10],
-            len: 0,
-        }
-    }
-
-    fn put(&mut self, mut v: u64) {
-        for slot in &mut self.buf {
-            let low = (v & 0x7f) as u8;
-            v >>= 7;
-            self.len += 1;
-            if v == 0 {
-                *slot = low;
-                return;
-            }
-            *slot = low | 0x80;
-        }
-    }
-
-    fn bytes(&self) -> &[u8] {
-        self.buf.get(..self.len).unwrap_or(&self.buf)
-    }
-}
-
-fn put_varint(out: &mut Vec<u8>, v: u64) {
-    let mut var = Varint::new();
-    var.put(v);
-    out.extend_from_slice(var.bytes());
-}
-
-/// Reads an unsigned LEB128 varint: at most 10 bytes, no bit beyond 64,
-/// no trailing zero byte after the first (one encoding per value).
-fn read_varint(bytes: &[u8]) -> Option<(u64, &[u8])> {
-    let mut v: u64 = 0;
-    for (i, &b) in bytes.iter().enumerate().take(10) {
-        let low = u64::from(b & 0x7f);
-        let shift = 7 * i as u32;
-        if (i == 9 && low > 1) || (i > 0 && b == 0) {
-            return None;
-        }
-        v |= low << shift;
-        if b & 0x80 == 0 {
-            return Some((v, bytes.get(i + 1..)?));
-        }
-    }
-    None
 }
 
 /// SHA-256 (first 16 bytes) of a canonical text.
@@ -1053,8 +967,7 @@ mod tests {
             max: 127,
         };
         let read = |v: FieldValue, kind: ValueKind| {
-            let mut bytes = Vec::new();
-            write_value(&v, &mut bytes);
+            let bytes = write_value(&v, Vec::new()).unwrap();
             let mut reader = KeyReader { rest: &bytes };
             let got = reader.next(kind);
             assert!(reader.is_empty());
@@ -1197,35 +1110,46 @@ mod tests {
     }
 
     #[test]
-    fn varints_are_canonical_and_bounded() {
-        for v in [
-            0,
-            1,
-            127,
-            128,
-            300,
-            u64::from(u32::MAX),
-            u64::MAX - 1,
-            u64::MAX,
-        ] {
-            let mut out = Vec::new();
-            put_varint(&mut out, v);
-            assert_eq!(read_varint(&out), Some((v, &[][..])), "{v}");
-            out.push(9);
-            assert_eq!(read_varint(&out), Some((v, &[9][..])), "{v}");
+    fn values_are_written_in_the_documented_layout() {
+        let bytes = |v: &FieldValue| write_value(v, Vec::new()).unwrap();
+        let at = OffsetDateTime::from_unix_timestamp(1)
+            .unwrap()
+            .replace_nanosecond(5)
+            .unwrap();
+        let cases: [(FieldValue, &[u8]); 9] = [
+            (FieldValue::Null, &[0]),
+            (FieldValue::Boolean(false), &[1]),
+            (FieldValue::Boolean(true), &[2]),
+            // zigzag: -1 is 1, 300 is 600 (0xd8 0x04 as a varint)
+            (FieldValue::Integer(-1), &[3, 1]),
+            (FieldValue::Integer(300), &[3, 0xd8, 0x04]),
+            (FieldValue::Float(1.5), &[4, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f]),
+            (FieldValue::Text("é".into()), &[5, 2, 0xc3, 0xa9]),
+            // Julian day 2451545, zigzag 4903090
+            (
+                FieldValue::Date(Date::from_julian_day(2_451_545).unwrap()),
+                &[6, 0xb2, 0xa1, 0xab, 0x02],
+            ),
+            (FieldValue::DateTime(at), &[7, 2, 5]),
+        ];
+        for (value, expected) in &cases {
+            let written = bytes(value);
+            assert_eq!(written, *expected, "{value:?}");
+            assert_eq!(read_value(&written), Some((value.clone(), &[][..])));
+            // Every prefix of a value is refused, not misread.
+            for cut in 0..written.len() {
+                assert_eq!(read_value(&written[..cut]), None, "{value:?} cut at {cut}");
+            }
         }
-        for i in [i64::MIN, -1, 0, 1, i64::MAX] {
-            assert_eq!(unzigzag(zigzag(i)), i);
-        }
-        assert_eq!(read_varint(&[]), None);
-        assert_eq!(read_varint(&[0x80]), None); // cut short
-        assert_eq!(read_varint(&[0x80, 0x00]), None); // overlong zero
-        assert_eq!(read_varint(&[0xff; 10]), None); // too long
+        assert_eq!(read_value(&[8]), None, "unknown tag");
         assert_eq!(
-            read_varint(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02]),
-            None
-        ); // bit 65
-        assert_eq!(read_varint(&[0xff; 11]), None);
+            read_value(&[
+                3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02
+            ]),
+            None,
+            "a varint over 64 bits"
+        );
+        assert_eq!(read_value(&[5, 1, 0xff]), None, "text that is not UTF-8");
     }
 
     #[test]
