@@ -237,7 +237,7 @@ pub(crate) fn parse_filter(
         }
     }
     let mut out = Vec::with_capacity(groups.len());
-    for (name, first, more) in groups {
+    for &(name, first, ref more) in &groups {
         let (field_name, op_name) = split_param(name, schema);
         let op = match op_name {
             None => Some(Operator::Eq),

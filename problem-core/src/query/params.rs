@@ -226,7 +226,10 @@ const RESERVED_FIRST_BYTES: [bool; 256] = {
 };
 
 /// The slot of a reserved parameter name: its index in
-/// [`RESERVED_PARAMETERS`] plus one; 0 for any other name.
+/// [`RESERVED_PARAMETERS`] plus one; 0 for any other name. Always inlined:
+/// the parsers ask for reserved names by literal, which the compiler then
+/// resolves to their slot at build time.
+#[inline(always)]
 fn reserved_slot(name: &str) -> u8 {
     // Most names (the filters) start with a byte no reserved name starts
     // with: one table lookup answers them.
@@ -329,6 +332,60 @@ pub(crate) fn over_parameter_limit(query: &str) -> bool {
     query.len() > MAX_PARAMETERS * 2 && parameter_count(query).is_none()
 }
 
+/// The position of the first byte at or after `from` that is not
+/// [`PLAIN`]. The next eight bytes are tested one by one (most pieces of a
+/// query are short); past them, eight at a time (their classes or-ed), so a
+/// long run of plain bytes such as a cursor token is crossed in few steps.
+fn next_marked(bytes: &[u8], from: usize) -> Option<usize> {
+    let marked = |&b: &u8| SPLIT[usize::from(b)] != PLAIN;
+    let rest = bytes.get(from..)?;
+    let (head, tail) = rest.split_at(rest.len().min(8));
+    if let Some(i) = head.iter().position(marked) {
+        return Some(from + i);
+    }
+    let mut base = from + head.len();
+    for chunk in tail.chunks_exact(8) {
+        if chunk
+            .iter()
+            .fold(PLAIN, |acc, &b| acc | SPLIT[usize::from(b)])
+            != PLAIN
+        {
+            break;
+        }
+        base += 8;
+    }
+    bytes.get(base..)?.iter().position(marked).map(|i| base + i)
+}
+
+/// The piece of a query being split: where it starts, its first `=` and
+/// whether it holds a byte to decode or check (`%`, `+`, NUL).
+struct Cut {
+    start: usize,
+    eq: Option<usize>,
+    special: bool,
+}
+
+impl Cut {
+    /// Takes the byte at `at`, one that is not [`PLAIN`]: an `&` ends the
+    /// piece (an empty one is dropped), the first `=` splits it.
+    fn at<'a>(&mut self, pairs: &mut Pairs<'a>, query: &'a str, at: usize) {
+        match query.as_bytes().get(at).map(|&b| SPLIT[usize::from(b)]) {
+            Some(AMP) => {
+                if at > self.start {
+                    pairs.push_piece(query, self.start, at, self.eq, self.special);
+                }
+                (self.start, self.eq, self.special) = (at + 1, None, false);
+            }
+            Some(EQ) => {
+                if self.eq.is_none() {
+                    self.eq = Some(at);
+                }
+            }
+            Some(_) | None => self.special = true,
+        }
+    }
+}
+
 impl<'a> Pairs<'a> {
     fn with_capacity(n: usize) -> Self {
         Self {
@@ -347,6 +404,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// [`push`](Self::push) of a pair known to hold no NUL.
+    #[inline]
     fn push_plain(&mut self, name: Cow<'a, str>, value: Cow<'a, str>) {
         let slot = reserved_slot(&name);
         if slot != 0 {
@@ -394,36 +452,23 @@ impl<'a> Pairs<'a> {
             let count = parameter_count(query).ok_or(QueryError::TooManyParameters)?;
             self.pairs.reserve(count);
         }
-        let pairs = self;
-        // One pass: split on `&`, find each piece's first `=`, and note
-        // whether it has anything to decode (`%`, `+`) or check (NUL). A
-        // run of plain bytes costs one table lookup each.
+        // One pass over the bytes that matter to the split (`&`, `=`, and
+        // `%`, `+` or NUL, which make a piece one to decode or check): each
+        // is found by [`next_marked`], which skips runs of plain bytes (a
+        // cursor token, a long search text) eight at a time.
         let bytes = query.as_bytes();
-        let (mut start, mut eq, mut special) = (0, None, false);
-        let mut i = 0;
-        while let Some(off) = bytes
-            .get(i..)
-            .and_then(|rest| rest.iter().position(|&b| SPLIT[usize::from(b)] != PLAIN))
-        {
-            let at = i + off;
-            match bytes.get(at).map_or(PLAIN, |&b| SPLIT[usize::from(b)]) {
-                AMP => {
-                    if at > start {
-                        pairs.push_piece(query, start, at, eq, special);
-                    }
-                    (start, eq, special) = (at + 1, None, false);
-                }
-                EQ => {
-                    if eq.is_none() {
-                        eq = Some(at);
-                    }
-                }
-                _ => special = true,
-            }
-            i = at + 1;
+        let mut cut = Cut {
+            start: 0,
+            eq: None,
+            special: false,
+        };
+        let mut from = 0;
+        while let Some(at) = next_marked(bytes, from) {
+            cut.at(self, query, at);
+            from = at + 1;
         }
-        if query.len() > start {
-            pairs.push_piece(query, start, query.len(), eq, special);
+        if query.len() > cut.start {
+            self.push_piece(query, cut.start, query.len(), cut.eq, cut.special);
         }
         Ok(())
     }
@@ -475,6 +520,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// Every value of `name`, in order.
+    #[inline]
     pub(crate) fn get_all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
         let slot = reserved_slot(name);
         let absent = slot != 0 && self.present & (1 << slot) == 0;
@@ -492,6 +538,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// Whether `name` is present (even with an empty value).
+    #[inline]
     pub(crate) fn contains(&self, name: &str) -> bool {
         match reserved_slot(name) {
             0 => self.pairs.iter().any(|p| p.name == name),
@@ -503,6 +550,7 @@ impl<'a> Pairs<'a> {
     /// `search_fields`, `<field>__in`, `<field>__not_in`): repeats in the
     /// exploded form (`k=a&k=b`, OpenAPI `style: form, explode: true`) are
     /// joined with commas, so they mean `k=a,b`.
+    #[inline]
     pub(crate) fn joined<'s>(&'s self, name: &'s str) -> Option<Cow<'s, str>> {
         join_values(self.get_all(name))
     }
@@ -510,6 +558,7 @@ impl<'a> Pairs<'a> {
     /// The single value of a reserved parameter. A repeated parameter is
     /// accepted when every value is the same; different values are a
     /// `conflicting_parameters` issue.
+    #[inline]
     pub(crate) fn single<'s>(&'s self, name: &'s str, issues: &mut Vec<Issue>) -> Option<&'s str> {
         let slot = reserved_slot(name);
         if slot != 0 {
@@ -724,6 +773,25 @@ mod tests {
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))
                 .collect();
             assert_eq!(ours, theirs, "{query}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Both splitters (the `memchr` one for queries without `+` or NUL,
+        /// the table one for the rest) give `form_urlencoded`'s pairs.
+        #[test]
+        fn any_query_splits_as_form_urlencoded_does(
+            query in "([a-c&=%+\\x00é]|%[0-9a-fA-F]{2}|[a-z]{20,40}){0,24}"
+        ) {
+            let ours: Vec<(String, String)> = Pairs::parse(&query)
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+            let theirs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect();
+            proptest::prop_assert_eq!(ours, theirs);
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, issue, shorten};
@@ -107,23 +109,26 @@ pub(crate) fn parse_search(
             a
         }
     };
-    // Checked before anything is copied.
-    let count = value.split_whitespace().take(MAX_SEARCH_TERMS + 1).count();
-    if count == 0 {
+    // One pass over the terms, checked before anything is copied.
+    let mut found: SmallVec<[&str; MAX_SEARCH_TERMS]> = SmallVec::new();
+    for term in value.split_whitespace() {
+        if found.len() == MAX_SEARCH_TERMS {
+            issues.push(
+                issue(
+                    name,
+                    code::TOO_MANY_VALUES,
+                    format!("`{name}` takes at most {MAX_SEARCH_TERMS} terms"),
+                )
+                .with("maximum", MAX_SEARCH_TERMS),
+            );
+            return None;
+        }
+        found.push(term);
+    }
+    if found.is_empty() {
         return None;
     }
-    if count > MAX_SEARCH_TERMS {
-        issues.push(
-            issue(
-                name,
-                code::TOO_MANY_VALUES,
-                format!("`{name}` takes at most {MAX_SEARCH_TERMS} terms"),
-            )
-            .with("maximum", MAX_SEARCH_TERMS),
-        );
-        return None;
-    }
-    if value.split_whitespace().any(|t| limits.too_long(t)) {
+    if found.iter().any(|t| limits.too_long(t)) {
         issues.push(limits.too_long_issue(name, "a term"));
         return None;
     }
@@ -140,8 +145,7 @@ pub(crate) fn parse_search(
         );
         return None;
     }
-    let mut terms = Vec::with_capacity(count);
-    terms.extend(value.split_whitespace().map(QueryText::from));
+    let terms = found.iter().map(|t| QueryText::from(*t)).collect();
     Some(Search {
         query: QueryText::from(value),
         terms,
