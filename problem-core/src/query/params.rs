@@ -404,7 +404,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// [`push`](Self::push) of a pair known to hold no NUL.
-    #[inline]
+    #[inline(always)]
     fn push_plain(&mut self, name: Cow<'a, str>, value: Cow<'a, str>) {
         let slot = reserved_slot(&name);
         if slot != 0 {
@@ -620,7 +620,14 @@ pub(crate) fn parse_int(s: &str) -> Int {
         return Int::NotInteger;
     }
     let trimmed = digits.trim_start_matches('0');
-    let magnitude: i128 = if trimmed.len() > 30 {
+    let magnitude: i128 = if trimmed.len() <= 19 {
+        // At most 19 digits fit a `u64`: summed without `i128` arithmetic.
+        i128::from(
+            trimmed
+                .bytes()
+                .fold(0u64, |n, b| n * 10 + u64::from(b - b'0')),
+        )
+    } else if trimmed.len() > 30 {
         i128::from(u64::MAX) * 1_000
     } else {
         trimmed.parse().unwrap_or(0)
