@@ -50,9 +50,20 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 /// assert!(!config.counts_total());
 /// assert_eq!(config.ignored_parameters(), ["api-version"]);
 /// ```
+///
+/// Cloning costs a reference count (two with cursor keys): every
+/// [`TypedQuery`](super::TypedQuery) keeps the configuration it was parsed
+/// with.
 #[derive(Clone)]
 pub struct QueryConfig {
+    settings: Arc<Settings>,
     keys: Option<CursorKeys>,
+}
+
+/// What a [`QueryConfig`] holds besides its keys, shared by its clones (a
+/// setter on a shared configuration copies it first).
+#[derive(Clone)]
+struct Settings {
     lenient: bool,
     ignored: Arc<[String]>,
     tolerated: ToleratedParameters,
@@ -66,13 +77,15 @@ impl Default for QueryConfig {
     fn default() -> Self {
         Self {
             keys: None,
-            lenient: false,
-            ignored: Arc::from([crate::spec::DEFAULT_VERSION_QUERY.to_owned()]),
-            tolerated: ToleratedParameters::default(),
-            count: CountStrategy::Exact,
-            estimate_threshold: DEFAULT_ESTIMATE_THRESHOLD,
-            limits: QueryLimits::default(),
-            error_handler: None,
+            settings: Arc::new(Settings {
+                lenient: false,
+                ignored: Arc::from([crate::spec::DEFAULT_VERSION_QUERY.to_owned()]),
+                tolerated: ToleratedParameters::default(),
+                count: CountStrategy::Exact,
+                estimate_threshold: DEFAULT_ESTIMATE_THRESHOLD,
+                limits: QueryLimits::default(),
+                error_handler: None,
+            }),
         }
     }
 }
@@ -81,13 +94,13 @@ impl fmt::Debug for QueryConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("QueryConfig")
             .field("keys", &self.keys)
-            .field("lenient", &self.lenient)
-            .field("ignored", &self.ignored)
-            .field("tolerated", &self.tolerated)
-            .field("count", &self.count)
-            .field("estimate_threshold", &self.estimate_threshold)
-            .field("limits", &self.limits)
-            .field("error_handler", &self.error_handler.is_some())
+            .field("lenient", &self.settings.lenient)
+            .field("ignored", &self.settings.ignored)
+            .field("tolerated", &self.settings.tolerated)
+            .field("count", &self.settings.count)
+            .field("estimate_threshold", &self.settings.estimate_threshold)
+            .field("limits", &self.settings.limits)
+            .field("error_handler", &self.settings.error_handler.is_some())
             .finish()
     }
 }
@@ -108,7 +121,7 @@ impl QueryConfig {
 
     /// Opt-in lenient mode: unknown parameters are ignored.
     pub fn lenient(mut self, lenient: bool) -> Self {
-        self.lenient = lenient;
+        Arc::make_mut(&mut self.settings).lenient = lenient;
         self
     }
 
@@ -118,7 +131,7 @@ impl QueryConfig {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.ignored = names
+        Arc::make_mut(&mut self.settings).ignored = names
             .into_iter()
             .map(Into::into)
             .collect::<Vec<String>>()
@@ -147,13 +160,13 @@ impl QueryConfig {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.tolerated = ToleratedParameters::new(patterns)?;
+        Arc::make_mut(&mut self.settings).tolerated = ToleratedParameters::new(patterns)?;
         Ok(self)
     }
 
     /// The tolerated parameters.
     pub fn tolerated(&self) -> &ToleratedParameters {
-        &self.tolerated
+        &self.settings.tolerated
     }
 
     /// At most `n` filter conditions per request (default 64); more is a
@@ -165,7 +178,7 @@ impl QueryConfig {
     /// assert_eq!((config.limits().max_filters, config.limits().max_value_length), (2, 8));
     /// ```
     pub fn max_filters(mut self, n: usize) -> Self {
-        self.limits.max_filters = n;
+        Arc::make_mut(&mut self.settings).limits.max_filters = n;
         self
     }
 
@@ -173,20 +186,20 @@ impl QueryConfig {
     /// `chars` characters (default 256); longer is a 400 issue `too_long`
     /// with member `max` (see [`QueryLimits`]).
     pub fn max_value_length(mut self, chars: usize) -> Self {
-        self.limits.max_value_length = chars;
+        Arc::make_mut(&mut self.settings).limits.max_value_length = chars;
         self
     }
 
     /// The size limits.
     pub fn limits(&self) -> QueryLimits {
-        self.limits
+        self.settings.limits
     }
 
     /// Turns counting the total on ([`CountStrategy::Exact`]) or off
     /// ([`CountStrategy::None`]); a client's `Prefer: count=...` still
     /// overrides it.
     pub fn count_total(mut self, on: bool) -> Self {
-        self.count = if on {
+        Arc::make_mut(&mut self.settings).count = if on {
             CountStrategy::Exact
         } else {
             CountStrategy::None
@@ -204,25 +217,25 @@ impl QueryConfig {
     /// assert!(config.counts_total());
     /// ```
     pub fn count_strategy(mut self, strategy: CountStrategy) -> Self {
-        self.count = strategy;
+        Arc::make_mut(&mut self.settings).count = strategy;
         self
     }
 
     /// With the estimated strategy, count exactly up to `rows` matching
     /// rows and estimate above (default 10,000).
     pub fn estimate_threshold(mut self, rows: u64) -> Self {
-        self.estimate_threshold = rows;
+        Arc::make_mut(&mut self.settings).estimate_threshold = rows;
         self
     }
 
     /// The default count strategy.
     pub fn default_count_strategy(&self) -> CountStrategy {
-        self.count
+        self.settings.count
     }
 
     /// The threshold of estimated counts, in rows.
     pub fn count_threshold(&self) -> u64 {
-        self.estimate_threshold
+        self.settings.estimate_threshold
     }
 
     /// Sets the hook that turns a query error into the response error.
@@ -230,24 +243,24 @@ impl QueryConfig {
     where
         F: Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync + 'static,
     {
-        self.error_handler = Some(Arc::new(f));
+        Arc::make_mut(&mut self.settings).error_handler = Some(Arc::new(f));
         self
     }
 
     /// Whether lenient mode is on.
     pub fn is_lenient(&self) -> bool {
-        self.lenient
+        self.settings.lenient
     }
 
     /// The ignored parameter names.
     pub fn ignored_parameters(&self) -> &[String] {
-        &self.ignored
+        &self.settings.ignored
     }
 
     /// Whether totals are counted by default (the default strategy is not
     /// [`CountStrategy::None`]).
     pub fn counts_total(&self) -> bool {
-        self.count != CountStrategy::None
+        self.settings.count != CountStrategy::None
     }
 
     /// The cursor keys, if configured.
@@ -256,7 +269,7 @@ impl QueryConfig {
     }
 
     fn error(&self, err: QueryError, req: &HttpRequest) -> actix_web::Error {
-        match &self.error_handler {
+        match &self.settings.error_handler {
             Some(h) => h(err, req),
             None => err.into_actix_error(),
         }
@@ -317,7 +330,7 @@ pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryC
 /// `config` with the process's random cursor key when it has none.
 fn with_cursor_key(config: &QueryConfig) -> Option<QueryConfig> {
     static RANDOM: OnceLock<Option<CursorKeys>> = OnceLock::new();
-    if config.keys.is_some() {
+    if config.keys().is_some() {
         return None;
     }
     let keys = RANDOM.get_or_init(|| {
@@ -356,9 +369,10 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
                 &default
             }
         };
-        let keyed = with_cursor_key(config);
-        let config = keyed.as_ref().unwrap_or(config);
-        let parsed = TypedQuery::<Q>::from_query_str(req.query_string(), config)
+        // The parsed query keeps a copy of the configuration: the one with
+        // the random key when there is no key, else a clone.
+        let keyed = with_cursor_key(config).unwrap_or_else(|| config.clone());
+        let parsed = TypedQuery::<Q>::from_query_str_with(req.query_string(), keyed)
             .map(|q| q.with_prefer(req.headers()));
         ready(match parsed {
             Ok(q) => Ok(Collection(q)),

@@ -191,10 +191,19 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// # Errors
     /// As [`parse`](Self::parse), plus [`QueryError::TooManyParameters`].
     pub fn from_query_str(query: &str, config: &QueryConfig) -> Result<Self, QueryError> {
+        Self::from_query_str_with(query, config.clone())
+    }
+
+    /// [`from_query_str`](Self::from_query_str) keeping `config` (the
+    /// extractor's own copy, which is not cloned again).
+    pub(crate) fn from_query_str_with(
+        query: &str,
+        config: QueryConfig,
+    ) -> Result<Self, QueryError> {
         // Parsed in place: the pairs are not moved after they are read.
         let mut pairs = Pairs::default();
         pairs.parse_into(query)?;
-        Self::parse_pairs(&pairs, config)
+        Self::parse_pairs_with(&pairs, config)
     }
 
     /// Parses decoded pairs against the schema of `Q`.
@@ -211,6 +220,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// [`parse`](Self::parse) of pairs that may borrow from the query string.
     pub(crate) fn parse_pairs(raw: &Pairs<'_>, config: &QueryConfig) -> Result<Self, QueryError> {
+        Self::parse_pairs_with(raw, config.clone())
+    }
+
+    /// [`parse_pairs`](Self::parse_pairs) keeping `config`.
+    fn parse_pairs_with(raw: &Pairs<'_>, config: QueryConfig) -> Result<Self, QueryError> {
         // Tolerated parameters are dropped before anything reads the pairs
         // (they were counted toward the 1000-parameter limit already).
         let kept;
@@ -236,7 +250,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             before: None,
             limit_only: raw.contains("limit") && !raw.contains("page") && !raw.contains("per_page"),
             count_preferred: None,
-            config: config.clone(),
+            config,
             _marker: PhantomData,
         };
         let decoded = match query.params.cursor.as_deref() {
