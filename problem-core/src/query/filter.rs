@@ -330,18 +330,23 @@ fn split_param<'a>(name: &'a str, schema: Option<&QuerySchema>) -> (&'a str, Opt
     if schema.is_some_and(|s| s.field(name).is_some()) {
         return (name, None);
     }
-    // The last `__` (as `rsplit_once("__")`), found without a string searcher.
+    // The last `__` (as `rsplit_once("__")`): the last `_` preceded by
+    // another, found byte by byte from the end.
     let bytes = name.as_bytes();
-    match (1..bytes.len())
-        .rev()
-        .find(|&i| bytes.get(i - 1..=i) == Some(b"__"))
+    let mut end = bytes.len();
+    while let Some(i) = bytes
+        .get(..end)
+        .and_then(|b| b.iter().rposition(|&b| b == b'_'))
     {
-        Some(i) => (
-            name.get(..i - 1).unwrap_or(""),
-            Some(name.get(i + 1..).unwrap_or("")),
-        ),
-        None => (name, None),
+        if i > 0 && bytes.get(i - 1) == Some(&b'_') {
+            return (
+                name.get(..i - 1).unwrap_or(""),
+                Some(name.get(i + 1..).unwrap_or("")),
+            );
+        }
+        end = i;
     }
+    (name, None)
 }
 
 fn unknown(name: &str, field: &str, op: Option<&str>, schema: &QuerySchema) -> Issue {
@@ -479,7 +484,8 @@ mod tests {
     #[test]
     fn split_param_is_rsplit_once_on_double_underscore() {
         for name in [
-            "a", "a__b", "a__b__c", "a___b", "__", "___", "__a", "a__", "é__ü", "_", "",
+            "a", "a__b", "a__b__c", "a___b", "__", "___", "____", "__a", "a__", "é__ü", "_", "",
+            "a_b_c", "a_b__c_d", "_a_b", "a_b_",
         ] {
             let expected = match name.rsplit_once("__") {
                 Some((f, o)) => (f, Some(o)),

@@ -520,9 +520,13 @@ impl<'a> Pairs<'a> {
     }
 
     /// Every value of `name`, in order.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get_all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
-        let slot = reserved_slot(name);
+        self.get_all_in(reserved_slot(name), name)
+    }
+
+    /// [`get_all`](Self::get_all) of `name`, whose slot is `slot`.
+    fn get_all_in<'s>(&'s self, slot: u8, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
         let absent = slot != 0 && self.present & (1 << slot) == 0;
         self.pairs
             .iter()
@@ -538,7 +542,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// Whether `name` is present (even with an empty value).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn contains(&self, name: &str) -> bool {
         match reserved_slot(name) {
             0 => self.pairs.iter().any(|p| p.name == name),
@@ -550,7 +554,7 @@ impl<'a> Pairs<'a> {
     /// `search_fields`, `<field>__in`, `<field>__not_in`): repeats in the
     /// exploded form (`k=a&k=b`, OpenAPI `style: form, explode: true`) are
     /// joined with commas, so they mean `k=a,b`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn joined<'s>(&'s self, name: &'s str) -> Option<Cow<'s, str>> {
         join_values(self.get_all(name))
     }
@@ -558,9 +562,18 @@ impl<'a> Pairs<'a> {
     /// The single value of a reserved parameter. A repeated parameter is
     /// accepted when every value is the same; different values are a
     /// `conflicting_parameters` issue.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn single<'s>(&'s self, name: &'s str, issues: &mut Vec<Issue>) -> Option<&'s str> {
-        let slot = reserved_slot(name);
+        self.single_in(reserved_slot(name), name, issues)
+    }
+
+    /// [`single`](Self::single) of `name`, whose slot is `slot`.
+    fn single_in<'s>(
+        &'s self,
+        slot: u8,
+        name: &'s str,
+        issues: &mut Vec<Issue>,
+    ) -> Option<&'s str> {
         if slot != 0 {
             let bit = 1 << slot;
             if self.present & bit == 0 {
@@ -574,7 +587,7 @@ impl<'a> Pairs<'a> {
                 }
             }
         }
-        let mut values = self.get_all(name);
+        let mut values = self.get_all_in(slot, name);
         let first = values.next()?;
         if values.any(|v| v != first) {
             issues.push(conflict(
