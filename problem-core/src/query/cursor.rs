@@ -248,6 +248,13 @@ impl CursorKeys {
     /// The version-3 MAC of `payload` for `resource`.
     fn compact_mac(key: &KeyMacs, resource: &str, payload: &[u8]) -> HmacSha256 {
         let mut mac = key.compact.clone();
+        Self::feed_compact(&mut mac, resource, payload);
+        mac
+    }
+
+    /// Feeds the resource and the payload to a version-3 MAC.
+    #[inline]
+    fn feed_compact(mac: &mut HmacSha256, resource: &str, payload: &[u8]) {
         // The resource as `postcard` writes a text: its length as a varint
         // (at most 10 bytes), then its bytes.
         let mut len = [0u8; 10];
@@ -256,7 +263,28 @@ impl CursorKeys {
         }
         mac.update(resource.as_bytes());
         mac.update(payload);
-        mac
+    }
+
+    /// Whether `tag` is the version-3 tag of `payload` for `resource` with
+    /// `key`: the whole 32 bytes, or their left-most 16 when `short`. Both
+    /// compare in constant time (`subtle`). The key's state is cloned once
+    /// and the MAC finalized where it is.
+    #[inline]
+    fn compact_verifies(
+        key: &KeyMacs,
+        resource: &str,
+        payload: &[u8],
+        tag: &[u8],
+        short: bool,
+    ) -> bool {
+        let mut mac = key.compact.clone();
+        Self::feed_compact(&mut mac, resource, payload);
+        let checked = if short {
+            mac.verify_truncated_left(tag)
+        } else {
+            mac.verify_slice(tag)
+        };
+        checked.is_ok()
     }
 
     /// The version-1/2 MAC of a JSON `payload`.
@@ -361,17 +389,10 @@ impl CursorKeys {
             // At least the version and the flags before the tag.
             let split = all.len().checked_sub(tag_len).filter(|&n| n >= 2)?;
             let (payload, tag) = all.split_at_checked(split)?;
-            // Both compare in constant time (`subtle`); the short tag with
-            // the left-most 16 bytes of the HMAC output.
-            let verified = self.0.iter().any(|k| {
-                let mac = Self::compact_mac(k, resource, payload);
-                let checked = if short {
-                    mac.verify_truncated_left(tag)
-                } else {
-                    mac.verify_slice(tag)
-                };
-                checked.is_ok()
-            });
+            let verified = self
+                .0
+                .iter()
+                .any(|k| Self::compact_verifies(k, resource, payload, tag, short));
             if !verified {
                 return None;
             }
@@ -542,11 +563,44 @@ pub(crate) struct KeyReader<'a> {
 
 impl KeyReader<'_> {
     /// The next value, read as `kind`; `None` when it is missing, malformed
-    /// or of another kind.
+    /// or of another kind. The same as [`read_value`] then [`of_kind`]
+    /// (a test pins it), in one match on the kind and the wire value.
     pub(crate) fn next(&mut self, kind: ValueKind) -> Option<FieldValue> {
-        let (value, rest) = read_value(self.rest)?;
+        let (wire, rest) = postcard::take_from_bytes::<WireValue<'_>>(self.rest).ok()?;
         self.rest = rest;
-        of_kind(kind, value)
+        let value = match (kind, wire) {
+            (_, WireValue::Null) => FieldValue::Null,
+            (ValueKind::Integer { min, max }, WireValue::Integer(v)) if v >= min && v <= max => {
+                FieldValue::Integer(v)
+            }
+            (ValueKind::Text, WireValue::Text(v)) => FieldValue::Text(v.into()),
+            // As `serde_json`'s `as_f64` reads an integer.
+            (ValueKind::Float, WireValue::Integer(v)) => FieldValue::Float(v as f64),
+            (ValueKind::Float, WireValue::Float(v)) if v.is_finite() => FieldValue::Float(v),
+            (ValueKind::Boolean, WireValue::False) => FieldValue::Boolean(false),
+            (ValueKind::Boolean, WireValue::True) => FieldValue::Boolean(true),
+            (ValueKind::Date, WireValue::Date(day)) => date(day)?,
+            (ValueKind::DateTime, WireValue::DateTime(seconds, nanos)) => {
+                date_time(seconds, nanos)?
+            }
+            // Every pair named: a new kind or value must say how it reads.
+            (
+                ValueKind::Integer { .. }
+                | ValueKind::Float
+                | ValueKind::Boolean
+                | ValueKind::Text
+                | ValueKind::Date
+                | ValueKind::DateTime,
+                WireValue::False
+                | WireValue::True
+                | WireValue::Integer(_)
+                | WireValue::Float(_)
+                | WireValue::Text(_)
+                | WireValue::Date(_)
+                | WireValue::DateTime(..),
+            ) => return None,
+        };
+        Some(value)
     }
 
     /// Whether every value was read.
@@ -555,7 +609,21 @@ impl KeyReader<'_> {
     }
 }
 
-/// Reads one tagged value.
+/// A date value of its Julian day; `None` out of `time`'s range.
+fn date(day: i32) -> Option<FieldValue> {
+    Date::from_julian_day(day).ok().map(FieldValue::Date)
+}
+
+/// A date-time value (UTC) of its Unix seconds and nanoseconds; `None` out
+/// of `time`'s range or for nanoseconds of 10^9 or more.
+fn date_time(seconds: i64, nanos: u32) -> Option<FieldValue> {
+    let at = OffsetDateTime::from_unix_timestamp(seconds).ok()?;
+    at.replace_nanosecond(nanos).ok().map(FieldValue::DateTime)
+}
+
+/// Reads one tagged value, whatever its kind (the tests' reference for
+/// [`KeyReader::next`]).
+#[cfg(test)]
 fn read_value(bytes: &[u8]) -> Option<(FieldValue, &[u8])> {
     let (wire, rest) = postcard::take_from_bytes::<WireValue<'_>>(bytes).ok()?;
     let value = match wire {
@@ -565,19 +633,16 @@ fn read_value(bytes: &[u8]) -> Option<(FieldValue, &[u8])> {
         WireValue::Integer(v) => FieldValue::Integer(v),
         WireValue::Float(v) => FieldValue::Float(v),
         WireValue::Text(v) => FieldValue::Text(v.into()),
-        WireValue::Date(day) => FieldValue::Date(Date::from_julian_day(day).ok()?),
-        WireValue::DateTime(seconds, nanos) => FieldValue::DateTime(
-            OffsetDateTime::from_unix_timestamp(seconds)
-                .ok()?
-                .replace_nanosecond(nanos)
-                .ok()?,
-        ),
+        WireValue::Date(day) => date(day)?,
+        WireValue::DateTime(seconds, nanos) => date_time(seconds, nanos)?,
     };
     Some((value, rest))
 }
 
 /// `value` if it is of `kind` (or null), as [`ValueKind::from_json`]
-/// accepts it: an integer is a float field's value too.
+/// accepts it: an integer is a float field's value too (the tests'
+/// reference for [`KeyReader::next`]).
+#[cfg(test)]
 fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
     let ok = match (kind, &value) {
         (_, FieldValue::Null) => true,
@@ -1645,7 +1710,48 @@ mod tests {
         ]
     }
 
+    fn any_kind() -> impl Strategy<Value = ValueKind> {
+        prop_oneof![
+            Just(ValueKind::Integer {
+                min: i64::MIN,
+                max: i64::MAX
+            }),
+            Just(ValueKind::Integer {
+                min: -128,
+                max: 127
+            }),
+            Just(ValueKind::Integer { min: 0, max: 10 }),
+            Just(ValueKind::Float),
+            Just(ValueKind::Boolean),
+            Just(ValueKind::Text),
+            Just(ValueKind::Date),
+            Just(ValueKind::DateTime),
+        ]
+    }
+
     proptest! {
+        /// `KeyReader::next` is `read_value` then `of_kind`, on written
+        /// values and on any bytes, and leaves the same rest.
+        #[test]
+        fn key_reader_reads_as_read_value_then_of_kind(
+            value in any_value(),
+            noise in prop::collection::vec(any::<u8>(), 0..12),
+            kind in any_kind(),
+        ) {
+            let written = write_value(&value, Vec::new()).unwrap();
+            for bytes in [&written[..], &noise[..], &[&written[..], &noise[..]].concat()[..]] {
+                let mut reader = KeyReader { rest: bytes };
+                let got = reader.next(kind);
+                match read_value(bytes) {
+                    Some((v, rest)) => {
+                        prop_assert_eq!(&got, &of_kind(kind, v));
+                        prop_assert_eq!(reader.rest, rest);
+                    }
+                    None => prop_assert_eq!(got, None),
+                }
+            }
+        }
+
         /// Any text as a token: the decoder never panics (its output buffer
         /// is sized by its own length check), and what is not the base64
         /// of a signed payload is refused.
