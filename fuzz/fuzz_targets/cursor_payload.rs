@@ -112,7 +112,7 @@ fuzz_target!(|data: &[u8]| {
     match parse(&qs, config()) {
         Ok(q) => {
             // A next cursor or a previous one (version 2 `"d":"prev"`, or
-            // version 3's direction byte).
+            // bit 0 of version 3's flags byte).
             let after = q.after().or(q.before()).expect("a cursor was sent");
             assert_eq!(after.len(), q.order().fields().len());
             for (sort, v) in q.order().fields().iter().zip(after) {
