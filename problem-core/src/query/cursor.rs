@@ -1,10 +1,12 @@
 //! Keyset cursors: the `cursor` parameter and the signed, opaque cursor
 //! token (the crate's design rules, "cursor format", "cursor and page together").
 //!
-//! A token is `base64url(payload || tag)` without padding, where `payload`
-//! is versioned and `tag` is HMAC-SHA256 over a domain-separation prefix
-//! and the payload (truncated to 16 bytes in the version-3 tokens written
-//! now). The tag is checked in constant time with every configured key
+//! A token is `base64url(payload || tag)` without padding (decoded
+//! strictly: padding, non-zero trailing bits or any byte outside the
+//! URL-safe alphabet is `invalid_cursor`), where `payload` is versioned
+//! and `tag` is HMAC-SHA256 over a domain-separation prefix and the
+//! payload (truncated to 16 bytes in the version-3 tokens written now).
+//! The tag is checked in constant time with every configured key
 //! (key rotation: the first key signs, all keys verify) **before** the
 //! payload is decoded; only its first byte is read before, to tell the
 //! binary payload (version 3) from the JSON ones (versions 1 and 2), whose
