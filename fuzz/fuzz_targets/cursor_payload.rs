@@ -5,9 +5,10 @@
 //! Token format (problem-core/src/query/cursor.rs): base64url(payload ||
 //! tag). Version 3 (binary, written now): tag = HMAC-SHA256(key, the
 //! 64-byte block "problem-core/cursor/v3\0" padded with zeros || resource
-//! length (one byte here) || resource || payload). Versions 1 and 2 (JSON,
-//! still accepted): tag = HMAC-SHA256(key, "problem-core/cursor/v1\0" ||
-//! payload). Bit 0x40 of the first input byte picks the version family.
+//! length (one byte here) || resource || payload), its first 16 bytes when
+//! bit 2 of the payload's flags byte (its second) is set. Versions 1 and 2
+//! (JSON, still accepted): tag = HMAC-SHA256(key, "problem-core/cursor/v1\0"
+//! || payload). Bit 0x40 of the first input byte picks the version family.
 //!
 //! Properties: never panics; an accepted cursor has one value per sort
 //! entry, each of its field's kind, the key never null; the query then
@@ -24,9 +25,10 @@ use problem_fuzz::{
     BookQuery, CURSOR_KEY, CURSOR_LISTINGS, books, check_error, codes, config, encode, parse,
 };
 use sea_query::{PostgresQueryBuilder, Query};
+use sha2::{Digest as _, Sha256};
 
 fn seal(payload: &[u8], binary: bool) -> String {
-    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&CURSOR_KEY).expect("any key length");
+    let mut mac = Hmac::<Sha256>::new_from_slice(&CURSOR_KEY).expect("any key length");
     if binary {
         let mut domain = [0u8; 64];
         domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
@@ -37,8 +39,11 @@ fn seal(payload: &[u8], binary: bool) -> String {
         mac.update(b"problem-core/cursor/v1\0");
     }
     mac.update(payload);
+    let tag = mac.finalize().into_bytes();
+    // Version 3's short tag: flag bit 2.
+    let short = binary && payload.get(1).is_some_and(|flags| flags & 4 != 0);
     let mut all = payload.to_vec();
-    all.extend_from_slice(&mac.finalize().into_bytes());
+    all.extend_from_slice(if short { &tag[..16] } else { &tag[..] });
     URL_SAFE_NO_PAD.encode(all)
 }
 
@@ -65,20 +70,28 @@ fuzz_target!(|data: &[u8]| {
     // so that the value decoding is reached often.
     let payload: Vec<u8> = if pick & 0x80 != 0 {
         let first = parse(listing, config()).expect("listing parses");
-        // The real envelope (version 3: version, direction, the 16-byte
-        // filter hash, the 8-byte sort digest) is private: take it from a
-        // real cursor.
+        // The real envelope (version 3: version, flags, the 16-byte filter
+        // hash unless flag bit 1 leaves it out, the 8-byte sort digest) is
+        // private: take it from a real cursor.
         let page = first.cursor_page_in_memory(books().iter()).expect("page");
         let token = page.meta.next_cursor.expect("next");
         let raw = URL_SAFE_NO_PAD.decode(token).expect("b64");
         assert_eq!(raw[0], 3, "cursors are written in version 3");
-        let header = &raw[..26];
+        let with_hash = raw[1] & 2 == 0;
+        let header = &raw[..if with_hash { 26 } else { 10 }];
         if binary {
             // Fuzzed bytes as the tagged sort-key values.
             [header, payload].concat()
         } else {
             let sort = first.order().to_string();
-            let hash: String = header[2..18].iter().map(|b| format!("{b:02x}")).collect();
+            // Left out, the hash is the one of no filter and no search.
+            let unfiltered = Sha256::digest(b"\x1d");
+            let hash = if with_hash {
+                &header[2..18]
+            } else {
+                &unfiltered[..16]
+            };
+            let hash: String = hash.iter().map(|b| format!("{b:02x}")).collect();
             let keys: serde_json::Value = serde_json::from_slice(payload).unwrap_or_else(|_| {
                 serde_json::Value::String(String::from_utf8_lossy(payload).into_owned())
             });
@@ -99,7 +112,7 @@ fuzz_target!(|data: &[u8]| {
     match parse(&qs, config()) {
         Ok(q) => {
             // A next cursor or a previous one (version 2 `"d":"prev"`, or
-            // version 3's direction byte).
+            // bit 0 of version 3's flags byte).
             let after = q.after().or(q.before()).expect("a cursor was sent");
             assert_eq!(after.len(), q.order().fields().len());
             for (sort, v) in q.order().fields().iter().zip(after) {

@@ -199,6 +199,118 @@ fn refusals_are_the_same_for_every_version() {
     assert!(v3.len() < v1.len(), "{v3} {v1}");
 }
 
+/// The detail of `cursor_mismatch` for other filters or search.
+const FILTER_MISMATCH: &str = "the cursor was issued for a different filter or search: send the same sort, filters and search as the first page, or drop the cursor";
+
+#[test]
+fn a_cursor_without_filter_hash_matches_only_a_query_without_filter_and_search() {
+    let first = parse::<Book>("sort=-year&limit=1").unwrap();
+    let next = first
+        .cursor_page_in_memory(books())
+        .unwrap()
+        .meta
+        .next_cursor
+        .unwrap();
+    // Version 3, flags: next, no hash (bit 1), short tag (bit 2); then the
+    // sort digest, 2001 and 1 (`3, 0xa2, 0x1f`, `3, 2`) and a 16-byte tag.
+    let bytes = URL_SAFE_NO_PAD.decode(&next).unwrap();
+    assert_eq!(bytes[..2], [3, 0b110]);
+    assert_eq!(bytes[10..15], [3, 0xa2, 0x1f, 3, 2]);
+    assert_eq!((bytes.len(), next.len()), (31, 42));
+    let q = parse::<Book>(&format!("sort=-year&limit=1&cursor={next}")).unwrap();
+    assert_eq!(
+        q.after(),
+        Some(&[FieldValue::Integer(2001), FieldValue::Integer(1)][..])
+    );
+    for extra in ["title=a", "q=a", "title=a&q=a"] {
+        let qs = format!("sort=-year&limit=1&{extra}&cursor={next}");
+        let Err(refused) = parse::<Book>(&qs).map(|_| ()) else {
+            panic!("{qs} was accepted");
+        };
+        assert_eq!(
+            refused,
+            ("cursor_mismatch".to_owned(), FILTER_MISMATCH.to_owned()),
+            "{qs}"
+        );
+    }
+    // A filtered listing's cursor carries its hash (flags: next, short
+    // tag) and is refused without the filter, with the same issue.
+    let filtered = parse::<Book>("sort=-year&limit=1&title=a").unwrap();
+    let mut two_a = books();
+    two_a[2].title = "a".into();
+    let next = filtered
+        .cursor_page_in_memory(two_a)
+        .unwrap()
+        .meta
+        .next_cursor
+        .unwrap();
+    let bytes = URL_SAFE_NO_PAD.decode(&next).unwrap();
+    assert_eq!(bytes[..2], [3, 0b100]);
+    assert_eq!((bytes.len(), next.len()), (47, 63));
+    assert!(parse::<Book>(&format!("sort=-year&limit=1&title=a&cursor={next}")).is_ok());
+    assert_eq!(
+        parse::<Book>(&format!("sort=-year&limit=1&cursor={next}")).map(|_| ()),
+        Err(("cursor_mismatch".to_owned(), FILTER_MISMATCH.to_owned()))
+    );
+}
+
+/// A version-3 cursor as the release before the flags byte wrote it: the
+/// direction byte, the 16-byte hash always, the whole 32-byte tag.
+fn old_layout_v3(direction: u8, hash: &[u8], sort: &str, values: &[u8]) -> String {
+    let mut payload = vec![3u8, direction];
+    payload.extend_from_slice(hash);
+    payload.extend_from_slice(&(xxhash_rust::xxh3::xxh3_128(sort.as_bytes()) as u64).to_le_bytes());
+    payload.extend_from_slice(values);
+    let mut mac = Hmac::<Sha256>::new_from_slice(KEY).unwrap();
+    let mut domain = [0u8; 64];
+    domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
+    mac.update(&domain);
+    mac.update(&[4]);
+    mac.update(b"Book");
+    mac.update(&payload);
+    payload.extend_from_slice(&mac.finalize().into_bytes());
+    URL_SAFE_NO_PAD.encode(payload)
+}
+
+#[test]
+fn version_3_cursors_issued_before_the_flags_byte_still_page() {
+    let unfiltered = &Sha256::digest(b"\x1d")[..16];
+    // After (2001, 1): 7 and 9.
+    let next = old_layout_v3(0, unfiltered, "-year,id", &[3, 0xa2, 0x1f, 3, 2]);
+    assert_eq!(next.len(), 84);
+    let q = parse::<Book>(&format!("sort=-year&limit=2&cursor={next}")).unwrap();
+    assert_eq!(
+        q.after(),
+        Some(&[FieldValue::Integer(2001), FieldValue::Integer(1)][..])
+    );
+    assert_eq!(ids(&q), [7, 9]);
+    // Before (null, 2): 7 and 9.
+    let prev = old_layout_v3(1, unfiltered, "-year,id", &[0, 3, 4]);
+    let q = parse::<Book>(&format!("sort=-year&limit=2&cursor={prev}")).unwrap();
+    assert_eq!(
+        q.before(),
+        Some(&[FieldValue::Null, FieldValue::Integer(2)][..])
+    );
+    assert_eq!(ids(&q), [7, 9]);
+    // Bound to its filters as before: refused with a filter, and a
+    // filtered one refused without it.
+    assert_eq!(
+        parse::<Book>(&format!("sort=-year&title=a&cursor={next}")).map(|_| ()),
+        Err(("cursor_mismatch".to_owned(), FILTER_MISMATCH.to_owned()))
+    );
+    let filtered_hash = &Sha256::digest("title\u{1e}eq\u{1e}s:1:a\u{1d}".as_bytes())[..16];
+    let filtered = old_layout_v3(0, filtered_hash, "-year,id", &[3, 0xa2, 0x1f, 3, 2]);
+    let q = parse::<Book>(&format!("sort=-year&title=a&cursor={filtered}")).unwrap();
+    assert_eq!(
+        q.after(),
+        Some(&[FieldValue::Integer(2001), FieldValue::Integer(1)][..])
+    );
+    assert_eq!(
+        parse::<Book>(&format!("sort=-year&cursor={filtered}")).map(|_| ()),
+        Err(("cursor_mismatch".to_owned(), FILTER_MISMATCH.to_owned()))
+    );
+}
+
 /// A row with `id` and every other field from `pick`.
 fn every(id: u64, pick: usize) -> Every {
     let texts = ["", "Night Rain", "Ünïcødé – 日本語 🌧", "nul \0 \u{1d}"];

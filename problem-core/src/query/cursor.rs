@@ -1,13 +1,17 @@
 //! Keyset cursors: the `cursor` parameter and the signed, opaque cursor
 //! token (the crate's design rules, "cursor format", "cursor and page together").
 //!
-//! A token is `base64url(payload || tag)` without padding, where `payload`
-//! is versioned and `tag` is HMAC-SHA256 over a domain-separation prefix
-//! and the payload. The tag is checked in constant time with every
-//! configured key (key rotation: the first key signs, all keys verify)
-//! **before** the payload is decoded; only its first byte is read before,
-//! to tell the binary payload (version 3) from the JSON ones (versions 1
-//! and 2), whose tags cover different prefixes.
+//! A token is `base64url(payload || tag)` without padding (decoded
+//! strictly: padding, non-zero trailing bits or any byte outside the
+//! URL-safe alphabet is `invalid_cursor`), where `payload` is versioned
+//! and `tag` is HMAC-SHA256 over a domain-separation prefix and the
+//! payload (truncated to 16 bytes in the version-3 tokens written now).
+//! The tag is checked in constant time with every configured key
+//! (key rotation: the first key signs, all keys verify) **before** the
+//! payload is decoded; only its first byte is read before, to tell the
+//! binary payload (version 3) from the JSON ones (versions 1 and 2), whose
+//! tags cover different prefixes, and in version 3 its second byte, which
+//! tells the tag's length.
 //!
 //! Payload versions:
 //!
@@ -31,10 +35,28 @@
 //! | Bytes | Content |
 //! |---|---|
 //! | 1 | `3`, the version |
-//! | 1 | the direction: `0` next, `1` previous |
-//! | 16 | the hash of the filters and the search (the first 16 bytes of a SHA-256), raw |
+//! | 1 | the flags: bit 0 the direction (`0` next, `1` previous); bit 1 "no hash" (the next field is left out); bit 2 "short tag" (the tag is 16 bytes, else 32); any other bit set is `invalid_cursor` |
+//! | 16, none with bit 1 | the hash of the filters and the search (the first 16 bytes of a SHA-256), raw |
 //! | 8 | the digest of the effective sort: the low 64 bits of XXH3-128 of its query form (`-year,title,id`, the key included), little-endian |
 //! | the rest | the sort-key values, one per sort entry, each a tag byte and its data (below); nothing may follow the last |
+//!
+//! The tag follows the payload: 16 bytes with bit 2, 32 without. This
+//! release sets bit 2 in every token, and bit 1 when the query has no
+//! filter and no search (its hash is then always the one of the empty
+//! canonical form, so it need not travel); a token with bit 1 matches only
+//! a query with no filter and no search, any other is `cursor_mismatch`
+//! ("filter or search"). Version-3 tokens written before these flags
+//! (flags `0` or `1`: the hash present, the whole 32-byte tag) are still
+//! accepted. The flags byte is covered by the tag: a changed flag fails
+//! the tag check.
+//!
+//! The short tag is HMAC-SHA256 truncated to its left-most 128 bits, as
+//! RFC 2104 section 5 allows (at least half the output, at least 80 bits)
+//! and RFC 4868 uses (HMAC-SHA-256-128). Without the key a forger's best
+//! is guessing, one chance in 2^128 per token sent; the birthday bound
+//! does not apply, as no one but the key holder can compute tags. It saves
+//! 16 bytes (about 21 characters) per token; the HMAC is computed whole
+//! and its first 16 bytes compared in constant time.
 //!
 //! The sort is bound by a digest rather than its text so that a typical
 //! payload and the resource name fit the 55 bytes of one SHA-256 block; a
@@ -65,8 +87,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64_simd::{Out, URL_SAFE_NO_PAD};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -91,8 +112,21 @@ const VERSION_NEXT: u8 = 1;
 const VERSION_DIRECTED: u8 = 2;
 /// Payload version of the binary payload, written for every cursor now.
 const VERSION_COMPACT: u8 = 3;
-/// Length of the HMAC-SHA256 tag.
+/// Length of a whole HMAC-SHA256 tag: versions 1 and 2, and version-3
+/// tokens written before the short tag.
 const TAG_LEN: usize = 32;
+/// Length of the truncated tag of version 3 (flag [`FLAG_SHORT_TAG`]): the
+/// left-most 128 bits of the HMAC-SHA256 output.
+const SHORT_TAG_LEN: usize = 16;
+/// Version-3 flag: a previous cursor (clear: a next cursor).
+const FLAG_PREV: u8 = 1;
+/// Version-3 flag: the filter and search hash is left out (the query had no
+/// filter and no search).
+const FLAG_NO_HASH: u8 = 2;
+/// Version-3 flag: the tag is truncated to [`SHORT_TAG_LEN`] bytes.
+const FLAG_SHORT_TAG: u8 = 4;
+/// Every version-3 flag; a payload with another bit set is refused.
+const FLAGS_KNOWN: u8 = FLAG_PREV | FLAG_NO_HASH | FLAG_SHORT_TAG;
 /// Length of the hash of the filters and the search (bytes).
 pub(crate) const HASH_LEN: usize = 16;
 /// Length of the sort digest of version 3 (bytes).
@@ -216,6 +250,13 @@ impl CursorKeys {
     /// The version-3 MAC of `payload` for `resource`.
     fn compact_mac(key: &KeyMacs, resource: &str, payload: &[u8]) -> HmacSha256 {
         let mut mac = key.compact.clone();
+        Self::feed_compact(&mut mac, resource, payload);
+        mac
+    }
+
+    /// Feeds the resource and the payload to a version-3 MAC.
+    #[inline]
+    fn feed_compact(mac: &mut HmacSha256, resource: &str, payload: &[u8]) {
         // The resource as `postcard` writes a text: its length as a varint
         // (at most 10 bytes), then its bytes.
         let mut len = [0u8; 10];
@@ -224,7 +265,28 @@ impl CursorKeys {
         }
         mac.update(resource.as_bytes());
         mac.update(payload);
-        mac
+    }
+
+    /// Whether `tag` is the version-3 tag of `payload` for `resource` with
+    /// `key`: the whole 32 bytes, or their left-most 16 when `short`. Both
+    /// compare in constant time (`subtle`). The key's state is cloned once
+    /// and the MAC finalized where it is.
+    #[inline]
+    fn compact_verifies(
+        key: &KeyMacs,
+        resource: &str,
+        payload: &[u8],
+        tag: &[u8],
+        short: bool,
+    ) -> bool {
+        let mut mac = key.compact.clone();
+        Self::feed_compact(&mut mac, resource, payload);
+        let checked = if short {
+            mac.verify_truncated_left(tag)
+        } else {
+            mac.verify_slice(tag)
+        };
+        checked.is_ok()
     }
 
     /// The version-1/2 MAC of a JSON `payload`.
@@ -246,13 +308,23 @@ impl CursorKeys {
         values: &[FieldValue],
     ) -> Option<String> {
         let key = self.0.first()?;
+        // The hash is left out when it is the one of no filter and no
+        // search; the tag is always the short one now.
+        let with_hash = *hash != unfiltered_hash();
+        let mut flags = FLAG_SHORT_TAG;
+        match way {
+            Way::Next => {}
+            Way::Prev => flags |= FLAG_PREV,
+        }
+        if !with_hash {
+            flags |= FLAG_NO_HASH;
+        }
         let mut payload = Vec::with_capacity(64);
         payload.push(VERSION_COMPACT);
-        payload.push(match way {
-            Way::Next => 0,
-            Way::Prev => 1,
-        });
-        payload.extend_from_slice(hash);
+        payload.push(flags);
+        if with_hash {
+            payload.extend_from_slice(hash);
+        }
         payload.extend_from_slice(&sort_digest(order));
         for v in values {
             payload = write_value(v, payload)?;
@@ -260,8 +332,8 @@ impl CursorKeys {
         let tag = Self::compact_mac(key, resource, &payload)
             .finalize()
             .into_bytes();
-        payload.extend_from_slice(&tag);
-        Some(URL_SAFE_NO_PAD.encode(payload))
+        payload.extend_from_slice(tag.get(..SHORT_TAG_LEN)?);
+        Some(URL_SAFE_NO_PAD.encode_to_string(payload))
     }
 
     /// Signs a JSON payload (versions 1 and 2), as releases before version
@@ -274,7 +346,7 @@ impl CursorKeys {
             .into_bytes();
         let mut all = bytes;
         all.extend_from_slice(&tag);
-        Some(URL_SAFE_NO_PAD.encode(all))
+        Some(URL_SAFE_NO_PAD.encode_to_string(all))
     }
 
     /// Verifies a token of `resource` and hands its payload to `read`;
@@ -289,33 +361,47 @@ impl CursorKeys {
         if token.len() > MAX_CURSOR_LENGTH {
             return None;
         }
-        // Decoded into a stack buffer (a heap one for long tokens) by the
-        // `base64` crate; its estimate rounds up to whole quads.
+        // Decoded into a stack buffer (a heap one for long tokens) by
+        // `base64-simd`, which refuses padding, a length that is no whole
+        // number of bytes, non-zero trailing bits and any byte outside the
+        // URL-safe alphabet; the buffer is the exact decoded length (the
+        // decoder panics on a shorter one).
+        let bytes = token.as_bytes();
+        let n = URL_SAFE_NO_PAD.decoded_length(bytes).ok()?;
         let mut stack = [0u8; STACK_TOKEN / 4 * 3];
         let mut heap = Vec::new();
-        let room = token.len().div_ceil(4) * 3;
-        let out: &mut [u8] = if room <= stack.len() {
-            &mut stack
-        } else {
-            heap.resize(room, 0);
-            &mut heap
+        let out: &mut [u8] = match stack.get_mut(..n) {
+            Some(out) => out,
+            None => {
+                heap.resize(n, 0);
+                &mut heap
+            }
         };
-        let n = URL_SAFE_NO_PAD.decode_slice(token, out).ok()?;
-        let all = out.get(..n)?;
-        let split = all.len().checked_sub(TAG_LEN).filter(|&n| n > 0)?;
-        let (payload, tag) = all.split_at_checked(split)?;
-        if payload.first() == Some(&VERSION_COMPACT) {
-            // `verify_slice` compares in constant time (`subtle`).
-            let verified = self.0.iter().any(|k| {
-                Self::compact_mac(k, resource, payload)
-                    .verify_slice(tag)
-                    .is_ok()
-            });
+        let all: &[u8] = URL_SAFE_NO_PAD.decode(bytes, Out::from_slice(out)).ok()?;
+        if all.first() == Some(&VERSION_COMPACT) {
+            // The flags byte tells the tag's length before the tag is
+            // checked; it is covered by the tag, so a changed flag fails
+            // the check.
+            let flags = *all.get(1)?;
+            if flags & !FLAGS_KNOWN != 0 {
+                return None;
+            }
+            let short = flags & FLAG_SHORT_TAG != 0;
+            let tag_len = if short { SHORT_TAG_LEN } else { TAG_LEN };
+            // At least the version and the flags before the tag.
+            let split = all.len().checked_sub(tag_len).filter(|&n| n >= 2)?;
+            let (payload, tag) = all.split_at_checked(split)?;
+            let verified = self
+                .0
+                .iter()
+                .any(|k| Self::compact_verifies(k, resource, payload, tag, short));
             if !verified {
                 return None;
             }
             return CompactPayload::parse(payload).map(|p| read(Opened::Compact(p)));
         }
+        let split = all.len().checked_sub(TAG_LEN).filter(|&n| n > 0)?;
+        let (payload, tag) = all.split_at_checked(split)?;
         let verified = self
             .0
             .iter()
@@ -421,8 +507,9 @@ impl CursorPayload {
 pub(crate) struct CompactPayload<'a> {
     /// The direction.
     pub way: Way,
-    /// Hash of the filters and the search.
-    pub hash: [u8; HASH_LEN],
+    /// Hash of the filters and the search; `None` when it was left out
+    /// (flag [`FLAG_NO_HASH`]: the query had no filter and no search).
+    pub hash: Option<[u8; HASH_LEN]>,
     /// The digest of the effective sort ([`sort_digest`]).
     pub sort: [u8; SORT_DIGEST_LEN],
     /// The sort-key values, read one at a time by kind.
@@ -437,20 +524,35 @@ impl<'a> CompactPayload<'a> {
         if version != VERSION_COMPACT {
             return None;
         }
-        let (&direction, rest) = rest.split_first()?;
-        let way = match direction {
-            0 => Way::Next,
-            1 => Way::Prev,
-            _ => return None,
+        let (&flags, rest) = rest.split_first()?;
+        if flags & !FLAGS_KNOWN != 0 {
+            return None;
+        }
+        let way = if flags & FLAG_PREV == 0 {
+            Way::Next
+        } else {
+            Way::Prev
         };
-        let (hash, rest) = rest.split_first_chunk::<HASH_LEN>()?;
+        let (hash, rest) = if flags & FLAG_NO_HASH == 0 {
+            let (hash, rest) = rest.split_first_chunk::<HASH_LEN>()?;
+            (Some(*hash), rest)
+        } else {
+            (None, rest)
+        };
         let (sort, keys) = rest.split_first_chunk::<SORT_DIGEST_LEN>()?;
         Some(Self {
             way,
-            hash: *hash,
+            hash,
             sort: *sort,
             keys: KeyReader { rest: keys },
         })
+    }
+
+    /// Whether the cursor was issued for the filters and search whose
+    /// hash is `hash`: a cursor without a hash only for a query with no
+    /// filter and no search (whose hash is [`unfiltered_hash`]).
+    pub(crate) fn binds(&self, hash: &[u8; HASH_LEN]) -> bool {
+        *hash == self.hash.unwrap_or_else(unfiltered_hash)
     }
 }
 
@@ -463,11 +565,44 @@ pub(crate) struct KeyReader<'a> {
 
 impl KeyReader<'_> {
     /// The next value, read as `kind`; `None` when it is missing, malformed
-    /// or of another kind.
+    /// or of another kind. The same as [`read_value`] then [`of_kind`]
+    /// (a test pins it), in one match on the kind and the wire value.
     pub(crate) fn next(&mut self, kind: ValueKind) -> Option<FieldValue> {
-        let (value, rest) = read_value(self.rest)?;
+        let (wire, rest) = postcard::take_from_bytes::<WireValue<'_>>(self.rest).ok()?;
         self.rest = rest;
-        of_kind(kind, value)
+        let value = match (kind, wire) {
+            (_, WireValue::Null) => FieldValue::Null,
+            (ValueKind::Integer { min, max }, WireValue::Integer(v)) if v >= min && v <= max => {
+                FieldValue::Integer(v)
+            }
+            (ValueKind::Text, WireValue::Text(v)) => FieldValue::Text(v.into()),
+            // As `serde_json`'s `as_f64` reads an integer.
+            (ValueKind::Float, WireValue::Integer(v)) => FieldValue::Float(v as f64),
+            (ValueKind::Float, WireValue::Float(v)) if v.is_finite() => FieldValue::Float(v),
+            (ValueKind::Boolean, WireValue::False) => FieldValue::Boolean(false),
+            (ValueKind::Boolean, WireValue::True) => FieldValue::Boolean(true),
+            (ValueKind::Date, WireValue::Date(day)) => date(day)?,
+            (ValueKind::DateTime, WireValue::DateTime(seconds, nanos)) => {
+                date_time(seconds, nanos)?
+            }
+            // Every pair named: a new kind or value must say how it reads.
+            (
+                ValueKind::Integer { .. }
+                | ValueKind::Float
+                | ValueKind::Boolean
+                | ValueKind::Text
+                | ValueKind::Date
+                | ValueKind::DateTime,
+                WireValue::False
+                | WireValue::True
+                | WireValue::Integer(_)
+                | WireValue::Float(_)
+                | WireValue::Text(_)
+                | WireValue::Date(_)
+                | WireValue::DateTime(..),
+            ) => return None,
+        };
+        Some(value)
     }
 
     /// Whether every value was read.
@@ -476,7 +611,21 @@ impl KeyReader<'_> {
     }
 }
 
-/// Reads one tagged value.
+/// A date value of its Julian day; `None` out of `time`'s range.
+fn date(day: i32) -> Option<FieldValue> {
+    Date::from_julian_day(day).ok().map(FieldValue::Date)
+}
+
+/// A date-time value (UTC) of its Unix seconds and nanoseconds; `None` out
+/// of `time`'s range or for nanoseconds of 10^9 or more.
+fn date_time(seconds: i64, nanos: u32) -> Option<FieldValue> {
+    let at = OffsetDateTime::from_unix_timestamp(seconds).ok()?;
+    at.replace_nanosecond(nanos).ok().map(FieldValue::DateTime)
+}
+
+/// Reads one tagged value, whatever its kind (the tests' reference for
+/// [`KeyReader::next`]).
+#[cfg(test)]
 fn read_value(bytes: &[u8]) -> Option<(FieldValue, &[u8])> {
     let (wire, rest) = postcard::take_from_bytes::<WireValue<'_>>(bytes).ok()?;
     let value = match wire {
@@ -486,19 +635,16 @@ fn read_value(bytes: &[u8]) -> Option<(FieldValue, &[u8])> {
         WireValue::Integer(v) => FieldValue::Integer(v),
         WireValue::Float(v) => FieldValue::Float(v),
         WireValue::Text(v) => FieldValue::Text(v.into()),
-        WireValue::Date(day) => FieldValue::Date(Date::from_julian_day(day).ok()?),
-        WireValue::DateTime(seconds, nanos) => FieldValue::DateTime(
-            OffsetDateTime::from_unix_timestamp(seconds)
-                .ok()?
-                .replace_nanosecond(nanos)
-                .ok()?,
-        ),
+        WireValue::Date(day) => date(day)?,
+        WireValue::DateTime(seconds, nanos) => date_time(seconds, nanos)?,
     };
     Some((value, rest))
 }
 
 /// `value` if it is of `kind` (or null), as [`ValueKind::from_json`]
-/// accepts it: an integer is a float field's value too.
+/// accepts it: an integer is a float field's value too (the tests'
+/// reference for [`KeyReader::next`]).
+#[cfg(test)]
 fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
     let ok = match (kind, &value) {
         (_, FieldValue::Null) => true,
@@ -614,6 +760,14 @@ pub(crate) fn digest(canonical: &str) -> [u8; HASH_LEN] {
     out
 }
 
+/// The hash of the filters and the search of a query with neither: the
+/// digest of their canonical form then, the separator alone (`"\u{1d}"`),
+/// computed once.
+pub(crate) fn unfiltered_hash() -> [u8; HASH_LEN] {
+    static UNFILTERED: std::sync::OnceLock<[u8; HASH_LEN]> = std::sync::OnceLock::new();
+    *UNFILTERED.get_or_init(|| digest("\u{1d}"))
+}
+
 /// Whether `hex` is the lowercase hex of `hash` (the `h` member of the
 /// JSON payloads), compared without writing it.
 pub(crate) fn hex_matches(hex: &str, hash: &[u8; HASH_LEN]) -> bool {
@@ -699,7 +853,11 @@ pub(crate) fn parse_cursor_param(raw: &Pairs<'_>, issues: &mut Vec<Issue>) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The tests encode and decode with the `base64` crate, independently of
+    // the decoder under test.
     use crate::query::SortField;
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use proptest::prelude::*;
     use time::macros::{date, datetime};
 
@@ -719,7 +877,7 @@ mod tests {
         Json(CursorPayload),
         Compact {
             way: Way,
-            hash: [u8; HASH_LEN],
+            hash: Option<[u8; HASH_LEN]>,
             sort: [u8; SORT_DIGEST_LEN],
             /// The values read back with the kind each was written as.
             values: Vec<FieldValue>,
@@ -770,21 +928,36 @@ mod tests {
     fn compact(values: Vec<FieldValue>, way: Way) -> Seen {
         Seen::Compact {
             way,
-            hash: HASH,
+            hash: Some(HASH),
             sort: sort_digest(&order()),
             values,
         }
     }
 
     /// A token of any payload bytes with a valid version-3 tag (what a
-    /// holder of the key could make).
+    /// holder of the key could make): the short tag when the flags byte
+    /// asks for it, the whole one otherwise.
     fn seal_compact_raw(keys: &CursorKeys, r: &str, payload: &[u8]) -> String {
         let tag = CursorKeys::compact_mac(keys.0.first().unwrap(), r, payload)
             .finalize()
             .into_bytes();
+        let short = payload.get(1).is_some_and(|f| f & FLAG_SHORT_TAG != 0);
         let mut all = payload.to_vec();
-        all.extend_from_slice(&tag);
+        all.extend_from_slice(if short { &tag[..SHORT_TAG_LEN] } else { &tag });
         URL_SAFE_NO_PAD.encode(all)
+    }
+
+    /// The version-3 tag of `payload` for resource `r`, computed here
+    /// independently of `CursorKeys` with the first test key.
+    fn independent_tag(r: &str, payload: &[u8]) -> [u8; TAG_LEN] {
+        let mut mac = HmacSha256::new_from_slice(&[1u8; 32]).unwrap();
+        let mut domain = [0u8; 64];
+        domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
+        mac.update(&domain);
+        mac.update(&[u8::try_from(r.len()).unwrap()]);
+        mac.update(r.as_bytes());
+        mac.update(payload);
+        mac.finalize().into_bytes().into()
     }
 
     /// A token of any JSON payload with a valid version-1/2 tag, computed
@@ -850,8 +1023,9 @@ mod tests {
             .seal("Book", Way::Prev, &sort, &HASH, &values)
             .unwrap();
         let all = URL_SAFE_NO_PAD.decode(&token).unwrap();
-        let (payload, tag) = all.split_at(all.len() - TAG_LEN);
-        let mut want = vec![3u8, 1];
+        let (payload, tag) = all.split_at(all.len() - SHORT_TAG_LEN);
+        // Flags: previous (bit 0), the short tag (bit 2); the hash is there.
+        let mut want = vec![3u8, 0b101];
         want.extend_from_slice(&HASH);
         let digest = xxhash_rust::xxh3::xxh3_128(b"-year,title,id") as u64;
         want.extend_from_slice(&digest.to_le_bytes());
@@ -861,15 +1035,12 @@ mod tests {
         want.extend_from_slice(b"Nuit");
         want.push(0);
         assert_eq!(payload, &want[..]);
-        // The tag, computed here independently of `CursorKeys`.
-        let mut mac = HmacSha256::new_from_slice(&[1u8; 32]).unwrap();
-        let mut domain = [0u8; 64];
-        domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
-        mac.update(&domain);
-        mac.update(&[4]);
-        mac.update(b"Book");
-        mac.update(payload);
-        mac.verify_slice(tag).unwrap();
+        // The tag is the first 16 bytes of the HMAC, computed here
+        // independently of `CursorKeys`.
+        assert_eq!(tag, &independent_tag("Book", payload)[..SHORT_TAG_LEN]);
+        // 36 bytes of payload and 16 of tag: 70 characters (91 with the
+        // whole tag).
+        assert_eq!((want.len(), token.len()), (36, 70));
         // 41 bytes of tag input after the domain block (at most 55 fit
         // one SHA-256 block with its padding): one inner and one outer
         // block per token besides the ones hashed when the key was set.
@@ -1096,9 +1267,16 @@ mod tests {
             good[..good.len() - 1].to_vec(),
             [&good[..], &[0]].concat(),
         ];
-        // A bad direction, unknown tags, a text without its bytes, a varint
-        // cut short.
-        for (i, b) in [(1usize, 2u8), (26, 8), (26, 0xff), (26, 5), (27, 0x80)] {
+        // Unknown flag bits, unknown tags, a text without its bytes, a
+        // varint cut short.
+        for (i, b) in [
+            (1usize, 8u8),
+            (1, 0x80),
+            (26, 8),
+            (26, 0xff),
+            (26, 5),
+            (27, 0x80),
+        ] {
             let mut p = good.clone();
             p[i] = b;
             bad.push(p);
@@ -1198,6 +1376,253 @@ mod tests {
     }
 
     #[test]
+    fn a_new_token_without_hash_round_trips() {
+        let values = [FieldValue::Integer(2001), FieldValue::Integer(7)];
+        let kinds = [kind_of(&values[0]), kind_of(&values[1])];
+        for (way, flags) in [(Way::Next, 0b110u8), (Way::Prev, 0b111)] {
+            let token = keys()
+                .seal("Book", way, &order(), &unfiltered_hash(), &values)
+                .unwrap();
+            let all = URL_SAFE_NO_PAD.decode(&token).unwrap();
+            let (payload, tag) = all.split_at(all.len() - SHORT_TAG_LEN);
+            let mut want = vec![3u8, flags];
+            want.extend_from_slice(&sort_digest(&order()));
+            // 2001 and 7, zigzag varints
+            want.extend_from_slice(&[3, 0xa2, 0x1f, 3, 14]);
+            assert_eq!(payload, &want[..]);
+            assert_eq!(tag, &independent_tag("Book", payload)[..SHORT_TAG_LEN]);
+            // 15 bytes of payload, 16 of tag: 42 characters.
+            assert_eq!(token.len(), 42);
+            assert_eq!(
+                open_as(&keys(), &token, "Book", &kinds),
+                Some(Seen::Compact {
+                    way,
+                    hash: None,
+                    sort: sort_digest(&order()),
+                    values: values.to_vec(),
+                })
+            );
+            // It binds only the hash of no filter and no search.
+            let binds = keys()
+                .open(&token, "Book", |opened| match opened {
+                    Opened::Compact(p) => Some((p.binds(&unfiltered_hash()), p.binds(&HASH))),
+                    Opened::Json(_) => None,
+                })
+                .flatten();
+            assert_eq!(binds, Some((true, false)));
+        }
+        // With a hash, it binds that hash only.
+        let token = keys()
+            .seal("Book", Way::Next, &order(), &HASH, &values)
+            .unwrap();
+        let binds = keys()
+            .open(&token, "Book", |opened| match opened {
+                Opened::Compact(p) => Some((p.binds(&unfiltered_hash()), p.binds(&HASH))),
+                Opened::Json(_) => None,
+            })
+            .flatten();
+        assert_eq!(binds, Some((false, true)));
+        assert_eq!(unfiltered_hash(), digest("\u{1d}"));
+    }
+
+    #[test]
+    fn flags_with_unknown_bits_are_refused() {
+        let int = [kind_of(&FieldValue::Integer(1))];
+        let body = |flags: u8| {
+            let mut p = vec![3u8, flags];
+            if flags & FLAG_NO_HASH == 0 {
+                p.extend_from_slice(&HASH);
+            }
+            p.extend_from_slice(&sort_digest(&order()));
+            p.extend_from_slice(&[3, 2]);
+            p
+        };
+        let mut accepted = Vec::new();
+        for flags in 0..=u8::MAX {
+            let payload = body(flags);
+            // Signed with a valid tag: the short one when bit 2 asks for
+            // it, the whole one otherwise.
+            let token = seal_compact_raw(&keys(), "B", &payload);
+            if open_as(&keys(), &token, "B", &int).is_some() {
+                accepted.push(flags);
+            }
+            // Both tag lengths are refused for an unknown bit.
+            let mut whole = payload.clone();
+            whole.extend_from_slice(&independent_tag("B", &payload));
+            let whole = URL_SAFE_NO_PAD.encode(whole);
+            let opened = open_as(&keys(), &whole, "B", &int).is_some();
+            assert_eq!(
+                opened,
+                flags & !(FLAG_PREV | FLAG_NO_HASH) == 0,
+                "{flags:#b}"
+            );
+            assert_eq!(
+                CompactPayload::parse(&payload).is_some(),
+                flags & !FLAGS_KNOWN == 0,
+                "{flags:#b}"
+            );
+        }
+        assert_eq!(accepted, [0, 1, 2, 3, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn an_old_layout_version_3_token_still_works() {
+        // As the release before the flags wrote it: direction byte 0 or 1,
+        // the hash always there, the whole 32-byte tag.
+        let values = [FieldValue::Integer(2001), FieldValue::Integer(7)];
+        let kinds = [kind_of(&values[0]), kind_of(&values[1])];
+        for (way, direction) in [(Way::Next, 0u8), (Way::Prev, 1)] {
+            for hash in [HASH, unfiltered_hash()] {
+                let mut payload = vec![3u8, direction];
+                payload.extend_from_slice(&hash);
+                payload.extend_from_slice(&sort_digest(&order()));
+                payload.extend_from_slice(&[3, 0xa2, 0x1f, 3, 14]);
+                let tag = independent_tag("Book", &payload);
+                let mut all = payload.clone();
+                all.extend_from_slice(&tag);
+                let token = URL_SAFE_NO_PAD.encode(&all);
+                assert_eq!(token.len(), 84);
+                assert_eq!(
+                    open_as(&keys(), &token, "Book", &kinds),
+                    Some(Seen::Compact {
+                        way,
+                        hash: Some(hash),
+                        sort: sort_digest(&order()),
+                        values: values.to_vec(),
+                    })
+                );
+                // Its tag cut to 16 bytes is refused: without bit 2 the
+                // whole tag is required.
+                let cut = URL_SAFE_NO_PAD.encode(&all[..all.len() - SHORT_TAG_LEN]);
+                assert_eq!(open_as(&keys(), &cut, "Book", &kinds), None);
+                // So is the short-tag bit set on it afterwards, with either
+                // length of tag.
+                for len in [SHORT_TAG_LEN, TAG_LEN] {
+                    let mut flagged = payload.clone();
+                    flagged[1] |= FLAG_SHORT_TAG;
+                    flagged.extend_from_slice(&tag[..len]);
+                    let flagged = URL_SAFE_NO_PAD.encode(&flagged);
+                    assert_eq!(open_as(&keys(), &flagged, "Book", &kinds), None);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_tampered_short_tag_is_refused() {
+        let values = [FieldValue::Integer(1)];
+        let int = [kind_of(&values[0])];
+        for hash in [HASH, unfiltered_hash()] {
+            let token = keys()
+                .seal("Book", Way::Next, &order(), &hash, &values)
+                .unwrap();
+            assert!(open_as(&keys(), &token, "Book", &int).is_some());
+            let all = URL_SAFE_NO_PAD.decode(&token).unwrap();
+            let split = all.len() - SHORT_TAG_LEN;
+            // Every bit of the tag and of the payload (flags included).
+            for i in 0..all.len() {
+                for bit in 0..8 {
+                    let mut flipped = all.clone();
+                    flipped[i] ^= 1 << bit;
+                    let t = URL_SAFE_NO_PAD.encode(&flipped);
+                    assert_eq!(
+                        open_as(&keys(), &t, "Book", &int),
+                        None,
+                        "byte {i} bit {bit}"
+                    );
+                }
+            }
+            // The right half of the HMAC output instead of the left one.
+            let whole = independent_tag("Book", &all[..split]);
+            assert_eq!(&all[split..], &whole[..SHORT_TAG_LEN]);
+            let mut right = all[..split].to_vec();
+            right.extend_from_slice(&whole[SHORT_TAG_LEN..]);
+            let right = URL_SAFE_NO_PAD.encode(&right);
+            assert_eq!(open_as(&keys(), &right, "Book", &int), None);
+            // A tag one byte short or one byte long.
+            let short = URL_SAFE_NO_PAD.encode(&all[..all.len() - 1]);
+            assert_eq!(open_as(&keys(), &short, "Book", &int), None);
+            let mut long = all.clone();
+            long.push(whole[SHORT_TAG_LEN]);
+            let long = URL_SAFE_NO_PAD.encode(&long);
+            assert_eq!(open_as(&keys(), &long, "Book", &int), None);
+        }
+        // Nothing but the version, the flags and a tag.
+        let mut bare = vec![3u8, 0b110];
+        bare.extend_from_slice(&independent_tag("Book", &bare)[..SHORT_TAG_LEN]);
+        let bare = URL_SAFE_NO_PAD.encode(&bare);
+        assert_eq!(open_as(&keys(), &bare, "Book", &int), None);
+        assert_eq!(open_as(&keys(), &bare, "Book", &[]), None);
+    }
+
+    #[test]
+    fn base64_is_strict() {
+        let int = [kind_of(&FieldValue::Integer(1))];
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        // 44 bytes (the last character carries 2 zero bits) and 28 bytes
+        // (the last carries 4).
+        for (hash, bytes, zero_bits) in [(HASH, 44, 2), (unfiltered_hash(), 28, 4)] {
+            let token = keys()
+                .seal(
+                    "Book",
+                    Way::Next,
+                    &order(),
+                    &hash,
+                    &[FieldValue::Integer(1)],
+                )
+                .unwrap();
+            assert!(open_as(&keys(), &token, "Book", &int).is_some());
+            assert_eq!(URL_SAFE_NO_PAD.decode(&token).unwrap().len(), bytes);
+            let last = token.len() - 1;
+            let mut accepted = Vec::new();
+            for &c in alphabet {
+                let mut t = token.clone().into_bytes();
+                t[last] = c;
+                let t = String::from_utf8(t).unwrap();
+                if open_as(&keys(), &t, "Book", &int).is_some() {
+                    accepted.push(c);
+                }
+            }
+            // Only the canonical last character, whose trailing bits are
+            // zero.
+            assert_eq!(accepted, [token.as_bytes()[last]]);
+            let value = alphabet.iter().position(|&c| c == token.as_bytes()[last]);
+            assert_eq!(value.unwrap() % (1 << zero_bits), 0);
+            // Padding, anywhere.
+            for bad in [
+                format!("{token}=="),
+                format!("{token}="),
+                format!("{}={}", &token[..4], &token[4..]),
+            ] {
+                assert_eq!(open_as(&keys(), &bad, "Book", &int), None, "{bad}");
+            }
+            // Any byte outside the alphabet (`+` and `/` of the standard
+            // one, `=`, spaces, controls), at every position.
+            let mut refused = 0;
+            for i in 0..token.len() {
+                for b in 0..=u8::MAX {
+                    if alphabet.contains(&b) {
+                        continue;
+                    }
+                    let mut t = token.clone().into_bytes();
+                    t[i] = b;
+                    // The query text is a `&str`: only UTF-8 reaches the
+                    // decoder.
+                    let Ok(t) = String::from_utf8(t) else {
+                        continue;
+                    };
+                    assert_eq!(open_as(&keys(), &t, "Book", &int), None, "{t:?}");
+                    refused += 1;
+                }
+            }
+            assert_eq!(refused, (128 - 64) * token.len());
+            // One character more or one less.
+            assert_eq!(open_as(&keys(), &format!("{token}A"), "Book", &int), None);
+            assert_eq!(open_as(&keys(), &token[..last], "Book", &int), None);
+        }
+    }
+
+    #[test]
     fn tampered_truncated_garbage() {
         let values = [FieldValue::Integer(1)];
         let int = [kind_of(&values[0])];
@@ -1245,7 +1670,7 @@ mod tests {
             open_as(&keys(), &token, "Book", &[ValueKind::Text]),
             Some(Seen::Compact {
                 way: Way::Next,
-                hash: HASH,
+                hash: Some(HASH),
                 sort: sort_digest(&order()),
                 values: vec![text],
             })
@@ -1287,7 +1712,59 @@ mod tests {
         ]
     }
 
+    fn any_kind() -> impl Strategy<Value = ValueKind> {
+        prop_oneof![
+            Just(ValueKind::Integer {
+                min: i64::MIN,
+                max: i64::MAX
+            }),
+            Just(ValueKind::Integer {
+                min: -128,
+                max: 127
+            }),
+            Just(ValueKind::Integer { min: 0, max: 10 }),
+            Just(ValueKind::Float),
+            Just(ValueKind::Boolean),
+            Just(ValueKind::Text),
+            Just(ValueKind::Date),
+            Just(ValueKind::DateTime),
+        ]
+    }
+
     proptest! {
+        /// `KeyReader::next` is `read_value` then `of_kind`, on written
+        /// values and on any bytes, and leaves the same rest.
+        #[test]
+        fn key_reader_reads_as_read_value_then_of_kind(
+            value in any_value(),
+            noise in prop::collection::vec(any::<u8>(), 0..12),
+            kind in any_kind(),
+        ) {
+            let written = write_value(&value, Vec::new()).unwrap();
+            for bytes in [&written[..], &noise[..], &[&written[..], &noise[..]].concat()[..]] {
+                let mut reader = KeyReader { rest: bytes };
+                let got = reader.next(kind);
+                match read_value(bytes) {
+                    Some((v, rest)) => {
+                        prop_assert_eq!(&got, &of_kind(kind, v));
+                        prop_assert_eq!(reader.rest, rest);
+                    }
+                    None => prop_assert_eq!(got, None),
+                }
+            }
+        }
+
+        /// Any text as a token: the decoder never panics (its output buffer
+        /// is sized by its own length check), and what is not the base64
+        /// of a signed payload is refused.
+        #[test]
+        fn any_token_text_is_refused_without_panic(
+            token in "[A-Za-z0-9_=+/ -]{0,300}",
+        ) {
+            let int = [kind_of(&FieldValue::Integer(1))];
+            prop_assert_eq!(open_as(&keys(), &token, "Book", &int), None);
+        }
+
         #[test]
         fn compact_values_round_trip(values in prop::collection::vec(any_value(), 0..6), prev: bool) {
             let way = if prev { Way::Prev } else { Way::Next };

@@ -10,7 +10,7 @@ use super::combined::{CollectionParams, parse_all};
 use super::count::{CountStrategy, prefer_count};
 use super::cursor::{
     HASH_LEN, KeyReader, Opened, Way, cursor_mismatch, digest, hex_matches, invalid_cursor,
-    sort_digest, sort_matches,
+    sort_digest, sort_matches, unfiltered_hash,
 };
 use super::error::{ApplyError, QueryError};
 use super::extract::QueryConfig;
@@ -288,7 +288,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 Ok((p.way(), values))
             }
             Opened::Compact(p) => {
-                self.check_binding(|order| sort_digest(order) == p.sort, |hash| *hash == p.hash)?;
+                self.check_binding(|order| sort_digest(order) == p.sort, |hash| p.binds(hash))?;
                 let mut keys: KeyReader<'_> = p.keys;
                 let values = self.key_values(|kind| keys.next(kind))?;
                 if !keys.is_empty() {
@@ -344,8 +344,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     pub(crate) fn filter_hash(&self) -> [u8; HASH_LEN] {
         if self.params.filter.conditions().is_empty() && self.params.search.is_none() {
             // No filter and no search: always the same text, hashed once.
-            static UNFILTERED: std::sync::OnceLock<[u8; HASH_LEN]> = std::sync::OnceLock::new();
-            return *UNFILTERED.get_or_init(|| digest("\u{1d}"));
+            return unfiltered_hash();
         }
         let mut parts: Vec<String> = self
             .params
