@@ -520,7 +520,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// Every value of `name`, in order.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn get_all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
         self.get_all_in(reserved_slot(name), name)
     }
@@ -556,7 +556,36 @@ impl<'a> Pairs<'a> {
     /// joined with commas, so they mean `k=a,b`.
     #[inline(always)]
     pub(crate) fn joined<'s>(&'s self, name: &'s str) -> Option<Cow<'s, str>> {
-        join_values(self.get_all(name))
+        self.joined_in(reserved_slot(name), name)
+    }
+
+    /// [`joined`](Self::joined) of `name`, whose slot is `slot`.
+    fn joined_in<'s>(&'s self, slot: u8, name: &'s str) -> Option<Cow<'s, str>> {
+        match self.sent_once(slot) {
+            Once::Absent => None,
+            Once::Value(v) => Some(Cow::Borrowed(v)),
+            Once::Unknown => join_values(self.get_all_in(slot, name)),
+        }
+    }
+
+    /// The value of a reserved parameter sent once, read from its slot's
+    /// first pair; [`Once::Unknown`] for a repeated or unreserved name.
+    fn sent_once(&self, slot: u8) -> Once<'_> {
+        if slot == 0 {
+            return Once::Unknown;
+        }
+        let bit = 1 << slot;
+        if self.present & bit == 0 {
+            return Once::Absent;
+        }
+        if self.repeated & bit != 0 {
+            return Once::Unknown;
+        }
+        let at = self.first.get(usize::from(slot)).copied().unwrap_or(0);
+        match self.pairs.get(usize::from(at)) {
+            Some(p) => Once::Value(p.value.as_ref()),
+            None => Once::Unknown,
+        }
     }
 
     /// The single value of a reserved parameter. A repeated parameter is
@@ -574,18 +603,10 @@ impl<'a> Pairs<'a> {
         name: &'s str,
         issues: &mut Vec<Issue>,
     ) -> Option<&'s str> {
-        if slot != 0 {
-            let bit = 1 << slot;
-            if self.present & bit == 0 {
-                return None;
-            }
-            if self.repeated & bit == 0 {
-                // Sent once: its pair is known.
-                let at = self.first.get(usize::from(slot)).copied().unwrap_or(0);
-                if let Some(p) = self.pairs.get(usize::from(at)) {
-                    return Some(p.value.as_ref());
-                }
-            }
+        match self.sent_once(slot) {
+            Once::Absent => return None,
+            Once::Value(v) => return Some(v),
+            Once::Unknown => {}
         }
         let mut values = self.get_all_in(slot, name);
         let first = values.next()?;
@@ -599,6 +620,16 @@ impl<'a> Pairs<'a> {
         }
         Some(first)
     }
+}
+
+/// What [`Pairs::sent_once`] knows of a parameter from its slot alone.
+enum Once<'s> {
+    /// A reserved parameter that was not sent.
+    Absent,
+    /// The value of a reserved parameter sent once.
+    Value(&'s str),
+    /// Repeated, or not reserved: its pairs must be read.
+    Unknown,
 }
 
 /// The values of an exploded list parameter joined with commas: borrowed
