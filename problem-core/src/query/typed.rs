@@ -241,29 +241,37 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             ignored: Some(config.ignored_parameters()),
             limits: config.limits(),
         };
-        let params = parse_all(raw, Some(schema), schema.page_size, &options, &mut issues);
-        let order = effective_order(schema, &params.sort);
-        let mut query = Self {
-            params,
-            order,
+        let limit_only =
+            raw.contains("limit") && !raw.contains("page") && !raw.contains("per_page");
+        // Built where it is returned: the parsed parts are written in place
+        // rather than moved (the query is over 600 bytes).
+        let mut out = Ok(Self {
+            params: parse_all(raw, Some(schema), schema.page_size, &options, &mut issues),
+            order: Sort::default(),
             after: None,
             before: None,
-            limit_only: raw.contains("limit") && !raw.contains("page") && !raw.contains("per_page"),
+            limit_only,
             count_preferred: None,
             config,
             _marker: PhantomData,
-        };
-        let decoded = match query.params.cursor.as_deref() {
-            Some(token) if issues.is_empty() => Some(query.decode_cursor(token)),
-            Some(_) | None => None,
-        };
-        match decoded {
-            Some(Ok((Way::Next, values))) => query.after = Some(values),
-            Some(Ok((Way::Prev, values))) => query.before = Some(values),
-            Some(Err(issue)) => issues.push(*issue),
-            None => {}
+        });
+        if let Ok(query) = &mut out {
+            query.order = effective_order(schema, &query.params.sort);
+            let decoded = match query.params.cursor.as_deref() {
+                Some(token) if issues.is_empty() => Some(query.decode_cursor(token)),
+                Some(_) | None => None,
+            };
+            match decoded {
+                Some(Ok((Way::Next, values))) => query.after = Some(values),
+                Some(Ok((Way::Prev, values))) => query.before = Some(values),
+                Some(Err(issue)) => issues.push(*issue),
+                None => {}
+            }
         }
-        QueryError::from_issues(issues).map(|()| query)
+        if let Err(e) = QueryError::from_issues(issues) {
+            out = Err(e);
+        }
+        out
     }
 
     fn decode_cursor(
