@@ -78,7 +78,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use base64_simd::{Out, URL_SAFE_NO_PAD};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -306,7 +307,7 @@ impl CursorKeys {
             .finalize()
             .into_bytes();
         payload.extend_from_slice(&tag);
-        Some(URL_SAFE_NO_PAD.encode_to_string(payload))
+        Some(URL_SAFE_NO_PAD.encode(payload))
     }
 
     /// Signs a JSON payload (versions 1 and 2), as releases before version
@@ -319,7 +320,7 @@ impl CursorKeys {
             .into_bytes();
         let mut all = bytes;
         all.extend_from_slice(&tag);
-        Some(URL_SAFE_NO_PAD.encode_to_string(all))
+        Some(URL_SAFE_NO_PAD.encode(all))
     }
 
     /// Verifies a token of `resource` and hands its payload to `read`;
@@ -334,23 +335,22 @@ impl CursorKeys {
         if token.len() > MAX_CURSOR_LENGTH {
             return None;
         }
-        // Decoded into a stack buffer (a heap one for long tokens) by
-        // `base64-simd`, which refuses padding, a length that is no whole
-        // number of bytes, non-zero trailing bits and any byte outside the
-        // URL-safe alphabet; the buffer is the exact decoded length (the
-        // decoder panics on a shorter one).
-        let bytes = token.as_bytes();
-        let n = URL_SAFE_NO_PAD.decoded_length(bytes).ok()?;
+        // Decoded into a stack buffer (a heap one for long tokens) by the
+        // `base64` crate, whose URL-safe engine without padding refuses
+        // padding, a length that is no whole number of bytes, non-zero
+        // trailing bits and any byte outside the URL-safe alphabet; its
+        // room estimate rounds up to whole quads.
         let mut stack = [0u8; STACK_TOKEN / 4 * 3];
         let mut heap = Vec::new();
-        let out: &mut [u8] = match stack.get_mut(..n) {
-            Some(out) => out,
-            None => {
-                heap.resize(n, 0);
-                &mut heap
-            }
+        let room = token.len().div_ceil(4) * 3;
+        let out: &mut [u8] = if room <= stack.len() {
+            &mut stack
+        } else {
+            heap.resize(room, 0);
+            &mut heap
         };
-        let all: &[u8] = URL_SAFE_NO_PAD.decode(bytes, Out::from_slice(out)).ok()?;
+        let n = URL_SAFE_NO_PAD.decode_slice(token, out).ok()?;
+        let all = out.get(..n)?;
         let split = all.len().checked_sub(TAG_LEN).filter(|&n| n > 0)?;
         let (payload, tag) = all.split_at_checked(split)?;
         if payload.first() == Some(&VERSION_COMPACT) {
@@ -816,11 +816,7 @@ pub(crate) fn parse_cursor_param(raw: &Pairs<'_>, issues: &mut Vec<Issue>) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    // The tests encode and decode with the `base64` crate, independently of
-    // the decoder under test.
     use crate::query::SortField;
-    use base64::Engine as _;
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use proptest::prelude::*;
     use time::macros::{date, datetime};
 
@@ -1532,8 +1528,8 @@ mod tests {
     }
 
     /// `open` accepts what the `base64` crate's URL-safe engine without
-    /// padding decodes (no padding, canonical trailing bits only, the
-    /// URL-safe alphabet only), compared character by character.
+    /// padding decodes, and that engine is strict: no padding, canonical
+    /// trailing bits only, the URL-safe alphabet only.
     #[test]
     fn base64_is_strict() {
         let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
