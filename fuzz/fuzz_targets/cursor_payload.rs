@@ -5,10 +5,11 @@
 //! Token format (problem-core/src/query/cursor.rs): base64url(payload ||
 //! tag). Version 3 (binary, written now): tag = HMAC-SHA256(key, the
 //! 64-byte block "problem-core/cursor/v3\0" padded with zeros || resource
-//! length (one byte here) || resource || payload), its first 16 bytes when
-//! bit 2 of the payload's flags byte (its second) is set. Versions 1 and 2
-//! (JSON, still accepted): tag = HMAC-SHA256(key, "problem-core/cursor/v1\0"
-//! || payload). Bit 0x40 of the first input byte picks the version family.
+//! length (one byte here) || resource || payload), all 32 bytes (the
+//! payload's flags byte, its second, has bits 0 and 1 only: any other set
+//! is refused). Versions 1 and 2 (JSON, still accepted): tag =
+//! HMAC-SHA256(key, "problem-core/cursor/v1\0" || payload). Bit 0x40 of
+//! the first input byte picks the version family.
 //!
 //! Properties: never panics; an accepted cursor has one value per sort
 //! entry, each of its field's kind, the key never null; the query then
@@ -39,11 +40,8 @@ fn seal(payload: &[u8], binary: bool) -> String {
         mac.update(b"problem-core/cursor/v1\0");
     }
     mac.update(payload);
-    let tag = mac.finalize().into_bytes();
-    // Version 3's short tag: flag bit 2.
-    let short = binary && payload.get(1).is_some_and(|flags| flags & 4 != 0);
     let mut all = payload.to_vec();
-    all.extend_from_slice(if short { &tag[..16] } else { &tag[..] });
+    all.extend_from_slice(&mac.finalize().into_bytes());
     URL_SAFE_NO_PAD.encode(all)
 }
 

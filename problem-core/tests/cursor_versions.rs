@@ -211,12 +211,17 @@ fn a_cursor_without_filter_hash_matches_only_a_query_without_filter_and_search()
         .meta
         .next_cursor
         .unwrap();
-    // Version 3, flags: next, no hash (bit 1), short tag (bit 2); then the
-    // sort digest, 2001 and 1 (`3, 0xa2, 0x1f`, `3, 2`) and a 16-byte tag.
+    // Version 3, flags: next, no hash (bit 1); then the sort digest, 2001
+    // and 1 (`3, 0xa2, 0x1f`, `3, 2`) and the whole 32-byte tag.
     let bytes = URL_SAFE_NO_PAD.decode(&next).unwrap();
-    assert_eq!(bytes[..2], [3, 0b110]);
+    assert_eq!(bytes[..2], [3, 0b010]);
+    assert_eq!(
+        bytes[2..10],
+        (xxhash_rust::xxh3::xxh3_128(b"-year,id") as u64).to_le_bytes()
+    );
     assert_eq!(bytes[10..15], [3, 0xa2, 0x1f, 3, 2]);
-    assert_eq!((bytes.len(), next.len()), (31, 42));
+    assert_eq!(bytes[15..], tag_v3(&bytes[..15]));
+    assert_eq!((bytes.len(), next.len()), (47, 63));
     let q = parse::<Book>(&format!("sort=-year&limit=1&cursor={next}")).unwrap();
     assert_eq!(
         q.after(),
@@ -233,8 +238,19 @@ fn a_cursor_without_filter_hash_matches_only_a_query_without_filter_and_search()
             "{qs}"
         );
     }
-    // A filtered listing's cursor carries its hash (flags: next, short
-    // tag) and is refused without the filter, with the same issue.
+    // Bit 2 (or any other unknown bit) set and signed again is refused.
+    for bit in [0b100, 0b1000, 0x80] {
+        let mut payload = bytes[..15].to_vec();
+        payload[1] |= bit;
+        let token = signed_v3(payload);
+        let qs = format!("sort=-year&limit=1&cursor={token}");
+        assert_eq!(
+            parse::<Book>(&qs).map(|_| ()).unwrap_err().0,
+            "invalid_cursor"
+        );
+    }
+    // A filtered listing's cursor carries its hash (flags: next) and is
+    // refused without the filter, with the same issue.
     let filtered = parse::<Book>("sort=-year&limit=1&title=a").unwrap();
     let mut two_a = books();
     two_a[2].title = "a".into();
@@ -245,13 +261,36 @@ fn a_cursor_without_filter_hash_matches_only_a_query_without_filter_and_search()
         .next_cursor
         .unwrap();
     let bytes = URL_SAFE_NO_PAD.decode(&next).unwrap();
-    assert_eq!(bytes[..2], [3, 0b100]);
-    assert_eq!((bytes.len(), next.len()), (47, 63));
+    assert_eq!(bytes[..2], [3, 0b000]);
+    assert_eq!(
+        bytes[2..18],
+        Sha256::digest("title\u{1e}eq\u{1e}s:1:a\u{1d}".as_bytes())[..16]
+    );
+    assert_eq!((bytes.len(), next.len()), (63, 84));
     assert!(parse::<Book>(&format!("sort=-year&limit=1&title=a&cursor={next}")).is_ok());
     assert_eq!(
         parse::<Book>(&format!("sort=-year&limit=1&cursor={next}")).map(|_| ()),
         Err(("cursor_mismatch".to_owned(), FILTER_MISMATCH.to_owned()))
     );
+}
+
+/// The version-3 tag of `payload` for `Book`: the whole HMAC-SHA256.
+fn tag_v3(payload: &[u8]) -> [u8; 32] {
+    let mut mac = Hmac::<Sha256>::new_from_slice(KEY).unwrap();
+    let mut domain = [0u8; 64];
+    domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
+    mac.update(&domain);
+    mac.update(&[4]);
+    mac.update(b"Book");
+    mac.update(payload);
+    mac.finalize().into_bytes().into()
+}
+
+/// A version-3 token of `payload` for `Book`, signed with [`KEY`].
+fn signed_v3(mut payload: Vec<u8>) -> String {
+    let tag = tag_v3(&payload);
+    payload.extend_from_slice(&tag);
+    URL_SAFE_NO_PAD.encode(payload)
 }
 
 /// A version-3 cursor as the release before the flags byte wrote it: the
@@ -261,15 +300,7 @@ fn old_layout_v3(direction: u8, hash: &[u8], sort: &str, values: &[u8]) -> Strin
     payload.extend_from_slice(hash);
     payload.extend_from_slice(&(xxhash_rust::xxh3::xxh3_128(sort.as_bytes()) as u64).to_le_bytes());
     payload.extend_from_slice(values);
-    let mut mac = Hmac::<Sha256>::new_from_slice(KEY).unwrap();
-    let mut domain = [0u8; 64];
-    domain[..23].copy_from_slice(b"problem-core/cursor/v3\0");
-    mac.update(&domain);
-    mac.update(&[4]);
-    mac.update(b"Book");
-    mac.update(&payload);
-    payload.extend_from_slice(&mac.finalize().into_bytes());
-    URL_SAFE_NO_PAD.encode(payload)
+    signed_v3(payload)
 }
 
 #[test]

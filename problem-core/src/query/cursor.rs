@@ -5,13 +5,11 @@
 //! strictly: padding, non-zero trailing bits or any byte outside the
 //! URL-safe alphabet is `invalid_cursor`), where `payload` is versioned
 //! and `tag` is HMAC-SHA256 over a domain-separation prefix and the
-//! payload (truncated to 16 bytes in the version-3 tokens written now).
-//! The tag is checked in constant time with every configured key
-//! (key rotation: the first key signs, all keys verify) **before** the
-//! payload is decoded; only its first byte is read before, to tell the
-//! binary payload (version 3) from the JSON ones (versions 1 and 2), whose
-//! tags cover different prefixes, and in version 3 its second byte, which
-//! tells the tag's length.
+//! payload, the whole 32 bytes in every version. The tag is checked in
+//! constant time with every configured key (key rotation: the first key
+//! signs, all keys verify) **before** the payload is decoded; only its
+//! first byte is read before, to tell the binary payload (version 3) from
+//! the JSON ones (versions 1 and 2), whose tags cover different prefixes.
 //!
 //! Payload versions:
 //!
@@ -35,28 +33,21 @@
 //! | Bytes | Content |
 //! |---|---|
 //! | 1 | `3`, the version |
-//! | 1 | the flags: bit 0 the direction (`0` next, `1` previous); bit 1 "no hash" (the next field is left out); bit 2 "short tag" (the tag is 16 bytes, else 32); any other bit set is `invalid_cursor` |
+//! | 1 | the flags: bit 0 the direction (`0` next, `1` previous); bit 1 "no hash" (the next field is left out); any other bit set is `invalid_cursor` |
 //! | 16, none with bit 1 | the hash of the filters and the search (the first 16 bytes of a SHA-256), raw |
 //! | 8 | the digest of the effective sort: the low 64 bits of XXH3-128 of its query form (`-year,title,id`, the key included), little-endian |
 //! | the rest | the sort-key values, one per sort entry, each a tag byte and its data (below); nothing may follow the last |
 //!
-//! The tag follows the payload: 16 bytes with bit 2, 32 without. This
-//! release sets bit 2 in every token, and bit 1 when the query has no
+//! The tag follows the payload: always the whole 32 bytes of the
+//! HMAC-SHA256 output. This release sets bit 1 when the query has no
 //! filter and no search (its hash is then always the one of the empty
-//! canonical form, so it need not travel); a token with bit 1 matches only
-//! a query with no filter and no search, any other is `cursor_mismatch`
-//! ("filter or search"). Version-3 tokens written before these flags
-//! (flags `0` or `1`: the hash present, the whole 32-byte tag) are still
-//! accepted. The flags byte is covered by the tag: a changed flag fails
-//! the tag check.
-//!
-//! The short tag is HMAC-SHA256 truncated to its left-most 128 bits, as
-//! RFC 2104 section 5 allows (at least half the output, at least 80 bits)
-//! and RFC 4868 uses (HMAC-SHA-256-128). Without the key a forger's best
-//! is guessing, one chance in 2^128 per token sent; the birthday bound
-//! does not apply, as no one but the key holder can compute tags. It saves
-//! 16 bytes (about 21 characters) per token; the HMAC is computed whole
-//! and its first 16 bytes compared in constant time.
+//! canonical form, so it need not travel), and clears it otherwise; a
+//! token with bit 1 matches only a query with no filter and no search, any
+//! other is `cursor_mismatch` ("filter or search"). Version-3 tokens
+//! written before the flags byte (its byte `0` or `1` was the direction:
+//! flags with bit 1 clear, the hash present) read the same way and are
+//! still accepted. The flags byte is covered by the tag: a changed flag
+//! fails the tag check.
 //!
 //! The sort is bound by a digest rather than its text so that a typical
 //! payload and the resource name fit the 55 bytes of one SHA-256 block; a
@@ -87,7 +78,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use base64_simd::{Out, URL_SAFE_NO_PAD};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -112,21 +104,15 @@ const VERSION_NEXT: u8 = 1;
 const VERSION_DIRECTED: u8 = 2;
 /// Payload version of the binary payload, written for every cursor now.
 const VERSION_COMPACT: u8 = 3;
-/// Length of a whole HMAC-SHA256 tag: versions 1 and 2, and version-3
-/// tokens written before the short tag.
+/// Length of the tag: the whole HMAC-SHA256 output, in every version.
 const TAG_LEN: usize = 32;
-/// Length of the truncated tag of version 3 (flag [`FLAG_SHORT_TAG`]): the
-/// left-most 128 bits of the HMAC-SHA256 output.
-const SHORT_TAG_LEN: usize = 16;
 /// Version-3 flag: a previous cursor (clear: a next cursor).
 const FLAG_PREV: u8 = 1;
 /// Version-3 flag: the filter and search hash is left out (the query had no
 /// filter and no search).
 const FLAG_NO_HASH: u8 = 2;
-/// Version-3 flag: the tag is truncated to [`SHORT_TAG_LEN`] bytes.
-const FLAG_SHORT_TAG: u8 = 4;
 /// Every version-3 flag; a payload with another bit set is refused.
-const FLAGS_KNOWN: u8 = FLAG_PREV | FLAG_NO_HASH | FLAG_SHORT_TAG;
+const FLAGS_KNOWN: u8 = FLAG_PREV | FLAG_NO_HASH;
 /// Length of the hash of the filters and the search (bytes).
 pub(crate) const HASH_LEN: usize = 16;
 /// Length of the sort digest of version 3 (bytes).
@@ -268,25 +254,13 @@ impl CursorKeys {
     }
 
     /// Whether `tag` is the version-3 tag of `payload` for `resource` with
-    /// `key`: the whole 32 bytes, or their left-most 16 when `short`. Both
-    /// compare in constant time (`subtle`). The key's state is cloned once
-    /// and the MAC finalized where it is.
+    /// `key`: the whole 32 bytes, compared in constant time (`subtle`). The
+    /// key's state is cloned once and the MAC finalized where it is.
     #[inline]
-    fn compact_verifies(
-        key: &KeyMacs,
-        resource: &str,
-        payload: &[u8],
-        tag: &[u8],
-        short: bool,
-    ) -> bool {
+    fn compact_verifies(key: &KeyMacs, resource: &str, payload: &[u8], tag: &[u8]) -> bool {
         let mut mac = key.compact.clone();
         Self::feed_compact(&mut mac, resource, payload);
-        let checked = if short {
-            mac.verify_truncated_left(tag)
-        } else {
-            mac.verify_slice(tag)
-        };
-        checked.is_ok()
+        mac.verify_slice(tag).is_ok()
     }
 
     /// The version-1/2 MAC of a JSON `payload`.
@@ -309,9 +283,9 @@ impl CursorKeys {
     ) -> Option<String> {
         let key = self.0.first()?;
         // The hash is left out when it is the one of no filter and no
-        // search; the tag is always the short one now.
+        // search.
         let with_hash = *hash != unfiltered_hash();
-        let mut flags = FLAG_SHORT_TAG;
+        let mut flags = 0;
         match way {
             Way::Next => {}
             Way::Prev => flags |= FLAG_PREV,
@@ -332,8 +306,8 @@ impl CursorKeys {
         let tag = Self::compact_mac(key, resource, &payload)
             .finalize()
             .into_bytes();
-        payload.extend_from_slice(tag.get(..SHORT_TAG_LEN)?);
-        Some(URL_SAFE_NO_PAD.encode_to_string(payload))
+        payload.extend_from_slice(&tag);
+        Some(URL_SAFE_NO_PAD.encode(payload))
     }
 
     /// Signs a JSON payload (versions 1 and 2), as releases before version
@@ -346,7 +320,7 @@ impl CursorKeys {
             .into_bytes();
         let mut all = bytes;
         all.extend_from_slice(&tag);
-        Some(URL_SAFE_NO_PAD.encode_to_string(all))
+        Some(URL_SAFE_NO_PAD.encode(all))
     }
 
     /// Verifies a token of `resource` and hands its payload to `read`;
@@ -361,47 +335,36 @@ impl CursorKeys {
         if token.len() > MAX_CURSOR_LENGTH {
             return None;
         }
-        // Decoded into a stack buffer (a heap one for long tokens) by
-        // `base64-simd`, which refuses padding, a length that is no whole
-        // number of bytes, non-zero trailing bits and any byte outside the
-        // URL-safe alphabet; the buffer is the exact decoded length (the
-        // decoder panics on a shorter one).
-        let bytes = token.as_bytes();
-        let n = URL_SAFE_NO_PAD.decoded_length(bytes).ok()?;
+        // Decoded into a stack buffer (a heap one for long tokens) by the
+        // `base64` crate, whose URL-safe engine without padding refuses
+        // padding, a length that is no whole number of bytes, non-zero
+        // trailing bits and any byte outside the URL-safe alphabet; its
+        // room estimate rounds up to whole quads.
         let mut stack = [0u8; STACK_TOKEN / 4 * 3];
         let mut heap = Vec::new();
-        let out: &mut [u8] = match stack.get_mut(..n) {
-            Some(out) => out,
-            None => {
-                heap.resize(n, 0);
-                &mut heap
-            }
+        let room = token.len().div_ceil(4) * 3;
+        let out: &mut [u8] = if room <= stack.len() {
+            &mut stack
+        } else {
+            heap.resize(room, 0);
+            &mut heap
         };
-        let all: &[u8] = URL_SAFE_NO_PAD.decode(bytes, Out::from_slice(out)).ok()?;
-        if all.first() == Some(&VERSION_COMPACT) {
-            // The flags byte tells the tag's length before the tag is
-            // checked; it is covered by the tag, so a changed flag fails
-            // the check.
-            let flags = *all.get(1)?;
-            if flags & !FLAGS_KNOWN != 0 {
-                return None;
-            }
-            let short = flags & FLAG_SHORT_TAG != 0;
-            let tag_len = if short { SHORT_TAG_LEN } else { TAG_LEN };
-            // At least the version and the flags before the tag.
-            let split = all.len().checked_sub(tag_len).filter(|&n| n >= 2)?;
-            let (payload, tag) = all.split_at_checked(split)?;
+        let n = URL_SAFE_NO_PAD.decode_slice(token, out).ok()?;
+        let all = out.get(..n)?;
+        let split = all.len().checked_sub(TAG_LEN).filter(|&n| n > 0)?;
+        let (payload, tag) = all.split_at_checked(split)?;
+        if payload.first() == Some(&VERSION_COMPACT) {
+            // The flags byte is covered by the tag, so a changed flag fails
+            // the check; unknown bits are refused after it, by `parse`.
             let verified = self
                 .0
                 .iter()
-                .any(|k| Self::compact_verifies(k, resource, payload, tag, short));
+                .any(|k| Self::compact_verifies(k, resource, payload, tag));
             if !verified {
                 return None;
             }
             return CompactPayload::parse(payload).map(|p| read(Opened::Compact(p)));
         }
-        let split = all.len().checked_sub(TAG_LEN).filter(|&n| n > 0)?;
-        let (payload, tag) = all.split_at_checked(split)?;
         let verified = self
             .0
             .iter()
@@ -853,11 +816,7 @@ pub(crate) fn parse_cursor_param(raw: &Pairs<'_>, issues: &mut Vec<Issue>) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    // The tests encode and decode with the `base64` crate, independently of
-    // the decoder under test.
     use crate::query::SortField;
-    use base64::Engine as _;
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use proptest::prelude::*;
     use time::macros::{date, datetime};
 
@@ -935,15 +894,13 @@ mod tests {
     }
 
     /// A token of any payload bytes with a valid version-3 tag (what a
-    /// holder of the key could make): the short tag when the flags byte
-    /// asks for it, the whole one otherwise.
+    /// holder of the key could make).
     fn seal_compact_raw(keys: &CursorKeys, r: &str, payload: &[u8]) -> String {
         let tag = CursorKeys::compact_mac(keys.0.first().unwrap(), r, payload)
             .finalize()
             .into_bytes();
-        let short = payload.get(1).is_some_and(|f| f & FLAG_SHORT_TAG != 0);
         let mut all = payload.to_vec();
-        all.extend_from_slice(if short { &tag[..SHORT_TAG_LEN] } else { &tag });
+        all.extend_from_slice(&tag);
         URL_SAFE_NO_PAD.encode(all)
     }
 
@@ -1023,9 +980,9 @@ mod tests {
             .seal("Book", Way::Prev, &sort, &HASH, &values)
             .unwrap();
         let all = URL_SAFE_NO_PAD.decode(&token).unwrap();
-        let (payload, tag) = all.split_at(all.len() - SHORT_TAG_LEN);
-        // Flags: previous (bit 0), the short tag (bit 2); the hash is there.
-        let mut want = vec![3u8, 0b101];
+        let (payload, tag) = all.split_at(all.len() - TAG_LEN);
+        // Flags: previous (bit 0); the hash is there (bit 1 clear).
+        let mut want = vec![3u8, 0b001];
         want.extend_from_slice(&HASH);
         let digest = xxhash_rust::xxh3::xxh3_128(b"-year,title,id") as u64;
         want.extend_from_slice(&digest.to_le_bytes());
@@ -1035,12 +992,11 @@ mod tests {
         want.extend_from_slice(b"Nuit");
         want.push(0);
         assert_eq!(payload, &want[..]);
-        // The tag is the first 16 bytes of the HMAC, computed here
-        // independently of `CursorKeys`.
-        assert_eq!(tag, &independent_tag("Book", payload)[..SHORT_TAG_LEN]);
-        // 36 bytes of payload and 16 of tag: 70 characters (91 with the
-        // whole tag).
-        assert_eq!((want.len(), token.len()), (36, 70));
+        // The tag is the whole HMAC, computed here independently of
+        // `CursorKeys`.
+        assert_eq!(tag, &independent_tag("Book", payload)[..]);
+        // 36 bytes of payload and 32 of tag: 91 characters.
+        assert_eq!((want.len(), tag.len(), token.len()), (36, 32, 91));
         // 41 bytes of tag input after the domain block (at most 55 fit
         // one SHA-256 block with its padding): one inner and one outer
         // block per token besides the ones hashed when the key was set.
@@ -1270,7 +1226,8 @@ mod tests {
         // Unknown flag bits, unknown tags, a text without its bytes, a
         // varint cut short.
         for (i, b) in [
-            (1usize, 8u8),
+            (1usize, 4u8),
+            (1, 8),
             (1, 0x80),
             (26, 8),
             (26, 0xff),
@@ -1379,20 +1336,20 @@ mod tests {
     fn a_new_token_without_hash_round_trips() {
         let values = [FieldValue::Integer(2001), FieldValue::Integer(7)];
         let kinds = [kind_of(&values[0]), kind_of(&values[1])];
-        for (way, flags) in [(Way::Next, 0b110u8), (Way::Prev, 0b111)] {
+        for (way, flags) in [(Way::Next, 0b010u8), (Way::Prev, 0b011)] {
             let token = keys()
                 .seal("Book", way, &order(), &unfiltered_hash(), &values)
                 .unwrap();
             let all = URL_SAFE_NO_PAD.decode(&token).unwrap();
-            let (payload, tag) = all.split_at(all.len() - SHORT_TAG_LEN);
+            let (payload, tag) = all.split_at(all.len() - TAG_LEN);
             let mut want = vec![3u8, flags];
             want.extend_from_slice(&sort_digest(&order()));
             // 2001 and 7, zigzag varints
             want.extend_from_slice(&[3, 0xa2, 0x1f, 3, 14]);
             assert_eq!(payload, &want[..]);
-            assert_eq!(tag, &independent_tag("Book", payload)[..SHORT_TAG_LEN]);
-            // 15 bytes of payload, 16 of tag: 42 characters.
-            assert_eq!(token.len(), 42);
+            assert_eq!(tag, &independent_tag("Book", payload)[..]);
+            // 15 bytes of payload, 32 of tag: 63 characters.
+            assert_eq!(token.len(), 63);
             assert_eq!(
                 open_as(&keys(), &token, "Book", &kinds),
                 Some(Seen::Compact {
@@ -1440,35 +1397,37 @@ mod tests {
         let mut accepted = Vec::new();
         for flags in 0..=u8::MAX {
             let payload = body(flags);
-            // Signed with a valid tag: the short one when bit 2 asks for
-            // it, the whole one otherwise.
+            // Signed with a valid tag, the whole 32 bytes (the same as the
+            // one computed here independently).
             let token = seal_compact_raw(&keys(), "B", &payload);
+            let mut whole = payload.clone();
+            whole.extend_from_slice(&independent_tag("B", &payload));
+            assert_eq!(URL_SAFE_NO_PAD.encode(&whole), token, "{flags:#b}");
             if open_as(&keys(), &token, "B", &int).is_some() {
                 accepted.push(flags);
             }
-            // Both tag lengths are refused for an unknown bit.
-            let mut whole = payload.clone();
-            whole.extend_from_slice(&independent_tag("B", &payload));
-            let whole = URL_SAFE_NO_PAD.encode(whole);
-            let opened = open_as(&keys(), &whole, "B", &int).is_some();
-            assert_eq!(
-                opened,
-                flags & !(FLAG_PREV | FLAG_NO_HASH) == 0,
-                "{flags:#b}"
-            );
+            // A 16-byte tag (the left half of a valid one) is refused
+            // whatever the flags, bit 2 included.
+            let mut half = payload.clone();
+            half.extend_from_slice(&independent_tag("B", &payload)[..TAG_LEN / 2]);
+            let half = URL_SAFE_NO_PAD.encode(half);
+            assert_eq!(open_as(&keys(), &half, "B", &int), None, "{flags:#b}");
             assert_eq!(
                 CompactPayload::parse(&payload).is_some(),
                 flags & !FLAGS_KNOWN == 0,
                 "{flags:#b}"
             );
         }
-        assert_eq!(accepted, [0, 1, 2, 3, 4, 5, 6, 7]);
+        // Bits 0 and 1 only: bit 2, like every other bit, is unknown.
+        assert_eq!(FLAGS_KNOWN, 0b011);
+        assert_eq!(accepted, [0, 1, 2, 3]);
     }
 
     #[test]
     fn an_old_layout_version_3_token_still_works() {
         // As the release before the flags wrote it: direction byte 0 or 1,
-        // the hash always there, the whole 32-byte tag.
+        // the hash always there, the whole 32-byte tag; read now as flags
+        // with bit 1 clear.
         let values = [FieldValue::Integer(2001), FieldValue::Integer(7)];
         let kinds = [kind_of(&values[0]), kind_of(&values[1])];
         for (way, direction) in [(Way::Next, 0u8), (Way::Prev, 1)] {
@@ -1491,25 +1450,28 @@ mod tests {
                         values: values.to_vec(),
                     })
                 );
-                // Its tag cut to 16 bytes is refused: without bit 2 the
-                // whole tag is required.
-                let cut = URL_SAFE_NO_PAD.encode(&all[..all.len() - SHORT_TAG_LEN]);
+                // Its tag cut to 16 bytes is refused: the whole tag is
+                // required.
+                let cut = URL_SAFE_NO_PAD.encode(&all[..all.len() - TAG_LEN / 2]);
                 assert_eq!(open_as(&keys(), &cut, "Book", &kinds), None);
-                // So is the short-tag bit set on it afterwards, with either
-                // length of tag.
-                for len in [SHORT_TAG_LEN, TAG_LEN] {
-                    let mut flagged = payload.clone();
-                    flagged[1] |= FLAG_SHORT_TAG;
-                    flagged.extend_from_slice(&tag[..len]);
-                    let flagged = URL_SAFE_NO_PAD.encode(&flagged);
-                    assert_eq!(open_as(&keys(), &flagged, "Book", &kinds), None);
+                // So is bit 2 set on it afterwards: with its own tag, and
+                // with a valid tag of the flagged payload, whole or its
+                // left 16 bytes.
+                let mut flagged = payload.clone();
+                flagged[1] |= 0b100;
+                let valid = independent_tag("Book", &flagged);
+                for t in [&tag[..], &valid[..], &valid[..TAG_LEN / 2]] {
+                    let mut bytes = flagged.clone();
+                    bytes.extend_from_slice(t);
+                    let bytes = URL_SAFE_NO_PAD.encode(&bytes);
+                    assert_eq!(open_as(&keys(), &bytes, "Book", &kinds), None);
                 }
             }
         }
     }
 
     #[test]
-    fn a_tampered_short_tag_is_refused() {
+    fn a_tampered_tag_is_refused() {
         let values = [FieldValue::Integer(1)];
         let int = [kind_of(&values[0])];
         for hash in [HASH, unfiltered_hash()] {
@@ -1518,7 +1480,9 @@ mod tests {
                 .unwrap();
             assert!(open_as(&keys(), &token, "Book", &int).is_some());
             let all = URL_SAFE_NO_PAD.decode(&token).unwrap();
-            let split = all.len() - SHORT_TAG_LEN;
+            let split = all.len() - TAG_LEN;
+            // The whole HMAC, as computed here independently.
+            assert_eq!(&all[split..], &independent_tag("Book", &all[..split])[..]);
             // Every bit of the tag and of the payload (flags included).
             for i in 0..all.len() {
                 for bit in 0..8 {
@@ -1532,68 +1496,94 @@ mod tests {
                     );
                 }
             }
-            // The right half of the HMAC output instead of the left one.
-            let whole = independent_tag("Book", &all[..split]);
-            assert_eq!(&all[split..], &whole[..SHORT_TAG_LEN]);
-            let mut right = all[..split].to_vec();
-            right.extend_from_slice(&whole[SHORT_TAG_LEN..]);
-            let right = URL_SAFE_NO_PAD.encode(&right);
-            assert_eq!(open_as(&keys(), &right, "Book", &int), None);
+            // Either half of a valid tag alone, with the flags as written
+            // or with bit 2 set (re-signed: the tag covers the flags).
+            for flags in [all[1], all[1] | 0b100] {
+                let mut payload = all[..split].to_vec();
+                payload[1] = flags;
+                let tag = independent_tag("Book", &payload);
+                for half in [&tag[..TAG_LEN / 2], &tag[TAG_LEN / 2..]] {
+                    let mut t = payload.clone();
+                    t.extend_from_slice(half);
+                    let t = URL_SAFE_NO_PAD.encode(&t);
+                    assert_eq!(open_as(&keys(), &t, "Book", &int), None, "{flags:#b}");
+                }
+            }
             // A tag one byte short or one byte long.
             let short = URL_SAFE_NO_PAD.encode(&all[..all.len() - 1]);
             assert_eq!(open_as(&keys(), &short, "Book", &int), None);
             let mut long = all.clone();
-            long.push(whole[SHORT_TAG_LEN]);
+            long.push(all[split]);
             let long = URL_SAFE_NO_PAD.encode(&long);
             assert_eq!(open_as(&keys(), &long, "Book", &int), None);
         }
-        // Nothing but the version, the flags and a tag.
-        let mut bare = vec![3u8, 0b110];
-        bare.extend_from_slice(&independent_tag("Book", &bare)[..SHORT_TAG_LEN]);
-        let bare = URL_SAFE_NO_PAD.encode(&bare);
-        assert_eq!(open_as(&keys(), &bare, "Book", &int), None);
-        assert_eq!(open_as(&keys(), &bare, "Book", &[]), None);
+        // Nothing but the version, the flags and a valid tag.
+        for flags in [0u8, FLAG_NO_HASH, FLAG_PREV | FLAG_NO_HASH] {
+            let mut bare = vec![3u8, flags];
+            bare.extend_from_slice(&independent_tag("Book", &bare));
+            let bare = URL_SAFE_NO_PAD.encode(&bare);
+            assert_eq!(open_as(&keys(), &bare, "Book", &int), None);
+            assert_eq!(open_as(&keys(), &bare, "Book", &[]), None);
+        }
     }
 
+    /// `open` accepts what the `base64` crate's URL-safe engine without
+    /// padding decodes, and that engine is strict: no padding, canonical
+    /// trailing bits only, the URL-safe alphabet only.
     #[test]
     fn base64_is_strict() {
-        let int = [kind_of(&FieldValue::Integer(1))];
         let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-        // 44 bytes (the last character carries 2 zero bits) and 28 bytes
-        // (the last carries 4).
-        for (hash, bytes, zero_bits) in [(HASH, 44, 2), (unfiltered_hash(), 28, 4)] {
+        // 60 bytes (no trailing bits), 44 bytes (the last character
+        // carries 2 zero bits) and 61 bytes (it carries 4; 64 is a two-byte
+        // varint).
+        for (hash, key, bytes, zero_bits) in [
+            (HASH, 1, 60, 0),
+            (unfiltered_hash(), 1, 44, 2),
+            (HASH, 64, 61, 4),
+        ] {
+            let values = [FieldValue::Integer(key)];
+            let int = [kind_of(&values[0])];
             let token = keys()
-                .seal(
-                    "Book",
-                    Way::Next,
-                    &order(),
-                    &hash,
-                    &[FieldValue::Integer(1)],
-                )
+                .seal("Book", Way::Next, &order(), &hash, &values)
                 .unwrap();
             assert!(open_as(&keys(), &token, "Book", &int).is_some());
             assert_eq!(URL_SAFE_NO_PAD.decode(&token).unwrap().len(), bytes);
+            assert_eq!(token.len(), (bytes * 4).div_ceil(3));
             let last = token.len() - 1;
+            let mut decoded = Vec::new();
             let mut accepted = Vec::new();
             for &c in alphabet {
                 let mut t = token.clone().into_bytes();
                 t[last] = c;
                 let t = String::from_utf8(t).unwrap();
+                if URL_SAFE_NO_PAD.decode(&t).is_ok() {
+                    decoded.push(c);
+                }
                 if open_as(&keys(), &t, "Book", &int).is_some() {
                     accepted.push(c);
                 }
             }
-            // Only the canonical last character, whose trailing bits are
-            // zero.
+            // The engine decodes a last character only if its trailing
+            // bits are zero: 64 >> zero_bits of them.
+            let canonical: Vec<u8> = alphabet
+                .iter()
+                .enumerate()
+                .filter(|&(value, _)| value % (1 << zero_bits) == 0)
+                .map(|(_, &c)| c)
+                .collect();
+            assert_eq!(decoded, canonical);
+            assert_eq!(decoded.len(), 64 >> zero_bits);
+            // `open` accepts the token's own only: another canonical one
+            // changes the bytes and fails the tag check.
             assert_eq!(accepted, [token.as_bytes()[last]]);
-            let value = alphabet.iter().position(|&c| c == token.as_bytes()[last]);
-            assert_eq!(value.unwrap() % (1 << zero_bits), 0);
+            assert!(canonical.contains(&token.as_bytes()[last]));
             // Padding, anywhere.
             for bad in [
                 format!("{token}=="),
                 format!("{token}="),
                 format!("{}={}", &token[..4], &token[4..]),
             ] {
+                assert!(URL_SAFE_NO_PAD.decode(&bad).is_err(), "{bad}");
                 assert_eq!(open_as(&keys(), &bad, "Book", &int), None, "{bad}");
             }
             // Any byte outside the alphabet (`+` and `/` of the standard
@@ -1611,6 +1601,7 @@ mod tests {
                     let Ok(t) = String::from_utf8(t) else {
                         continue;
                     };
+                    assert!(URL_SAFE_NO_PAD.decode(&t).is_err(), "{t:?}");
                     assert_eq!(open_as(&keys(), &t, "Book", &int), None, "{t:?}");
                     refused += 1;
                 }
