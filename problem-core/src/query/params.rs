@@ -332,31 +332,6 @@ pub(crate) fn over_parameter_limit(query: &str) -> bool {
     query.len() > MAX_PARAMETERS * 2 && parameter_count(query).is_none()
 }
 
-/// The position of the first byte at or after `from` that is not
-/// [`PLAIN`]. The next eight bytes are tested one by one (most pieces of a
-/// query are short); past them, eight at a time (their classes or-ed), so a
-/// long run of plain bytes such as a cursor token is crossed in few steps.
-fn next_marked(bytes: &[u8], from: usize) -> Option<usize> {
-    let marked = |&b: &u8| SPLIT[usize::from(b)] != PLAIN;
-    let rest = bytes.get(from..)?;
-    let (head, tail) = rest.split_at(rest.len().min(8));
-    if let Some(i) = head.iter().position(marked) {
-        return Some(from + i);
-    }
-    let mut base = from + head.len();
-    for chunk in tail.chunks_exact(8) {
-        if chunk
-            .iter()
-            .fold(PLAIN, |acc, &b| acc | SPLIT[usize::from(b)])
-            != PLAIN
-        {
-            break;
-        }
-        base += 8;
-    }
-    bytes.get(base..)?.iter().position(marked).map(|i| base + i)
-}
-
 /// The piece of a query being split: where it starts, its first `=` and
 /// whether it holds a byte to decode or check (`%`, `+`, NUL).
 struct Cut {
@@ -452,20 +427,21 @@ impl<'a> Pairs<'a> {
             let count = parameter_count(query).ok_or(QueryError::TooManyParameters)?;
             self.pairs.reserve(count);
         }
-        // One pass over the bytes that matter to the split (`&`, `=`, and
-        // `%`, `+` or NUL, which make a piece one to decode or check): each
-        // is found by [`next_marked`], which skips runs of plain bytes (a
-        // cursor token, a long search text) eight at a time.
+        // One pass over the bytes, each looked up in [`SPLIT`]: only `&`,
+        // `=` and `%`, `+` or NUL (which make a piece one to decode or
+        // check) stop it. (A search for the next such byte per piece, by
+        // `memchr` or eight bytes at a time, cost more on the short pieces
+        // of a typical query than it saved on a long cursor token.)
         let bytes = query.as_bytes();
         let mut cut = Cut {
             start: 0,
             eq: None,
             special: false,
         };
-        let mut from = 0;
-        while let Some(at) = next_marked(bytes, from) {
-            cut.at(self, query, at);
-            from = at + 1;
+        for (at, &b) in bytes.iter().enumerate() {
+            if SPLIT[usize::from(b)] != PLAIN {
+                cut.at(self, query, at);
+            }
         }
         if query.len() > cut.start {
             self.push_piece(query, cut.start, query.len(), cut.eq, cut.special);
