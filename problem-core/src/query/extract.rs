@@ -358,16 +358,15 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
     type Future = Ready<Result<Self, actix_web::Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let default;
+        // Without a registered configuration, the default one, built once
+        // per process rather than per request.
+        static DEFAULT: OnceLock<QueryConfig> = OnceLock::new();
         let config = match req.app_data::<QueryConfig>().or_else(|| {
             req.app_data::<actix_web::web::Data<QueryConfig>>()
                 .map(|d| d.get_ref())
         }) {
             Some(c) => c,
-            None => {
-                default = QueryConfig::default();
-                &default
-            }
+            None => DEFAULT.get_or_init(QueryConfig::default),
         };
         // The parsed query keeps a copy of the configuration: the one with
         // the random key when there is no key, else a clone.
