@@ -379,3 +379,29 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setter_on_a_clone_leaves_the_original_alone() {
+        let base = QueryConfig::default();
+        let changed = base
+            .clone()
+            .lenient(true)
+            .max_filters(3)
+            .cursor_keys([[7u8; 32].to_vec()])
+            .unwrap();
+        assert!(!base.is_lenient());
+        assert_eq!(base.limits().max_filters, 64);
+        assert!(base.keys().is_none());
+        assert!(changed.is_lenient());
+        assert_eq!(changed.limits().max_filters, 3);
+        assert_eq!(changed.keys().map(CursorKeys::len), Some(1));
+        // A clone shares the settings until one of them is set.
+        let copy = changed.clone();
+        assert!(Arc::ptr_eq(&copy.settings, &changed.settings));
+        assert!(!Arc::ptr_eq(&base.settings, &changed.settings));
+    }
+}

@@ -810,6 +810,36 @@ mod tests {
         (ours, theirs)
     }
 
+    #[test]
+    fn integers_of_every_length_read_as_i128_reads_them() {
+        let value = |s: &str| match parse_int(s) {
+            Int::Value(v) => Some(v),
+            Int::NotInteger => None,
+        };
+        for digits in 1..=30 {
+            for lead in ["", "0", "000"] {
+                for sign in ["", "-", "+"] {
+                    let nines = "9".repeat(digits);
+                    let text = format!("{sign}{lead}{nines}");
+                    let expected: i128 = format!("{sign}{nines}").parse().unwrap();
+                    assert_eq!(value(&text), Some(expected), "{text}");
+                }
+            }
+        }
+        // u64::MAX and one more need the i128 path.
+        assert_eq!(value("18446744073709551615"), Some(i128::from(u64::MAX)));
+        assert_eq!(
+            value("18446744073709551616"),
+            Some(i128::from(u64::MAX) + 1)
+        );
+        // Over 30 significant digits saturate; zeros in front do not count.
+        assert_eq!(value(&"9".repeat(31)), Some(i128::from(u64::MAX) * 1_000));
+        assert_eq!(value(&format!("{}1", "0".repeat(40))), Some(1));
+        for bad in ["", "-", "+", "1a", " 1", "1.0", "--1", "+-1", "١"] {
+            assert_eq!(value(bad), None, "{bad}");
+        }
+    }
+
     proptest::proptest! {
         /// Any query, with pieces to decode (`%`, `+`), NUL, empty pieces
         /// and long plain runs, splits into `form_urlencoded`'s pairs.
