@@ -796,9 +796,12 @@ mod tests {
         }
     }
 
+    /// Decoded pairs, owned.
+    type Decoded = Vec<(String, String)>;
+
     /// The pairs of `query` as [`Pairs::parse`] and as `form_urlencoded`
     /// decode it.
-    fn ours_and_form_urlencoded(query: &str) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    fn ours_and_form_urlencoded(query: &str) -> (Decoded, Decoded) {
         let ours = Pairs::parse(query)
             .unwrap()
             .iter()
