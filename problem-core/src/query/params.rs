@@ -470,11 +470,11 @@ impl<'a> Pairs<'a> {
         }
         // Nothing to decode, no NUL, and the text is already UTF-8 (split
         // on ASCII bytes): borrow it, as `form_urlencoded` would yield it.
-        let (name, value) = match eq {
-            Some(at) => (
-                query.get(start..at).unwrap_or(""),
-                query.get(at + 1..end).unwrap_or(""),
-            ),
+        let split = eq
+            .and_then(|at| at.checked_sub(start))
+            .and_then(|i| piece.split_at_checked(i));
+        let (name, value) = match split {
+            Some((name, rest)) => (name, rest.get(1..).unwrap_or("")),
             None => (piece, ""),
         };
         self.push_plain(Cow::Borrowed(name), Cow::Borrowed(value));
@@ -811,6 +811,28 @@ mod tests {
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect();
         (ours, theirs)
+    }
+
+    #[test]
+    fn trim_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a",
+            "a ",
+            " a ",
+            "\ta\n",
+            "\u{3000}a\u{3000}",
+            "é",
+            " é",
+            "é ",
+            "-x",
+            "\u{85}a",
+            "a\u{a0}",
+        ] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
     }
 
     #[test]
