@@ -115,6 +115,15 @@ fn parse<Q: problem_core::query::CollectionQuery>(
     })
 }
 
+/// The next cursor of `q`'s first page over `rows` (there must be one).
+fn next_cursor(q: &TypedQuery<Book>, rows: Vec<Book>) -> String {
+    q.cursor_page_in_memory(rows)
+        .unwrap()
+        .meta
+        .next_cursor
+        .expect("a next page")
+}
+
 fn ids(q: &TypedQuery<Book>) -> Vec<i64> {
     q.cursor_page_in_memory(books())
         .unwrap()
@@ -158,8 +167,7 @@ fn refusals_are_the_same_for_every_version() {
     let v2 =
         legacy(&json!({"v": 2, "r": "Book", "s": "-year,id", "k": [2001, 7], "h": h, "d": "prev"}));
     let first = parse::<Book>("sort=-year&limit=1").unwrap();
-    let page = first.cursor_page_in_memory(books()).unwrap();
-    let v3 = page.meta.next_cursor.unwrap();
+    let v3 = next_cursor(&first, books());
     let second = parse::<Book>(&format!("sort=-year&limit=1&cursor={v3}")).unwrap();
     let v3_prev = second
         .cursor_page_in_memory(books())
@@ -205,12 +213,7 @@ const FILTER_MISMATCH: &str = "the cursor was issued for a different filter or s
 #[test]
 fn a_cursor_without_filter_hash_matches_only_a_query_without_filter_and_search() {
     let first = parse::<Book>("sort=-year&limit=1").unwrap();
-    let next = first
-        .cursor_page_in_memory(books())
-        .unwrap()
-        .meta
-        .next_cursor
-        .unwrap();
+    let next = next_cursor(&first, books());
     // Version 3, flags: next, no hash (bit 1); then the sort digest, 2001
     // and 1 (`3, 0xa2, 0x1f`, `3, 2`) and the whole 32-byte tag.
     let bytes = URL_SAFE_NO_PAD.decode(&next).unwrap();
@@ -254,12 +257,7 @@ fn a_cursor_without_filter_hash_matches_only_a_query_without_filter_and_search()
     let filtered = parse::<Book>("sort=-year&limit=1&title=a").unwrap();
     let mut two_a = books();
     two_a[2].title = "a".into();
-    let next = filtered
-        .cursor_page_in_memory(two_a)
-        .unwrap()
-        .meta
-        .next_cursor
-        .unwrap();
+    let next = next_cursor(&filtered, two_a);
     let bytes = URL_SAFE_NO_PAD.decode(&next).unwrap();
     assert_eq!(bytes[..2], [3, 0b000]);
     assert_eq!(
