@@ -10,7 +10,7 @@ use super::filter::{Filter, FilterOptions, parse_filter};
 use super::pagination::{PageSizeLimits, Pagination, parse_pagination};
 use super::params::{Pairs, RawQuery};
 use super::search::{Search, parse_search};
-use super::sort::{Sort, parse_sort};
+use super::sort::{Sort, parse_sort_into};
 use super::typed::QuerySchema;
 
 /// The combined query object: the five parts of the spec plus `cursor`.
@@ -64,7 +64,9 @@ impl CollectionParams {
     /// [`QueryError::Invalid`] with every issue.
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
-        let p = parse_all(
+        let mut p = Self::default();
+        parse_all_into(
+            &mut p,
             &raw.borrowed(),
             None,
             PageSizeLimits::default(),
@@ -75,30 +77,26 @@ impl CollectionParams {
     }
 }
 
-pub(crate) fn parse_all(
+/// Parses every collection parameter into `out` (as `Default` makes it),
+/// in place: the parsed parameters are 320 bytes, and the sort in them
+/// 136, so they are written where they are kept rather than moved there.
+pub(crate) fn parse_all_into(
+    out: &mut CollectionParams,
     raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
     limits: PageSizeLimits,
     filter_options: &FilterOptions<'_>,
     issues: &mut Vec<Issue>,
-) -> CollectionParams {
+) {
     let nul = super::params::nul_issues(raw);
     if !nul.is_empty() {
         issues.extend(nul);
-        return CollectionParams::default();
+        return;
     }
-    let pagination = parse_pagination(raw, limits, issues);
-    let cursor = parse_cursor_param(raw, issues);
-    let sort = parse_sort(raw, schema, issues);
-    let filter = parse_filter(raw, schema, filter_options, issues);
-    let search = parse_search(raw, schema, &filter_options.limits, issues);
-    let fields = parse_fields(raw, schema, issues);
-    CollectionParams {
-        pagination,
-        sort,
-        filter,
-        search,
-        fields,
-        cursor,
-    }
+    out.pagination = parse_pagination(raw, limits, issues);
+    out.cursor = parse_cursor_param(raw, issues);
+    parse_sort_into(&mut out.sort, raw, schema, issues);
+    out.filter = parse_filter(raw, schema, filter_options, issues);
+    out.search = parse_search(raw, schema, &filter_options.limits, issues);
+    out.fields = parse_fields(raw, schema, issues);
 }

@@ -76,9 +76,10 @@ impl Sort {
         Self(SmallVec::from_vec(fields))
     }
 
-    /// A sort from inline entries.
-    pub(crate) fn from_fields(fields: SortFields) -> Self {
-        Self(fields)
+    /// The entries, to be filled in place (the effective order is built
+    /// where it is kept: a `Sort` is 136 bytes, each move a copy).
+    pub(crate) fn fields_mut(&mut self) -> &mut SortFields {
+        &mut self.0
     }
 
     /// The entries, in order of precedence.
@@ -103,17 +104,22 @@ impl Sort {
     /// repeated `sort` parameter with different values.
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
-        let sort = parse_sort(&raw.borrowed(), None, &mut issues);
+        let mut sort = Sort::default();
+        parse_sort_into(&mut sort, &raw.borrowed(), None, &mut issues);
         QueryError::from_issues(issues).map(|()| sort)
     }
 
     /// The sort with `key` appended ascending when absent, so the order is total.
     pub fn with_tie_breaker(mut self, key: impl Into<Cow<'static, str>>) -> Self {
-        let key = key.into();
+        self.add_tie_breaker(key.into());
+        self
+    }
+
+    /// [`with_tie_breaker`](Self::with_tie_breaker) in place.
+    pub(crate) fn add_tie_breaker(&mut self, key: Cow<'static, str>) {
         if !self.contains(&key) {
             self.0.push(SortField::asc(key));
         }
-        self
     }
 }
 
@@ -133,18 +139,21 @@ impl fmt::Display for Sort {
     }
 }
 
-pub(crate) fn parse_sort(
+/// Parses `sort` into `out` (empty), where the sort is kept: a `Sort` is
+/// 136 bytes, and each move of it a copy.
+pub(crate) fn parse_sort_into(
+    out: &mut Sort,
     raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
     issues: &mut Vec<Issue>,
-) -> Sort {
+) {
     let Some(value) = raw.joined("sort") else {
-        return Sort::default();
+        return;
     };
     let Some(entries) = comma_list("sort", &value, issues) else {
-        return Sort::default();
+        return;
     };
-    let mut out = SortFields::new();
+    let out = &mut out.0;
     for entry in entries {
         let (direction, name) = if let Some(n) = entry.strip_prefix('-') {
             (Direction::Desc, n.trim_start())
@@ -196,5 +205,4 @@ pub(crate) fn parse_sort(
         };
         out.push(SortField { field, direction });
     }
-    Sort(out)
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use super::combined::{CollectionParams, parse_all};
+use super::combined::{CollectionParams, parse_all_into};
 use super::count::{CountStrategy, prefer_count};
 use super::cursor::{
     HASH_LEN, KeyReader, Opened, Way, cursor_mismatch, digest, hex_matches, invalid_cursor,
@@ -236,17 +236,12 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         };
         let schema = Q::SCHEMA;
         let mut issues = Vec::new();
-        let options = FilterOptions {
-            lenient: config.is_lenient(),
-            ignored: Some(config.ignored_parameters()),
-            limits: config.limits(),
-        };
         let limit_only =
             raw.contains("limit") && !raw.contains("page") && !raw.contains("per_page");
         // Built where it is returned: the parsed parts are written in place
-        // rather than moved (the query is over 600 bytes).
+        // rather than moved (the query is over 500 bytes).
         let mut out = Ok(Self {
-            params: parse_all(raw, Some(schema), schema.page_size, &options, &mut issues),
+            params: CollectionParams::default(),
             order: Sort::default(),
             after: None,
             before: None,
@@ -256,7 +251,20 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             _marker: PhantomData,
         });
         if let Ok(query) = &mut out {
-            query.order = effective_order(schema, &query.params.sort);
+            let options = FilterOptions {
+                lenient: query.config.is_lenient(),
+                ignored: Some(query.config.ignored_parameters()),
+                limits: query.config.limits(),
+            };
+            parse_all_into(
+                &mut query.params,
+                raw,
+                Some(schema),
+                schema.page_size,
+                &options,
+                &mut issues,
+            );
+            effective_order(schema, &query.params.sort, &mut query.order);
             let decoded = match query.params.cursor.as_deref() {
                 Some(token) if issues.is_empty() => Some(query.decode_cursor(token)),
                 Some(_) | None => None,
@@ -597,18 +605,17 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 }
 
-fn effective_order(schema: &QuerySchema, requested: &Sort) -> Sort {
-    let fields = if requested.is_empty() {
-        schema
-            .default_sort
-            .iter()
-            .map(|(f, d)| SortField {
-                field: Cow::Borrowed(*f),
-                direction: *d,
-            })
-            .collect()
+/// Writes into `order` (empty) the requested sort, or the schema's default
+/// one when none was requested, with the key appended as the tie-breaker.
+fn effective_order(schema: &QuerySchema, requested: &Sort, order: &mut Sort) {
+    let fields = order.fields_mut();
+    if requested.is_empty() {
+        fields.extend(schema.default_sort.iter().map(|(f, d)| SortField {
+            field: Cow::Borrowed(*f),
+            direction: *d,
+        }));
     } else {
-        requested.fields().iter().cloned().collect()
-    };
-    Sort::from_fields(fields).with_tie_breaker(schema.key)
+        fields.extend(requested.fields().iter().cloned());
+    }
+    order.add_tie_breaker(Cow::Borrowed(schema.key));
 }
