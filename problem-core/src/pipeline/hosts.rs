@@ -35,8 +35,19 @@ fn split_host_port(text: &str) -> (&str, Option<&str>) {
             None => (text, None),
         };
     }
-    match text.rsplit_once(':') {
-        Some((h, p)) if !h.contains(':') => (h, Some(p)),
+    // Split at a single `:` (two or more: an IPv6 literal without
+    // brackets, no port), found byte by byte: `:` is ASCII, so both sides
+    // are on character boundaries.
+    let bytes = text.as_bytes();
+    let Some(at) = bytes.iter().position(|&b| b == b':') else {
+        return (text, None);
+    };
+    let after = bytes.get(at + 1..).unwrap_or_default();
+    if after.contains(&b':') {
+        return (text, None);
+    }
+    match (text.get(..at), text.get(at + 1..)) {
+        (Some(host), Some(port)) => (host, Some(port)),
         _ => (text, None),
     }
 }
@@ -132,6 +143,15 @@ mod tests {
             ("[::1]", ("[::1]", None)),
             ("[::1", ("[::1", None)),
         ] {
+            assert_eq!(split_host_port(text), expected, "{text}");
+        }
+        // Without brackets: the split of `rsplit_once(':')` when the host
+        // part has no other `:`.
+        for text in ["a:1:2", "::", ":", "a::", "é:ü", "€:1", "a:é:1", "x:"] {
+            let expected = match text.rsplit_once(':') {
+                Some((h, p)) if !h.contains(':') => (h, Some(p)),
+                _ => (text, None),
+            };
             assert_eq!(split_host_port(text), expected, "{text}");
         }
         let h = AllowedHosts::new(["localhost", "example.com:8080"]).unwrap();

@@ -89,6 +89,11 @@ impl ApiVersion {
         ShortVersion(self)
     }
 
+    /// The `'static` text of a short form `0` to `99`, if `text` is one.
+    pub(crate) fn static_text(text: &str) -> Option<&'static str> {
+        SMALL_MAJORS.iter().copied().find(|t| *t == text)
+    }
+
     /// The short form as a header value (`X-API-Version`).
     ///
     /// ```

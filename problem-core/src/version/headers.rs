@@ -10,21 +10,57 @@ use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::api_version::ApiVersion;
 
-/// `X-API-Version`: the resolved version, short form (`3`, `2.1`).
-pub const X_API_VERSION: HeaderName = HeaderName::from_static("x-api-version");
-/// `X-API-Supported-Versions`: the supported versions, short form,
-/// separated by a comma and a space (`2, 3`).
-pub const X_API_SUPPORTED_VERSIONS: HeaderName =
-    HeaderName::from_static("x-api-supported-versions");
-/// `X-API-Deprecated`: `true` on responses of a deprecated version.
-pub const X_API_DEPRECATED: HeaderName = HeaderName::from_static("x-api-deprecated");
-/// `X-API-Deprecation-Message`: the deprecation text of a deprecated version.
-pub const X_API_DEPRECATION_MESSAGE: HeaderName =
-    HeaderName::from_static("x-api-deprecation-message");
-/// `Deprecation` (RFC 9745): `true`, or `@<unix-seconds>` with a date.
-pub const DEPRECATION: HeaderName = HeaderName::from_static("deprecation");
-/// `Sunset` (RFC 8594): an IMF-fixdate.
-pub const SUNSET: HeaderName = HeaderName::from_static("sunset");
+/// The version headers' names: one table for their public constants and
+/// for [`VersionHeaderName`], the form in which the computed headers keep
+/// them (a new header is one more line here).
+macro_rules! version_header_names {
+    ($($(#[doc = $doc:literal])* $konst:ident = $text:literal, $variant:ident;)*) => {
+        $($(#[doc = $doc])* pub const $konst: HeaderName = HeaderName::from_static($text);)*
+
+        /// A version header's name, as the headers computed once keep it:
+        /// each response's copy is the constant, built in place, rather
+        /// than a clone of a stored name (whose `Bytes` clone goes through
+        /// a vtable and returns through memory).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) enum VersionHeaderName {
+            $($variant,)*
+        }
+
+        impl VersionHeaderName {
+            /// Every name, in the table's order.
+            const ALL: &[VersionHeaderName] = &[$(Self::$variant),*];
+
+            /// The name's constant.
+            #[inline(always)]
+            pub(crate) fn header_name(self) -> HeaderName {
+                match self {
+                    $(Self::$variant => $konst,)*
+                }
+            }
+
+            /// The version header named `name`, if it is one.
+            pub(crate) fn of(name: &HeaderName) -> Option<Self> {
+                Self::ALL.iter().copied().find(|v| v.header_name() == name)
+            }
+        }
+    };
+}
+
+version_header_names! {
+    /// `X-API-Version`: the resolved version, short form (`3`, `2.1`).
+    X_API_VERSION = "x-api-version", Version;
+    /// `X-API-Supported-Versions`: the supported versions, short form,
+    /// separated by a comma and a space (`2, 3`).
+    X_API_SUPPORTED_VERSIONS = "x-api-supported-versions", SupportedVersions;
+    /// `X-API-Deprecated`: `true` on responses of a deprecated version.
+    X_API_DEPRECATED = "x-api-deprecated", Deprecated;
+    /// `X-API-Deprecation-Message`: the deprecation text of a deprecated version.
+    X_API_DEPRECATION_MESSAGE = "x-api-deprecation-message", DeprecationMessage;
+    /// `Deprecation` (RFC 9745): `true`, or `@<unix-seconds>` with a date.
+    DEPRECATION = "deprecation", Deprecation;
+    /// `Sunset` (RFC 8594): an IMF-fixdate.
+    SUNSET = "sunset", Sunset;
+}
 
 /// The first second `httpdate` cannot format (year 10000).
 const YEAR_10000: u64 = 253_402_300_800;
