@@ -8,6 +8,7 @@ use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 use super::vary::merge_vary;
 use crate::version::VersionConfig;
+use crate::version::cache::SharedHeaders;
 
 /// Headers that every response to this request carries, success and problem
 /// responses alike. A middleware (e.g. API versioning) records them here so
@@ -40,17 +41,78 @@ use crate::version::VersionConfig;
 #[derive(Debug, Clone, Default)]
 pub struct StickyHeaders {
     /// The first layer.
-    first: Option<Arc<HeaderMap>>,
+    first: Option<Layer>,
     /// The second layer (the versioning middleware adds two: its version
     /// headers and its `Vary`; no allocation for the list).
-    second: Option<Arc<HeaderMap>>,
+    second: Option<Layer>,
     /// Later layers, in the order they were added.
-    more: Vec<Arc<HeaderMap>>,
+    more: Vec<Layer>,
     /// The versioning configuration that resolved the request's version
     /// (versioned routes read it to list the supported versions), kept
     /// here by the versioning middleware so that it adds one request
     /// extension (a box, and the growth of the extension map) less.
     pub(crate) resolved_by: Option<Arc<VersionConfig>>,
+}
+
+/// One layer of [`StickyHeaders`].
+#[derive(Debug, Clone)]
+enum Layer {
+    /// A map given to [`StickyHeaders::push`].
+    Map(Arc<HeaderMap>),
+    /// The versioning middleware's headers, computed once: copied into a
+    /// response from their list form (names and static values rebuilt from
+    /// constants, not cloned).
+    Shared(SharedHeaders),
+}
+
+impl Layer {
+    fn map(&self) -> &HeaderMap {
+        match self {
+            Self::Map(map) => map,
+            Self::Shared(shared) => shared.map(),
+        }
+    }
+
+    /// Sets the layer's headers on `out`, as [`StickyHeaders::apply_to`]
+    /// describes.
+    fn apply_to(&self, out: &mut HeaderMap) {
+        match self {
+            Self::Map(map) => apply_pairs(
+                out,
+                || map.keys().cloned(),
+                || {
+                    map.iter()
+                        .map(|(name, value)| (name.clone(), value.clone()))
+                },
+            ),
+            Self::Shared(shared) => apply_pairs(out, || shared.names(), || shared.pairs()),
+        }
+    }
+}
+
+/// Sets the `(name, value)` pairs `pairs()` yields on `out`, the names
+/// `names()` yields replacing the values `out` had for them, except `Vary`,
+/// whose field names are merged ([`merge_vary`]).
+fn apply_pairs<N, P>(out: &mut HeaderMap, names: impl FnOnce() -> N, pairs: impl FnOnce() -> P)
+where
+    N: Iterator<Item = HeaderName>,
+    P: Iterator<Item = (HeaderName, HeaderValue)>,
+{
+    if !out.is_empty() {
+        for name in names() {
+            // A lookup is cheaper than a removal that finds nothing.
+            if name != header::VARY && out.contains_key(&name) {
+                out.remove(&name);
+            }
+        }
+    }
+    for (name, value) in pairs() {
+        if name == header::VARY {
+            merge_vary(out, &value);
+        } else {
+            out.append(name, value);
+        }
+    }
 }
 
 impl StickyHeaders {
@@ -61,38 +123,50 @@ impl StickyHeaders {
 
     /// Adds a layer: its names replace the same names of earlier layers.
     pub fn push(&mut self, headers: Arc<HeaderMap>) {
+        self.push_layer(Layer::Map(headers));
+    }
+
+    /// [`push`](Self::push) of headers computed once.
+    pub(crate) fn push_shared(&mut self, headers: SharedHeaders) {
+        self.push_layer(Layer::Shared(headers));
+    }
+
+    fn push_layer(&mut self, layer: Layer) {
         if self.first.is_none() {
-            self.first = Some(headers);
+            self.first = Some(layer);
         } else if self.second.is_none() {
-            self.second = Some(headers);
+            self.second = Some(layer);
         } else {
-            self.more.push(headers);
+            self.more.push(layer);
         }
     }
 
-    fn layers(&self) -> impl DoubleEndedIterator<Item = &HeaderMap> {
+    fn layers(&self) -> impl DoubleEndedIterator<Item = &Layer> {
         self.first
             .iter()
             .chain(self.second.iter())
             .chain(self.more.iter())
-            .map(|h| &**h)
+    }
+
+    fn maps(&self) -> impl DoubleEndedIterator<Item = &HeaderMap> {
+        self.layers().map(Layer::map)
     }
 
     /// Whether there is no header at all.
     pub fn is_empty(&self) -> bool {
-        self.layers().all(HeaderMap::is_empty)
+        self.maps().all(HeaderMap::is_empty)
     }
 
     /// The first value of `name` in the latest layer that has it.
     pub fn get(&self, name: impl AsRef<str>) -> Option<&HeaderValue> {
         let name = name.as_ref();
-        self.layers().rev().find_map(|h| h.get(name))
+        self.maps().rev().find_map(|h| h.get(name))
     }
 
     /// Every effective `(name, value)` pair: the pairs of each layer, in
     /// layer order, without those whose name a later layer replaces.
     pub fn iter(&self) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
-        let layers: Vec<&HeaderMap> = self.layers().collect();
+        let layers: Vec<&HeaderMap> = self.maps().collect();
         let mut pairs = Vec::new();
         for (i, layer) in layers.iter().enumerate() {
             let later = layers.get(i + 1..).unwrap_or_default();
@@ -117,21 +191,7 @@ impl StickyHeaders {
     /// merged into those `out` lists ([`merge_vary`], RFC 9110 §12.5.5).
     pub fn apply_to(&self, out: &mut HeaderMap) {
         for layer in self.layers() {
-            if !out.is_empty() {
-                for name in layer.keys() {
-                    // A lookup is cheaper than a removal that finds nothing.
-                    if name != header::VARY && out.contains_key(name) {
-                        out.remove(name);
-                    }
-                }
-            }
-            for (name, value) in layer.iter() {
-                if name == header::VARY {
-                    merge_vary(out, value);
-                } else {
-                    out.append(name.clone(), value.clone());
-                }
-            }
+            layer.apply_to(out);
         }
     }
 }
@@ -176,6 +236,58 @@ pub fn add_shared_sticky_headers(req: &ServiceRequest, headers: Arc<HeaderMap>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sorted(map: &HeaderMap) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = map
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_owned()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn headers_computed_once_apply_as_their_map_does() {
+        let layer = map(&[
+            ("x-api-version", "3"),
+            ("x-api-supported-versions", "2, 3"),
+            ("link", "<https://a>; rel=\"sunset\""),
+            ("x-other", "1"),
+            ("vary", "X-API-Version"),
+        ]);
+        let mut as_map = StickyHeaders::new();
+        as_map.push(layer.clone());
+        let mut as_shared = StickyHeaders::new();
+        as_shared.push_shared(SharedHeaders::new(HeaderMap::clone(&layer)));
+        assert_eq!(as_shared.get("x-api-version").unwrap(), "3");
+        for start in [
+            &[][..],
+            &[
+                ("x-api-version", "2"),
+                ("x-other", "0"),
+                ("vary", "Origin"),
+                ("content-type", "application/json"),
+            ][..],
+        ] {
+            let (mut a, mut b) = (HeaderMap::clone(&map(start)), HeaderMap::clone(&map(start)));
+            as_map.apply_to(&mut a);
+            as_shared.apply_to(&mut b);
+            assert_eq!(sorted(&a), sorted(&b));
+        }
+        let mut out = HeaderMap::clone(&map(&[("x-api-version", "2"), ("vary", "Origin")]));
+        as_shared.apply_to(&mut out);
+        assert_eq!(
+            sorted(&out),
+            [
+                ("link", "<https://a>; rel=\"sunset\""),
+                ("vary", "Origin, X-API-Version"),
+                ("x-api-supported-versions", "2, 3"),
+                ("x-api-version", "3"),
+                ("x-other", "1"),
+            ]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        );
+    }
 
     fn map(pairs: &[(&'static str, &'static str)]) -> Arc<HeaderMap> {
         let mut h = HeaderMap::new();

@@ -26,13 +26,16 @@ pub(super) struct HeaderCache {
     pub(super) accepted: Vec<ApiVersion>,
 }
 
-/// Response headers computed once: as a map, shared with the error
-/// pipeline (sticky headers), and as a list, merged into each response
-/// without walking the map.
+/// Response headers computed once, shared by every request (one reference
+/// count): as a map (what the error pipeline's sticky headers read) and
+/// as a list, copied into each response without walking the map.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct SharedHeaders {
-    pub(crate) map: Arc<HeaderMap>,
-    list: Arc<[(ListedName, ListedValue)]>,
+pub(crate) struct SharedHeaders(Arc<Computed>);
+
+#[derive(Debug, Default)]
+struct Computed {
+    map: HeaderMap,
+    list: Box<[(ListedName, ListedValue)]>,
 }
 
 /// A name of [`SharedHeaders`]' list. A version header's name is rebuilt
@@ -91,28 +94,35 @@ impl ListedValue {
 }
 
 impl SharedHeaders {
-    pub(super) fn new(map: HeaderMap) -> Self {
+    pub(crate) fn new(map: HeaderMap) -> Self {
         let list = map
             .iter()
             .map(|(name, value)| (ListedName::of(name), ListedValue::of(value)))
             .collect();
-        Self {
-            map: Arc::new(map),
-            list,
-        }
+        Self(Arc::new(Computed { map, list }))
+    }
+
+    /// The headers as a map.
+    pub(crate) fn map(&self) -> &HeaderMap {
+        &self.0.map
+    }
+
+    /// Each name, once per value, as a copy for a response.
+    pub(crate) fn names(&self) -> impl Iterator<Item = HeaderName> + '_ {
+        self.0.list.iter().map(|(name, _)| name.get())
+    }
+
+    /// Each `(name, value)` pair, as a copy for a response.
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (HeaderName, HeaderValue)> + '_ {
+        self.0
+            .list
+            .iter()
+            .map(|(name, value)| (name.get(), value.get()))
     }
 
     /// [`merge_headers`] of these headers into `into`.
     pub(crate) fn merge_into(&self, into: &mut HeaderMap) {
-        merge_pairs(
-            into,
-            || self.list.iter().map(|(name, _)| name.get()),
-            || {
-                self.list
-                    .iter()
-                    .map(|(name, value)| (name.get(), value.get()))
-            },
-        );
+        merge_pairs(into, || self.names(), || self.pairs());
     }
 }
 
@@ -244,6 +254,7 @@ mod tests {
         );
         let shared = SharedHeaders::new(map.clone());
         let kinds: Vec<(bool, bool)> = shared
+            .0
             .list
             .iter()
             .map(|(n, v)| {

@@ -299,7 +299,7 @@ impl VersionConfig {
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn version_headers(&self, version: ApiVersion) -> HeaderMap {
-        HeaderMap::clone(&self.headers_of(version).map)
+        self.headers_of(version).map().clone()
     }
 
     /// [`version_headers`](Self::version_headers), shared: looked up for

@@ -235,7 +235,7 @@ where
             let mut ext = req.extensions_mut();
             ext.insert(version);
             let record = |sticky: &mut StickyHeaders| {
-                sticky.push(headers.map.clone());
+                sticky.push_shared(headers.clone());
                 if let Some(vary) = &self.vary {
                     sticky.push(vary.clone());
                 }

@@ -65,7 +65,7 @@
 mod api_version;
 mod attribute;
 mod builder;
-mod cache;
+pub(crate) mod cache;
 mod config;
 mod constraint;
 mod error;
