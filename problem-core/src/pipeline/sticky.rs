@@ -79,7 +79,7 @@ impl Layer {
         match self {
             Self::Map(map) => apply_pairs(
                 out,
-                || map.keys().cloned(),
+                || map.keys(),
                 || {
                     map.iter()
                         .map(|(name, value)| (name.clone(), value.clone()))
@@ -93,16 +93,16 @@ impl Layer {
 /// Sets the `(name, value)` pairs `pairs()` yields on `out`, the names
 /// `names()` yields replacing the values `out` had for them, except `Vary`,
 /// whose field names are merged ([`merge_vary`]).
-fn apply_pairs<N, P>(out: &mut HeaderMap, names: impl FnOnce() -> N, pairs: impl FnOnce() -> P)
+fn apply_pairs<'n, N, P>(out: &mut HeaderMap, names: impl FnOnce() -> N, pairs: impl FnOnce() -> P)
 where
-    N: Iterator<Item = HeaderName>,
+    N: Iterator<Item = &'n HeaderName>,
     P: Iterator<Item = (HeaderName, HeaderValue)>,
 {
     if !out.is_empty() {
         for name in names() {
             // A lookup is cheaper than a removal that finds nothing.
-            if name != header::VARY && out.contains_key(&name) {
-                out.remove(&name);
+            if *name != header::VARY && out.contains_key(name) {
+                out.remove(name);
             }
         }
     }

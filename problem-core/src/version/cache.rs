@@ -107,9 +107,9 @@ impl SharedHeaders {
         &self.0.map
     }
 
-    /// Each name, once per value, as a copy for a response.
-    pub(crate) fn names(&self) -> impl Iterator<Item = HeaderName> + '_ {
-        self.0.list.iter().map(|(name, _)| name.get())
+    /// Each name, once.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &HeaderName> {
+        self.0.map.keys()
     }
 
     /// Each `(name, value)` pair, as a copy for a response.
@@ -165,7 +165,7 @@ pub(super) fn vary_map(strategy: &VersionStrategy) -> Option<Arc<HeaderMap>> {
 pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
     merge_pairs(
         into,
-        || from.keys().cloned(),
+        || from.keys(),
         || {
             from.iter()
                 .map(|(name, value)| (name.clone(), value.clone()))
@@ -175,16 +175,16 @@ pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
 
 /// [`merge_headers`] of the names `names()` yields (to replace) and the
 /// `(name, value)` pairs `pairs()` yields (to append).
-fn merge_pairs<N, P>(into: &mut HeaderMap, names: impl FnOnce() -> N, pairs: impl FnOnce() -> P)
+fn merge_pairs<'n, N, P>(into: &mut HeaderMap, names: impl FnOnce() -> N, pairs: impl FnOnce() -> P)
 where
-    N: Iterator<Item = HeaderName>,
+    N: Iterator<Item = &'n HeaderName>,
     P: Iterator<Item = (HeaderName, HeaderValue)>,
 {
     if !into.is_empty() {
         for name in names() {
             // Most responses do not have the name yet: skip the removal then.
-            if name != header::LINK && into.contains_key(&name) {
-                into.remove(&name);
+            if *name != header::LINK && into.contains_key(name) {
+                into.remove(name);
             }
         }
     }
