@@ -77,7 +77,7 @@ impl Layer {
     /// describes.
     fn apply_to(&self, out: &mut HeaderMap) {
         match self {
-            Self::Map(map) => apply_pairs(
+            Self::Map(map) => merge_pairs(
                 out,
                 || map.keys(),
                 || {
@@ -85,23 +85,30 @@ impl Layer {
                         .map(|(name, value)| (name.clone(), value.clone()))
                 },
             ),
-            Self::Shared(shared) => apply_pairs(out, || shared.names(), || shared.pairs()),
+            Self::Shared(shared) => merge_pairs(out, || shared.names(), || shared.pairs()),
         }
     }
 }
 
-/// Sets the `(name, value)` pairs `pairs()` yields on `out`, the names
-/// `names()` yields replacing the values `out` had for them, except `Vary`,
-/// whose field names are merged ([`merge_vary`]).
-fn apply_pairs<'n, N, P>(out: &mut HeaderMap, names: impl FnOnce() -> N, pairs: impl FnOnce() -> P)
-where
+/// Sets the `(name, value)` pairs `pairs()` yields on `out`: each name
+/// `names()` yields replaces the values `out` had for it, except `Link`,
+/// whose links are added to (RFC 8288), and `Vary`, whose field names are
+/// merged ([`merge_vary`], RFC 9110 §12.5.5). The one merge of headers
+/// computed elsewhere into a response: the sticky headers into a problem
+/// response, the version headers into a success.
+pub(crate) fn merge_pairs<'n, N, P>(
+    out: &mut HeaderMap,
+    names: impl FnOnce() -> N,
+    pairs: impl FnOnce() -> P,
+) where
     N: Iterator<Item = &'n HeaderName>,
     P: Iterator<Item = (HeaderName, HeaderValue)>,
 {
     if !out.is_empty() {
         for name in names() {
-            // A lookup is cheaper than a removal that finds nothing.
-            if *name != header::VARY && out.contains_key(name) {
+            // Most responses do not have the name yet: a lookup is cheaper
+            // than a removal that finds nothing.
+            if *name != header::VARY && *name != header::LINK && out.contains_key(name) {
                 out.remove(name);
             }
         }
@@ -187,8 +194,9 @@ impl StickyHeaders {
     }
 
     /// Sets these headers on `out`: every name they have replaces the
-    /// values `out` had for it, except `Vary`, whose field names are
-    /// merged into those `out` lists ([`merge_vary`], RFC 9110 §12.5.5).
+    /// values `out` had for it, except `Link`, whose links are added to
+    /// those `out` has (RFC 8288), and `Vary`, whose field names are merged
+    /// into those `out` lists ([`merge_vary`], RFC 9110 §12.5.5).
     pub fn apply_to(&self, out: &mut HeaderMap) {
         for layer in self.layers() {
             layer.apply_to(out);
@@ -274,12 +282,18 @@ mod tests {
             as_shared.apply_to(&mut b);
             assert_eq!(sorted(&a), sorted(&b));
         }
-        let mut out = HeaderMap::clone(&map(&[("x-api-version", "2"), ("vary", "Origin")]));
+        // Same names replaced; `Vary` merged; `Link` added to.
+        let mut out = HeaderMap::clone(&map(&[
+            ("x-api-version", "2"),
+            ("vary", "Origin"),
+            ("link", "<https://z>; rel=\"next\""),
+        ]));
         as_shared.apply_to(&mut out);
         assert_eq!(
             sorted(&out),
             [
                 ("link", "<https://a>; rel=\"sunset\""),
+                ("link", "<https://z>; rel=\"next\""),
                 ("vary", "Origin, X-API-Version"),
                 ("x-api-supported-versions", "2, 3"),
                 ("x-api-version", "3"),

@@ -11,6 +11,7 @@ use super::api_version::ApiVersion;
 use super::config::VersionConfig;
 use super::headers::VersionHeaderName;
 use super::strategy::VersionStrategy;
+use crate::pipeline::merge_pairs;
 
 /// The version headers of the configured versions and the general
 /// headers, computed once when the configuration is built: resolving a
@@ -161,7 +162,8 @@ pub(super) fn vary_map(strategy: &VersionStrategy) -> Option<Arc<HeaderMap>> {
     Some(Arc::new(map))
 }
 
-/// Copies `from` into `into`: replacing same-named values, appending `Link`.
+/// Copies `from` into `into`: replacing same-named values, appending `Link`
+/// ([`merge_pairs`]).
 pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
     merge_pairs(
         into,
@@ -171,26 +173,6 @@ pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
                 .map(|(name, value)| (name.clone(), value.clone()))
         },
     );
-}
-
-/// [`merge_headers`] of the names `names()` yields (to replace) and the
-/// `(name, value)` pairs `pairs()` yields (to append).
-fn merge_pairs<'n, N, P>(into: &mut HeaderMap, names: impl FnOnce() -> N, pairs: impl FnOnce() -> P)
-where
-    N: Iterator<Item = &'n HeaderName>,
-    P: Iterator<Item = (HeaderName, HeaderValue)>,
-{
-    if !into.is_empty() {
-        for name in names() {
-            // Most responses do not have the name yet: skip the removal then.
-            if *name != header::LINK && into.contains_key(name) {
-                into.remove(name);
-            }
-        }
-    }
-    for (name, value) in pairs() {
-        into.append(name, value);
-    }
 }
 
 #[cfg(test)]
