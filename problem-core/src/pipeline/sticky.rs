@@ -17,7 +17,12 @@ use crate::version::cache::SharedHeaders;
 ///
 /// The headers are kept as shared layers (`Arc<HeaderMap>`), in the order
 /// they were added: a name in a later layer replaces every value of that
-/// name from the earlier ones. A middleware whose headers are computed once
+/// name from the earlier ones ([`get`](Self::get), [`iter`](Self::iter)).
+/// Applied to a response ([`apply_to`](Self::apply_to),
+/// [`to_header_map`](Self::to_header_map)), two names are combined
+/// instead, across layers and with the response's own: `Link` values are
+/// added to (RFC 8288) and `Vary` field names merged (RFC 9110 §12.5.5).
+/// A middleware whose headers are computed once
 /// (like the versioning middleware's) records them with
 /// [`add_shared_sticky_headers`] without copying them per request.
 ///
@@ -186,7 +191,7 @@ impl StickyHeaders {
         pairs.into_iter()
     }
 
-    /// The effective headers as one map.
+    /// The headers applied to an empty map ([`apply_to`](Self::apply_to)).
     pub fn to_header_map(&self) -> HeaderMap {
         let mut out = HeaderMap::new();
         self.apply_to(&mut out);
@@ -339,5 +344,27 @@ mod tests {
         got.sort();
         assert_eq!(got, ["a=1", "b=3", "c=2", "d=1"]);
         assert_eq!(s.to_header_map().len(), 3);
+    }
+
+    #[test]
+    fn applied_layers_add_links_and_merge_vary() {
+        let mut s = StickyHeaders::new();
+        s.push(map(&[("link", "<https://a>"), ("vary", "Accept")]));
+        s.push(map(&[("link", "<https://b>"), ("vary", "X-API-Version")]));
+        // The layered view: the later layer's values.
+        assert_eq!(s.get("link").unwrap(), "<https://b>");
+        assert_eq!(s.iter().count(), 2);
+        // Applied: both links, one merged Vary line.
+        let applied = s.to_header_map();
+        let mut links: Vec<&str> = applied
+            .get_all("link")
+            .map(|v| v.to_str().unwrap())
+            .collect();
+        links.sort_unstable();
+        assert_eq!(links, ["<https://a>", "<https://b>"]);
+        assert_eq!(
+            applied.get_all("vary").collect::<Vec<_>>(),
+            ["Accept, X-API-Version"]
+        );
     }
 }
