@@ -360,8 +360,15 @@ impl Cut {
 
     /// Takes the byte at `at`, one that is not [`PLAIN`] (its [`SPLIT`]
     /// class is `class`): an `&` ends the piece (an empty one is dropped),
-    /// the first `=` splits it, any other marks the piece special.
-    fn at<'a>(&mut self, pairs: &mut Pairs<'a>, query: &'a str, at: usize, class: u8) {
+    /// the first `=` splits it, any other marks the piece special. The `=`
+    /// of a cursor returns where its token ends, to go on from there.
+    fn at<'a>(
+        &mut self,
+        pairs: &mut Pairs<'a>,
+        query: &'a str,
+        at: usize,
+        class: u8,
+    ) -> Option<usize> {
         if class == AMP {
             if at > self.start {
                 pairs.push_piece(query, self.start, at, self.eq, self.special);
@@ -370,10 +377,16 @@ impl Cut {
         } else if class == EQ {
             if self.eq.is_none() {
                 self.eq = Some(at);
+                if at - self.start == CURSOR_NAME.len()
+                    && query.as_bytes().get(self.start..at) == Some(CURSOR_NAME)
+                {
+                    return Some(self.skip_token(query.as_bytes(), at + 1));
+                }
             }
         } else {
             self.special = true;
         }
+        None
     }
 }
 
@@ -461,17 +474,11 @@ impl<'a> Pairs<'a> {
             let rest = bytes.get(from..).unwrap_or_default();
             for (i, &b) in rest.iter().enumerate() {
                 let class = SPLIT[usize::from(b)];
-                if class != PLAIN {
-                    let at = from + i;
-                    if class == EQ
-                        && cut.eq.is_none()
-                        && bytes.get(cut.start..at) == Some(CURSOR_NAME)
-                    {
-                        cut.eq = Some(at);
-                        from = cut.skip_token(bytes, at + 1);
-                        continue 'split;
-                    }
-                    cut.at(self, query, at, class);
+                if class != PLAIN
+                    && let Some(end) = cut.at(self, query, from + i, class)
+                {
+                    from = end;
+                    continue 'split;
                 }
             }
             break;
