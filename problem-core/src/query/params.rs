@@ -377,7 +377,7 @@ impl Cut {
         } else if class == EQ {
             if self.eq.is_none() {
                 self.eq = Some(at);
-                if at - self.start == CURSOR_NAME.len()
+                if at == self.start + CURSOR_NAME.len()
                     && query.as_bytes().get(self.start..at) == Some(CURSOR_NAME)
                 {
                     return Some(self.skip_token(query.as_bytes(), at + 1));
