@@ -82,17 +82,22 @@ impl Layer {
     /// describes.
     fn apply_to(&self, out: &mut HeaderMap) {
         match self {
-            Self::Map(map) => merge_pairs(
-                out,
-                || map.keys(),
-                || {
-                    map.iter()
-                        .map(|(name, value)| (name.clone(), value.clone()))
-                },
-            ),
+            Self::Map(map) => merge_map(out, map),
             Self::Shared(shared) => merge_pairs(out, || shared.names(), || shared.pairs()),
         }
     }
+}
+
+/// [`merge_pairs`] of the headers of `from` into `out`.
+pub(crate) fn merge_map(out: &mut HeaderMap, from: &HeaderMap) {
+    merge_pairs(
+        out,
+        || from.keys(),
+        || {
+            from.iter()
+                .map(|(name, value)| (name.clone(), value.clone()))
+        },
+    );
 }
 
 /// Sets the `(name, value)` pairs `pairs()` yields on `out`: each name

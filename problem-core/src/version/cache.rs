@@ -121,7 +121,8 @@ impl SharedHeaders {
             .map(|(name, value)| (name.get(), value.get()))
     }
 
-    /// [`merge_headers`] of these headers into `into`.
+    /// These headers merged into `into` ([`merge_pairs`]: same names
+    /// replaced, `Link` added to, `Vary` merged).
     pub(crate) fn merge_into(&self, into: &mut HeaderMap) {
         merge_pairs(into, || self.names(), || self.pairs());
     }
@@ -160,19 +161,6 @@ pub(super) fn vary_map(strategy: &VersionStrategy) -> Option<Arc<HeaderMap>> {
     let mut map = HeaderMap::new();
     map.insert(header::VARY, value);
     Some(Arc::new(map))
-}
-
-/// Copies `from` into `into`: replacing same-named values, appending `Link`
-/// ([`merge_pairs`]).
-pub(crate) fn merge_headers(into: &mut HeaderMap, from: &HeaderMap) {
-    merge_pairs(
-        into,
-        || from.keys(),
-        || {
-            from.iter()
-                .map(|(name, value)| (name.clone(), value.clone()))
-        },
-    );
 }
 
 #[cfg(test)]
@@ -270,7 +258,7 @@ mod tests {
         res2.insert(X_API_VERSION, HeaderValue::from_static("2"));
         res2.insert(header::LINK, HeaderValue::from_static("<https://c>"));
         res2.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain"));
-        merge_headers(&mut res2, &map);
+        crate::pipeline::merge_map(&mut res2, &map);
         assert_eq!(pairs(&res2), pairs(&expected));
     }
 }

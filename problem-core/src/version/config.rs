@@ -12,11 +12,12 @@ use actix_web::http::header::{self, HeaderMap, HeaderValue};
 
 use super::api_version::ApiVersion;
 use super::builder::VersionConfigBuilder;
-use super::cache::{HeaderCache, SharedHeaders, merge_headers, vary_map};
+use super::cache::{HeaderCache, SharedHeaders, vary_map};
 use super::error::VersionError;
 use super::headers::{VersionHeaders, X_API_SUPPORTED_VERSIONS, link_value, supported_value};
 use super::lifecycle::{Deprecation, VersionState};
 use super::strategy::{Sources, VersionStrategy};
+use crate::pipeline::merge_map;
 
 /// How the application versions its API: the strategy, the versions and
 /// their lifecycle, and the response headers (spec, "VersionConfig").
@@ -417,7 +418,7 @@ impl VersionConfig {
     pub fn apply_headers<R: VersionHeaders>(&self, response: &mut R, version: ApiVersion) {
         match self.cached_headers(version) {
             Some(headers) => headers.merge_into(response.version_headers_mut()),
-            None => merge_headers(
+            None => merge_map(
                 response.version_headers_mut(),
                 &self.compute_version_headers(version),
             ),

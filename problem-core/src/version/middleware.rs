@@ -17,8 +17,9 @@ use actix_web::http::uri::PathAndQuery;
 use actix_web::{Error, FromRequest, HttpMessage, HttpRequest};
 
 use super::api_version::ApiVersion;
-use super::cache::{SharedHeaders, merge_headers};
+use super::cache::SharedHeaders;
 use super::config::VersionConfig;
+use crate::pipeline::merge_map;
 use crate::pipeline::{StickyHeaders, add_shared_sticky_headers, merge_vary};
 use crate::problem::{InternalServerErrorException, find_route_problem};
 use crate::routing::OriginalPath;
@@ -213,7 +214,7 @@ where
                     add_shared_sticky_headers(&req, vary.clone());
                 }
                 let mut res = req.error_response(err);
-                merge_headers(res.headers_mut(), &headers);
+                merge_map(res.headers_mut(), &headers);
                 add_vary(res.headers_mut(), self.vary.as_deref());
                 return VersionFuture::Answered {
                     res: Some(res.map_into_right_body()),
