@@ -1,8 +1,8 @@
 //! `#[derive(CollectionQuery)]`: use it through `problem_core::CollectionQuery`.
 //!
-//! The macro parses the struct into a small AST ([`ast`]), reads the
-//! `#[query(...)]` attributes ([`attr`]), checks them ([`valid`]) and
-//! generates the `problem_core::query::CollectionQuery` impl ([`expand`]).
+//! The macro parses the struct into a small AST (`ast.rs`), reads the
+//! `#[query(...)]` attributes (`attr.rs`), checks them (`valid.rs`) and
+//! generates the `problem_core::query::CollectionQuery` impl (`expand.rs`).
 //! Every mistake is a compile error spanned on the offending token, saying
 //! what to write instead.
 #![deny(missing_docs)]

@@ -2,9 +2,9 @@
 //! and `versioned![...]`. Use them through `problem_core::versioned` and
 //! `problem_core::version::versioned`.
 //!
-//! Shape (as thiserror-impl): [`ast`] is the parsed input, [`attr`] parses
-//! the version-constraint literals, [`valid`] checks it, [`expand`]
-//! generates the code.
+//! Shape (as thiserror-impl): `ast.rs` is the parsed input, `attr.rs`
+//! parses the version-constraint literals, `valid.rs` checks it,
+//! `expand.rs` generates the code.
 #![deny(missing_docs)]
 
 mod ast;

@@ -335,7 +335,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// [`page`](Self::page) with an exact or estimated [`Total`] (e.g. from
-    /// [`capped_count_statement`](Self::capped_count_statement) or a
+    /// `capped_count_statement` (feature `sea-query`) or a
     /// database's row estimate): an estimate sets `meta.total_is_estimate`
     /// and drops the `last` link.
     ///
@@ -371,7 +371,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// A [`CursorPage`] from rows fetched with `limit + 1` by
-    /// [`apply_cursor_to`](Self::apply_cursor_to) (e.g. from SQL), in the
+    /// `apply_cursor_to` (feature `sea-query`; e.g. from SQL), in the
     /// order fetched: after a previous cursor that is the reverse of the
     /// effective order, and the rows are put back in the effective order.
     /// The extra row, if any, is dropped. Cursors are signed from the

@@ -42,7 +42,7 @@ impl fmt::Display for Pattern {
 /// `utm_medium`, ...). A tolerated parameter is not a filter, is not bound
 /// into cursors and is left out of every link (`links` and the `Link`
 /// header); it still counts toward the limit of 1000 parameters
-/// ([`MAX_QUERY_PARAMETERS`](super::MAX_QUERY_PARAMETERS)).
+/// ([`MAX_PARAMETERS`](crate::spec::MAX_PARAMETERS)).
 ///
 /// Names are compared after percent-decoding, case-sensitively, like every
 /// other parameter name. Reserved parameters are never tolerated (a pattern
