@@ -37,11 +37,25 @@ macro_rules! builtin {
             pub const STATUS: StatusCode = StatusCode::$status;
 
             /// The exception with no detail and default options.
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new();")]
+            #[doc = concat!("assert_eq!(err.status().as_u16(), ", stringify!($code), ");")]
+            /// assert_eq!((err.problem_type(), err.detail()), ("about:blank", None));
+            /// ```
             pub fn new() -> Self {
                 Self(HttpException::from_status(Self::STATUS))
             }
 
             /// The spec's `(detail?, options?)` constructor.
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem, ProblemOptions};")]
+            /// let options = ProblemOptions { title: Some("Custom title".into()), ..Default::default() };
+            #[doc = concat!("let err = ", stringify!($name), "::with_options(Some(\"why\"), options);")]
+            /// assert_eq!((err.title().as_ref(), err.detail().as_deref()), ("Custom title", Some("why")));
+            /// ```
             pub fn with_options(detail: Option<impl Into<String>>, options: ProblemOptions) -> Self {
                 let mut exc = HttpException::from_status(Self::STATUS);
                 if let Some(d) = detail {
@@ -52,41 +66,93 @@ macro_rules! builtin {
             }
 
             /// Sets the detail.
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_detail(\"Book 7 not found\");")]
+            /// assert_eq!(err.detail().as_deref(), Some("Book 7 not found"));
+            /// ```
             pub fn with_detail(self, detail: impl Into<String>) -> Self {
                 Self(self.0.with_detail(detail))
             }
 
             /// Sets the problem type URI.
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_type(\"/problems/out-of-stock\");")]
+            /// assert_eq!(err.problem_type(), "/problems/out-of-stock");
+            /// ```
             pub fn with_type(self, problem_type: impl Into<String>) -> Self {
                 Self(self.0.with_type(problem_type))
             }
 
             /// Overrides the title.
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_title(\"Out of stock\");")]
+            /// assert_eq!(err.title(), "Out of stock");
+            /// ```
             pub fn with_title(self, title: impl Into<String>) -> Self {
                 Self(self.0.with_title(title))
             }
 
             /// Adds an extension member (see [`HttpException::with_extension`]).
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_extension(\"isbn\", \"978-0441013593\");")]
+            /// assert_eq!(err.extensions().unwrap()["isbn"], "978-0441013593");
+            /// ```
             pub fn with_extension(self, key: impl Into<String>, value: impl Serialize) -> Self {
                 Self(self.0.with_extension(key, value))
             }
 
             /// Adds every member of a JSON object as an extension member.
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            /// let serde_json::Value::Object(members) = serde_json::json!({"isbn": "978-0441013593", "copies": 0}) else { unreachable!() };
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_extensions(members);")]
+            /// assert_eq!(serde_json::Value::Object(err.extensions().unwrap()), serde_json::json!({"isbn": "978-0441013593", "copies": 0}));
+            /// ```
             pub fn with_extensions(self, extensions: Extensions) -> Self {
                 Self(self.0.with_extensions(extensions))
             }
 
             /// Adds a response header (see [`HttpException::with_header`]).
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_header((\"Retry-After\", \"120\"));")]
+            /// assert_eq!(err.headers().unwrap().get("retry-after").unwrap(), "120");
+            /// ```
             pub fn with_header(self, header: impl TryIntoHeaderPair) -> Self {
                 Self(self.0.with_header(header))
             }
 
             /// Sets the underlying error.
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::", stringify!($name), ";")]
+            /// use std::error::Error;
+            /// let io = std::io::Error::other("disk full");
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_cause(io);")]
+            /// assert_eq!(err.source().unwrap().to_string(), "disk full");
+            /// ```
             pub fn with_cause(self, cause: impl Into<BoxError>) -> Self {
                 Self(self.0.with_cause(cause))
             }
 
             /// The exception as a plain [`HttpException`].
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_detail(\"why\").into_inner();")]
+            #[doc = concat!("assert_eq!((err.status().as_u16(), err.name()), (", stringify!($code), ", \"HttpException\"));")]
+            /// assert_eq!(err.detail().as_deref(), Some("why"));
+            /// ```
             pub fn into_inner(self) -> HttpException {
                 self.0
             }
