@@ -470,6 +470,40 @@ async fn json_of_the_wrong_shape_is_a_validation_problem() {
 }
 
 #[actix_web::test]
+async fn a_missing_member_of_a_json_body_is_required_at_its_pointer() {
+    #[derive(serde::Deserialize)]
+    struct NewBook {
+        #[allow(dead_code)]
+        title: String,
+    }
+    async fn typed(_: web::Json<NewBook>) -> HttpResponse {
+        HttpResponse::Ok().finish()
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/t", typed))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(
+        &svc,
+        TestRequest::post()
+            .uri("/t")
+            .set_json(json!({"year": 1965}))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Request validation failed", "instance": "/t",
+               "issues": [{"location": "body", "name": "/title", "code": "required",
+                           "message": "missing field `title` at line 1 column 13"}]})
+    );
+}
+
+#[actix_web::test]
 async fn guards_answer_403_without_detail_or_the_guard_problem() {
     let (app, _) = app(false);
     let svc = service!(app);

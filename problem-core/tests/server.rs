@@ -312,6 +312,28 @@ async fn body_extractors_answer_the_spec_errors() {
                                "message": "invalid type: string \"old\", expected i32 at line 1 column 28"}]}),
         ),
         (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                json_ct,
+                "{\"title\": \"Dune\"}",
+            ),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/books",
+                   "issues": [{"location": "body", "name": "/year", "code": "required",
+                               "message": "missing field `year` at line 1 column 17"}]}),
+        ),
+        (
+            request("POST", "/books", "localhost", form_ct, "year=1965"),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/books",
+                   "issues": [{"location": "body", "name": "/title", "code": "required",
+                               "message": "missing field `title`"}]}),
+        ),
+        (
             request("POST", "/books", "localhost", json_ct, "{\"title\": "),
             400,
             json!({"type": "about:blank", "title": "Bad Request", "status": 400,

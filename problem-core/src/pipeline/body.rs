@@ -15,10 +15,10 @@ use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
 use super::checked::{Checked, EXPECTED_FINITE};
-use super::framework::{PayloadTooLarge, payload_error, unsupported_media_type};
-use crate::problem::{
-    BadRequestException, HttpException, Issue, IssueLocation, ValidationException,
+use super::framework::{
+    PayloadTooLarge, payload_error, push_pointer_token, unsupported_media_type, value_issue,
 };
+use crate::problem::{BadRequestException, HttpException, IssueLocation, ValidationException};
 
 /// The largest body the body extractors read, in bytes; put it in app data.
 /// [`ProblemApp`](crate::server::ProblemApp) sets it to its
@@ -44,23 +44,20 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut out = String::new();
     for seg in path.iter() {
-        out.push('/');
-        let text = match seg {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } => key.clone(),
-            Segment::Enum { variant } => variant.clone(),
-            Segment::Unknown => "?".to_owned(),
-        };
-        out.push_str(&text.replace('~', "~0").replace('/', "~1"));
+        match seg {
+            Segment::Seq { index } => push_pointer_token(&mut out, &index.to_string()),
+            Segment::Map { key } => push_pointer_token(&mut out, key),
+            Segment::Enum { variant } => push_pointer_token(&mut out, variant),
+            Segment::Unknown => push_pointer_token(&mut out, "?"),
+        }
     }
     out
 }
 
 fn data_error(name: String, message: String) -> actix_web::Error {
-    problem(ValidationException::new(vec![Issue::new(
+    problem(ValidationException::new(vec![value_issue(
         IssueLocation::Body,
-        name,
-        "invalid_value",
+        &name,
         message,
     )]))
 }
@@ -269,6 +266,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
 #[cfg(feature = "validator")]
 mod valid {
     use super::*;
+    use crate::problem::Issue;
     use validator::{Validate, ValidationErrors, ValidationErrorsKind};
 
     /// [`Body`] then `validator::Validate`: a failed validation answers 400

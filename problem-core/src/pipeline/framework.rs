@@ -94,12 +94,46 @@ pub(crate) fn payload_error(err: &PayloadError, limit: usize) -> actix_web::Erro
 }
 
 fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
-    Mapped::Problem(Box::new(ValidationException::new(vec![Issue::new(
-        location,
-        name,
-        "invalid_value",
-        message,
+    Mapped::Problem(Box::new(ValidationException::new(vec![value_issue(
+        location, name, message,
     )])))
+}
+
+/// The issue of a value that did not deserialize, at `at` (a JSON pointer
+/// for the body, else the parameter's name; empty when unknown), from
+/// serde's `message`:
+/// - a missing member (serde's `missing field `<member>``): code
+///   `required`, named by the member itself (`/title` in the body, `title`
+///   elsewhere);
+/// - anything else: code `invalid_value` at `at`.
+pub(crate) fn value_issue(location: IssueLocation, at: &str, message: String) -> Issue {
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(member, _)| member);
+    match (missing, location) {
+        (Some(member), IssueLocation::Body) => {
+            let mut name = at.to_owned();
+            push_pointer_token(&mut name, member);
+            Issue::new(location, name, "required", message)
+        }
+        (Some(member), IssueLocation::Query | IssueLocation::Path | IssueLocation::Header) => {
+            Issue::new(location, member.to_owned(), "required", message)
+        }
+        (None, _) => Issue::new(location, at, "invalid_value", message),
+    }
+}
+
+/// Appends `/<token>` to a JSON pointer, `~` and `/` escaped (RFC 6901 §3).
+pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 /// Maps a framework error found in `err` to the spec's answer.
