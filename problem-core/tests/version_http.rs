@@ -656,6 +656,21 @@ async fn neutral_paths_skip_resolution_and_headers() {
     assert_eq!(body(res).await, "ok");
     let res = run(catalog(), get("/health?api-version=garbage")).await;
     assert_eq!(res.status(), 200);
+    // Reached through a version segment, a neutral path is routed without
+    // it and still ignores the version: no headers, even for the removed
+    // version 1 (410 elsewhere) and the deprecated version 2.
+    for uri in ["/v3/health", "/v2/health", "/v1/health", "/v9/health"] {
+        let res = run(catalog(), get(uri)).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        assert_eq!(
+            headers(&res),
+            pairs(&[("content-type", "text/plain; charset=utf-8")]),
+            "{uri}"
+        );
+        assert_eq!(body(res).await, "ok", "{uri}");
+    }
+    let res = run(catalog(), get("/v1/books")).await;
+    assert_eq!(res.status(), 410);
     let res = run(
         catalog(),
         get("/sticky").insert_header(("X-API-Version", "3")),

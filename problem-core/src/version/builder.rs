@@ -93,10 +93,24 @@ impl VersionConfigBuilder {
     }
 
     /// Marks a path as version-neutral: requests to it, or below it
-    /// (`/health` covers `/health/live`, not `/healthz`), skip resolution,
-    /// keep their path and get no version headers. Matched against the
-    /// path as received, before the version segment is removed. `/`
-    /// makes every path neutral.
+    /// (`/health` covers `/health/live`, not `/healthz`), skip resolution
+    /// and get no version headers, whatever version they carry. Matched
+    /// against the path as received and, with URL-path versioning, against
+    /// the path without its version segment: `/v3/health` and `/v1/health`
+    /// (even for a removed version 1) are routed as `/health`, neutral.
+    /// `/` makes every path neutral.
+    ///
+    /// ```
+    /// use problem_core::version::{V3, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::url_path())
+    ///     .default_version(V3)
+    ///     .neutral_path("/health")
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(config.is_neutral("/health/live"));
+    /// assert!(!config.is_neutral("/healthz"));
+    /// ```
     pub fn neutral_path(mut self, path: impl Into<String>) -> Self {
         self.neutral_paths.push(path.into());
         self

@@ -47,9 +47,10 @@ use crate::routing::OriginalPath;
 ///    [`add_shared_sticky_headers`](crate::pipeline::add_shared_sticky_headers) so the error pipeline keeps them on the
 ///    problem responses it renders.
 ///
-/// Neutral paths pass through untouched: no resolution, no rewriting, no
-/// headers. Routes outside a `web::scope` wrapped with `Versioning` are
-/// neutral too.
+/// Neutral paths pass through: no resolution, no headers, and no rewriting
+/// except that a neutral path reached through a version segment
+/// (`/v3/health` for a neutral `/health`) is routed without the segment.
+/// Routes outside a `web::scope` wrapped with `Versioning` are neutral too.
 ///
 /// Install the error pipeline outside (after) this middleware in `wrap`
 /// order, so it sees the request path as received (the problem `instance`)
@@ -205,6 +206,17 @@ where
                 fut: self.service.call(req),
             };
         }
+        // The path without its version segment: routed on, and neutral
+        // when it names a neutral path (`/v3/health` is `/health`).
+        let stripped = self.config.strategy().strip_path(req.path());
+        if let Some(path) = stripped.as_deref()
+            && self.config.is_neutral(path)
+        {
+            strip_segment(&mut req, path);
+            return VersionFuture::Neutral {
+                fut: self.service.call(req),
+            };
+        }
         let version = match self.config.resolve_head(req.head()) {
             Ok(v) => v,
             Err(err) => {
@@ -221,12 +233,8 @@ where
                 };
             }
         };
-        if let Some(path) = self.config.strategy().strip_path(req.path()) {
-            if req.extensions().get::<OriginalPath>().is_none() {
-                let original = OriginalPath(req.path().to_owned());
-                req.extensions_mut().insert(original);
-            }
-            rewrite_path(&mut req, &path);
+        if let Some(path) = stripped.as_deref() {
+            strip_segment(&mut req, path);
         }
         let headers = self.config.headers_of(version);
         {
@@ -324,6 +332,17 @@ fn add_vary(headers: &mut HeaderMap, vary: Option<&HeaderMap>) {
     if let Some(value) = vary.and_then(|v| v.get(header::VARY)) {
         merge_vary(headers, value);
     }
+}
+
+/// Routes the request on `path` (its path without the version segment),
+/// keeping the path as received as [`OriginalPath`] for the 404 and 405
+/// details and the problem `instance`.
+fn strip_segment(req: &mut ServiceRequest, path: &str) {
+    if req.extensions().get::<OriginalPath>().is_none() {
+        let original = OriginalPath(req.path().to_owned());
+        req.extensions_mut().insert(original);
+    }
+    rewrite_path(req, path);
 }
 
 /// Replaces the request path (keeping the query) before routing.

@@ -178,9 +178,31 @@ impl VersionStrategy {
 
     /// The version the request carries by this strategy: `Ok(None)` when it
     /// carries none, [`VersionError::Invalid`] when the carried value is
-    /// malformed. Never any other error.
+    /// malformed. Never any other error. A URL version segment is read
+    /// from the path as received ([`OriginalPath`](crate::routing::OriginalPath),
+    /// when the versioning middleware removed the segment before routing).
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionStrategy};
+    ///
+    /// let s = VersionStrategy::combined([VersionStrategy::url_path(), VersionStrategy::header()]);
+    /// let req = TestRequest::get().uri("/v2/books").to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::new(2, 0))));
+    /// let req = TestRequest::get().uri("/books").insert_header(("X-API-Version", "v3")).to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::new(3, 0))));
+    /// ```
     pub fn extract(&self, req: &HttpRequest) -> Result<Option<ApiVersion>, VersionError> {
-        self.extract_head(req.head())
+        match actix_web::HttpMessage::extensions(req).get::<crate::routing::OriginalPath>() {
+            Some(original) => first_carried(self.flatten().into_iter().map(|s| match s {
+                Self::UrlPath { prefix } => from_path_str(&original.0, prefix.as_deref()),
+                Self::Header { .. }
+                | Self::Query { .. }
+                | Self::MediaType { .. }
+                | Self::Combined(_) => s.carried(req.head(), None),
+            })),
+            None => self.extract_head(req.head()),
+        }
     }
 
     pub(crate) fn extract_head(
@@ -414,7 +436,11 @@ fn is_token(s: &str) -> bool {
 }
 
 fn from_path(head: &RequestHead, prefix: Option<&str>) -> Result<Option<ApiVersion>, VersionError> {
-    match path_segment(head.uri.path(), prefix) {
+    from_path_str(head.uri.path(), prefix)
+}
+
+fn from_path_str(path: &str, prefix: Option<&str>) -> Result<Option<ApiVersion>, VersionError> {
+    match path_segment(path, prefix) {
         Some(seg) => parse_carried(seg.text).map(Some),
         None => Ok(None),
     }
