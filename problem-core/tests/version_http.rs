@@ -275,6 +275,50 @@ async fn combined_malformed_first_source_is_400_not_skipped() {
     );
 }
 
+#[actix_web::test]
+async fn repeated_version_carriers_conflict_or_are_invalid() {
+    // The query parameter repeated with two versions: the crate's rule for
+    // a repeated parameter, `conflicting_parameters`.
+    let res = run(catalog(), get("/books?api-version=2&api-version=3")).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.headers().get("x-api-supported-versions").unwrap(),
+        "2, 3"
+    );
+    assert_eq!(
+        body(res).await,
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"","issues":[{"location":"query","name":"api-version","code":"conflicting_parameters","message":"`api-version` is given more than once with different values: send it once","parameters":["api-version"]}]}"#
+    );
+    // The same version twice is one version.
+    let res = run(catalog(), get("/books?api-version=2&api-version=v2")).await;
+    assert_eq!(body(res).await, "books v2");
+    // A malformed value anywhere, in any carrier, is the invalid version.
+    let cases = [
+        (get("/books?api-version=3&api-version=zz"), "zz"),
+        (
+            get("/books")
+                .append_header(("X-API-Version", "3"))
+                .append_header(("X-API-Version", "2")),
+            "3, 2",
+        ),
+        (
+            get("/books").insert_header((
+                "Accept",
+                "application/vnd.catalog.v3+json, application/vnd.catalog.vzz+json",
+            )),
+            "vzz",
+        ),
+    ];
+    for (req, raw) in cases {
+        let res = run(catalog(), req).await;
+        assert_eq!(res.status(), 400, "{raw}");
+        let expected = format!(
+            r#"{{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"{raw}\"","instance":""}}"#
+        );
+        assert_eq!(body(res).await, expected);
+    }
+}
+
 // ---- headers ----
 
 #[actix_web::test]

@@ -86,6 +86,7 @@ pub use count::{
     explain_plan_rows, prefer_count,
 };
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
+pub(crate) use error::conflict;
 pub use error::{ApplyError, QueryError, code};
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;

@@ -5,7 +5,8 @@ use std::time::SystemTime;
 
 use super::api_version::{ApiVersion, VersionParseError};
 use super::headers::{SUNSET, X_API_SUPPORTED_VERSIONS, http_date, supported_value};
-use crate::problem::{BadRequestException, HttpException};
+use crate::problem::{BadRequestException, HttpException, Issue, ValidationException};
+use crate::query::conflict;
 use crate::spec;
 
 /// Why version resolution refused a request. Each variant is answered as a
@@ -16,6 +17,7 @@ use crate::spec;
 /// |---|---|---|---|
 /// | [`Missing`](Self::Missing) | 400 | `API version is required` | |
 /// | [`Invalid`](Self::Invalid) | 400 | `Invalid API version "<raw>"` | |
+/// | [`Conflicting`](Self::Conflicting) | 400 | `Request validation failed` | extension `issues`: one issue, location `query`, the parameter's `name`, code `conflicting_parameters`, member `parameters` |
 /// | [`Unsupported`](Self::Unsupported) | 400 | `API version <v> is not supported` | extension `supportedVersions` (array of short-form strings) and header `X-API-Supported-Versions` |
 /// | [`Removed`](Self::Removed) | 410 | `API version <v> is no longer supported` | `Sunset` header when the version had a sunset date |
 ///
@@ -24,8 +26,8 @@ use crate::spec;
 /// followed by `…` (non-UTF-8 bytes replaced by `U+FFFD`).
 ///
 /// Converting into `actix_web::Error` gives a [`BadRequestException`] for
-/// the 400s (so an exception filter for `BadRequestException` receives
-/// them) and an [`HttpException`] with status 410 for `Removed`; the
+/// the 400s (a [`ValidationException`] for `Conflicting`; an exception
+/// filter for `BadRequestException` receives them all) and an [`HttpException`] with status 410 for `Removed`; the
 /// response is the ordinary problem response of that type.
 ///
 /// ```
@@ -61,6 +63,15 @@ pub enum VersionError {
         #[source]
         source: VersionParseError,
     },
+    /// The query parameter of the query strategy is repeated with different
+    /// versions (`api-version=2&api-version=3`; repeated with the same
+    /// version it is accepted). A malformed value among the repeats is
+    /// [`Invalid`](Self::Invalid) instead.
+    #[error("{}", spec::VALIDATION_FAILED.detail)]
+    Conflicting {
+        /// The parameter's name, as configured.
+        name: String,
+    },
     /// The version is not one of `supported_versions` (or, from a
     /// versioned route, no handler of the route accepts it).
     #[error("{}", spec::unsupported_version(version.short()))]
@@ -86,7 +97,10 @@ impl VersionError {
     pub fn status(&self) -> u16 {
         match self {
             Self::Removed { .. } => 410,
-            Self::Missing | Self::Invalid { .. } | Self::Unsupported { .. } => 400,
+            Self::Missing
+            | Self::Invalid { .. }
+            | Self::Conflicting { .. }
+            | Self::Unsupported { .. } => 400,
         }
     }
 
@@ -102,7 +116,24 @@ impl VersionError {
                 }
             }
             Self::Invalid { source, .. } => err.with_cause(source.clone()),
+            Self::Conflicting { .. } => err.with_extension("issues", self.issues()),
             Self::Missing | Self::Removed { .. } => err,
+        }
+    }
+
+    /// The `issues` of [`Conflicting`](Self::Conflicting) (none for the
+    /// other variants).
+    fn issues(&self) -> Vec<Issue> {
+        match self {
+            Self::Conflicting { name } => vec![conflict(
+                name,
+                &[name.as_str()],
+                format!("`{name}` is given more than once with different values: send it once"),
+            )],
+            Self::Missing
+            | Self::Invalid { .. }
+            | Self::Unsupported { .. }
+            | Self::Removed { .. } => Vec::new(),
         }
     }
 
@@ -124,6 +155,7 @@ impl From<VersionError> for HttpException {
             VersionError::Removed { sunset, .. } => err.gone(sunset),
             VersionError::Missing
             | VersionError::Invalid { .. }
+            | VersionError::Conflicting { .. }
             | VersionError::Unsupported { .. } => err.bad_request().into_inner(),
         }
     }
@@ -133,6 +165,7 @@ impl From<VersionError> for actix_web::Error {
     fn from(err: VersionError) -> Self {
         match err {
             VersionError::Removed { sunset, .. } => err.gone(sunset).into(),
+            VersionError::Conflicting { .. } => ValidationException::new(err.issues()).into(),
             VersionError::Missing
             | VersionError::Invalid { .. }
             | VersionError::Unsupported { .. } => err.bad_request().into(),

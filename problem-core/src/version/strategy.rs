@@ -248,8 +248,8 @@ impl VersionStrategy {
         match self {
             Self::UrlPath { prefix } => from_path(head, prefix.as_deref()),
             Self::Header { name } => from_header(match header {
-                Some(parsed) => head.headers.get(parsed),
-                None => head.headers.get(name.as_str()),
+                Some(parsed) => head.headers.get_all(parsed),
+                None => head.headers.get_all(name.as_str()),
             }),
             Self::Query { name } => from_query(head, name),
             Self::MediaType { vendor } => from_media_type(head, vendor),
@@ -446,23 +446,55 @@ fn from_path_str(path: &str, prefix: Option<&str>) -> Result<Option<ApiVersion>,
     }
 }
 
-fn from_header(value: Option<&HeaderValue>) -> Result<Option<ApiVersion>, VersionError> {
-    match value {
-        // A well-formed version is ASCII: parsed from the bytes as they
-        // are; the text is read only to report a malformed one.
-        Some(value) => match parse_bytes(value.as_bytes()) {
-            Ok(version) => Ok(Some(version)),
-            Err(_) => parse_carried(&header_text(value)).map(Some),
-        },
-        None => Ok(None),
+/// The version of a header's field lines. Several lines mean what one
+/// line of their values joined by `, ` means (RFC 9110 §5.3), a list and
+/// so a malformed version, unless every line is the same.
+fn from_header<'v>(
+    mut lines: impl Iterator<Item = &'v HeaderValue>,
+) -> Result<Option<ApiVersion>, VersionError> {
+    let Some(value) = lines.next() else {
+        return Ok(None);
+    };
+    let others: Vec<&HeaderValue> = lines.collect();
+    if others.iter().any(|other| *other != value) {
+        let mut joined = header_text(value).into_owned();
+        for other in others {
+            joined.push_str(", ");
+            joined.push_str(&header_text(other));
+        }
+        return parse_carried(&joined).map(Some);
+    }
+    // A well-formed version is ASCII: parsed from the bytes as they are;
+    // the text is read only to report a malformed one.
+    match parse_bytes(value.as_bytes()) {
+        Ok(version) => Ok(Some(version)),
+        Err(_) => parse_carried(&header_text(value)).map(Some),
     }
 }
 
+/// The version of the query parameter `name`. Repeated, every value is
+/// parsed (a malformed one is [`VersionError::Invalid`]) and they must name
+/// one version, else [`VersionError::Conflicting`] (the crate's rule for
+/// repeated query parameters).
 fn from_query(head: &RequestHead, name: &str) -> Result<Option<ApiVersion>, VersionError> {
-    match query_value(head.uri.query(), name) {
-        Some(value) => parse_carried(&value).map(Some),
-        None => Ok(None),
+    let Some(query) = head.uri.query() else {
+        return Ok(None);
+    };
+    let Some((first, mut next)) = query_value_at(query, 0, name) else {
+        return Ok(None);
+    };
+    let version = parse_carried(&first)?;
+    let mut conflicting = false;
+    while let Some((value, after)) = query_value_at(query, next, name) {
+        conflicting |= parse_carried(&value)? != version;
+        next = after;
     }
+    if conflicting {
+        return Err(VersionError::Conflicting {
+            name: name.to_owned(),
+        });
+    }
+    Ok(Some(version))
 }
 
 fn from_media_type(head: &RequestHead, vendor: &str) -> Result<Option<ApiVersion>, VersionError> {
@@ -510,13 +542,20 @@ fn header_text(value: &HeaderValue) -> Cow<'_, str> {
     }
 }
 
+#[cfg(test)]
 fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    query_value_at(query?, 0, name).map(|(value, _)| value)
+}
+
+/// The value of the first pair named `name` at or after byte `start` of
+/// the query, and the byte offset after that pair.
+fn query_value_at(query: &str, start: usize, name: &str) -> Option<(String, usize)> {
     // `form_urlencoded::parse(..).find(|(key, _)| key == name)`, without
     // decoding every pair: a raw name with no `%` and no `+` decodes to
     // itself, so it is compared as it is; only the other names, and the
     // value found, are decoded. One pass over the bytes (`&`, `=`, `%` and
     // `+` are ASCII), not `str::split`'s char searcher.
-    let bytes = query?.as_bytes();
+    let bytes = query.as_bytes();
     let plain_name = !name.bytes().any(|b| b == b'%' || b == b'+');
     // A key decodes to the name only when its first raw byte is the name's
     // first byte, or `%` or `+` (the only bytes that decode to others): the
@@ -524,7 +563,7 @@ fn query_value(query: Option<&str>, name: &str) -> Option<String> {
     // their key. Off for an empty name and for a name that starts with a
     // non-ASCII byte (a malformed key decodes to U+FFFD).
     let first = name.as_bytes().first().copied().filter(u8::is_ascii);
-    let mut start = 0;
+    let mut start = start;
     while start <= bytes.len() {
         let rest = bytes.get(start..).unwrap_or_default();
         let len = memchr::memchr(b'&', rest).unwrap_or(rest.len());
@@ -556,7 +595,7 @@ fn query_value(query: Option<&str>, name: &str) -> Option<String> {
         };
         if matches {
             let raw_value = pair.get(key_end + 1..).unwrap_or_default();
-            return Some(form_decode(raw_value).into_owned());
+            return Some((form_decode(raw_value).into_owned(), start));
         }
     }
     None
@@ -577,7 +616,8 @@ fn form_decode(raw: &[u8]) -> Cow<'_, str> {
     Cow::Owned(String::from_utf8_lossy(&decoded).into_owned())
 }
 
-/// The version text of the preferred `application/<vendor>.v…+json` entry.
+/// The version text of the preferred `application/<vendor>.v…+json` entry
+/// (highest `q`, then first), or of the first malformed one.
 fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
     let mut best: Option<(f64, String)> = None;
     // The shortest entry that carries a version:
@@ -618,6 +658,11 @@ fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
                 .unwrap_or(1.0);
             if q <= 0.0 {
                 continue;
+            }
+            // Every entry is parsed: a malformed one is the answer, before
+            // or after the preferred one.
+            if version.parse::<ApiVersion>().is_err() {
+                return Some(version);
             }
             if best.as_ref().is_none_or(|(best_q, _)| q > *best_q) {
                 best = Some((q, version));
@@ -844,6 +889,19 @@ mod tests {
         assert_eq!(extract(&s, TestRequest::get()), Ok(None));
         let lower = extract(&s, TestRequest::get().insert_header(("x-api-version", "3")));
         assert_eq!(lower, Ok(Some(v(3, 0))));
+        // Several field lines mean their values on one line (RFC 9110
+        // §5.3): a list, so a malformed version, unless all are the same.
+        let lines = |values: &[&str]| {
+            let mut req = TestRequest::get();
+            for value in values {
+                req = req.append_header(("X-API-Version", *value));
+            }
+            extract(&s, req)
+        };
+        assert_eq!(lines(&["3", "3"]), Ok(Some(v(3, 0))));
+        assert_eq!(lines(&["3", "2"]), invalid("3, 2"));
+        assert_eq!(lines(&["3", "3", "zz"]), invalid("3, 3, zz"));
+        assert_eq!(get("3, 2"), invalid("3, 2"));
         let named = VersionStrategy::header_named("Api-Version");
         assert_eq!(
             extract(
@@ -874,7 +932,22 @@ mod tests {
         assert_eq!(get("/users?api-version=2"), Ok(Some(v(2, 0))));
         assert_eq!(get("/users?page=2&api-version=v1.5"), Ok(Some(v(1, 5))));
         assert_eq!(get("/users?api-version=%32"), Ok(Some(v(2, 0))));
-        assert_eq!(get("/users?api-version=1&api-version=2"), Ok(Some(v(1, 0))));
+        // Repeated: one version (however written) or a conflict; a
+        // malformed repeat is the invalid version, before or after.
+        assert_eq!(
+            get("/users?api-version=2&api-version=v2.0"),
+            Ok(Some(v(2, 0)))
+        );
+        let conflict = Err(VersionError::Conflicting {
+            name: "api-version".into(),
+        });
+        assert_eq!(get("/users?api-version=1&api-version=2"), conflict);
+        assert_eq!(
+            get("/users?api-version=3&x=1&api-version=3&api-version=2"),
+            conflict
+        );
+        assert_eq!(get("/users?api-version=3&api-version=zz"), invalid("zz"));
+        assert_eq!(get("/users?api-version=zz&api-version=3"), invalid("zz"));
         assert_eq!(get("/users?api-version="), invalid(""));
         assert_eq!(get("/users?api-version=x"), invalid("x"));
         assert_eq!(get("/users?version=2"), Ok(None));
@@ -918,6 +991,15 @@ mod tests {
         assert_eq!(get("application/vnd.catalogue.v2+json"), Ok(None));
         assert_eq!(get("application/vnd.other.v2+json"), Ok(None));
         assert_eq!(get("application/vnd.catalog.vx+json"), invalid("vx"));
+        // A malformed entry is the answer, before or after a good one.
+        assert_eq!(
+            get("application/vnd.catalog.v3+json, application/vnd.catalog.vzz+json"),
+            invalid("vzz")
+        );
+        assert_eq!(
+            get("application/vnd.catalog.vzz+json;q=0.1, application/vnd.catalog.v3+json"),
+            invalid("vzz")
+        );
         // Several Accept header lines.
         let req = TestRequest::get()
             .append_header(("Accept", "text/html"))
