@@ -181,6 +181,33 @@ async fn a_panic_writes_exactly_one_log_line() {
     assert!(after[0].ends_with(&expected), "{after:#?}");
 }
 
+/// A request actix-http cannot parse is its bare 400, and (4xx are not
+/// logged) nothing reaches the log with the catalog's default filter.
+#[tokio::test]
+async fn unparsable_requests_are_400_and_not_logged() {
+    let cat = Catalog::start(&[("RUST_LOG", "")]);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = cat.log();
+    assert!(
+        before.iter().any(|l| l.contains("catalog listening on")),
+        "{before:#?}"
+    );
+    let raws: [&[u8]; 2] = [
+        "GET /books?q=\u{e9}|\" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            .as_bytes(),
+        b"GET /books HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    ];
+    for raw in raws {
+        let reply = cat.raw(raw).await;
+        assert_eq!(reply.status, 400);
+    }
+    // A well-formed request after them, so the log has caught up.
+    let (status, _, _) = cat.get_json("/books?per_page=1").await;
+    assert_eq!(status, 200);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(cat.log(), before);
+}
+
 /// Row 10: a body trickled in slower than the body timeout gets a 408
 /// problem and the connection is closed.
 #[tokio::test]

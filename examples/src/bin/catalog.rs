@@ -10,7 +10,13 @@ fn main() -> std::process::ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                // actix-http logs a request it cannot parse (a client's
+                // 400, answered before any handler) at `error` as a "stream
+                // error"; 4xx are not logged (spec, "Logging and
+                // correlation ids"), so its dispatcher is quiet by default.
+                .unwrap_or_else(|_| {
+                    tracing_subscriber::EnvFilter::new("info,actix_http::h1::dispatcher=off")
+                }),
         )
         .init();
     let result = actix_web::rt::System::new().block_on(run());

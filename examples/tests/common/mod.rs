@@ -24,7 +24,8 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Starts the catalog with extra environment variables.
+    /// Starts the catalog with extra environment variables (an empty value
+    /// removes one).
     pub fn start(extra: &[(&str, &str)]) -> Self {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_catalog"));
         cmd.env("CATALOG_ADDR", "127.0.0.1:0")
@@ -41,7 +42,13 @@ impl Catalog {
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         for (k, v) in extra {
-            cmd.env(k, v);
+            // An empty value removes the variable (e.g. `RUST_LOG`, for the
+            // catalog's own default filter).
+            if v.is_empty() {
+                cmd.env_remove(k);
+            } else {
+                cmd.env(k, v);
+            }
         }
         let mut child = cmd.spawn().expect("the catalog binary starts");
         let stderr = child.stderr.take().expect("stderr is piped");
