@@ -442,3 +442,88 @@ async fn listen_validates_options_and_warns_on_non_loopback_in_development() {
     drop(server);
     assert!(logger.entries().is_empty(), "loopback does not warn");
 }
+
+/// The problems the pipeline answers before versioning runs (more than
+/// 1000 query parameters, a chunked body that cannot be read) carry the
+/// version headers and `Vary` like every other problem response; a 421
+/// (a host this server does not serve) does not.
+#[actix_web::test]
+async fn early_problems_carry_the_version_headers() {
+    use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
+    let versions = VersionConfig::builder(VersionStrategy::header_named("X-API-Version"))
+        .default_version(V3)
+        .supported_versions([V2, V3])
+        .build()
+        .unwrap();
+    let app = ProblemApp::builder()
+        .development(false)
+        .allowed_hosts(["localhost"])
+        .max_request_body_size(4096)
+        .versioning(versions)
+        .routes(|r| r.get("/ok", ok).post("/raw", raw))
+        .build()
+        .unwrap();
+    let (server, addrs) = app
+        .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
+        .unwrap();
+    let handle = server.handle();
+    actix_web::rt::spawn(server);
+    let addr = addrs[0];
+    let version_headers = |reply: &Reply| {
+        let mut found: Vec<(String, String)> = reply
+            .headers
+            .iter()
+            .filter(|(n, _)| n.starts_with("x-api-") || n == "vary")
+            .cloned()
+            .collect();
+        found.sort();
+        found
+    };
+    let expected = |version: &str| {
+        vec![
+            ("vary".to_owned(), "X-API-Version".to_owned()),
+            ("x-api-supported-versions".to_owned(), "2, 3".to_owned()),
+            ("x-api-version".to_owned(), version.to_owned()),
+        ]
+    };
+    let many = (0..1001)
+        .map(|i| format!("a{i}=1"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let reply = exchange(
+        addr,
+        format!("GET /ok?{many} HTTP/1.1\r\nHost: localhost\r\nX-API-Version: 2\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(
+        reply.json(),
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "The query string has more than 1000 parameters.", "instance": "/ok"})
+    );
+    assert_eq!(version_headers(&reply), expected("2"));
+    let reply = exchange(
+        addr,
+        b"POST /raw HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n[1]\r\n0\r\n\r\n",
+    )
+    .await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(
+        reply.json(),
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Failed to read request body", "instance": "/raw"})
+    );
+    assert_eq!(version_headers(&reply), expected("3"));
+    // A chunked body read in full: the headers once, by versioning.
+    let reply = exchange(
+        addr,
+        b"POST /raw HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nX-API-Version: 2\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n[1]\r\n0\r\n\r\n",
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(version_headers(&reply), expected("2"));
+    let reply = exchange(addr, &request("GET", "/ok", "evil.example", "", "")).await;
+    assert_eq!(reply.status, 421);
+    assert_eq!(version_headers(&reply), Vec::<(String, String)>::new());
+    handle.stop(true).await;
+}

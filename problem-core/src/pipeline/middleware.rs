@@ -46,6 +46,9 @@ pub(crate) struct PipelineInner {
     /// Set when the middleware is built: the route table given this flag
     /// leaves its 404 and 405 documents to the pipeline.
     pub(crate) installed: PipelineInstalled,
+    /// The versioning installed inside this pipeline (by `ProblemApp`):
+    /// the problems the pipeline answers before it runs get its headers.
+    versioning: Option<crate::version::Versioning>,
 }
 
 /// The error pipeline: install it as the outermost middleware of an
@@ -110,6 +113,7 @@ pub struct PipelineBuilder {
     allowed_hosts: Option<Vec<String>>,
     max_request_body_size: Option<usize>,
     body_timeout: Duration,
+    versioning: Option<crate::version::Versioning>,
 }
 
 /// Whether `NODE_ENV` equals `development` (the spec's default for the
@@ -131,6 +135,7 @@ impl Pipeline {
             allowed_hosts: None,
             max_request_body_size: None,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            versioning: None,
         }
     }
 
@@ -245,6 +250,15 @@ impl PipelineBuilder {
         self
     }
 
+    /// The versioning installed inside this pipeline, whose headers the
+    /// problems the pipeline answers before it runs get (more than 1000
+    /// query parameters, a chunked body that cannot be read or arrives too
+    /// slowly). [`ProblemApp`](crate::server::ProblemApp) sets it.
+    pub(crate) fn versioning(mut self, versioning: Option<crate::version::Versioning>) -> Self {
+        self.versioning = versioning;
+        self
+    }
+
     /// Builds the pipeline.
     ///
     /// # Errors
@@ -276,6 +290,7 @@ impl PipelineBuilder {
                 max_request_body_size: self.max_request_body_size,
                 body_timeout: self.body_timeout,
                 installed: PipelineInstalled::default(),
+                versioning: self.versioning,
             }),
         })
     }
@@ -366,6 +381,13 @@ where
             None
         };
         if let Some(problem) = early {
+            // A request for a host this server does not serve gets no
+            // version headers; the others get those of their version.
+            if problem.status() != HOST_NOT_ALLOWED.status
+                && let Some(versioning) = &inner.versioning
+            {
+                versioning.record_early(&req);
+            }
             let ctx = inner.context(
                 Some(req.request().clone()),
                 req.method().clone(),
@@ -450,6 +472,9 @@ where
             Ok(bytes) if buf.len() + bytes.len() <= max => buf.extend_from_slice(&bytes),
             Ok(_) => return Ok(req.into_response(empty_413()).map_into_right_body()),
             Err(e) => {
+                if let Some(versioning) = &inner.versioning {
+                    versioning.record_early(&req);
+                }
                 let err = actix_web::Error::from(e);
                 let res =
                     respond_to_error(&err, None, Some(req.request()), method, uri.path(), &inner);

@@ -325,7 +325,10 @@ impl ProblemAppBuilder {
     /// API versioning for every route (spec, "Versioning"): the version is
     /// resolved once per request, the URL segment removed before routing,
     /// and the version headers added to every response, problem responses
-    /// included, with `Vary` naming the request headers the strategy reads
+    /// included (the pipeline's own answers before versioning runs too:
+    /// more than 1000 query parameters, a chunked body that cannot be read
+    /// or arrives too slowly; not the 421 of a host this server does not
+    /// serve), with `Vary` naming the request headers the strategy reads
     /// (RFC 9110 §12.5.5; [`Versioning::vary`]). Paths marked neutral in
     /// the configuration are left alone.
     pub fn versioning(mut self, config: VersionConfig) -> Self {
@@ -444,16 +447,18 @@ impl ProblemAppBuilder {
                 path: path.to_owned(),
             });
         }
+        let versioning = self.versioning.map(|c| Versioning::new(c).vary(true));
         let pipeline = self
             .pipeline
             .max_request_body_size(self.max_request_body_size)
+            .versioning(versioning.clone())
             .build()?;
         Ok(ProblemApp {
             pipeline,
             routes: Arc::new(self.routes),
             configure: self.configure,
             max_request_body_size: self.max_request_body_size,
-            versioning: self.versioning.map(|c| Versioning::new(c).vary(true)),
+            versioning,
             conditional: self.conditional,
         })
     }

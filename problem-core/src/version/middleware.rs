@@ -149,6 +149,42 @@ impl Versioning {
     pub fn config(&self) -> &VersionConfig {
         &self.config
     }
+
+    /// Records, as the request's sticky headers, the version headers (and
+    /// `Vary`, when on) that this middleware would give the request's
+    /// response, for a problem answered before it runs (the error
+    /// pipeline's own early answers): those of the resolved version, or
+    /// the general ones (`X-API-Supported-Versions`) when resolution fails.
+    /// Nothing for a version-neutral path.
+    pub(crate) fn record_early(&self, req: &ServiceRequest) {
+        let stripped = self.config.strategy().strip_path(req.path());
+        if self.config.is_neutral(req.path())
+            || stripped
+                .as_deref()
+                .is_some_and(|p| self.config.is_neutral(p))
+        {
+            return;
+        }
+        match self.config.resolve_head(req.head()) {
+            Ok(version) => {
+                let mut ext = req.extensions_mut();
+                match ext.get_mut::<StickyHeaders>() {
+                    Some(sticky) => sticky.push_shared(self.config.headers_of(version)),
+                    None => {
+                        let mut sticky = StickyHeaders::new();
+                        sticky.push_shared(self.config.headers_of(version));
+                        ext.insert(sticky);
+                    }
+                }
+            }
+            Err(_) => add_shared_sticky_headers(req, self.config.shared_general_headers()),
+        }
+        if self.vary
+            && let Some(vary) = self.config.shared_vary()
+        {
+            add_shared_sticky_headers(req, vary.clone());
+        }
+    }
 }
 
 impl From<VersionConfig> for Versioning {
