@@ -60,6 +60,15 @@ impl std::fmt::Debug for ProblemApp {
 }
 
 /// Builds a [`ProblemApp`].
+///
+/// ```
+/// use problem_core::HttpConfigError;
+/// use problem_core::server::ProblemApp;
+///
+/// // A mistake is an error at build, never a 500 at run time.
+/// let err = ProblemApp::builder().allowed_hosts(["bad host!"]).build().unwrap_err();
+/// assert!(matches!(err, HttpConfigError::InvalidListenOption(_)));
+/// ```
 pub struct ProblemAppBuilder {
     pipeline: PipelineBuilder,
     routes: Routes,
@@ -72,6 +81,17 @@ pub struct ProblemAppBuilder {
 }
 
 /// Options of [`ProblemApp::listen_with`].
+///
+/// ```
+/// use problem_core::HttpConfigError;
+/// use problem_core::server::{ListenOptions, ProblemApp};
+///
+/// let app = ProblemApp::builder().development(false).build().unwrap();
+/// let Err(err) = app.bind("127.0.0.1:0", ListenOptions { workers: Some(0) }) else {
+///     panic!("zero workers are refused")
+/// };
+/// assert_eq!(err, HttpConfigError::InvalidListenOption("workers must be at least 1".into()));
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct ListenOptions {
     /// Worker threads; default: actix-web's (one per core). Must be at least 1.
@@ -80,6 +100,12 @@ pub struct ListenOptions {
 
 impl ProblemApp {
     /// A builder; see [`ProblemAppBuilder`].
+    ///
+    /// ```
+    /// use problem_core::server::ProblemApp;
+    /// let app = ProblemApp::builder().tag("catalog").development(false).build().unwrap();
+    /// assert_eq!(app.pipeline().tag(), "catalog");
+    /// ```
     pub fn builder() -> ProblemAppBuilder {
         ProblemAppBuilder {
             pipeline: Pipeline::builder(),
@@ -95,6 +121,29 @@ impl ProblemApp {
     /// The API-versioning middleware (a no-op without
     /// [`ProblemAppBuilder::versioning`]): wrap it inside the pipeline,
     /// `App::new().configure(..).wrap(app.versioning()).wrap(app.pipeline())`.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpResponse};
+    /// use problem_core::server::ProblemApp;
+    /// use problem_core::version::{V3, VersionConfig, VersionStrategy};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let versions = VersionConfig::builder(VersionStrategy::header()).default_version(V3).build().unwrap();
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .versioning(versions)
+    ///     .routes(|r| r.get("/b", || async { HttpResponse::Ok().finish() }))
+    ///     .build()
+    ///     .unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(
+    ///     App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/b").to_request()).await;
+    /// assert_eq!(res.headers().get("x-api-version").unwrap(), "3");
+    /// # });
+    /// ```
     pub fn versioning(&self) -> Condition<Versioning> {
         match &self.versioning {
             Some(v) => Condition::new(true, v.clone()),
@@ -104,6 +153,29 @@ impl ProblemApp {
 
     /// The error pipeline middleware: wrap it outside the versioning
     /// middleware, `App::new().configure(..).wrap(app.versioning()).wrap(app.pipeline())`.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpResponse};
+    /// use problem_core::server::ProblemApp;
+    /// use problem_core::NotFoundException;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .routes(|r| r.get("/b/{id}", || async {
+    ///         Err::<HttpResponse, _>(NotFoundException::new().with_detail("Book 7 not found"))
+    ///     }))
+    ///     .build()
+    ///     .unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.pipeline())).await;
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/b/7").to_request()).await;
+    /// assert_eq!(
+    ///     test::read_body(res).await,
+    ///     r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"Book 7 not found","instance":"/b/7"}"#
+    /// );
+    /// # });
+    /// ```
     pub fn pipeline(&self) -> Pipeline {
         self.pipeline.clone()
     }
@@ -154,6 +226,25 @@ impl ProblemApp {
     /// builds the middleware at setup, before the first request), the 404
     /// and 405 documents are rendered once, by the pipeline; without it
     /// they answer their standalone documents.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpResponse};
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .routes(|r| r.get("/b", || async { HttpResponse::Ok().finish() }))
+    ///     .build()
+    ///     .unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.pipeline())).await;
+    /// let req = test::TestRequest::delete().uri("/b").to_request();
+    /// let res = test::call_service(&svc, req).await;
+    /// assert_eq!(res.status(), 405);
+    /// assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, OPTIONS");
+    /// # });
+    /// ```
     pub fn configure(&self, cfg: &mut ServiceConfig) {
         let limit = self.max_request_body_size;
         cfg.app_data(web::JsonConfig::default().limit(limit))
@@ -170,6 +261,15 @@ impl ProblemApp {
     ///
     /// # Errors
     /// [`HttpConfigError`] when the address is invalid or cannot be bound.
+    ///
+    /// ```no_run
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// #[actix_web::main]
+    /// async fn main() -> Result<(), problem_core::HttpConfigError> {
+    ///     ProblemApp::builder().tag("catalog").build()?.listen("127.0.0.1:8080").await
+    /// }
+    /// ```
     pub async fn listen(self, addr: &str) -> Result<(), HttpConfigError> {
         self.listen_with(addr, ListenOptions::default()).await
     }
@@ -179,6 +279,16 @@ impl ProblemApp {
     /// # Errors
     /// [`HttpConfigError`] when an option is invalid or the address cannot
     /// be bound.
+    ///
+    /// ```no_run
+    /// use problem_core::server::{ListenOptions, ProblemApp};
+    ///
+    /// #[actix_web::main]
+    /// async fn main() -> Result<(), problem_core::HttpConfigError> {
+    ///     let app = ProblemApp::builder().tag("catalog").build()?;
+    ///     app.listen_with("127.0.0.1:8080", ListenOptions { workers: Some(2) }).await
+    /// }
+    /// ```
     pub async fn listen_with(
         self,
         addr: &str,
@@ -195,6 +305,19 @@ impl ProblemApp {
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for a bad address or zero
     /// workers; [`HttpConfigError::Io`] when binding fails.
+    ///
+    /// ```
+    /// use problem_core::server::{ListenOptions, ProblemApp};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder().development(false).build().unwrap();
+    /// let (server, addrs) = app.bind("127.0.0.1:0", ListenOptions { workers: Some(1) }).unwrap();
+    /// assert!(addrs[0].ip().is_loopback() && addrs[0].port() != 0);
+    /// let handle = server.handle();
+    /// actix_web::rt::spawn(server);
+    /// handle.stop(true).await;
+    /// # });
+    /// ```
     pub fn bind(
         self,
         addr: &str,
