@@ -369,30 +369,106 @@ impl ProblemApp {
 
 impl ProblemAppBuilder {
     /// The log tag (`[catalog]`); see [`PipelineBuilder::tag`].
+    ///
+    /// ```
+    /// use problem_core::server::ProblemApp;
+    /// let app = ProblemApp::builder().tag("catalog").development(false).build().unwrap();
+    /// assert_eq!(app.pipeline().tag(), "catalog");
+    /// ```
     pub fn tag(mut self, tag: impl Into<String>) -> Self {
         self.pipeline = self.pipeline.tag(tag);
         self
     }
 
     /// Development mode; default `NODE_ENV == "development"`.
+    ///
+    /// ```
+    /// use problem_core::server::ProblemApp;
+    /// let app = ProblemApp::builder().development(true).build().unwrap();
+    /// assert!(app.pipeline().development());
+    /// ```
     pub fn development(mut self, on: bool) -> Self {
         self.pipeline = self.pipeline.development(on);
         self
     }
 
     /// The logger; default `tracing`.
+    ///
+    /// ```
+    /// use problem_core::pipeline::TracingLogger;
+    /// use problem_core::server::ProblemApp;
+    /// // Every 5xx is one line through `tracing`, at `error`, target `problem_core`.
+    /// let app = ProblemApp::builder().development(false).logger(TracingLogger).build().unwrap();
+    /// ```
     pub fn logger(mut self, logger: impl LogSink) -> Self {
         self.pipeline = self.pipeline.logger(logger);
         self
     }
 
     /// A shared logger (e.g. a `MemoryLogger` a test keeps).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::HttpResponse;
+    /// use problem_core::InternalServerErrorException;
+    /// use problem_core::pipeline::MemoryLogger;
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let logger = Arc::new(MemoryLogger::default());
+    /// let app = ProblemApp::builder()
+    ///     .tag("catalog")
+    ///     .development(false)
+    ///     .shared_logger(logger.clone())
+    ///     .routes(|r| r.get("/boom", || async { Err::<HttpResponse, _>(InternalServerErrorException::new().with_detail("disk full")) }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/boom").to_request()).await;
+    /// let body: serde_json::Value = test::read_body_json(res).await;
+    /// let id = body["correlationId"].as_str().unwrap();
+    /// assert_eq!(
+    ///     logger.entries()[0].message,
+    ///     format!("[catalog] 500 on GET /boom (correlation id {id}): InternalServerErrorException: disk full")
+    /// );
+    /// # });
+    /// ```
     pub fn shared_logger(mut self, logger: Arc<dyn LogSink>) -> Self {
         self.pipeline = self.pipeline.shared_logger(logger);
         self
     }
 
     /// Only these hosts are served; others get 421.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .allowed_hosts(["api.example.com"])
+    ///     .routes(|r| r.get("/b", || async { HttpResponse::Ok().finish() }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let req = test::TestRequest::get().uri("/b").insert_header(("Host", "evil.example"));
+    /// let res = test::call_service(&svc, req.to_request()).await;
+    /// assert_eq!(res.status(), 421);
+    /// let req = test::TestRequest::get().uri("/b").insert_header(("Host", "api.example.com"));
+    /// assert_eq!(test::call_service(&svc, req.to_request()).await.status(), 200);
+    /// # });
+    /// ```
     pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -403,6 +479,30 @@ impl ProblemAppBuilder {
     }
 
     /// Bodies over `bytes` get an empty 413 (default 1 MiB).
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .max_request_body_size(8)
+    ///     .routes(|r| r.post("/b", |body: String| async move { HttpResponse::Ok().body(body) }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let req = test::TestRequest::post().uri("/b").set_payload("0123456789");
+    /// let res = test::call_service(&svc, req.to_request()).await;
+    /// assert_eq!(res.status(), 413);
+    /// assert!(test::read_body(res).await.is_empty());
+    /// # });
+    /// ```
     pub fn max_request_body_size(mut self, bytes: usize) -> Self {
         self.max_request_body_size = bytes;
         self
@@ -411,12 +511,46 @@ impl ProblemAppBuilder {
     /// A request body not fully received within `timeout` gets a 408
     /// problem and the connection is closed (default 30 s); see
     /// [`PipelineBuilder::body_timeout`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// assert!(ProblemApp::builder().body_timeout(Duration::from_secs(10)).build().is_ok());
+    /// // Zero is a configuration error at build.
+    /// assert!(ProblemApp::builder().body_timeout(Duration::ZERO).build().is_err());
+    /// ```
     pub fn body_timeout(mut self, timeout: std::time::Duration) -> Self {
         self.pipeline = self.pipeline.body_timeout(timeout);
         self
     }
 
     /// An exception filter for problem type `E`; see [`PipelineBuilder::filter`].
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::{NotFoundException, Problem};
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .filter::<NotFoundException, _>(|err, ctx| {
+    ///         HttpResponse::NotFound().body(format!("{} ({})", err.title(), ctx.instance()))
+    ///     })
+    ///     .routes(|r| r.get("/b", || async { Err::<HttpResponse, _>(NotFoundException::new()) }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/b").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "Not Found (/b)");
+    /// # });
+    /// ```
     pub fn filter<E, F>(mut self, filter: F) -> Self
     where
         E: Problem,
@@ -428,6 +562,31 @@ impl ProblemAppBuilder {
 
     /// An exception filter for a foreign error type; see
     /// [`PipelineBuilder::filter_error`].
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .filter_error::<std::io::Error, _>(|err, _ctx| {
+    ///         HttpResponse::ServiceUnavailable().body(format!("storage: {err}"))
+    ///     })
+    ///     .routes(|r| r.get("/b", || async { Err::<HttpResponse, _>(std::io::Error::other("disk full")) }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/b").to_request()).await;
+    /// assert_eq!(res.status(), 503);
+    /// assert_eq!(test::read_body(res).await, "storage: disk full");
+    /// # });
+    /// ```
     pub fn filter_error<E, F>(mut self, filter: F) -> Self
     where
         E: actix_web::ResponseError + 'static,
@@ -440,6 +599,31 @@ impl ProblemAppBuilder {
     /// Adds routes: the closure gets the table and returns it, or the
     /// [`AddedRoute`](crate::routing::AddedRoute) its last `get`, `post`,
     /// ... (or `guarded`) returned.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .routes(|r| r.get("/books", || async { HttpResponse::Ok().body("[]") }).post("/books", || async { HttpResponse::Created().finish() }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// assert_eq!(test::call_service(&svc, test::TestRequest::post().uri("/books").to_request()).await.status(), 201);
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/nope").to_request()).await;
+    /// assert_eq!(
+    ///     test::read_body(res).await,
+    ///     r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No route for GET /nope","instance":"/nope"}"#
+    /// );
+    /// # });
+    /// ```
     pub fn routes<R: Into<Routes>>(mut self, f: impl FnOnce(Routes) -> R) -> Self {
         self.routes = f(self.routes).into();
         self
@@ -454,6 +638,37 @@ impl ProblemAppBuilder {
     /// serve), with `Vary` naming the request headers the strategy reads
     /// (RFC 9110 §12.5.5; [`Versioning::vary`]). Paths marked neutral in
     /// the configuration are left alone.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::server::ProblemApp;
+    /// use problem_core::version::{ApiVersion, V2, V3, VersionConfig, VersionStrategy};
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let versions = VersionConfig::builder(VersionStrategy::header_named("X-API-Version"))
+    ///     .default_version(V3)
+    ///     .supported_versions([V2, V3])
+    ///     .build()
+    ///     .unwrap();
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .versioning(versions)
+    ///     .routes(|r| r.get("/v", |v: ApiVersion| async move { HttpResponse::Ok().body(v.to_string()) }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let req = test::TestRequest::get().uri("/v").insert_header(("X-API-Version", "2"));
+    /// let res = test::call_service(&svc, req.to_request()).await;
+    /// assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+    /// assert_eq!(res.headers().get("vary").unwrap(), "X-API-Version");
+    /// assert_eq!(test::read_body(res).await, "2.0");
+    /// # });
+    /// ```
     pub fn versioning(mut self, config: VersionConfig) -> Self {
         self.versioning = Some(config);
         self
@@ -513,6 +728,28 @@ impl ProblemAppBuilder {
     /// `Cache-Control` for `GET`/`HEAD` success responses that have none
     /// (RFC 9111 §5.2), e.g. `no-cache` so caches revalidate with the
     /// `ETag` ([`ConditionalRequests::cache_control`]).
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .cache_control("no-cache")
+    ///     .routes(|r| r.get("/b", || async { HttpResponse::Ok().body("Dune") }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/b").to_request()).await;
+    /// assert_eq!(res.headers().get("cache-control").unwrap(), "no-cache");
+    /// # });
+    /// ```
     pub fn cache_control(mut self, value: &str) -> Self {
         self.conditional = self.conditional.cache_control(value);
         self
@@ -520,6 +757,30 @@ impl ProblemAppBuilder {
 
     /// Extra actix-web configuration (app data, services), applied before
     /// the routes.
+    ///
+    /// ```
+    /// use actix_web::{web, HttpResponse};
+    /// use problem_core::server::ProblemApp;
+    /// # use actix_web::{test, App};
+    /// # async fn serve(app: problem_core::server::ProblemApp) -> impl actix_web::dev::Service<actix_http::Request, Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, Error = actix_web::Error> {
+    /// #     let a = app.clone();
+    /// #     test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.versioning()).wrap(app.pipeline()).wrap(app.conditional())).await
+    /// # }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = ProblemApp::builder()
+    ///     .development(false)
+    ///     .configure(|cfg| {
+    ///         cfg.app_data(web::Data::new(String::from("catalog")));
+    ///     })
+    ///     .routes(|r| r.get("/name", |name: web::Data<String>| async move { HttpResponse::Ok().body(name.to_string()) }))
+    ///     .build()
+    ///     .unwrap();
+    /// let svc = serve(app).await;
+    /// let res = test::call_service(&svc, test::TestRequest::get().uri("/name").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "catalog");
+    /// # });
+    /// ```
     pub fn configure(mut self, f: impl Fn(&mut ServiceConfig) + Send + Sync + 'static) -> Self {
         self.configure.push(Arc::new(f));
         self
