@@ -66,6 +66,27 @@ impl AddedRoute {
     /// extractors; `Ok(false)` answers 403 with no detail, `Err(problem)`
     /// answers that problem (e.g. 401 with `WWW-Authenticate`). Several
     /// `guarded` in a row run in order, all on that route.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpRequest, HttpResponse};
+    /// use problem_core::routing::Routes;
+    ///
+    /// async fn admin_only(req: HttpRequest) -> Result<bool, actix_web::Error> {
+    ///     Ok(req.headers().get("authorization").is_some_and(|v| v == "Bearer admin"))
+    /// }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let routes = Routes::new()
+    ///     .delete("/books/{id}", || async { HttpResponse::NoContent().finish() })
+    ///     .guarded(admin_only)
+    ///     .into_routes();
+    /// let svc = test::init_service(App::new().configure(|c| routes.register(c))).await;
+    /// let res = test::call_service(&svc, test::TestRequest::delete().uri("/books/7").to_request()).await;
+    /// assert_eq!(res.status(), 403);
+    /// let req = test::TestRequest::delete().uri("/books/7").insert_header(("Authorization", "Bearer admin"));
+    /// assert_eq!(test::call_service(&svc, req.to_request()).await.status(), 204);
+    /// # });
+    /// ```
     pub fn guarded(mut self, guard: impl Guard) -> Self {
         if let Some(entry) = self.index.and_then(|i| self.routes.entries.get_mut(i)) {
             entry.guards.push(Arc::new(guard));
@@ -74,16 +95,43 @@ impl AddedRoute {
     }
 
     /// The table so far.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::routing::Routes;
+    ///
+    /// let routes: Routes = Routes::new().get("/books", || async { HttpResponse::Ok().finish() }).into_routes();
+    /// assert_eq!(routes.methods("/books").unwrap(), vec!["GET"]);
+    /// ```
     pub fn into_routes(self) -> Routes {
         self.routes
     }
 
     /// The methods registered for a path; see [`Routes::methods`].
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::routing::Routes;
+    ///
+    /// async fn h() -> HttpResponse { HttpResponse::Ok().finish() }
+    /// let added = Routes::new().get("/books", h).post("/books", h);
+    /// assert_eq!(added.methods("/books").unwrap(), vec!["GET", "POST"]);
+    /// ```
     pub fn methods(&self, path: &str) -> Option<Vec<&str>> {
         self.routes.methods(path)
     }
 
     /// Adds a route; see [`Routes::route`].
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use actix_web::http::Method;
+    /// use problem_core::routing::Routes;
+    ///
+    /// async fn h() -> HttpResponse { HttpResponse::Ok().finish() }
+    /// let routes = Routes::new().get("/books", h).route(Method::PUT, "/books", h).into_routes();
+    /// assert_eq!(routes.methods("/books").unwrap(), vec!["GET", "PUT"]);
+    /// ```
     pub fn route<F, Args>(self, method: Method, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
@@ -93,55 +141,7 @@ impl AddedRoute {
         self.routes.route(method, path, handler)
     }
 
-    /// Adds a `GET` route.
-    pub fn get<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.routes.get(path, handler)
-    }
-
-    /// Adds a `POST` route.
-    pub fn post<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.routes.post(path, handler)
-    }
-
-    /// Adds a `PUT` route.
-    pub fn put<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.routes.put(path, handler)
-    }
-
-    /// Adds a `PATCH` route.
-    pub fn patch<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.routes.patch(path, handler)
-    }
-
-    /// Adds a `DELETE` route.
-    pub fn delete<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.routes.delete(path, handler)
-    }
+    method_shortcuts!(start = "Routes::new().get(\"/health\", handler)");
 }
 
 impl Routes {

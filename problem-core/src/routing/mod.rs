@@ -6,6 +6,57 @@
 //! Every `GET` route also answers `HEAD` (RFC 9110 §9.3.2) and every known
 //! path answers `OPTIONS` with `204 No Content` and `Allow`
 //! (RFC 9110 §9.3.7), unless the application routes those methods itself.
+//!
+//! ```
+//! use actix_web::{test, App, HttpResponse};
+//! use problem_core::routing::Routes;
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! let routes = Routes::new().get("/books", || async { HttpResponse::Ok().finish() }).into_routes();
+//! let svc = test::init_service(App::new().configure(|c| routes.register(c))).await;
+//! let req = test::TestRequest::default().method(actix_web::http::Method::OPTIONS).uri("/books");
+//! let res = test::call_service(&svc, req.to_request()).await;
+//! assert_eq!(res.status(), 204);
+//! assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, OPTIONS");
+//! # });
+//! ```
+
+/// The method shortcuts of [`Routes`] and [`AddedRoute`] (`get`, `post`,
+/// `put`, `patch`, `delete`), each `self.route(Method::<METHOD>, path,
+/// handler)`: one table for both types. `start` is the doc example's table
+/// before the shortcut is called.
+macro_rules! method_shortcuts {
+    (start = $start:literal) => {
+        method_shortcuts!(@each $start;
+            get GET "GET",
+            post POST "POST",
+            put PUT "PUT",
+            patch PATCH "PATCH",
+            delete DELETE "DELETE",
+        );
+    };
+    (@each $start:literal; $($name:ident $method:ident $text:literal,)*) => {$(
+        #[doc = concat!("Adds a `", $text, "` route for `path`; see [`Routes::route`].")]
+        ///
+        /// ```
+        /// use actix_web::HttpResponse;
+        /// use problem_core::routing::Routes;
+        ///
+        /// async fn handler() -> HttpResponse { HttpResponse::Ok().finish() }
+        ///
+        #[doc = concat!("let routes: Routes = ", $start, ".", stringify!($name), "(\"/books/:id\", handler).into();")]
+        #[doc = concat!("assert_eq!(routes.methods(\"/books/{id}\").unwrap(), vec![\"", $text, "\"]);")]
+        /// ```
+        pub fn $name<F, Args>(self, path: &str, handler: F) -> AddedRoute
+        where
+            F: Handler<Args> + Send + Sync,
+            Args: FromRequest + 'static,
+            F::Output: Responder + 'static,
+        {
+            self.route(Method::$method, path, handler)
+        }
+    )*};
+}
 
 mod added;
 mod guard;
@@ -30,6 +81,19 @@ use crate::spec;
 /// removal of a `/v<N>` segment by URL-path versioning). A middleware that
 /// rewrites the path stores it in the request extensions; the 404 and 405
 /// answers read it for their detail.
+///
+/// ```
+/// # actix_web::rt::System::new().block_on(async {
+/// use actix_web::HttpMessage;
+/// use actix_web::test::TestRequest;
+/// use problem_core::routing::{OriginalPath, no_route};
+///
+/// // `/v2/books` routed as `/books`: the 404 names the path as received.
+/// let req = TestRequest::get().uri("/books").to_http_request();
+/// req.extensions_mut().insert(OriginalPath("/v2/books".into()));
+/// assert_eq!(no_route(req).await.unwrap_err().to_string(), "No route for GET /v2/books");
+/// # });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OriginalPath(pub String);
 
@@ -166,12 +230,36 @@ fn normalize(path: &str) -> String {
 
 impl Routes {
     /// An empty table.
+    ///
+    /// ```
+    /// use problem_core::routing::Routes;
+    /// assert_eq!(Routes::new().methods("/books"), None);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Adds a route for `method` and `path` served by `handler` (any
     /// actix-web handler: async fn with extractors, returning a `Responder`).
+    /// A path that does not start with `/`, or a method and path already
+    /// added, is an [`HttpConfigError`] when the application is built.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use actix_web::http::Method;
+    /// use problem_core::HttpConfigError;
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// async fn report() -> HttpResponse { HttpResponse::Ok().finish() }
+    ///
+    /// let app = ProblemApp::builder().routes(|r| r.route(Method::from_bytes(b"REPORT").unwrap(), "/books", report));
+    /// assert!(app.build().is_ok());
+    /// let twice = ProblemApp::builder().routes(|r| r.get("/books", report).get("/books", report)).build();
+    /// assert_eq!(
+    ///     twice.unwrap_err(),
+    ///     HttpConfigError::DuplicateRoute { method: "GET".into(), path: "/books".into() }
+    /// );
+    /// ```
     pub fn route<F, Args>(mut self, method: Method, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
@@ -208,57 +296,20 @@ impl Routes {
         AddedRoute::new(self, Some(index))
     }
 
-    /// Adds a `GET` route.
-    pub fn get<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.route(Method::GET, path, handler)
-    }
-
-    /// Adds a `POST` route.
-    pub fn post<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.route(Method::POST, path, handler)
-    }
-
-    /// Adds a `PUT` route.
-    pub fn put<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.route(Method::PUT, path, handler)
-    }
-
-    /// Adds a `PATCH` route.
-    pub fn patch<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.route(Method::PATCH, path, handler)
-    }
-
-    /// Adds a `DELETE` route.
-    pub fn delete<F, Args>(self, path: &str, handler: F) -> AddedRoute
-    where
-        F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
-        F::Output: Responder + 'static,
-    {
-        self.route(Method::DELETE, path, handler)
-    }
+    method_shortcuts!(start = "Routes::new()");
 
     /// The methods registered for a path, in registration order.
+    /// `None` for a path with no route; `/:id` and `{id}` are the same.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::routing::Routes;
+    ///
+    /// async fn h() -> HttpResponse { HttpResponse::Ok().finish() }
+    /// let routes = Routes::new().get("/books/:id", h).delete("/books/{id}", h).into_routes();
+    /// assert_eq!(routes.methods("/books/{id}").unwrap(), vec!["GET", "DELETE"]);
+    /// assert_eq!(routes.methods("/nope"), None);
+    /// ```
     pub fn methods(&self, path: &str) -> Option<Vec<&str>> {
         let path = normalize(path);
         let m: Vec<&str> = self
@@ -321,6 +372,23 @@ impl Routes {
     /// `instance`. [`ProblemApp`](crate::server::ProblemApp) registers its
     /// table knowing whether its pipeline is installed, and then leaves
     /// those documents to the pipeline, which renders them once.
+    ///
+    /// ```
+    /// use actix_web::{test, App, HttpResponse};
+    /// use problem_core::routing::Routes;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let routes = Routes::new().get("/books", || async { HttpResponse::Ok().finish() }).into_routes();
+    /// let svc = test::init_service(App::new().configure(|c| routes.register(c))).await;
+    /// let res = test::call_service(&svc, test::TestRequest::post().uri("/books").to_request()).await;
+    /// assert_eq!(res.status(), 405);
+    /// assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, OPTIONS");
+    /// assert_eq!(
+    ///     test::read_body(res).await,
+    ///     r#"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"POST is not allowed on /books","instance":""}"#
+    /// );
+    /// # });
+    /// ```
     pub fn register(&self, cfg: &mut ServiceConfig) {
         self.register_with(cfg, PipelineInstalled::default());
     }
