@@ -19,6 +19,11 @@
 use std::time::Duration;
 
 /// A fixed answer: its HTTP status and its problem `detail`, together.
+///
+/// ```
+/// use problem_core::spec::{Fixed, PRECONDITION_FAILED};
+/// assert_eq!(PRECONDITION_FAILED, Fixed { status: 412, detail: "The resource has changed since it was read" });
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fixed {
     /// The HTTP status of the answer.
@@ -64,6 +69,10 @@ pub const VALIDATION_FAILED: Fixed = Fixed::new(400, "Request validation failed"
 pub const VERSION_REQUIRED: Fixed = Fixed::new(400, "API version is required");
 
 /// 404: `No route for <METHOD> <path>` (the path as received).
+///
+/// ```
+/// assert_eq!(problem_core::spec::no_route("DELETE", "/v2/books/7"), "No route for DELETE /v2/books/7");
+/// ```
 pub fn no_route(method: &str, path: &str) -> String {
     // Sized once, without the formatting machinery: every unrouted request
     // builds this text.
@@ -72,6 +81,10 @@ pub fn no_route(method: &str, path: &str) -> String {
 
 /// 405: `<METHOD> is not allowed on <path>` (the path as received; sent
 /// with `Allow`).
+///
+/// ```
+/// assert_eq!(problem_core::spec::method_not_allowed("PUT", "/books"), "PUT is not allowed on /books");
+/// ```
 pub fn method_not_allowed(method: &str, path: &str) -> String {
     concat(&[method, " is not allowed on ", path])
 }
@@ -87,21 +100,37 @@ fn concat(pieces: &[&str]) -> String {
 
 /// 415: `Unsupported content type: <content type>` (`(none)` when the
 /// request has none).
+///
+/// ```
+/// assert_eq!(problem_core::spec::unsupported_content_type("text/csv"), "Unsupported content type: text/csv");
+/// ```
 pub fn unsupported_content_type(content_type: &str) -> String {
     format!("Unsupported content type: {content_type}")
 }
 
 /// 400: `Invalid API version "<raw>"` (the raw value as carried, clipped).
+///
+/// ```
+/// assert_eq!(problem_core::spec::invalid_version("v2.x"), r#"Invalid API version "v2.x""#);
+/// ```
 pub fn invalid_version(raw: &str) -> String {
     format!("Invalid API version \"{raw}\"")
 }
 
 /// 400: `API version <v> is not supported` (sent with `supportedVersions`).
+///
+/// ```
+/// assert_eq!(problem_core::spec::unsupported_version(7), "API version 7 is not supported");
+/// ```
 pub fn unsupported_version(version: impl std::fmt::Display) -> String {
     format!("API version {version} is not supported")
 }
 
 /// 410: `API version <v> is no longer supported` (sent with `Sunset` when set).
+///
+/// ```
+/// assert_eq!(problem_core::spec::removed_version(1), "API version 1 is no longer supported");
+/// ```
 pub fn removed_version(version: impl std::fmt::Display) -> String {
     format!("API version {version} is no longer supported")
 }

@@ -1,5 +1,26 @@
 //! Errors raised by actix-web itself, mapped to the spec's table
 //! (spec, "Errors raised by the service itself").
+//!
+//! ```
+//! use actix_web::{test, web, App, HttpResponse};
+//! use problem_core::pipeline::Pipeline;
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! let pipeline = Pipeline::builder().development(false).build().unwrap();
+//! let svc = test::init_service(
+//!     App::new()
+//!         .wrap(pipeline)
+//!         .route("/b", web::post().to(|_: web::Json<serde_json::Value>| async { HttpResponse::Ok().finish() })),
+//! )
+//! .await;
+//! let req = test::TestRequest::post().uri("/b").insert_header(("Content-Type", "application/json")).set_payload("{");
+//! let res = test::call_service(&svc, req.to_request()).await;
+//! assert_eq!(
+//!     test::read_body(res).await,
+//!     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Malformed JSON body","instance":"/b"}"#
+//! );
+//! # });
+//! ```
 
 use actix_web::HttpRequest;
 use actix_web::error::{
@@ -16,6 +37,16 @@ use crate::spec::{BODY_TIMEOUT, MALFORMED_JSON, MALFORMED_MULTIPART, UNREADABLE_
 
 /// A request body over the configured limit: answered with the spec's
 /// empty 413 (not a problem document), by the pipeline and on its own.
+///
+/// ```
+/// use actix_web::ResponseError;
+/// use problem_core::pipeline::PayloadTooLarge;
+///
+/// let err = PayloadTooLarge { limit: 1024 };
+/// assert_eq!(err.to_string(), "request body is larger than 1024 bytes");
+/// let res = err.error_response();
+/// assert_eq!(res.status(), 413);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("request body is larger than {limit} bytes")]
 pub struct PayloadTooLarge {
@@ -44,6 +75,17 @@ pub(crate) enum Mapped {
 
 /// `Unsupported content type: <content-type>` (415); `(none)` when the
 /// request has no `Content-Type`.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::Problem;
+/// use problem_core::pipeline::framework::unsupported_media_type;
+///
+/// let req = TestRequest::post().insert_header(("Content-Type", "text/csv")).to_http_request();
+/// let err = unsupported_media_type(Some(&req));
+/// assert_eq!((err.status().as_u16(), err.detail().as_deref()), (415, Some("Unsupported content type: text/csv")));
+/// assert_eq!(unsupported_media_type(None).detail().as_deref(), Some("Unsupported content type: (none)"));
+/// ```
 pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaTypeException {
     let ct = req
         .and_then(|r| r.headers().get(header::CONTENT_TYPE))
