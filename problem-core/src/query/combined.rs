@@ -50,6 +50,15 @@ pub struct CollectionParams {
 impl CollectionParams {
     /// Parses a query string without a whitelist.
     ///
+    /// ```
+    /// use problem_core::query::CollectionParams;
+    /// let p = CollectionParams::from_query_str("per_page=10&cursor=abc").unwrap();
+    /// assert_eq!(p.pagination.limit(), 10);
+    /// assert_eq!(p.cursor.as_deref(), Some("abc"));
+    /// let err = CollectionParams::from_query_str("cursor=abc&page=2").unwrap_err();
+    /// assert_eq!(err.issues()[0].code, "conflicting_parameters");
+    /// ```
+    ///
     /// # Errors
     /// [`QueryError::TooManyParameters`] over 1000 parameters, else
     /// [`QueryError::Invalid`] with every issue.
@@ -59,6 +68,14 @@ impl CollectionParams {
 
     /// Parses decoded pairs without a whitelist: every non-reserved
     /// parameter is a filter.
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, RawQuery};
+    /// let raw = RawQuery::from_pairs([("year__gte", "2000"), ("sort", "title")]).unwrap();
+    /// let p = CollectionParams::parse(&raw).unwrap();
+    /// assert_eq!(p.filter.conditions()[0].field, "year");
+    /// assert_eq!(p.sort.fields()[0].field, "title");
+    /// ```
     ///
     /// # Errors
     /// [`QueryError::Invalid`] with every issue.

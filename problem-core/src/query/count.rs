@@ -43,6 +43,12 @@ pub enum CountStrategy {
 
 impl CountStrategy {
     /// The preference value: `exact`, `estimated` or `none`.
+    ///
+    /// ```
+    /// use problem_core::query::CountStrategy;
+    /// assert_eq!(CountStrategy::Estimated.as_str(), "estimated");
+    /// assert_eq!(CountStrategy::default().as_str(), "exact");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Exact => "exact",
@@ -53,6 +59,12 @@ impl CountStrategy {
 
     /// The strategy named by a `count` preference value, compared
     /// ASCII-case-insensitively; `None` for any other value.
+    ///
+    /// ```
+    /// use problem_core::query::CountStrategy;
+    /// assert_eq!(CountStrategy::from_token("NONE"), Some(CountStrategy::None));
+    /// assert_eq!(CountStrategy::from_token(" exact"), None);
+    /// ```
     pub fn from_token(value: &str) -> Option<Self> {
         [Self::Exact, Self::Estimated, Self::None]
             .into_iter()
@@ -78,6 +90,11 @@ pub enum Total {
 
 impl Total {
     /// The number, exact or estimated.
+    ///
+    /// ```
+    /// use problem_core::query::Total;
+    /// assert_eq!(Total::Exact(42).value(), 42);
+    /// ```
     pub fn value(self) -> u64 {
         match self {
             Self::Exact(n) | Self::Estimate(n) => n,
@@ -85,6 +102,12 @@ impl Total {
     }
 
     /// Whether it is an estimate.
+    ///
+    /// ```
+    /// use problem_core::query::Total;
+    /// assert!(Total::Estimate(10_001).is_estimate());
+    /// assert!(!Total::Exact(10_001).is_estimate());
+    /// ```
     pub fn is_estimate(self) -> bool {
         matches!(self, Self::Estimate(_))
     }

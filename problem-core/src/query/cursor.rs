@@ -170,8 +170,11 @@ struct KeyMacs {
 /// verifies, so a key can be rotated by putting the new one first and
 /// keeping the old one until its cursors have expired.
 ///
-/// There is no built-in or random default key: cursor pagination needs a key
-/// configured (see `QueryConfig::cursor_keys`).
+/// `CursorKeys` has no built-in default key. Without configured keys
+/// (`QueryConfig::cursor_keys`), the `Collection` extractor signs with a
+/// random key generated once per process, whose cursors do not survive a
+/// restart; a `TypedQuery` parsed by hand with no key fails a cursor page
+/// with `ApplyError::NoCursorKey`.
 ///
 /// ```
 /// use problem_core::query::CursorKeys;
@@ -185,6 +188,14 @@ pub struct CursorKeys(Arc<[KeyMacs]>);
 
 impl CursorKeys {
     /// Keys, newest first; each at least 32 bytes.
+    ///
+    /// ```
+    /// use problem_core::query::CursorKeys;
+    /// let keys = CursorKeys::new([[2u8; 32].to_vec(), [1u8; 40].to_vec()]).unwrap();
+    /// assert_eq!(keys.len(), 2);
+    /// let err = CursorKeys::new([[2u8; 32].to_vec(), b"short".to_vec()]).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid query configuration: cursor key #1 is shorter than 32 bytes");
+    /// ```
     ///
     /// # Errors
     /// [`HttpConfigError::InvalidQueryConfig`] for no key or a short key.
@@ -224,11 +235,21 @@ impl CursorKeys {
     }
 
     /// Number of keys.
+    ///
+    /// ```
+    /// use problem_core::query::CursorKeys;
+    /// assert_eq!(CursorKeys::new([[1u8; 32]; 3]).unwrap().len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
     /// Always false: there is at least one key.
+    ///
+    /// ```
+    /// use problem_core::query::CursorKeys;
+    /// assert!(!CursorKeys::new([[1u8; 32]]).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -784,6 +805,14 @@ pub struct CursorPagination {
 
 impl CursorPagination {
     /// Parses `cursor` and `limit`/`per_page` with the default limits.
+    ///
+    /// ```
+    /// use problem_core::query::{CursorPagination, RawQuery};
+    /// let c = CursorPagination::parse(&RawQuery::parse("cursor=&per_page=500").unwrap()).unwrap();
+    /// assert_eq!(c, CursorPagination { cursor: None, limit: 100 });
+    /// let err = CursorPagination::parse(&RawQuery::parse("limit=0").unwrap()).unwrap_err();
+    /// assert_eq!(err.issues()[0].code, "out_of_range");
+    /// ```
     ///
     /// # Errors
     /// [`QueryError::Invalid`] with every issue found.

@@ -6,6 +6,14 @@ use crate::problem::{BadRequestException, Issue, IssueLocation, ValidationExcept
 use crate::spec::{TOO_MANY_QUERY_PARAMETERS, VALIDATION_FAILED};
 
 /// The stable `code` of each query issue (`issues[].code`).
+///
+/// ```
+/// use problem_core::query::{CollectionParams, code};
+/// let err = CollectionParams::from_query_str("page=0&per_page=x").unwrap_err();
+/// let codes: Vec<&str> = err.issues().iter().map(|i| i.code.as_ref()).collect();
+/// assert_eq!(codes, [code::INVALID_VALUE, code::OUT_OF_RANGE]);
+/// assert_eq!(code::OUT_OF_RANGE, "out_of_range");
+/// ```
 pub mod code {
     /// A parameter that is neither reserved nor a whitelisted filter.
     pub const UNKNOWN_PARAMETER: &str = "unknown_parameter";
@@ -69,6 +77,15 @@ pub enum QueryError {
 
 impl QueryError {
     /// The issues (empty for [`TooManyParameters`](Self::TooManyParameters)).
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, QueryError};
+    /// let err = CollectionParams::from_query_str("page=0").unwrap_err();
+    /// let issue = &err.issues()[0];
+    /// assert_eq!((issue.name.as_str(), issue.code.as_ref()), ("page", "out_of_range"));
+    /// assert_eq!(issue.message, "`page` must be 1 or more, got 0");
+    /// assert!(QueryError::TooManyParameters.issues().is_empty());
+    /// ```
     pub fn issues(&self) -> &[Issue] {
         match self {
             Self::TooManyParameters => &[],
@@ -77,6 +94,20 @@ impl QueryError {
     }
 
     /// The problem this error is answered with, as an `actix_web::Error`.
+    ///
+    /// ```
+    /// use problem_core::query::CollectionParams;
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let err = CollectionParams::from_query_str("page=0").unwrap_err().into_actix_error();
+    /// let res = err.error_response();
+    /// assert_eq!(res.status(), 400);
+    /// let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+    /// assert_eq!(
+    ///     body,
+    ///     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"","issues":[{"location":"query","name":"page","code":"out_of_range","message":"`page` must be 1 or more, got 0","minimum":1}]}"#
+    /// );
+    /// # });
+    /// ```
     pub fn into_actix_error(self) -> actix_web::Error {
         match self {
             Self::TooManyParameters => BadRequestException::new()
@@ -132,13 +163,23 @@ pub(crate) fn shorten(value: &str) -> String {
 
 /// A server-side failure while applying a query or building a page (not the
 /// client's fault): answered as a 500 problem by the error pipeline.
+///
+/// ```
+/// use problem_core::query::ApplyError;
+/// let err = ApplyError::FieldType { index: 3, field: "year", expected: "integer" };
+/// assert_eq!(err.to_string(), "member `year` of item #3 is not a integer");
+/// let err: actix_web::Error = ApplyError::NoCursorKey.into();
+/// assert_eq!(err.as_response_error().status_code(), 500);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ApplyError {
     /// A cursor page was built but `QueryConfig` has no cursor key.
     #[error("cursor pagination needs a cursor key: set QueryConfig::cursor_keys")]
     NoCursorKey,
-    /// An item did not serialize to a JSON object.
+    /// An item could not be read as JSON: its serialization failed, or (for
+    /// the in-memory filters and sorts, which read its members) it is not a
+    /// JSON object.
     #[error("item #{index} does not serialize to a JSON object: {message}")]
     NotAnObject {
         /// Position of the item.

@@ -108,6 +108,14 @@ impl fmt::Debug for QueryConfig {
 impl QueryConfig {
     /// Sets the cursor keys, newest first (each at least 32 bytes).
     ///
+    /// ```
+    /// use problem_core::query::QueryConfig;
+    /// let config = QueryConfig::default().cursor_keys([[2u8; 32], [1u8; 32]]).unwrap();
+    /// assert_eq!(config.keys().unwrap().len(), 2);
+    /// let err = QueryConfig::default().cursor_keys([b"secret".to_vec()]).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid query configuration: cursor key #0 is shorter than 32 bytes");
+    /// ```
+    ///
     /// # Errors
     /// [`HttpConfigError::InvalidQueryConfig`] for no key or a short key.
     pub fn cursor_keys<I, K>(mut self, keys: I) -> Result<Self, HttpConfigError>
@@ -120,12 +128,49 @@ impl QueryConfig {
     }
 
     /// Opt-in lenient mode: unknown parameters are ignored.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # #[derive(CollectionQuery)]
+    /// # #[query(key = "id")]
+    /// # #[allow(dead_code)]
+    /// # struct BookQuery {
+    /// #     #[query(filter(eq, gt), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(eq, contains), search)]
+    /// #     title: String,
+    /// # }
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    /// let strict = TypedQuery::<BookQuery>::from_query_str("utm_source=x", &QueryConfig::default());
+    /// assert_eq!(strict.unwrap_err().issues()[0].code, "unknown_parameter");
+    /// let config = QueryConfig::default().lenient(true);
+    /// let q = TypedQuery::<BookQuery>::from_query_str("utm_source=x&id=3", &config).unwrap();
+    /// assert_eq!(q.filter().conditions().len(), 1);
+    /// ```
     pub fn lenient(mut self, lenient: bool) -> Self {
         Arc::make_mut(&mut self.settings).lenient = lenient;
         self
     }
 
     /// Replaces the names of parameters that are never filters.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # #[derive(CollectionQuery)]
+    /// # #[query(key = "id")]
+    /// # #[allow(dead_code)]
+    /// # struct BookQuery {
+    /// #     #[query(filter(eq, gt), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(eq, contains), search)]
+    /// #     title: String,
+    /// # }
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    /// let config = QueryConfig::default().ignore_parameters(["v"]);
+    /// assert!(TypedQuery::<BookQuery>::from_query_str("v=2", &config).unwrap().filter().is_empty());
+    /// let err = TypedQuery::<BookQuery>::from_query_str("api-version=2", &config).unwrap_err();
+    /// assert_eq!(err.issues()[0].code, "unknown_parameter");
+    /// ```
     pub fn ignore_parameters<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -165,6 +210,13 @@ impl QueryConfig {
     }
 
     /// The tolerated parameters.
+    ///
+    /// ```
+    /// use problem_core::query::QueryConfig;
+    /// assert!(QueryConfig::default().tolerated().is_empty());
+    /// let config = QueryConfig::default().tolerate(["_"]).unwrap();
+    /// assert!(config.tolerated().matches("_"));
+    /// ```
     pub fn tolerated(&self) -> &ToleratedParameters {
         &self.settings.tolerated
     }
@@ -185,12 +237,37 @@ impl QueryConfig {
     /// Each filter value, `__in`/`__not_in` item and search term at most
     /// `chars` characters (default 256); longer is a 400 issue `too_long`
     /// with member `max` (see [`QueryLimits`]).
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # #[derive(CollectionQuery)]
+    /// # #[query(key = "id")]
+    /// # #[allow(dead_code)]
+    /// # struct BookQuery {
+    /// #     #[query(filter(eq, gt), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(eq, contains), search)]
+    /// #     title: String,
+    /// # }
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    /// let config = QueryConfig::default().max_value_length(4);
+    /// assert!(TypedQuery::<BookQuery>::from_query_str("q=dune", &config).is_ok());
+    /// let err = TypedQuery::<BookQuery>::from_query_str("title__contains=arrakis", &config).unwrap_err();
+    /// let issue = &err.issues()[0];
+    /// assert_eq!((issue.code.as_ref(), issue.message.as_str()), ("too_long", "the value of `title__contains` is longer than 4 characters"));
+    /// ```
     pub fn max_value_length(mut self, chars: usize) -> Self {
         Arc::make_mut(&mut self.settings).limits.max_value_length = chars;
         self
     }
 
     /// The size limits.
+    ///
+    /// ```
+    /// use problem_core::query::{QueryConfig, QueryLimits};
+    /// assert_eq!(QueryConfig::default().limits(), QueryLimits { max_filters: 64, max_value_length: 256 });
+    /// assert_eq!(QueryConfig::default().max_filters(5).limits().max_filters, 5);
+    /// ```
     pub fn limits(&self) -> QueryLimits {
         self.settings.limits
     }
@@ -198,6 +275,13 @@ impl QueryConfig {
     /// Turns counting the total on ([`CountStrategy::Exact`]) or off
     /// ([`CountStrategy::None`]); a client's `Prefer: count=...` still
     /// overrides it.
+    ///
+    /// ```
+    /// use problem_core::query::{CountStrategy, QueryConfig};
+    /// let config = QueryConfig::default().count_strategy(CountStrategy::Estimated);
+    /// assert_eq!(config.clone().count_total(true).default_count_strategy(), CountStrategy::Exact);
+    /// assert_eq!(config.count_total(false).default_count_strategy(), CountStrategy::None);
+    /// ```
     pub fn count_total(mut self, on: bool) -> Self {
         Arc::make_mut(&mut self.settings).count = if on {
             CountStrategy::Exact
@@ -223,22 +307,61 @@ impl QueryConfig {
 
     /// With the estimated strategy, count exactly up to `rows` matching
     /// rows and estimate above (default 10,000).
+    ///
+    /// ```
+    /// use problem_core::query::QueryConfig;
+    /// assert_eq!(QueryConfig::default().count_threshold(), 10_000);
+    /// assert_eq!(QueryConfig::default().estimate_threshold(1_000).count_threshold(), 1_000);
+    /// ```
     pub fn estimate_threshold(mut self, rows: u64) -> Self {
         Arc::make_mut(&mut self.settings).estimate_threshold = rows;
         self
     }
 
     /// The default count strategy.
+    ///
+    /// ```
+    /// use problem_core::query::{CountStrategy, QueryConfig};
+    /// assert_eq!(QueryConfig::default().default_count_strategy(), CountStrategy::Exact);
+    /// ```
     pub fn default_count_strategy(&self) -> CountStrategy {
         self.settings.count
     }
 
     /// The threshold of estimated counts, in rows.
+    ///
+    /// ```
+    /// use problem_core::query::{DEFAULT_ESTIMATE_THRESHOLD, QueryConfig};
+    /// assert_eq!(QueryConfig::default().count_threshold(), DEFAULT_ESTIMATE_THRESHOLD);
+    /// ```
     pub fn count_threshold(&self) -> u64 {
         self.settings.estimate_threshold
     }
 
     /// Sets the hook that turns a query error into the response error.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # #[derive(CollectionQuery)]
+    /// # #[query(key = "id")]
+    /// # #[allow(dead_code)]
+    /// # struct BookQuery {
+    /// #     #[query(filter(eq, gt), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(eq, contains), search)]
+    /// #     title: String,
+    /// # }
+    /// use actix_web::{FromRequest, error::ErrorUnprocessableEntity, test::TestRequest};
+    /// use problem_core::query::{Collection, QueryConfig};
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let config = QueryConfig::default()
+    ///     .error_handler(|err, _req| ErrorUnprocessableEntity(format!("{} issue(s)", err.issues().len())));
+    /// let req = TestRequest::with_uri("/books?page=0&id__gt=x").app_data(config).to_http_request();
+    /// let err = Collection::<BookQuery>::extract(&req).await.unwrap_err();
+    /// assert_eq!(err.as_response_error().status_code(), 422);
+    /// assert_eq!(err.to_string(), "2 issue(s)");
+    /// # });
+    /// ```
     pub fn error_handler<F>(mut self, f: F) -> Self
     where
         F: Fn(QueryError, &HttpRequest) -> actix_web::Error + Send + Sync + 'static,
@@ -248,22 +371,47 @@ impl QueryConfig {
     }
 
     /// Whether lenient mode is on.
+    ///
+    /// ```
+    /// use problem_core::query::QueryConfig;
+    /// assert!(!QueryConfig::default().is_lenient());
+    /// assert!(QueryConfig::default().lenient(true).is_lenient());
+    /// ```
     pub fn is_lenient(&self) -> bool {
         self.settings.lenient
     }
 
     /// The ignored parameter names.
+    ///
+    /// ```
+    /// use problem_core::query::QueryConfig;
+    /// assert_eq!(QueryConfig::default().ignored_parameters(), ["api-version"]);
+    /// assert_eq!(QueryConfig::default().ignore_parameters(["v", "version"]).ignored_parameters(), ["v", "version"]);
+    /// ```
     pub fn ignored_parameters(&self) -> &[String] {
         &self.settings.ignored
     }
 
     /// Whether totals are counted by default (the default strategy is not
     /// [`CountStrategy::None`]).
+    ///
+    /// ```
+    /// use problem_core::query::{CountStrategy, QueryConfig};
+    /// assert!(QueryConfig::default().counts_total());
+    /// assert!(!QueryConfig::default().count_strategy(CountStrategy::None).counts_total());
+    /// ```
     pub fn counts_total(&self) -> bool {
         self.settings.count != CountStrategy::None
     }
 
     /// The cursor keys, if configured.
+    ///
+    /// ```
+    /// use problem_core::query::QueryConfig;
+    /// assert!(QueryConfig::default().keys().is_none());
+    /// let config = QueryConfig::default().cursor_keys([[9u8; 32]]).unwrap();
+    /// assert_eq!(config.keys().map(|k| k.len()), Some(1));
+    /// ```
     pub fn keys(&self) -> Option<&CursorKeys> {
         self.keys.as_ref()
     }
@@ -304,6 +452,27 @@ pub struct Collection<Q>(pub TypedQuery<Q>);
 
 impl<Q> Collection<Q> {
     /// The parsed query.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # #[derive(CollectionQuery)]
+    /// # #[query(key = "id")]
+    /// # #[allow(dead_code)]
+    /// # struct BookQuery {
+    /// #     #[query(filter(eq, gt), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(eq, contains), search)]
+    /// #     title: String,
+    /// # }
+    /// use actix_web::{FromRequest, test::TestRequest};
+    /// use problem_core::query::{Collection, TypedQuery};
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let req = TestRequest::with_uri("/books?sort=-id&q=dune").to_http_request();
+    /// let q: TypedQuery<BookQuery> = Collection::<BookQuery>::extract(&req).await.unwrap().into_inner();
+    /// assert_eq!(q.order().to_string(), "-id");
+    /// assert_eq!(q.search_fields(), ["title"]);
+    /// # });
+    /// ```
     pub fn into_inner(self) -> TypedQuery<Q> {
         self.0
     }

@@ -33,9 +33,18 @@ pub struct FieldSelection {
 impl FieldSelection {
     /// Parses `fields` and `exclude` without a whitelist.
     ///
+    /// ```
+    /// use problem_core::query::{FieldSelection, RawQuery};
+    /// let sel = FieldSelection::parse(&RawQuery::parse("fields=id,+title,id&exclude=").unwrap()).unwrap();
+    /// assert_eq!(sel.include, Some(vec!["id".into(), "title".into()]));
+    /// assert!(sel.exclude.is_empty());
+    /// let err = FieldSelection::parse(&RawQuery::parse("fields=id,,title").unwrap()).unwrap_err();
+    /// assert_eq!(err.issues()[0].code, "invalid_value");
+    /// ```
+    ///
     /// # Errors
-    /// [`QueryError::Invalid`] for empty entries or repeated parameters
-    /// with different values.
+    /// [`QueryError::Invalid`] for empty entries (a repeated `fields` or
+    /// `exclude` parameter is joined: `fields=a&fields=b` is `fields=a,b`).
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
         let s = parse_fields(&raw.borrowed(), None, &mut issues);
@@ -43,11 +52,26 @@ impl FieldSelection {
     }
 
     /// Whether the selection keeps every member.
+    ///
+    /// ```
+    /// use problem_core::query::{FieldSelection, RawQuery};
+    /// assert!(FieldSelection::default().is_all());
+    /// let sel = FieldSelection::parse(&RawQuery::parse("exclude=isbn").unwrap()).unwrap();
+    /// assert!(!sel.is_all());
+    /// ```
     pub fn is_all(&self) -> bool {
         self.include.is_none() && self.exclude.is_empty()
     }
 
     /// Whether the member `name` is kept.
+    ///
+    /// ```
+    /// use problem_core::query::{FieldSelection, RawQuery};
+    /// let sel = FieldSelection::parse(&RawQuery::parse("fields=id,year&exclude=year").unwrap()).unwrap();
+    /// assert!(sel.keeps("id"));
+    /// assert!(!sel.keeps("year"));
+    /// assert!(!sel.keeps("title"));
+    /// ```
     pub fn keeps(&self, name: &str) -> bool {
         self.include
             .as_ref()
@@ -57,6 +81,14 @@ impl FieldSelection {
 
     /// Keeps the selected members of a JSON object (order kept); any other
     /// JSON value is returned unchanged.
+    ///
+    /// ```
+    /// use problem_core::query::{FieldSelection, RawQuery};
+    /// use serde_json::json;
+    /// let sel = FieldSelection::parse(&RawQuery::parse("exclude=isbn").unwrap()).unwrap();
+    /// assert_eq!(sel.apply(json!({"isbn": "x", "id": 7})), json!({"id": 7}));
+    /// assert_eq!(sel.apply(json!([{"isbn": "x"}])), json!([{"isbn": "x"}]));
+    /// ```
     pub fn apply(&self, item: Json) -> Json {
         match item {
             Json::Object(map) if !self.is_all() => Json::Object(

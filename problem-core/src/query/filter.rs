@@ -46,6 +46,12 @@ macro_rules! define_operator {
             /// and in `#[query(filter(..))]`: `eq`, `ne`, `gt`, `gte`,
             /// `lt`, `lte`, `in`, `not_in`, `contains`, `starts_with`,
             /// `ends_with`, `is_null`, `is_not_null`, ...
+            ///
+            /// ```
+            /// use problem_core::query::Operator;
+            /// assert_eq!(Operator::StartsWith.as_str(), "starts_with");
+            /// assert_eq!(Operator::Gte.to_string(), "gte");
+            /// ```
             pub fn as_str(self) -> &'static str {
                 match self {
                     $(Self::$v => $name,)*
@@ -53,6 +59,13 @@ macro_rules! define_operator {
             }
 
             /// The operator of a name given by [`as_str`](Self::as_str).
+            ///
+            /// ```
+            /// use problem_core::query::Operator;
+            /// assert_eq!(Operator::from_name("is_null"), Some(Operator::IsNull));
+            /// assert_eq!(Operator::from_name("GTE"), None);
+            /// assert!(Operator::ALL.iter().all(|op| Operator::from_name(op.as_str()) == Some(*op)));
+            /// ```
             pub fn from_name(name: &str) -> Option<Self> {
                 // One `match` on the text, not a search of `ALL`.
                 match name {
@@ -89,6 +102,17 @@ impl fmt::Display for Operator {
 }
 
 /// The right-hand side of a condition.
+///
+/// ```
+/// use problem_core::query::{FieldValue, Filter, Operand, RawQuery};
+/// let f = Filter::parse(&RawQuery::parse("tag__in=a,b&year__lt=2000&isbn__is_null=true").unwrap()).unwrap();
+/// let operands: Vec<&Operand> = f.conditions().iter().map(|c| &c.operand).collect();
+/// assert_eq!(operands, [
+///     &Operand::List(vec![FieldValue::Text("a".into()), FieldValue::Text("b".into())]),
+///     &Operand::One(FieldValue::Text("2000".into())),
+///     &Operand::None,
+/// ]);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Operand {
@@ -105,6 +129,14 @@ pub enum Operand {
 ///
 /// `is_null=false` is stored as [`Operator::IsNotNull`] and
 /// `is_not_null=false` as [`Operator::IsNull`].
+///
+/// ```
+/// use problem_core::query::{Filter, Operand, Operator, RawQuery};
+/// let f = Filter::parse(&RawQuery::parse("isbn__is_null=false").unwrap()).unwrap();
+/// let c = &f.conditions()[0];
+/// assert_eq!((c.param.as_str(), c.field.as_ref()), ("isbn__is_null", "isbn"));
+/// assert_eq!((c.op, &c.operand), (Operator::IsNotNull, &Operand::None));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct FilterCondition {
     /// The parameter name as sent (`year__gte`).
@@ -145,17 +177,39 @@ pub struct Filter(Vec<FilterCondition>);
 
 impl Filter {
     /// The conditions, in query order.
+    ///
+    /// ```
+    /// use problem_core::query::{Filter, Operator, RawQuery};
+    /// let f = Filter::parse(&RawQuery::parse("b__ne=1&sort=b&a=2").unwrap()).unwrap();
+    /// let ops: Vec<(&str, Operator)> = f.conditions().iter().map(|c| (c.field.as_ref(), c.op)).collect();
+    /// assert_eq!(ops, [("b", Operator::Ne), ("a", Operator::Eq)]);
+    /// ```
     pub fn conditions(&self) -> &[FilterCondition] {
         &self.0
     }
 
     /// Whether there is no condition.
+    ///
+    /// ```
+    /// use problem_core::query::{Filter, RawQuery};
+    /// assert!(Filter::parse(&RawQuery::parse("sort=a&page=2&api-version=1").unwrap()).unwrap().is_empty());
+    /// assert!(!Filter::parse(&RawQuery::parse("a=").unwrap()).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// Parses every non-reserved parameter as a filter, without a whitelist
     /// (`api-version`, the versioning parameter, is ignored).
+    ///
+    /// ```
+    /// use problem_core::query::{Filter, RawQuery};
+    /// let f = Filter::parse(&RawQuery::parse("id__in=1&id__in=2,3&api-version=2").unwrap()).unwrap();
+    /// assert_eq!(f.conditions().len(), 1);
+    /// let err = Filter::parse(&RawQuery::parse("a__like=x&b__is_null=yes").unwrap()).unwrap_err();
+    /// let codes: Vec<&str> = err.issues().iter().map(|i| i.code.as_ref()).collect();
+    /// assert_eq!(codes, ["operator_not_allowed", "invalid_value"]);
+    /// ```
     ///
     /// # Errors
     /// [`QueryError::Invalid`]: an unknown operator (`operator_not_allowed`),
@@ -461,6 +515,21 @@ pub fn escape_like(value: &str) -> String {
 
 impl FieldSpec {
     /// Whether `op` is allowed on this field.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{CollectionQuery as _, Operator};
+    /// #[derive(CollectionQuery)]
+    /// #[query(key = "id")]
+    /// #[allow(dead_code)]
+    /// struct BookQuery {
+    ///     #[query(filter(eq, in), sort)]
+    ///     id: i64,
+    /// }
+    /// let id = BookQuery::SCHEMA.field("id").unwrap();
+    /// assert!(id.allows(Operator::In));
+    /// assert!(!id.allows(Operator::Gt));
+    /// ```
     pub fn allows(&self, op: Operator) -> bool {
         self.operators.contains(&op)
     }

@@ -14,6 +14,32 @@
 //! by code point, `contains`/`starts_with`/`ends_with` are case-sensitive,
 //! `iexact`/`icontains`/`istarts_with` and search compare both sides folded
 //! by [`fold_case`] (Unicode simple case folding).
+//!
+//! ```
+//! use problem_core::CollectionQuery;
+//! use problem_core::query::{ApplyError, QueryConfig, TypedQuery};
+//!
+//! #[derive(CollectionQuery, serde::Serialize)]
+//! #[query(key = "id")]
+//! struct Book {
+//!     #[query(sort)]
+//!     id: i64,
+//!     #[query(filter(gte), sort)]
+//!     year: Option<i32>,
+//! }
+//! let books = [(1, Some(1965)), (2, None), (3, Some(1951))].map(|(id, year)| Book { id, year });
+//! let ids = |qs: &str| -> Vec<i64> {
+//!     let q = TypedQuery::<Book>::from_query_str(qs, &QueryConfig::default()).unwrap();
+//!     q.page_in_memory(&books).unwrap().data.iter().map(|b| b["id"].as_i64().unwrap()).collect()
+//! };
+//! assert_eq!(ids("sort=year"), [2, 3, 1]);
+//! assert_eq!(ids("sort=-year"), [1, 3, 2]);
+//! assert_eq!(ids("year__gte=1900"), [1, 3]);
+//!
+//! let q = TypedQuery::<Book>::from_query_str("", &QueryConfig::default()).unwrap();
+//! let err = q.page_in_memory([serde_json::json!({"ident": 1})]).unwrap_err();
+//! assert_eq!(err, ApplyError::MissingMember { index: 0, field: "id" });
+//! ```
 
 use std::cmp::Ordering;
 
@@ -193,6 +219,29 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// Whether one item passes the filters and the search.
     ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: Option<i32>,
+    /// # }
+    /// # let books = [(1, Some(1965)), (2, None), (3, Some(1951))].map(|(id, year)| Book { id, year });
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::query::ApplyError;
+    /// let q = TypedQuery::<Book>::from_query_str("year__gte=1960", &config).unwrap();
+    /// assert_eq!(q.matches(&books[0]), Ok(true));
+    /// assert_eq!(q.matches(&books[1]), Ok(false));
+    /// assert_eq!(
+    ///     q.matches(&serde_json::json!({"id": 4, "year": "1970"})),
+    ///     Err(ApplyError::FieldType { index: 0, field: "year", expected: "integer" })
+    /// );
+    /// ```
+    ///
     /// # Errors
     /// [`ApplyError`] when the item is not a JSON object or a member has
     /// the wrong type.
@@ -209,6 +258,26 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// # Errors
     /// [`ApplyError`] when an item is not a JSON object or a member has
     /// the wrong type.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: Option<i32>,
+    /// # }
+    /// # let books = [(1, Some(1965)), (2, None), (3, Some(1951))].map(|(id, year)| Book { id, year });
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use serde_json::json;
+    /// let q = TypedQuery::<Book>::from_query_str("sort=-id&page=2&per_page=2", &config).unwrap();
+    /// let page = q.page_in_memory(&books).unwrap();
+    /// assert_eq!(page.data, [json!({"id": 1, "year": 1965})]);
+    /// assert_eq!((page.meta.total, page.meta.total_pages), (Some(3), Some(2)));
+    /// ```
     pub fn page_in_memory<T: Serialize>(
         &self,
         items: impl IntoIterator<Item = T>,
@@ -231,6 +300,31 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// further page exists in that direction; the cursors are signed with
     /// the first cursor key (see [`cursor_page`](Self::cursor_page) for
     /// when each is given).
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: Option<i32>,
+    /// # }
+    /// # let books = [(1, Some(1965)), (2, None), (3, Some(1951))].map(|(id, year)| Book { id, year });
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::query::ApplyError;
+    /// let first = TypedQuery::<Book>::from_query_str("limit=2", &config).unwrap();
+    /// let page = first.cursor_page_in_memory(&books).unwrap();
+    /// assert_eq!((page.data.len(), page.meta.prev_cursor.is_none()), (2, true));
+    /// let next = page.meta.next_cursor.unwrap();
+    /// let second = TypedQuery::<Book>::from_query_str(&format!("limit=2&cursor={next}"), &config).unwrap();
+    /// let page = second.cursor_page_in_memory(&books).unwrap();
+    /// assert_eq!((page.data[0]["id"].as_i64(), page.meta.next_cursor.is_none()), (Some(3), true));
+    /// let keyless = TypedQuery::<Book>::from_query_str("limit=2", &QueryConfig::default()).unwrap();
+    /// assert_eq!(keyless.cursor_page_in_memory(&books).unwrap_err(), ApplyError::NoCursorKey);
+    /// ```
     ///
     /// # Errors
     /// [`ApplyError::NoCursorKey`] when a cursor is needed and no key is
@@ -330,6 +424,28 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// [`CountStrategy::None`](super::CountStrategy::None). As a responder
     /// the page answers `Vary: Prefer`, and `Preference-Applied:
     /// count=<strategy>` when the client's preference was honoured.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: Option<i32>,
+    /// # }
+    /// # let books = [(1, Some(1965)), (2, None), (3, Some(1951))].map(|(id, year)| Book { id, year });
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::query::{CountStrategy, PageMeta};
+    /// let q = TypedQuery::<Book>::from_query_str("page=3&per_page=10", &config).unwrap();
+    /// let page = q.page(vec!["row 21", "row 22"], Some(22));
+    /// assert_eq!(page.meta, PageMeta { page: 3, per_page: 10, total: Some(22), total_pages: Some(3), total_is_estimate: false });
+    /// let uncounted = config.count_strategy(CountStrategy::None);
+    /// let q = TypedQuery::<Book>::from_query_str("page=3&per_page=10", &uncounted).unwrap();
+    /// assert_eq!(q.page(vec!["row 21"], Some(22)).meta.total, None);
+    /// ```
     pub fn page<T>(&self, data: Vec<T>, total: Option<u64>) -> Page<T> {
         self.page_with_total(data, total.map(Total::Exact))
     }
@@ -385,6 +501,26 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     ///   was found. The first page has none.
     ///
     /// An empty page (rows removed since the cursor was issued) has neither.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: Option<i32>,
+    /// # }
+    /// # let books = [(1, Some(1965)), (2, None), (3, Some(1951))].map(|(id, year)| Book { id, year });
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// let q = TypedQuery::<Book>::from_query_str("limit=2&sort=id", &config).unwrap();
+    /// // The rows a database returned for `LIMIT 3`: one more than the page.
+    /// let page = q.cursor_page(books.into_iter().collect()).unwrap();
+    /// assert_eq!(page.data.iter().map(|b| b.id).collect::<Vec<_>>(), [1, 2]);
+    /// assert!(page.meta.next_cursor.is_some() && page.meta.prev_cursor.is_none());
+    /// ```
     ///
     /// # Errors
     /// [`ApplyError::NoCursorKey`] without a cursor key; item errors as

@@ -25,13 +25,50 @@
 //!   [`QueryConfig::tolerate`]): names and `prefix*` patterns strict parsing
 //!   accepts and ignores.
 //!
+//! ```
+//! use problem_core::CollectionQuery;
+//! use problem_core::query::{QueryConfig, TypedQuery};
+//!
+//! #[derive(CollectionQuery, serde::Serialize)]
+//! #[query(key = "id")]
+//! struct Book {
+//!     #[query(filter(eq, gte), sort)]
+//!     id: i64,
+//!     #[query(filter(contains), sort, search)]
+//!     title: String,
+//! }
+//! let books = [(1, "Dune"), (2, "Emma"), (3, "Dune Messiah")].map(|(id, t)| Book { id, title: t.into() });
+//! let query = "q=dune&sort=-id&per_page=1&fields=title";
+//! let q = TypedQuery::<Book>::from_query_str(query, &QueryConfig::default()).unwrap();
+//! assert_eq!(
+//!     q.page_in_memory(&books).unwrap().to_json("/books", query).unwrap(),
+//!     serde_json::json!({
+//!         "data": [{"title": "Dune Messiah"}],
+//!         "meta": {"page": 1, "per_page": 1, "total": 2, "total_pages": 2},
+//!         "links": {
+//!             "self": "/books?q=dune&sort=-id&per_page=1&fields=title",
+//!             "first": "/books?q=dune&sort=-id&per_page=1&fields=title&page=1",
+//!             "next": "/books?q=dune&sort=-id&per_page=1&fields=title&page=2",
+//!             "last": "/books?q=dune&sort=-id&per_page=1&fields=title&page=2"
+//!         }
+//!     })
+//! );
+//! let err = TypedQuery::<Book>::from_query_str("id__gte=x&sort=isbn", &QueryConfig::default()).unwrap_err();
+//! let codes: Vec<&str> = err.issues().iter().map(|i| i.code.as_ref()).collect();
+//! assert_eq!(codes, ["not_sortable", "invalid_value"]);
+//! ```
+//!
 //! Every query error is a value: [`QueryError`], answered as a 400
 //! `ValidationException` whose `issues` list holds every issue of the
 //! request (location `query`, the parameter name as sent, a stable [`code`]).
 //!
 //! # Choices where the spec is silent
-//! - A reserved parameter repeated with the same value is accepted; with
-//!   different values it is `conflicting_parameters` (name = the parameter).
+//! - A single-valued parameter (`page`, `per_page`, `limit`, `cursor`,
+//!   `q`, `search`, a filter other than `__in`/`__not_in`) repeated with the
+//!   same value is accepted; with different values it is
+//!   `conflicting_parameters` (name = the parameter). List-valued ones
+//!   (`sort`, `fields`, `exclude`, `search_fields`, `__in`, `__not_in`)
+//!   repeated are joined: `sort=a&sort=b` means `sort=a,b`.
 //! - `per_page`/`limit` conflicts are reported under `per_page`, `q`/`search`
 //!   under `q`, `cursor`/`page` under `cursor`; each such issue lists both
 //!   names in `parameters`.
@@ -46,7 +83,6 @@
 //!   `not_searchable`, `not_selectable` with `allowed`.
 //! - Empty `sort=`, `fields=`, `exclude=`, `q=`, `cursor=` mean "not given";
 //!   an empty entry inside a list (`a,,b`) is `invalid_value`.
-//! - A repeated filter parameter adds one condition per value (all must hold).
 //! - Values of `__in`/`__not_in` cannot contain commas.
 //! - Nulls sort first ascending and last descending everywhere (SQL uses
 //!   `NULLS FIRST`/`NULLS LAST` on nullable columns).

@@ -49,6 +49,17 @@ impl ListExtras {
 /// when the total is not counted; `total_is_estimate` is present, `true`,
 /// only when the total is an estimate (count strategy `estimated` above its
 /// threshold), absent otherwise.
+///
+/// ```
+/// use problem_core::query::{Page, Pagination};
+/// let page = Page::new(vec![1, 2, 3], Pagination { page: 1, per_page: 3 }, Some(7));
+/// assert_eq!(
+///     serde_json::to_string(&page.meta).unwrap(),
+///     r#"{"page":1,"per_page":3,"total":7,"total_pages":3}"#
+/// );
+/// let page = Page::new(vec![1], Pagination { page: 4, per_page: 3 }, None);
+/// assert_eq!(serde_json::to_string(&page.meta).unwrap(), r#"{"page":4,"per_page":3}"#);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PageMeta {
     /// The page number, from 1.
@@ -69,6 +80,15 @@ pub struct PageMeta {
 /// `meta` of the cursor envelope: `{"limit", "next_cursor", "prev_cursor"}`.
 /// `next_cursor` is `null` on the last page, `prev_cursor` `null` on the
 /// first page (the two are always present, as strings or `null`).
+///
+/// ```
+/// use problem_core::query::CursorMeta;
+/// let meta = CursorMeta { limit: 10, next_cursor: Some("c2".into()), prev_cursor: None };
+/// assert_eq!(
+///     serde_json::to_string(&meta).unwrap(),
+///     r#"{"limit":10,"next_cursor":"c2","prev_cursor":null}"#
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CursorMeta {
     /// The page size.
@@ -81,6 +101,15 @@ pub struct CursorMeta {
 }
 
 /// The `links` member; absent links are omitted, never `null`.
+///
+/// ```
+/// use problem_core::query::Links;
+/// let links = Links { self_: "/b?page=1".into(), first: Some("/b?page=1".into()), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_string(&links).unwrap(),
+///     r#"{"self":"/b?page=1","first":"/b?page=1"}"#
+/// );
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Links {
     /// This page.
@@ -128,6 +157,13 @@ pub struct LinkHeader(Vec<(String, String)>);
 
 impl LinkHeader {
     /// An empty header.
+    ///
+    /// ```
+    /// use problem_core::query::LinkHeader;
+    /// let h = LinkHeader::new();
+    /// assert!(h.is_empty());
+    /// assert_eq!(h.to_string(), "");
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
@@ -137,12 +173,32 @@ impl LinkHeader {
     /// `{`, `}`, `[`, `]`, `#`, non-ASCII characters and a `%` that does not
     /// start a `%XX` triplet are percent-encoded (RFC 8288 §3: the target is
     /// a URI reference).
+    ///
+    /// ```
+    /// use problem_core::query::LinkHeader;
+    /// let h = LinkHeader::new().link("/books?q=café bar&p=50%", "next").link("/docs", "help");
+    /// assert_eq!(h.to_string(), r#"</books?q=caf%C3%A9%20bar&p=50%25>; rel="next", </docs>; rel="help""#);
+    /// ```
     pub fn link(mut self, url: &str, rel: &str) -> Self {
         self.0.push((uri_reference(url), rel.to_owned()));
         self
     }
 
     /// The links of an envelope, in the order self, first, prev, next, last.
+    ///
+    /// ```
+    /// use problem_core::query::{LinkHeader, Links};
+    /// let links = Links {
+    ///     self_: "/b".into(),
+    ///     last: Some("/b?page=9".into()),
+    ///     first: Some("/b?page=1".into()),
+    ///     ..Default::default()
+    /// };
+    /// assert_eq!(
+    ///     LinkHeader::from_links(&links).to_string(),
+    ///     r#"</b>; rel="self", </b?page=1>; rel="first", </b?page=9>; rel="last""#
+    /// );
+    /// ```
     pub fn from_links(links: &Links) -> Self {
         links
             .entries()
@@ -150,11 +206,24 @@ impl LinkHeader {
     }
 
     /// Whether there is no link.
+    ///
+    /// ```
+    /// use problem_core::query::LinkHeader;
+    /// assert!(LinkHeader::default().is_empty());
+    /// assert!(!LinkHeader::new().link("/a", "self").is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// The header value (`None` when empty).
+    ///
+    /// ```
+    /// use problem_core::query::LinkHeader;
+    /// assert_eq!(LinkHeader::new().to_header_value(), None);
+    /// let v = LinkHeader::new().link("/a b", "self").to_header_value().unwrap();
+    /// assert_eq!(v, r#"</a%20b>; rel="self""#);
+    /// ```
     pub fn to_header_value(&self) -> Option<HeaderValue> {
         if self.0.is_empty() {
             return None;
@@ -371,6 +440,16 @@ pub struct Page<T> {
 
 impl<T> Page<T> {
     /// A page of items; `total` is the number of matching items, if counted.
+    ///
+    /// ```
+    /// use problem_core::query::{Page, PageMeta, Pagination};
+    /// let page = Page::new(vec!["a", "b"], Pagination { page: 1, per_page: 2 }, Some(5));
+    /// assert_eq!(
+    ///     page.meta,
+    ///     PageMeta { page: 1, per_page: 2, total: Some(5), total_pages: Some(3), total_is_estimate: false }
+    /// );
+    /// assert_eq!(page.links("/l", "").last.as_deref(), Some("/l?page=3"));
+    /// ```
     pub fn new(data: Vec<T>, pagination: Pagination, total: Option<u64>) -> Self {
         Self::counted(data, pagination, total.map(Total::Exact))
     }
@@ -410,6 +489,14 @@ impl<T> Page<T> {
     }
 
     /// Sets the sparse fieldset.
+    ///
+    /// ```
+    /// use problem_core::query::{FieldSelection, Page, Pagination, RawQuery};
+    /// let fields = FieldSelection::parse(&RawQuery::parse("exclude=isbn").unwrap()).unwrap();
+    /// let page = Page::new(vec![serde_json::json!({"id": 1, "isbn": "x"})], Pagination::default(), None)
+    ///     .with_fields(fields);
+    /// assert_eq!(page.to_json("/b", "").unwrap()["data"], serde_json::json!([{"id": 1}]));
+    /// ```
     pub fn with_fields(mut self, fields: FieldSelection) -> Self {
         self.fields = fields;
         self
@@ -454,6 +541,19 @@ impl<T> Page<T> {
 
 impl<T: Serialize> Page<T> {
     /// The envelope for a request with this path and raw query string.
+    ///
+    /// ```
+    /// use problem_core::query::{Page, Pagination};
+    /// let page = Page::new(vec!["a"], Pagination { page: 1, per_page: 20 }, Some(1));
+    /// assert_eq!(
+    ///     page.to_json("/l", "sort=-id").unwrap(),
+    ///     serde_json::json!({
+    ///         "data": ["a"],
+    ///         "meta": {"page": 1, "per_page": 20, "total": 1, "total_pages": 1},
+    ///         "links": {"self": "/l?sort=-id", "first": "/l?sort=-id&page=1", "last": "/l?sort=-id&page=1"}
+    ///     })
+    /// );
+    /// ```
     ///
     /// # Errors
     /// [`ApplyError::NotAnObject`] when an item does not serialize.
@@ -522,6 +622,12 @@ pub struct CursorPage<T> {
 impl<T> CursorPage<T> {
     /// A page of items with its page size and the next cursor, if any (no
     /// previous cursor: see [`with_prev_cursor`](Self::with_prev_cursor)).
+    ///
+    /// ```
+    /// use problem_core::query::{CursorMeta, CursorPage};
+    /// let page = CursorPage::new(vec![1, 2], 2, Some("c3".into()));
+    /// assert_eq!(page.meta, CursorMeta { limit: 2, next_cursor: Some("c3".into()), prev_cursor: None });
+    /// ```
     pub fn new(data: Vec<T>, limit: u64, next_cursor: Option<String>) -> Self {
         Self {
             data,
@@ -536,18 +642,45 @@ impl<T> CursorPage<T> {
     }
 
     /// Sets the previous page's cursor (`None`: this is the first page).
+    ///
+    /// ```
+    /// use problem_core::query::CursorPage;
+    /// let page = CursorPage::new(vec![3], 1, None).with_prev_cursor(Some("c2".into()));
+    /// assert_eq!(page.meta.prev_cursor.as_deref(), Some("c2"));
+    /// assert_eq!(page.links("/n", "limit=1&page=3").prev.as_deref(), Some("/n?limit=1&cursor=c2"));
+    /// ```
     pub fn with_prev_cursor(mut self, prev_cursor: Option<String>) -> Self {
         self.meta.prev_cursor = prev_cursor;
         self
     }
 
     /// Sets the sparse fieldset.
+    ///
+    /// ```
+    /// use problem_core::query::{CursorPage, FieldSelection, RawQuery};
+    /// let fields = FieldSelection::parse(&RawQuery::parse("fields=id").unwrap()).unwrap();
+    /// let page = CursorPage::new(vec![serde_json::json!({"id": 1, "isbn": "x"})], 1, None).with_fields(fields);
+    /// assert_eq!(page.to_json("/b", "fields=id").unwrap()["data"], serde_json::json!([{"id": 1}]));
+    /// ```
     pub fn with_fields(mut self, fields: FieldSelection) -> Self {
         self.fields = fields;
         self
     }
 
     /// The links for a request with this path and raw query string.
+    ///
+    /// ```
+    /// use problem_core::query::{CursorPage, Links};
+    /// let page = CursorPage::new(vec![1], 1, Some("c9".into()));
+    /// assert_eq!(
+    ///     page.links("/n", "limit=1&cursor=c8"),
+    ///     Links {
+    ///         self_: "/n?limit=1&cursor=c8".into(),
+    ///         next: Some("/n?limit=1&cursor=c9".into()),
+    ///         ..Default::default()
+    ///     }
+    /// );
+    /// ```
     pub fn links(&self, path: &str, query: &str) -> Links {
         let tolerated = &self.extras.tolerated;
         let at = |c: &String| url_with(path, query, "cursor", c, &["page"], tolerated);
@@ -562,6 +695,19 @@ impl<T> CursorPage<T> {
 
 impl<T: Serialize> CursorPage<T> {
     /// The envelope for a request with this path and raw query string.
+    ///
+    /// ```
+    /// use problem_core::query::CursorPage;
+    /// let page = CursorPage::new(vec![serde_json::json!({"id": 9})], 20, None);
+    /// assert_eq!(
+    ///     page.to_json("/n", "").unwrap(),
+    ///     serde_json::json!({
+    ///         "data": [{"id": 9}],
+    ///         "meta": {"limit": 20, "next_cursor": null, "prev_cursor": null},
+    ///         "links": {"self": "/n"}
+    ///     })
+    /// );
+    /// ```
     ///
     /// # Errors
     /// [`ApplyError::NotAnObject`] when an item does not serialize.
@@ -753,6 +899,16 @@ impl<T: Serialize> Responder for BareList<T> {
 /// The request path as the client sent it: the `OriginalPath` recorded by a
 /// middleware that rewrote it (URL-path versioning), else the path. Links
 /// keep the client's version segment.
+///
+/// ```
+/// use actix_web::{HttpMessage, test::TestRequest};
+/// use problem_core::query::request_path;
+/// use problem_core::routing::OriginalPath;
+/// let req = TestRequest::with_uri("/books?page=2").to_http_request();
+/// assert_eq!(request_path(&req), "/books");
+/// req.extensions_mut().insert(OriginalPath("/v2/books".into()));
+/// assert_eq!(request_path(&req), "/v2/books");
+/// ```
 pub fn request_path(req: &HttpRequest) -> String {
     use actix_web::HttpMessage;
     match req.extensions().get::<crate::routing::OriginalPath>() {

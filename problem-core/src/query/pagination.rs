@@ -8,6 +8,14 @@ use super::params::{DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, Int, Pairs, RawQue
 
 /// The page size bounds: `default` when the request gives none, `max` to
 /// clamp larger requests to.
+///
+/// ```
+/// use problem_core::query::{PageSizeLimits, Pagination, RawQuery};
+/// assert_eq!(PageSizeLimits::default(), PageSizeLimits { default: 20, max: 100 });
+/// let limits = PageSizeLimits { default: 10, max: 25 };
+/// let p = Pagination::parse_with(&RawQuery::parse("per_page=40").unwrap(), limits).unwrap();
+/// assert_eq!(p.per_page, 25);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageSizeLimits {
     /// Page size when neither `per_page` nor `limit` is given (spec: 20).
@@ -62,16 +70,36 @@ impl Default for Pagination {
 
 impl Pagination {
     /// `(page - 1) * per_page`: the number of items skipped.
+    ///
+    /// ```
+    /// use problem_core::query::Pagination;
+    /// assert_eq!(Pagination { page: 3, per_page: 25 }.offset(), 50);
+    /// assert_eq!(Pagination::default().offset(), 0);
+    /// ```
     pub fn offset(&self) -> u64 {
         self.page.saturating_sub(1).saturating_mul(self.per_page)
     }
 
     /// The number of items on the page: `per_page`.
+    ///
+    /// ```
+    /// use problem_core::query::Pagination;
+    /// assert_eq!(Pagination { page: 3, per_page: 25 }.limit(), 25);
+    /// ```
     pub fn limit(&self) -> u64 {
         self.per_page
     }
 
     /// Parses `page`, `per_page` and `limit` with the default limits.
+    ///
+    /// ```
+    /// use problem_core::query::{Pagination, RawQuery};
+    /// let p = Pagination::parse(&RawQuery::parse("page=3&limit=10&per_page=10").unwrap()).unwrap();
+    /// assert_eq!(p, Pagination { page: 3, per_page: 10 });
+    /// let err = Pagination::parse(&RawQuery::parse("per_page=10&limit=20").unwrap()).unwrap_err();
+    /// let issue = &err.issues()[0];
+    /// assert_eq!((issue.name.as_str(), issue.code.as_ref()), ("per_page", "conflicting_parameters"));
+    /// ```
     ///
     /// # Errors
     /// [`QueryError::Invalid`] with every issue found.
@@ -80,6 +108,15 @@ impl Pagination {
     }
 
     /// Parses with explicit page size limits.
+    ///
+    /// ```
+    /// use problem_core::query::{PageSizeLimits, Pagination, RawQuery};
+    /// let limits = PageSizeLimits { default: 50, max: 200 };
+    /// let p = Pagination::parse_with(&RawQuery::parse("page=2").unwrap(), limits).unwrap();
+    /// assert_eq!((p.per_page, p.offset()), (50, 50));
+    /// let p = Pagination::parse_with(&RawQuery::parse("per_page=500").unwrap(), limits).unwrap();
+    /// assert_eq!(p.per_page, 200);
+    /// ```
     ///
     /// # Errors
     /// [`QueryError::Invalid`] with every issue found.

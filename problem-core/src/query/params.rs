@@ -70,6 +70,14 @@ impl Default for QueryLimits {
 
 impl QueryLimits {
     /// Whether `value` has more than `max_value_length` characters.
+    ///
+    /// ```
+    /// use problem_core::query::QueryLimits;
+    /// let limits = QueryLimits { max_filters: 64, max_value_length: 3 };
+    /// assert!(!limits.too_long("abc"));
+    /// assert!(limits.too_long("abcd"));
+    /// assert!(!limits.too_long("ééé"));
+    /// ```
     pub fn too_long(&self, value: &str) -> bool {
         // A character is at least one byte: short texts need no count.
         value.len() > self.max_value_length && value.chars().nth(self.max_value_length).is_some()
@@ -118,6 +126,12 @@ pub(crate) fn nul_issues(raw: &Pairs<'_>) -> Vec<Issue> {
 }
 
 /// Whether `name` is one of [`RESERVED_PARAMETERS`].
+///
+/// ```
+/// use problem_core::query::is_reserved;
+/// assert!(is_reserved("per_page") && is_reserved("search_fields"));
+/// assert!(!is_reserved("title") && !is_reserved("Page"));
+/// ```
 pub fn is_reserved(name: &str) -> bool {
     reserved_slot(name) != 0
 }
@@ -143,6 +157,12 @@ pub struct RawQuery {
 impl RawQuery {
     /// Decodes a query string (without the leading `?`).
     ///
+    /// ```
+    /// use problem_core::query::RawQuery;
+    /// let raw = RawQuery::parse("title=caf%C3%A9+au+lait&flag&=x").unwrap();
+    /// assert_eq!(raw.pairs()[..2], [("title".into(), "café au lait".into()), ("flag".into(), "".into())]);
+    /// ```
+    ///
     /// # Errors
     /// [`QueryError::TooManyParameters`] for more than 1000 parameters.
     pub fn parse(query: &str) -> Result<Self, QueryError> {
@@ -156,6 +176,14 @@ impl RawQuery {
     }
 
     /// Takes already decoded pairs.
+    ///
+    /// ```
+    /// use problem_core::query::{QueryError, RawQuery};
+    /// let raw = RawQuery::from_pairs([("q", "a+b"), ("q", "c")]).unwrap();
+    /// assert_eq!(raw.get_all("q").collect::<Vec<_>>(), ["a+b", "c"]);
+    /// let many = (0..1001).map(|i| (format!("p{i}"), String::new()));
+    /// assert_eq!(RawQuery::from_pairs(many), Err(QueryError::TooManyParameters));
+    /// ```
     ///
     /// # Errors
     /// [`QueryError::TooManyParameters`] for more than 1000 pairs.
@@ -176,21 +204,45 @@ impl RawQuery {
     }
 
     /// The pairs, in order.
+    ///
+    /// ```
+    /// use problem_core::query::RawQuery;
+    /// let raw = RawQuery::parse("b=2&a=1").unwrap();
+    /// assert_eq!(raw.pairs(), [("b".to_string(), "2".to_string()), ("a".to_string(), "1".to_string())]);
+    /// ```
     pub fn pairs(&self) -> &[(String, String)] {
         &self.pairs
     }
 
     /// Number of pairs.
+    ///
+    /// ```
+    /// use problem_core::query::RawQuery;
+    /// assert_eq!(RawQuery::parse("a=1&a=2&b").unwrap().len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         self.pairs.len()
     }
 
     /// Whether there is no pair.
+    ///
+    /// ```
+    /// use problem_core::query::RawQuery;
+    /// assert!(RawQuery::parse("").unwrap().is_empty());
+    /// assert!(!RawQuery::parse("a").unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
     }
 
     /// Every value of `name`, in order.
+    ///
+    /// ```
+    /// use problem_core::query::RawQuery;
+    /// let raw = RawQuery::parse("tag=a&x=1&tag=b").unwrap();
+    /// assert_eq!(raw.get_all("tag").collect::<Vec<_>>(), ["a", "b"]);
+    /// assert_eq!(raw.get_all("none").count(), 0);
+    /// ```
     pub fn get_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.pairs
             .iter()
@@ -199,6 +251,13 @@ impl RawQuery {
     }
 
     /// Whether `name` is present (even with an empty value).
+    ///
+    /// ```
+    /// use problem_core::query::RawQuery;
+    /// let raw = RawQuery::parse("draft=&q=x").unwrap();
+    /// assert!(raw.contains("draft"));
+    /// assert!(!raw.contains("Q"));
+    /// ```
     pub fn contains(&self, name: &str) -> bool {
         self.pairs.iter().any(|(k, _)| k == name)
     }

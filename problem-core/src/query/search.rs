@@ -46,6 +46,16 @@ impl Search {
     /// Parses `q`/`search` and `search_fields` without a whitelist;
     /// `Ok(None)` when no search was requested.
     ///
+    /// ```
+    /// use problem_core::query::{RawQuery, Search};
+    /// let parse = |q| Search::parse(&RawQuery::parse(q).unwrap());
+    /// assert_eq!(parse("q=+++").unwrap(), None);
+    /// let s = parse("search=Rust").unwrap().unwrap();
+    /// assert_eq!((s.query.as_str(), s.fields), ("Rust", None));
+    /// let err = parse("q=a&search=b").unwrap_err();
+    /// assert_eq!(err.issues()[0].code, "conflicting_parameters");
+    /// ```
+    ///
     /// # Errors
     /// [`QueryError::Invalid`] for conflicting values or too many terms.
     pub fn parse(raw: &RawQuery) -> Result<Option<Self>, QueryError> {

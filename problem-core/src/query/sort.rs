@@ -13,6 +13,13 @@ use super::params::{Pairs, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
 /// A sort direction.
+///
+/// ```
+/// use problem_core::query::{Direction, RawQuery, Sort};
+/// let sort = Sort::parse(&RawQuery::parse("sort=-year,+title").unwrap()).unwrap();
+/// let dirs: Vec<Direction> = sort.fields().iter().map(|f| f.direction).collect();
+/// assert_eq!(dirs, [Direction::Desc, Direction::Asc]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// Ascending: `field` or `+field`.
@@ -22,6 +29,12 @@ pub enum Direction {
 }
 
 /// One entry of a sort: a field and its direction.
+///
+/// ```
+/// use problem_core::query::{Direction, SortField};
+/// let f = SortField::desc("year");
+/// assert_eq!((f.field.as_ref(), f.direction), ("year", Direction::Desc));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SortField {
     /// The field name as in the query.
@@ -32,6 +45,11 @@ pub struct SortField {
 
 impl SortField {
     /// An ascending entry.
+    ///
+    /// ```
+    /// use problem_core::query::{Direction, SortField};
+    /// assert_eq!(SortField::asc("title"), SortField { field: "title".into(), direction: Direction::Asc });
+    /// ```
     pub fn asc(field: impl Into<Cow<'static, str>>) -> Self {
         Self {
             field: field.into(),
@@ -40,6 +58,11 @@ impl SortField {
     }
 
     /// A descending entry.
+    ///
+    /// ```
+    /// use problem_core::query::{Sort, SortField};
+    /// assert_eq!(Sort::new(vec![SortField::desc("year")]).to_string(), "-year");
+    /// ```
     pub fn desc(field: impl Into<Cow<'static, str>>) -> Self {
         Self {
             field: field.into(),
@@ -72,6 +95,12 @@ pub(crate) type SortFields = SmallVec<[SortField; 4]>;
 
 impl Sort {
     /// A sort from entries.
+    ///
+    /// ```
+    /// use problem_core::query::{Sort, SortField};
+    /// let sort = Sort::new(vec![SortField::desc("year"), SortField::asc("title")]);
+    /// assert_eq!(sort.to_string(), "-year,title");
+    /// ```
     pub fn new(fields: Vec<SortField>) -> Self {
         Self(SmallVec::from_vec(fields))
     }
@@ -83,25 +112,52 @@ impl Sort {
     }
 
     /// The entries, in order of precedence.
+    ///
+    /// ```
+    /// use problem_core::query::{RawQuery, Sort, SortField};
+    /// let sort = Sort::parse(&RawQuery::parse("sort=title,-id").unwrap()).unwrap();
+    /// assert_eq!(sort.fields(), [SortField::asc("title"), SortField::desc("id")]);
+    /// ```
     pub fn fields(&self) -> &[SortField] {
         &self.0
     }
 
     /// Whether no sorting was requested.
+    ///
+    /// ```
+    /// use problem_core::query::{RawQuery, Sort};
+    /// assert!(Sort::parse(&RawQuery::parse("sort=").unwrap()).unwrap().is_empty());
+    /// assert!(!Sort::parse(&RawQuery::parse("sort=id").unwrap()).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// Whether `field` is one of the entries.
+    ///
+    /// ```
+    /// use problem_core::query::{RawQuery, Sort};
+    /// let sort = Sort::parse(&RawQuery::parse("sort=-year").unwrap()).unwrap();
+    /// assert!(sort.contains("year"));
+    /// assert!(!sort.contains("-year"));
+    /// ```
     pub fn contains(&self, field: &str) -> bool {
         self.0.iter().any(|f| f.field == field)
     }
 
     /// Parses `sort` without a whitelist (any field name).
     ///
+    /// ```
+    /// use problem_core::query::{RawQuery, Sort, SortField};
+    /// let sort = Sort::parse(&RawQuery::parse("sort=+title, -year").unwrap()).unwrap();
+    /// assert_eq!(sort.fields(), [SortField::asc("title"), SortField::desc("year")]);
+    /// let err = Sort::parse(&RawQuery::parse("sort=year,-year").unwrap()).unwrap_err();
+    /// assert_eq!(err.issues()[0].message, "`year` is sorted on more than once");
+    /// ```
+    ///
     /// # Errors
-    /// [`QueryError::Invalid`] for empty entries, repeated fields or a
-    /// repeated `sort` parameter with different values.
+    /// [`QueryError::Invalid`] for empty entries or repeated fields (a
+    /// repeated `sort` parameter is joined: `sort=a&sort=b` is `sort=a,b`).
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
         let mut issues = Vec::new();
         let mut sort = Sort::default();
@@ -110,6 +166,13 @@ impl Sort {
     }
 
     /// The sort with `key` appended ascending when absent, so the order is total.
+    ///
+    /// ```
+    /// use problem_core::query::{Sort, SortField};
+    /// let sort = Sort::new(vec![SortField::desc("year")]);
+    /// assert_eq!(sort.clone().with_tie_breaker("id").to_string(), "-year,id");
+    /// assert_eq!(sort.with_tie_breaker("year").to_string(), "-year");
+    /// ```
     pub fn with_tie_breaker(mut self, key: impl Into<Cow<'static, str>>) -> Self {
         self.add_tie_breaker(key.into());
         self

@@ -245,6 +245,30 @@ fn directed(direction: Direction, reverse: bool) -> Direction {
 impl<Q: CollectionQuery> TypedQuery<Q> {
     /// The `WHERE` condition of the filters and the search (no keyset).
     /// Feature `sea-query`.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq, in), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: i32,
+    /// #     #[query(search)]
+    /// #     title: String,
+    /// # }
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+    /// let q = TypedQuery::<Book>::from_query_str("year__gte=2000&id__in=1,2&q=dune&page=2", &config).unwrap();
+    /// let select = Query::select().column(Alias::new("id")).from(Alias::new("books"))
+    ///     .cond_where(q.sql_condition()).to_owned();
+    /// assert_eq!(
+    ///     select.to_string(SqliteQueryBuilder),
+    ///     r#"SELECT "id" FROM "books" WHERE "year" >= 2000 AND "id" IN (1, 2) AND LOWER("title") LIKE LOWER('%dune%') ESCAPE '\'"#
+    /// );
+    /// ```
     pub fn sql_condition(&self) -> Condition {
         let mut all = Cond::all();
         for cond in self.filter().conditions() {
@@ -279,6 +303,34 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// effective order, or strictly before a previous cursor's row (the
     /// same expansion over the reversed order); `None` without a cursor.
     /// Feature `sea-query`.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq, in), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: i32,
+    /// #     #[query(search)]
+    /// #     title: String,
+    /// # }
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+    /// let books = [(1, 1965), (2, 1951), (3, 1969)].map(|(id, year)| Book { id, year, title: String::new() });
+    /// let first = TypedQuery::<Book>::from_query_str("sort=-year&limit=1", &config).unwrap();
+    /// assert!(first.keyset_condition().is_none());
+    /// let next = first.cursor_page_in_memory(&books).unwrap().meta.next_cursor.unwrap();
+    /// let second = TypedQuery::<Book>::from_query_str(&format!("sort=-year&limit=1&cursor={next}"), &config).unwrap();
+    /// let select = Query::select().column(Alias::new("id")).from(Alias::new("books"))
+    ///     .cond_where(second.keyset_condition().unwrap()).to_owned();
+    /// assert_eq!(
+    ///     select.to_string(SqliteQueryBuilder),
+    ///     r#"SELECT "id" FROM "books" WHERE "year" < 1969 OR ("year" = 1969 AND "id" > 3)"#
+    /// );
+    /// ```
     pub fn keyset_condition(&self) -> Option<Condition> {
         let (after, reverse) = match (self.after(), self.before()) {
             (Some(after), _) => (after, false),
@@ -434,6 +486,30 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// the number of matching rows of `base` (whose own `ORDER BY`, `LIMIT`
     /// and `OFFSET` are dropped). Feature `sea-query`; example in
     /// [`apply_to`](Self::apply_to).
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq, in), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: i32,
+    /// #     #[query(search)]
+    /// #     title: String,
+    /// # }
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::sea_query::{Alias, Order, Query, SqliteQueryBuilder};
+    /// let q = TypedQuery::<Book>::from_query_str("q=dune&page=4", &config).unwrap();
+    /// let base = Query::select().column(Alias::new("id")).from(Alias::new("books"))
+    ///     .order_by(Alias::new("id"), Order::Desc).limit(5).to_owned();
+    /// assert_eq!(
+    ///     q.count_statement(&base).to_string(SqliteQueryBuilder),
+    ///     r#"SELECT COUNT(*) AS "total" FROM (SELECT "id" FROM "books" WHERE LOWER("title") LIKE LOWER('%dune%') ESCAPE '\') AS "collection""#
+    /// );
+    /// ```
     pub fn count_statement(&self, base: &SelectStatement) -> SelectStatement {
         let mut inner = base.clone();
         inner.clear_order_by().reset_limit().reset_offset();
@@ -486,6 +562,30 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// estimated count strategy; on SQLite that capped number is the
     /// estimate). Feature `sea-query`; example in
     /// [`filtered_statement`](Self::filtered_statement).
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq, in), sort)]
+    /// #     id: i64,
+    /// #     #[query(filter(gte), sort)]
+    /// #     year: i32,
+    /// #     #[query(search)]
+    /// #     title: String,
+    /// # }
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::sea_query::{Alias, Query, SqliteQueryBuilder};
+    /// let q = TypedQuery::<Book>::from_query_str("id=7", &config).unwrap();
+    /// let base = Query::select().column(Alias::new("id")).from(Alias::new("books")).to_owned();
+    /// let cap = q.estimate_threshold() + 1;
+    /// assert_eq!(
+    ///     q.capped_count_statement(&base, cap).to_string(SqliteQueryBuilder),
+    ///     r#"SELECT COUNT(*) AS "total" FROM (SELECT 1 FROM "books" WHERE "id" = 7 LIMIT 10001) AS "collection""#
+    /// );
+    /// ```
     pub fn capped_count_statement(&self, base: &SelectStatement, cap: u64) -> SelectStatement {
         let mut inner = self.filtered_statement(base);
         inner.clear_selects().expr(Expr::val(1)).limit(cap);

@@ -32,11 +32,23 @@ pub struct QueryText(CompactString);
 
 impl QueryText {
     /// The text as `&str`.
+    ///
+    /// ```
+    /// use problem_core::query::QueryText;
+    /// let t = QueryText::from("café");
+    /// assert_eq!(t.as_str(), "café");
+    /// ```
     pub fn as_str(&self) -> &str {
         self.0.as_str()
     }
 
     /// The text as an owned `String` (one allocation when it is not empty).
+    ///
+    /// ```
+    /// use problem_core::query::QueryText;
+    /// let s: String = QueryText::from("dune").into_string();
+    /// assert_eq!(s, "dune");
+    /// ```
     pub fn into_string(self) -> String {
         self.0.into_string()
     }

@@ -67,6 +67,17 @@ pub struct ToleratedParameters(Arc<[Pattern]>);
 impl ToleratedParameters {
     /// Checks and keeps the names and `prefix*` patterns.
     ///
+    /// ```
+    /// use problem_core::query::ToleratedParameters;
+    /// let t = ToleratedParameters::new(["fbclid", "utm_*", "fbclid"]).unwrap();
+    /// assert_eq!(t.patterns(), ["fbclid", "utm_*"]);
+    /// let err = ToleratedParameters::new(["s*"]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid query configuration: tolerated parameter `s*`: matches the reserved parameter `sort`"
+    /// );
+    /// ```
+    ///
     /// # Errors
     /// [`HttpConfigError::InvalidQueryConfig`] for an empty entry, a `*`
     /// alone (it would tolerate every parameter: use
@@ -114,16 +125,35 @@ impl ToleratedParameters {
     }
 
     /// Whether the parameter `name` is tolerated.
+    ///
+    /// ```
+    /// use problem_core::query::ToleratedParameters;
+    /// let t = ToleratedParameters::new(["_", "utm_*"]).unwrap();
+    /// assert!(t.matches("utm_campaign"));
+    /// assert!(!t.matches("UTM_campaign"));
+    /// ```
     pub fn matches(&self, name: &str) -> bool {
         self.0.iter().any(|p| p.matches(name))
     }
 
     /// Whether nothing is tolerated.
+    ///
+    /// ```
+    /// use problem_core::query::ToleratedParameters;
+    /// assert!(ToleratedParameters::default().is_empty());
+    /// assert!(!ToleratedParameters::new(["_"]).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// The entries as configured (`_`, `utm_*`), in order, duplicates dropped.
+    ///
+    /// ```
+    /// use problem_core::query::ToleratedParameters;
+    /// let t = ToleratedParameters::new(["utm_*", "_", "utm_*"]).unwrap();
+    /// assert_eq!(t.patterns(), ["utm_*", "_"]);
+    /// ```
     pub fn patterns(&self) -> Vec<String> {
         self.0.iter().map(ToString::to_string).collect()
     }

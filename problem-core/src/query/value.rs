@@ -13,6 +13,13 @@ use super::params::{Int, parse_int};
 use super::text::QueryText;
 
 /// The type of a queryable field, from its Rust type ([`QueryValue::KIND`]).
+///
+/// ```
+/// use problem_core::query::{QueryValue, ValueKind};
+/// assert_eq!(<u8 as QueryValue>::KIND, ValueKind::Integer { min: 0, max: 255 });
+/// assert_eq!(<String as QueryValue>::KIND, ValueKind::Text);
+/// assert_eq!(<time::OffsetDateTime as QueryValue>::KIND, ValueKind::DateTime);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ValueKind {
@@ -39,6 +46,13 @@ impl ValueKind {
     /// The `expected` member of an `invalid_value` issue for this kind:
     /// `integer`, `number`, `boolean`, `string`, `RFC 3339 date`,
     /// `RFC 3339 date-time`.
+    ///
+    /// ```
+    /// use problem_core::query::ValueKind;
+    /// assert_eq!(ValueKind::Float.expected(), "number");
+    /// assert_eq!(ValueKind::Integer { min: 0, max: 9 }.expected(), "integer");
+    /// assert_eq!(ValueKind::DateTime.expected(), "RFC 3339 date-time");
+    /// ```
     pub fn expected(self) -> &'static str {
         match self {
             Self::Integer { .. } => "integer",
@@ -91,6 +105,20 @@ impl ValueKind {
     /// Reads a value of this kind from JSON (a serialized item or a cursor):
     /// numbers, booleans, strings; dates and date-times as RFC 3339 strings.
     /// `null` is [`FieldValue::Null`]; anything else is `None`.
+    ///
+    /// ```
+    /// use problem_core::query::{FieldValue, ValueKind};
+    /// use serde_json::json;
+    /// let small = ValueKind::Integer { min: 0, max: 10 };
+    /// assert_eq!(small.from_json(&json!(7)), Some(FieldValue::Integer(7)));
+    /// assert_eq!(small.from_json(&json!(11)), None);
+    /// assert_eq!(small.from_json(&json!("7")), None);
+    /// assert_eq!(ValueKind::Text.from_json(&json!(null)), Some(FieldValue::Null));
+    /// assert_eq!(
+    ///     ValueKind::Date.from_json(&json!("2024-05-31")),
+    ///     Some(FieldValue::Date(time::macros::date!(2024-05-31)))
+    /// );
+    /// ```
     pub fn from_json(self, json: &Json) -> Option<FieldValue> {
         if json.is_null() {
             return Some(FieldValue::Null);
@@ -117,6 +145,13 @@ fn parse_date(s: &str) -> Option<Date> {
 }
 
 /// A typed filter value, cursor value or field value of an item.
+///
+/// ```
+/// use problem_core::query::{FieldValue, ValueKind};
+/// let v = ValueKind::DateTime.parse("2024-05-31T14:00:00+02:00").unwrap();
+/// assert_eq!(v, FieldValue::DateTime(time::macros::datetime!(2024-05-31 12:00 UTC)));
+/// assert_eq!(v.to_json(), serde_json::json!("2024-05-31T12:00:00Z"));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum FieldValue {
@@ -138,6 +173,14 @@ pub enum FieldValue {
 
 impl FieldValue {
     /// The value as JSON (dates as RFC 3339 strings).
+    ///
+    /// ```
+    /// use problem_core::query::FieldValue;
+    /// use serde_json::json;
+    /// assert_eq!(FieldValue::Text("Dune".into()).to_json(), json!("Dune"));
+    /// assert_eq!(FieldValue::Date(time::macros::date!(2024-02-29)).to_json(), json!("2024-02-29"));
+    /// assert_eq!(FieldValue::Null.to_json(), json!(null));
+    /// ```
     pub fn to_json(&self) -> Json {
         match self {
             Self::Null => Json::Null,
@@ -164,12 +207,28 @@ impl FieldValue {
     }
 
     /// Whether this is [`FieldValue::Null`].
+    ///
+    /// ```
+    /// use problem_core::query::{FieldValue, ValueKind};
+    /// assert!(FieldValue::Null.is_null());
+    /// assert!(!FieldValue::Text("".into()).is_null());
+    /// assert!(ValueKind::Boolean.from_json(&serde_json::Value::Null).unwrap().is_null());
+    /// ```
     pub fn is_null(&self) -> bool {
         matches!(self, Self::Null)
     }
 
     /// Compares two non-null values of the same kind (SQL comparison);
     /// `None` when either is null or the kinds differ.
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use problem_core::query::FieldValue;
+    /// assert_eq!(FieldValue::Integer(2).compare(&FieldValue::Float(2.5)), Some(Ordering::Less));
+    /// assert_eq!(FieldValue::Text("Z".into()).compare(&FieldValue::Text("a".into())), Some(Ordering::Less));
+    /// assert_eq!(FieldValue::Text("1".into()).compare(&FieldValue::Integer(1)), None);
+    /// assert_eq!(FieldValue::Null.compare(&FieldValue::Null), None);
+    /// ```
     pub fn compare(&self, other: &Self) -> Option<Ordering> {
         match (self, other) {
             (Self::Integer(a), Self::Integer(b)) => Some(a.cmp(b)),
@@ -196,6 +255,13 @@ impl FieldValue {
 
     /// Total order used for sorting: `NULL` sorts before every value
     /// (first ascending, last descending), as SQLite does.
+    ///
+    /// ```
+    /// use problem_core::query::FieldValue;
+    /// let mut v = vec![FieldValue::Integer(3), FieldValue::Null, FieldValue::Integer(1)];
+    /// v.sort_by(FieldValue::sort_cmp);
+    /// assert_eq!(v, [FieldValue::Null, FieldValue::Integer(1), FieldValue::Integer(3)]);
+    /// ```
     pub fn sort_cmp(&self, other: &Self) -> Ordering {
         match (self.is_null(), other.is_null()) {
             (true, true) => Ordering::Equal,
@@ -217,6 +283,14 @@ pub(crate) fn format_date(d: Date) -> String {
 /// Implemented for `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`
 /// (values up to `i64::MAX`), `f32`,
 /// `f64`, `bool`, `String`, `time::Date` and `time::OffsetDateTime`.
+///
+/// ```
+/// use problem_core::query::{FieldValue, QueryValue, ValueKind};
+/// assert_eq!(<i16 as QueryValue>::KIND, ValueKind::Integer { min: -32768, max: 32767 });
+/// assert_eq!(<u64 as QueryValue>::KIND, ValueKind::Integer { min: 0, max: i64::MAX });
+/// assert_eq!(<u64 as QueryValue>::KIND.parse("9223372036854775808"), None);
+/// assert_eq!(<bool as QueryValue>::KIND.parse("true"), Some(FieldValue::Boolean(true)));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of a `CollectionQuery`",
     label = "not a queryable type",
@@ -228,6 +302,16 @@ pub trait QueryValue {
 }
 
 /// A [`QueryValue`] with an order: `gt`, `gte`, `lt`, `lte` are allowed on it.
+///
+/// ```
+/// use problem_core::query::{OrderedValue, ValueKind};
+/// fn ordered_kind<T: OrderedValue>() -> ValueKind {
+///     T::KIND
+/// }
+/// assert_eq!(ordered_kind::<time::Date>(), ValueKind::Date);
+/// assert_eq!(ordered_kind::<String>(), ValueKind::Text);
+/// // `bool` has no order: `ordered_kind::<bool>()` does not compile.
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no order, so `gt`, `gte`, `lt` and `lte` cannot filter it",
     label = "not ordered",
@@ -237,6 +321,15 @@ pub trait OrderedValue: QueryValue {}
 
 /// A [`QueryValue`] that is text: `contains`, `starts_with`, `ends_with` and
 /// `search` are allowed on it.
+///
+/// ```
+/// use problem_core::query::{TextValue, ValueKind};
+/// fn text_kind<T: TextValue>() -> ValueKind {
+///     T::KIND
+/// }
+/// assert_eq!(text_kind::<String>(), ValueKind::Text);
+/// // `i64` is not text: `text_kind::<i64>()` does not compile.
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not text, so `contains`, `starts_with`, `ends_with` and `search` cannot apply to it",
     label = "not a String",
