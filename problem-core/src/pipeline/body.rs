@@ -23,6 +23,28 @@ use crate::problem::{BadRequestException, HttpException, IssueLocation, Validati
 /// The largest body the body extractors read, in bytes; put it in app data.
 /// [`ProblemApp`](crate::server::ProblemApp) sets it to its
 /// `max_request_body_size`. Default 1 MiB.
+///
+/// ```
+/// use actix_web::{test, web, App};
+/// use problem_core::pipeline::{Body, BodyConfig};
+///
+/// assert_eq!(BodyConfig::default().limit, 1024 * 1024);
+/// # actix_web::rt::System::new().block_on(async {
+/// let app = test::init_service(
+///     App::new()
+///         .app_data(BodyConfig { limit: 8 })
+///         .route("/", web::post().to(|body: Body<String>| async move { body.0 })),
+/// )
+/// .await;
+/// let req = test::TestRequest::post().insert_header(("Content-Type", "application/json"));
+/// let res = test::call_service(&app, req.set_payload(r#""Dune""#).to_request()).await;
+/// assert_eq!(test::read_body(res).await, "Dune");
+/// let req = test::TestRequest::post().insert_header(("Content-Type", "application/json"));
+/// let res = test::call_service(&app, req.set_payload(r#""Children of Dune""#).to_request()).await;
+/// assert_eq!(res.status(), 413);
+/// assert!(test::read_body(res).await.is_empty());
+/// # });
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BodyConfig {
     /// The limit in bytes; a larger body gets the spec's empty 413.
@@ -247,6 +269,22 @@ pub struct Body<T>(pub T);
 
 impl<T> Body<T> {
     /// The body.
+    ///
+    /// ```
+    /// use actix_web::{FromRequest, test::TestRequest};
+    /// use problem_core::pipeline::Body;
+    /// #[derive(Debug, PartialEq, serde::Deserialize)]
+    /// struct NewBook { title: String, year: u16 }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let (req, mut payload) = TestRequest::post()
+    ///     .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+    ///     .set_payload("title=Dune&year=1965")
+    ///     .to_http_parts();
+    /// let body = Body::<NewBook>::from_request(&req, &mut payload).await.unwrap();
+    /// assert_eq!(body.into_inner(), NewBook { title: "Dune".into(), year: 1965 });
+    /// # });
+    /// ```
     pub fn into_inner(self) -> T {
         self.0
     }
@@ -289,13 +327,52 @@ mod valid {
 
     impl<T> ValidBody<T> {
         /// The body.
+        ///
+        /// ```
+        /// use actix_web::{FromRequest, test::TestRequest};
+        /// use problem_core::pipeline::ValidBody;
+        /// use validator::Validate;
+        /// #[derive(Debug, PartialEq, serde::Deserialize, Validate)]
+        /// struct NewBook { #[validate(length(min = 1))] title: String }
+        ///
+        /// # actix_web::rt::System::new().block_on(async {
+        /// let (req, mut payload) = TestRequest::post()
+        ///     .insert_header(("Content-Type", "application/json"))
+        ///     .set_payload(r#"{"title":"Dune"}"#)
+        ///     .to_http_parts();
+        /// let body = ValidBody::<NewBook>::from_request(&req, &mut payload).await.unwrap();
+        /// assert_eq!(body.into_inner(), NewBook { title: "Dune".into() });
+        /// # });
+        /// ```
         pub fn into_inner(self) -> T {
             self.0
         }
     }
 
-    /// The `issues` of a `validator` result, as JSON pointers under `prefix`
-    /// (feature `validator`).
+    /// The `issues` of a `validator` result, each named by its member's JSON
+    /// pointer from the body's root (`/title`, `/author/name`; feature
+    /// `validator`).
+    ///
+    /// ```
+    /// use problem_core::pipeline::validation_issues;
+    /// use validator::Validate;
+    /// #[derive(Validate)]
+    /// struct NewBook {
+    ///     #[validate(length(min = 1, max = 200))]
+    ///     title: String,
+    ///     #[validate(range(min = 1450))]
+    ///     year: u16,
+    /// }
+    ///
+    /// let errors = NewBook { title: String::new(), year: 1200 }.validate().unwrap_err();
+    /// assert_eq!(
+    ///     serde_json::to_string(&validation_issues(&errors)).unwrap(),
+    ///     concat!(
+    ///         r#"[{"location":"body","name":"/title","code":"length","message":"title fails the `length` rule","max":200,"min":1},"#,
+    ///         r#"{"location":"body","name":"/year","code":"range","message":"year fails the `range` rule","min":1450}]"#
+    ///     )
+    /// );
+    /// ```
     pub fn validation_issues(errors: &ValidationErrors) -> Vec<Issue> {
         let mut out = Vec::new();
         collect(errors, "", &mut out);
@@ -306,7 +383,8 @@ mod valid {
         let mut fields: Vec<_> = errors.errors().iter().collect();
         fields.sort_by(|a, b| a.0.cmp(b.0));
         for (field, kind) in fields {
-            let path = format!("{prefix}/{}", field.replace('~', "~0").replace('/', "~1"));
+            let mut path = prefix.to_owned();
+            push_pointer_token(&mut path, field);
             match kind {
                 ValidationErrorsKind::Field(list) => {
                     for e in list {

@@ -198,6 +198,23 @@ pub struct ConditionalRequests {
 
 impl ConditionalRequests {
     /// The middleware with no `Cache-Control` of its own.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::pipeline::{ConditionalRequests, entity_tag};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let app = test::init_service(
+    ///     App::new()
+    ///         .wrap(ConditionalRequests::new())
+    ///         .route("/b", web::get().to(|| async { HttpResponse::Ok().body("Dune") })),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/b").to_request()).await;
+    /// assert_eq!(res.headers().get("etag").unwrap(), &entity_tag(b"Dune").to_string());
+    /// assert_eq!(res.headers().get("cache-control"), None);
+    /// # });
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
@@ -249,7 +266,30 @@ where
 }
 
 /// The service of [`ConditionalRequests`] (built by actix-web; not used
-/// directly).
+/// directly). It answers `HEAD` with the headers of `GET` and no body, and
+/// leaves other methods untouched:
+///
+/// ```
+/// use actix_web::{http::Method, test, web, App, HttpResponse};
+/// use problem_core::pipeline::ConditionalRequests;
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let app = test::init_service(
+///     App::new()
+///         .wrap(ConditionalRequests::new())
+///         .route("/b", web::to(|| async { HttpResponse::Ok().body("Dune") })),
+/// )
+/// .await;
+/// let head = test::TestRequest::default().method(Method::HEAD).uri("/b").to_request();
+/// let res = test::call_service(&app, head).await;
+/// assert_eq!(res.headers().get("content-length").unwrap(), "4");
+/// assert!(res.headers().contains_key("etag"));
+/// assert!(test::read_body(res).await.is_empty());
+/// let res = test::call_service(&app, test::TestRequest::post().uri("/b").to_request()).await;
+/// assert!(!res.headers().contains_key("etag"));
+/// assert_eq!(test::read_body(res).await, "Dune");
+/// # });
+/// ```
 pub struct ConditionalService<S> {
     service: Rc<S>,
     cache_control: Option<HeaderValue>,

@@ -58,6 +58,18 @@ impl AllowedHosts {
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for an empty entry, one with
     /// a scheme, path, whitespace or a non-numeric port.
+    ///
+    /// ```
+    /// use problem_core::pipeline::AllowedHosts;
+    /// assert!(AllowedHosts::new(["localhost", "[::1]:8080", "books.example"]).is_ok());
+    /// let err = AllowedHosts::new(["localhost:http"]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid listen option: allowed host `localhost:http` must be a host name or address, optionally with `:port`"
+    /// );
+    /// assert!(AllowedHosts::new(["https://books.example"]).is_err());
+    /// assert!(AllowedHosts::new([""]).is_err());
+    /// ```
     pub fn new<I, S>(hosts: I) -> Result<Self, HttpConfigError>
     where
         I: IntoIterator<Item = S>,
@@ -90,6 +102,15 @@ impl AllowedHosts {
 
     /// Whether a `Host` value (`name[:port]`, surrounding ASCII whitespace
     /// ignored) is allowed.
+    ///
+    /// ```
+    /// use problem_core::pipeline::AllowedHosts;
+    /// let hosts = AllowedHosts::new(["books.example", "[::1]:8080"]).unwrap();
+    /// assert!(hosts.allows(" Books.Example:443 "));
+    /// assert!(hosts.allows("[::1]:8080"));
+    /// assert!(!hosts.allows("[::1]:9090"));
+    /// assert!(!hosts.allows("books.example.evil"));
+    /// ```
     pub fn allows(&self, host: &str) -> bool {
         // A header value is visible ASCII: only ASCII whitespace to trim.
         let (name, port) = split_host_port(host.trim_ascii());

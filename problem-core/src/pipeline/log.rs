@@ -14,6 +14,15 @@ use crate::problem::{Extensions, Problem};
 pub use crate::spec::LOGGED_MESSAGE_LENGTH;
 
 /// The level of a log entry: `error` (every 5xx) or `warn`.
+///
+/// ```
+/// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger};
+/// use std::sync::Arc;
+/// assert_eq!(LogLevel::default(), LogLevel::Error);
+/// let logger = Arc::new(MemoryLogger::default());
+/// ErrorLog::new(logger.clone(), false).log("[app] Slow", &ErrorInfo::new("Warning", "3 s"), LogLevel::Warn);
+/// assert_eq!(logger.entries()[0].level, LogLevel::Warn);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum LogLevel {
@@ -25,6 +34,19 @@ pub enum LogLevel {
 }
 
 /// One log entry, already redacted.
+///
+/// ```
+/// use problem_core::pipeline::{LogLevel, LogRecord, LogSink, MemoryLogger};
+/// let logger = MemoryLogger::default();
+/// logger.log(&LogRecord {
+///     level: LogLevel::Warn,
+///     message: "[app] Listening on 0.0.0.0:8080",
+///     error: None,
+///     correlation_id: uuid::Uuid::nil(),
+/// });
+/// assert_eq!(logger.entries()[0].message, "[app] Listening on 0.0.0.0:8080");
+/// assert_eq!(logger.entries()[0].correlation_id, uuid::Uuid::nil());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct LogRecord<'a> {
     /// The level.
@@ -62,6 +84,42 @@ pub trait LogSink: Send + Sync + 'static {
 /// a scoped one), an event would be lost; the line is then written to
 /// stderr instead, as [`stderr_line`] formats it:
 /// `ERROR problem_core: <line>` (and ` error=<json>` in development).
+///
+/// ```
+/// use problem_core::pipeline::{ErrorInfo, LogLevel, LogOptions, TracingLogger, log_error};
+/// # use std::sync::{Arc, Mutex};
+/// # use tracing::{Event, Metadata, field::{Field, Visit}, span};
+/// # #[derive(Clone, Default)]
+/// # struct Capture(Arc<Mutex<Vec<String>>>);
+/// # impl Visit for Capture {
+/// #     fn record_debug(&mut self, f: &Field, v: &dyn std::fmt::Debug) {
+/// #         if f.name() == "message" { self.0.lock().unwrap().push(format!("{v:?}")); }
+/// #     }
+/// # }
+/// # impl tracing::Subscriber for Capture {
+/// #     fn enabled(&self, _: &Metadata<'_>) -> bool { true }
+/// #     fn new_span(&self, _: &span::Attributes<'_>) -> span::Id { span::Id::from_u64(1) }
+/// #     fn record(&self, _: &span::Id, _: &span::Record<'_>) {}
+/// #     fn record_follows_from(&self, _: &span::Id, _: &span::Id) {}
+/// #     fn event(&self, e: &Event<'_>) {
+/// #         let m = e.metadata();
+/// #         self.0.lock().unwrap().push(format!("{} {}", m.level(), m.target()));
+/// #         e.record(&mut self.clone());
+/// #     }
+/// #     fn enter(&self, _: &span::Id) {}
+/// #     fn exit(&self, _: &span::Id) {}
+/// # }
+/// // `Capture`: a `tracing` subscriber keeping each event's level, target and message.
+/// let events = Capture::default();
+/// let id = tracing::subscriber::with_default(events.clone(), || {
+///     let options = LogOptions { logger: &TracingLogger, development: false };
+///     log_error(options, "[app] Boot", &ErrorInfo::new("DbError", "refused"), LogLevel::Error)
+/// });
+/// assert_eq!(
+///     *events.0.lock().unwrap(),
+///     ["ERROR problem_core".to_owned(), format!("[app] Boot (correlation id {id}): DbError: refused")]
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TracingLogger;
 
@@ -139,6 +197,22 @@ pub struct MemoryLogger {
 }
 
 /// An entry kept by [`MemoryLogger`].
+///
+/// ```
+/// use problem_core::pipeline::{ErrorInfo, LogLevel, LogOptions, LoggedEntry, MemoryLogger, log_error};
+/// let logger = MemoryLogger::default();
+/// let options = LogOptions { logger: &logger, development: true };
+/// let id = log_error(options, "[app] Boot", &ErrorInfo::new("DbError", "refused"), LogLevel::Error);
+/// assert_eq!(
+///     logger.entries(),
+///     [LoggedEntry {
+///         level: LogLevel::Error,
+///         message: format!("[app] Boot (correlation id {id})"),
+///         error: Some(serde_json::json!({"name": "DbError", "message": "refused"})),
+///         correlation_id: id,
+///     }]
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggedEntry {
     /// The level.
@@ -153,11 +227,33 @@ pub struct LoggedEntry {
 
 impl MemoryLogger {
     /// A copy of every entry so far, oldest first.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{ErrorInfo, LogLevel, LogOptions, MemoryLogger, log_error};
+    /// let logger = MemoryLogger::default();
+    /// let options = LogOptions { logger: &logger, development: false };
+    /// log_error(options, "[app] First", &ErrorInfo::new("E", "a"), LogLevel::Error);
+    /// log_error(options, "[app] Second", &ErrorInfo::new("E", "b"), LogLevel::Warn);
+    /// let entries = logger.entries();
+    /// assert_eq!(entries.len(), 2);
+    /// assert!(entries[0].message.starts_with("[app] First (correlation id "));
+    /// assert!(entries[1].message.ends_with("): E: b"));
+    /// ```
     pub fn entries(&self) -> Vec<LoggedEntry> {
         self.entries.lock().map(|e| e.clone()).unwrap_or_default()
     }
 
     /// Removes every entry.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{ErrorInfo, LogLevel, LogOptions, MemoryLogger, log_error};
+    /// let logger = MemoryLogger::default();
+    /// let options = LogOptions { logger: &logger, development: false };
+    /// log_error(options, "[app] Boot", &ErrorInfo::new("E", "a"), LogLevel::Error);
+    /// assert_eq!(logger.entries().len(), 1);
+    /// logger.clear();
+    /// assert!(logger.entries().is_empty());
+    /// ```
     pub fn clear(&self) {
         if let Ok(mut e) = self.entries.lock() {
             e.clear();
@@ -198,6 +294,12 @@ pub struct ErrorInfo {
 
 impl ErrorInfo {
     /// An error with a name and message only.
+    ///
+    /// ```
+    /// use problem_core::pipeline::ErrorInfo;
+    /// let info = ErrorInfo::new("DbError", "connection refused");
+    /// assert_eq!((info.name(), info.message(), info.stack()), ("DbError", "connection refused", None));
+    /// ```
     pub fn new(name: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -209,6 +311,18 @@ impl ErrorInfo {
 
     /// Any error: its type name without the path (e.g. `Error` for
     /// `std::io::Error`), its `Display`, and its `source()` chain as the stack.
+    ///
+    /// ```
+    /// use problem_core::pipeline::ErrorInfo;
+    /// #[derive(Debug, thiserror::Error)]
+    /// #[error("cannot load config")]
+    /// struct ConfigError(#[source] std::io::Error);
+    ///
+    /// let info = ErrorInfo::from_error(&ConfigError(std::io::Error::other("disk full")));
+    /// assert_eq!(info.name(), "ConfigError");
+    /// assert_eq!(info.message(), "cannot load config");
+    /// assert_eq!(info.stack(), Some("ConfigError: cannot load config\n    caused by: disk full"));
+    /// ```
     pub fn from_error<E: StdError + ?Sized>(error: &E) -> Self {
         let name = short_type_name(std::any::type_name::<E>());
         let mut info = Self::new(name, error.to_string());
@@ -219,6 +333,24 @@ impl ErrorInfo {
     /// A problem: its [`Problem::name`], its message (`Display`) and its
     /// extensions as properties. Its cause is not included (spec, logging
     /// rule 8: a 5xx HTTP exception's cause is not logged).
+    ///
+    /// ```
+    /// use problem_core::HttpException;
+    /// use problem_core::pipeline::ErrorInfo;
+    /// let err = HttpException::new(503)?
+    ///     .with_detail("Maintenance window")
+    ///     .with_extension("window", "02:00-03:00")
+    ///     .with_cause(std::io::Error::other("db down"));
+    /// let info = ErrorInfo::from_problem(&err);
+    /// assert_eq!(
+    ///     info.to_redacted_value(),
+    ///     serde_json::json!({
+    ///         "name": "HttpException", "message": "Maintenance window",
+    ///         "properties": {"window": "02:00-03:00"}
+    ///     })
+    /// );
+    /// # Ok::<(), problem_core::StatusRangeError>(())
+    /// ```
     pub fn from_problem(problem: &dyn Problem) -> Self {
         Self {
             name: Cow::Borrowed(problem.name()),
@@ -229,28 +361,69 @@ impl ErrorInfo {
     }
 
     /// Sets the stack.
+    ///
+    /// ```
+    /// use problem_core::pipeline::ErrorInfo;
+    /// let info = ErrorInfo::new("Panic", "boom").with_stack("Panic: boom\n    at src/main.rs:3:5");
+    /// assert_eq!(info.stack(), Some("Panic: boom\n    at src/main.rs:3:5"));
+    /// ```
     pub fn with_stack(mut self, stack: impl Into<String>) -> Self {
         self.stack = Some(stack.into());
         self
     }
 
     /// The name, e.g. `NotFoundException`.
+    ///
+    /// ```
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::ErrorInfo;
+    /// assert_eq!(ErrorInfo::from_problem(&NotFoundException::new()).name(), "NotFoundException");
+    /// assert_eq!(ErrorInfo::from_error(&std::fmt::Error).name(), "Error");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// The message.
+    ///
+    /// ```
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::ErrorInfo;
+    /// let err = NotFoundException::new().with_detail("Book 7 not found");
+    /// assert_eq!(ErrorInfo::from_problem(&err).message(), "Book 7 not found");
+    /// assert_eq!(ErrorInfo::from_problem(&NotFoundException::new()).message(), "Not Found");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
 
     /// The stack, if any.
+    ///
+    /// ```
+    /// use problem_core::pipeline::ErrorInfo;
+    /// assert_eq!(ErrorInfo::new("E", "boom").stack(), None);
+    /// let io = std::io::Error::other("disk full");
+    /// assert_eq!(ErrorInfo::from_error(&io).stack(), Some("Error: disk full"));
+    /// ```
     pub fn stack(&self) -> Option<&str> {
         self.stack.as_deref()
     }
 
     /// The whole error as a JSON value, redacted: the development log
     /// entry's argument.
+    ///
+    /// ```
+    /// use problem_core::pipeline::ErrorInfo;
+    /// let io = std::io::Error::other("redis://app:hunter2@cache:6379 refused");
+    /// assert_eq!(
+    ///     ErrorInfo::from_error(&io).to_redacted_value(),
+    ///     serde_json::json!({
+    ///         "name": "Error",
+    ///         "message": "redis://***@cache:6379 refused",
+    ///         "stack": "Error: redis://***@cache:6379 refused"
+    ///     })
+    /// );
+    /// ```
     pub fn to_redacted_value(&self) -> Value {
         let mut v = json!({ "name": self.name, "message": self.message });
         if let (Some(stack), Value::Object(map)) = (&self.stack, &mut v) {
@@ -295,6 +468,20 @@ pub(crate) fn cap_message(message: &str) -> &str {
 }
 
 /// The logger and mode of [`log_error`] (the spec's `{ logger, development }`).
+///
+/// ```
+/// use problem_core::pipeline::{ErrorInfo, LogLevel, LogOptions, MemoryLogger, log_error};
+/// let logger = MemoryLogger::default();
+/// let options = LogOptions { logger: &logger, development: true };
+/// let info = ErrorInfo::new("DbError", "postgres://u:pw@db:5432 refused");
+/// let id = log_error(options, "[app] Boot", &info, LogLevel::Error);
+/// let entry = &logger.entries()[0];
+/// assert_eq!(entry.message, format!("[app] Boot (correlation id {id})"));
+/// assert_eq!(
+///     entry.error,
+///     Some(serde_json::json!({"name": "DbError", "message": "postgres://***@db:5432 refused"}))
+/// );
+/// ```
 #[derive(Clone, Copy)]
 pub struct LogOptions<'a> {
     /// Where entries go.
@@ -369,6 +556,17 @@ pub(crate) fn write_log(
 
 /// An error logger bound to a logger and mode (spec, `ErrorLog.log(message,
 /// error, level?)`): see [`log_error`] for the line shapes.
+///
+/// ```
+/// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger};
+/// use std::sync::Arc;
+/// let logger = Arc::new(MemoryLogger::default());
+/// let log = ErrorLog::new(logger.clone(), true);
+/// let id = log.log("[app] Job failed", &ErrorInfo::new("Error", "disk full"), LogLevel::Error);
+/// let entry = &logger.entries()[0];
+/// assert_eq!(entry.message, format!("[app] Job failed (correlation id {id})"));
+/// assert_eq!(entry.error, Some(serde_json::json!({"name": "Error", "message": "disk full"})));
+/// ```
 #[derive(Clone)]
 pub struct ErrorLog {
     logger: Arc<dyn LogSink>,
@@ -377,6 +575,14 @@ pub struct ErrorLog {
 
 impl ErrorLog {
     /// A logger for the given mode.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{ErrorLog, MemoryLogger};
+    /// use std::sync::Arc;
+    /// let log = ErrorLog::new(Arc::new(MemoryLogger::default()), false);
+    /// assert!(!log.development());
+    /// assert_eq!(format!("{log:?}"), "ErrorLog { development: false, .. }");
+    /// ```
     pub fn new(logger: Arc<dyn LogSink>, development: bool) -> Self {
         Self {
             logger,
@@ -385,11 +591,33 @@ impl ErrorLog {
     }
 
     /// Logs `error` under a new correlation id and returns the id.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger};
+    /// use std::sync::Arc;
+    /// let logger = Arc::new(MemoryLogger::default());
+    /// let log = ErrorLog::new(logger.clone(), false);
+    /// let id = log.log("[app] Job failed", &ErrorInfo::new("Error", "token=abc"), LogLevel::Error);
+    /// let id2 = log.log("[app] Job failed", &ErrorInfo::new("Error", "again"), LogLevel::Error);
+    /// assert_ne!(id, id2);
+    /// assert_eq!(logger.entries()[0].message, format!("[app] Job failed (correlation id {id}): Error: token=***"));
+    /// assert_eq!(logger.entries()[1].correlation_id, id2);
+    /// ```
     pub fn log(&self, message: &str, error: &ErrorInfo, level: LogLevel) -> Uuid {
         log_error(self.options(), message, error, level)
     }
 
     /// The logger and mode as [`LogOptions`].
+    ///
+    /// ```
+    /// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger, log_error};
+    /// use std::sync::Arc;
+    /// let logger = Arc::new(MemoryLogger::default());
+    /// let log = ErrorLog::new(logger.clone(), true);
+    /// assert!(log.options().development);
+    /// let id = log_error(log.options(), "[app] Boot", &ErrorInfo::new("E", "x"), LogLevel::Warn);
+    /// assert_eq!(logger.entries()[0].message, format!("[app] Boot (correlation id {id})"));
+    /// ```
     pub fn options(&self) -> LogOptions<'_> {
         LogOptions {
             logger: &*self.logger,
@@ -398,11 +626,28 @@ impl ErrorLog {
     }
 
     /// Whether development mode is on.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{ErrorLog, MemoryLogger};
+    /// use std::sync::Arc;
+    /// assert!(ErrorLog::new(Arc::new(MemoryLogger::default()), true).development());
+    /// assert!(!ErrorLog::new(Arc::new(MemoryLogger::default()), false).development());
+    /// ```
     pub fn development(&self) -> bool {
         self.development
     }
 
     /// The logger.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{ErrorLog, LogLevel, LogRecord, MemoryLogger};
+    /// use std::sync::Arc;
+    /// let memory = Arc::new(MemoryLogger::default());
+    /// let log = ErrorLog::new(memory.clone(), false);
+    /// let record = LogRecord { level: LogLevel::Warn, message: "[app] hi", error: None, correlation_id: uuid::Uuid::nil() };
+    /// log.logger().log(&record);
+    /// assert_eq!(memory.entries()[0].message, "[app] hi");
+    /// ```
     pub fn logger(&self) -> &Arc<dyn LogSink> {
         &self.logger
     }

@@ -105,6 +105,37 @@ impl std::fmt::Debug for Pipeline {
 }
 
 /// Builds a [`Pipeline`].
+///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::ServiceUnavailableException;
+/// use problem_core::pipeline::{MemoryLogger, Pipeline};
+/// use std::sync::Arc;
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let logger = Arc::new(MemoryLogger::default());
+/// let pipeline = Pipeline::builder()
+///     .tag("catalog")
+///     .development(false)
+///     .shared_logger(logger.clone())
+///     .build()
+///     .unwrap();
+/// let app = test::init_service(App::new().wrap(pipeline).route("/books", web::get().to(|| async {
+///     Err::<HttpResponse, _>(ServiceUnavailableException::new().with_detail("Maintenance window"))
+/// })))
+/// .await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/books").to_request()).await;
+/// let id = logger.entries()[0].correlation_id;
+/// assert_eq!(
+///     test::read_body(res).await,
+///     format!(r#"{{"type":"about:blank","title":"Service Unavailable","status":503,"instance":"/books","correlationId":"{id}"}}"#)
+/// );
+/// assert_eq!(
+///     logger.entries()[0].message,
+///     format!("[catalog] 503 on GET /books (correlation id {id}): ServiceUnavailableException: Maintenance window")
+/// );
+/// # });
+/// ```
 pub struct PipelineBuilder {
     tag: String,
     development: Option<bool>,
@@ -118,6 +149,15 @@ pub struct PipelineBuilder {
 
 /// Whether `NODE_ENV` equals `development` (the spec's default for the
 /// development flag).
+///
+/// ```standalone_crate
+/// use problem_core::pipeline::development_from_env;
+/// // SAFETY: this test's process has no other thread reading the environment.
+/// unsafe { std::env::set_var("NODE_ENV", "development") };
+/// assert!(development_from_env());
+/// unsafe { std::env::set_var("NODE_ENV", "production") };
+/// assert!(!development_from_env());
+/// ```
 pub fn development_from_env() -> bool {
     std::env::var("NODE_ENV").is_ok_and(|v| v == "development")
 }
@@ -126,6 +166,19 @@ impl Pipeline {
     /// A builder with tag `app`, development from `NODE_ENV`, the
     /// [`TracingLogger`], no filters, every host allowed, no body limit and
     /// a body timeout of [`DEFAULT_BODY_TIMEOUT`] (30 s).
+    ///
+    /// ```
+    /// use problem_core::pipeline::Pipeline;
+    /// let pipeline = Pipeline::builder().build().unwrap();
+    /// assert_eq!(pipeline.tag(), "app");
+    /// assert_eq!(
+    ///     format!("{pipeline:?}"),
+    ///     format!(
+    ///         "Pipeline {{ tag: \"app\", development: {}, filters: 0, allowed_hosts: None, max_request_body_size: None }}",
+    ///         pipeline.development()
+    ///     )
+    /// );
+    /// ```
     pub fn builder() -> PipelineBuilder {
         PipelineBuilder {
             tag: "app".into(),
@@ -140,16 +193,37 @@ impl Pipeline {
     }
 
     /// Whether development mode is on.
+    ///
+    /// ```
+    /// use problem_core::pipeline::Pipeline;
+    /// assert!(Pipeline::builder().development(true).build().unwrap().development());
+    /// assert!(!Pipeline::builder().development(false).build().unwrap().development());
+    /// ```
     pub fn development(&self) -> bool {
         self.inner.development
     }
 
     /// The logger.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{LogLevel, LogRecord, MemoryLogger, Pipeline};
+    /// use std::sync::Arc;
+    /// let memory = Arc::new(MemoryLogger::default());
+    /// let pipeline = Pipeline::builder().shared_logger(memory.clone()).build().unwrap();
+    /// let record = LogRecord { level: LogLevel::Warn, message: "[app] hi", error: None, correlation_id: uuid::Uuid::nil() };
+    /// pipeline.logger().log(&record);
+    /// assert_eq!(memory.entries()[0].message, "[app] hi");
+    /// ```
     pub fn logger(&self) -> &Arc<dyn LogSink> {
         &self.inner.logger
     }
 
     /// The log tag.
+    ///
+    /// ```
+    /// use problem_core::pipeline::Pipeline;
+    /// assert_eq!(Pipeline::builder().tag("catalog").build().unwrap().tag(), "catalog");
+    /// ```
     pub fn tag(&self) -> &str {
         &self.inner.tag
     }
@@ -173,30 +247,132 @@ impl Pipeline {
 
 impl PipelineBuilder {
     /// The tag in square brackets that starts every log line, e.g. `catalog`.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::pipeline::{MemoryLogger, Pipeline};
+    /// use std::sync::Arc;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let logger = Arc::new(MemoryLogger::default());
+    /// let pipeline = Pipeline::builder().tag("catalog").development(false).shared_logger(logger.clone());
+    /// let app = test::init_service(App::new().wrap(pipeline.build().unwrap()).route("/books", web::get().to(|| async {
+    ///     Err::<HttpResponse, _>(std::io::Error::other("disk full"))
+    /// })))
+    /// .await;
+    /// test::call_service(&app, test::TestRequest::get().uri("/books").to_request()).await;
+    /// let id = logger.entries()[0].correlation_id;
+    /// assert_eq!(
+    ///     logger.entries()[0].message,
+    ///     format!("[catalog] Unhandled error on GET /books (correlation id {id}): Error: disk full")
+    /// );
+    /// # });
+    /// ```
     pub fn tag(mut self, tag: impl Into<String>) -> Self {
         self.tag = tag.into();
         self
     }
 
     /// Sets development mode; default: `NODE_ENV == "development"`, read at build.
+    ///
+    /// In development a 5xx body keeps its detail and extensions:
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::ServiceUnavailableException;
+    /// use problem_core::pipeline::{MemoryLogger, Pipeline};
+    /// use std::sync::Arc;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let logger = Arc::new(MemoryLogger::default());
+    /// let pipeline = Pipeline::builder().development(true).shared_logger(logger.clone());
+    /// let app = test::init_service(App::new().wrap(pipeline.build().unwrap()).route("/books", web::get().to(|| async {
+    ///     Err::<HttpResponse, _>(ServiceUnavailableException::new().with_detail("Maintenance window"))
+    /// })))
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/books").to_request()).await;
+    /// let id = logger.entries()[0].correlation_id;
+    /// assert_eq!(
+    ///     test::read_body(res).await,
+    ///     format!(r#"{{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"Maintenance window","instance":"/books","correlationId":"{id}"}}"#)
+    /// );
+    /// # });
+    /// ```
     pub fn development(mut self, on: bool) -> Self {
         self.development = Some(on);
         self
     }
 
     /// Installs a logger (default [`TracingLogger`]).
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::pipeline::{LogRecord, LogSink, Pipeline};
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// #[derive(Clone, Default)]
+    /// struct Lines(Arc<Mutex<Vec<String>>>);
+    /// impl LogSink for Lines {
+    ///     fn log(&self, record: &LogRecord<'_>) {
+    ///         self.0.lock().unwrap().push(record.message.to_owned());
+    ///     }
+    /// }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let lines = Lines::default();
+    /// let pipeline = Pipeline::builder().development(false).logger(lines.clone()).build().unwrap();
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/", web::get().to(|| async {
+    ///     Err::<HttpResponse, _>(std::io::Error::other("disk full"))
+    /// })))
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+    /// let body: serde_json::Value = test::read_body_json(res).await;
+    /// let id = body["correlationId"].as_str().unwrap();
+    /// assert_eq!(
+    ///     *lines.0.lock().unwrap(),
+    ///     [format!("[app] Unhandled error on GET / (correlation id {id}): Error: disk full")]
+    /// );
+    /// # });
+    /// ```
     pub fn logger(mut self, logger: impl LogSink) -> Self {
         self.logger = Arc::new(logger);
         self
     }
 
     /// Installs a shared logger.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{LogSink, MemoryLogger, Pipeline};
+    /// use std::sync::Arc;
+    /// let memory = Arc::new(MemoryLogger::default());
+    /// let shared: Arc<dyn LogSink> = memory.clone();
+    /// let pipeline = Pipeline::builder().shared_logger(shared.clone()).build().unwrap();
+    /// assert!(Arc::ptr_eq(pipeline.logger(), &shared));
+    /// ```
     pub fn shared_logger(mut self, logger: Arc<dyn LogSink>) -> Self {
         self.logger = logger;
         self
     }
 
     /// Only these hosts are served; others get 421 (see [`AllowedHosts`]).
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder().development(false).allowed_hosts(["books.example"]).build().unwrap();
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/", web::get().to(HttpResponse::Ok))).await;
+    /// let req = test::TestRequest::get().uri("/").insert_header(("Host", "evil.example"));
+    /// let res = test::call_service(&app, req.to_request()).await;
+    /// assert_eq!(
+    ///     test::read_body(res).await,
+    ///     r#"{"type":"about:blank","title":"Misdirected Request","status":421,"detail":"This server does not serve the requested host.","instance":"/"}"#
+    /// );
+    /// let req = test::TestRequest::get().uri("/").insert_header(("Host", "books.example:8080"));
+    /// assert_eq!(test::call_service(&app, req.to_request()).await.status(), 200);
+    /// # });
+    /// ```
     pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -207,6 +383,21 @@ impl PipelineBuilder {
     }
 
     /// Bodies over `bytes` get an empty 413 before any extractor runs.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App};
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder().development(false).max_request_body_size(10).build().unwrap();
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/", web::post().to(|body: String| async move { body }))).await;
+    /// let res = test::call_service(&app, test::TestRequest::post().uri("/").set_payload("0123456789A").to_request()).await;
+    /// assert_eq!(res.status(), 413);
+    /// assert!(test::read_body(res).await.is_empty());
+    /// let res = test::call_service(&app, test::TestRequest::post().uri("/").set_payload("0123456789").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "0123456789");
+    /// # });
+    /// ```
     pub fn max_request_body_size(mut self, bytes: usize) -> Self {
         self.max_request_body_size = Some(bytes);
         self
@@ -216,6 +407,14 @@ impl PipelineBuilder {
     /// arrival is answered with a 408 problem (detail `The request body was
     /// not received in time`) and the connection is closed. Default
     /// [`DEFAULT_BODY_TIMEOUT`] (30 s); zero is an [`HttpConfigError`].
+    ///
+    /// ```
+    /// use problem_core::pipeline::Pipeline;
+    /// use std::time::Duration;
+    /// assert!(Pipeline::builder().body_timeout(Duration::from_secs(5)).build().is_ok());
+    /// let err = Pipeline::builder().body_timeout(Duration::ZERO).build().unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid listen option: body_timeout must be more than zero");
+    /// ```
     pub fn body_timeout(mut self, timeout: Duration) -> Self {
         self.body_timeout = timeout;
         self
@@ -226,6 +425,30 @@ impl PipelineBuilder {
     /// `ValidationException`). The filter returns the response; it may start
     /// from [`ErrorContext::default_response`]. Filters registered later are
     /// tried first.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::pipeline::Pipeline;
+    /// use problem_core::{BadRequestException, Issue, IssueLocation, ValidationException};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false)
+    ///     .filter::<BadRequestException, _>(|err, ctx| {
+    ///         HttpResponse::BadRequest().body(format!("{err} on {}", ctx.instance()))
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books", web::post().to(|| async {
+    ///     let issue = Issue::new(IssueLocation::Body, "/title", "required", "title is required");
+    ///     Err::<HttpResponse, _>(ValidationException::new(vec![issue]))
+    /// })))
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::post().uri("/books").to_request()).await;
+    /// assert_eq!(res.status(), 400);
+    /// assert_eq!(test::read_body(res).await, "Request validation failed on /books");
+    /// # });
+    /// ```
     pub fn filter<E, F>(mut self, filter: F) -> Self
     where
         E: Problem,
@@ -239,6 +462,28 @@ impl PipelineBuilder {
 
     /// Registers an exception filter for a foreign error type `E` (one that
     /// is not a problem type, e.g. `std::io::Error`).
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false)
+    ///     .filter_error::<std::io::Error, _>(|err, _ctx| {
+    ///         HttpResponse::ServiceUnavailable().body(format!("storage: {err}"))
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/", web::get().to(|| async {
+    ///     Err::<HttpResponse, _>(std::io::Error::other("disk full"))
+    /// })))
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+    /// assert_eq!(res.status(), 503);
+    /// assert_eq!(test::read_body(res).await, "storage: disk full");
+    /// # });
+    /// ```
     pub fn filter_error<E, F>(mut self, filter: F) -> Self
     where
         E: actix_web::ResponseError + 'static,
@@ -264,6 +509,18 @@ impl PipelineBuilder {
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for an invalid allowed host
     /// or a zero body limit or body timeout.
+    ///
+    /// ```
+    /// use problem_core::pipeline::Pipeline;
+    /// assert!(Pipeline::builder().allowed_hosts(["books.example"]).build().is_ok());
+    /// let err = Pipeline::builder().allowed_hosts(["http://books.example"]).build().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid listen option: allowed host `http://books.example` must be a host name or address, optionally with `:port`"
+    /// );
+    /// let err = Pipeline::builder().max_request_body_size(0).build().unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid listen option: max_request_body_size must be at least 1 byte");
+    /// ```
     pub fn build(self) -> Result<Pipeline, HttpConfigError> {
         let allowed_hosts = match self.allowed_hosts {
             Some(h) => Some(AllowedHosts::new(h)?),
@@ -324,7 +581,38 @@ where
     }
 }
 
-/// The service of [`Pipeline`].
+/// The service of [`Pipeline`] (built by actix-web when the `App` is
+/// built; not used directly). A panic in a handler is answered as an
+/// unknown error:
+///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::pipeline::{MemoryLogger, Pipeline};
+/// use std::sync::Arc;
+///
+/// async fn boom() -> HttpResponse {
+///     panic!("boom")
+/// }
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let logger = Arc::new(MemoryLogger::default());
+/// let pipeline = Pipeline::builder().development(false).shared_logger(logger.clone()).build().unwrap();
+/// let app = test::init_service(App::new().wrap(pipeline).route("/boom", web::get().to(boom))).await;
+/// // The panic escaped the routed service: the pipeline answers with an
+/// // `Err` that carries the problem response, which actix-web sends.
+/// let err = test::try_call_service(&app, test::TestRequest::get().uri("/boom").to_request()).await.unwrap_err();
+/// let res = err.error_response();
+/// let id = logger.entries()[0].correlation_id;
+/// assert_eq!(
+///     actix_web::body::to_bytes(res.into_body()).await.unwrap(),
+///     format!(r#"{{"type":"about:blank","title":"Internal Server Error","status":500,"instance":"/boom","correlationId":"{id}"}}"#)
+/// );
+/// assert_eq!(
+///     logger.entries()[0].message,
+///     format!("[app] Unhandled error on GET /boom (correlation id {id}): Panic: boom")
+/// );
+/// # });
+/// ```
 pub struct PipelineService<S> {
     service: Rc<S>,
     inner: Arc<PipelineInner>,

@@ -11,6 +11,35 @@
 //! - [`ConditionalRequests`], [`check_if_match`], [`entity_tag`]: `ETag`,
 //!   `If-None-Match` → 304, `If-Match` → 412, `HEAD` bodies (RFC 9110 §13).
 //! - [`merge_vary`]: `Vary` merging (RFC 9110 §12.5.5).
+//!
+//! An error that is not a problem type is answered as a masked 500 and
+//! logged, redacted, under the body's correlation id:
+//!
+//! ```
+//! use actix_web::{test, web, App, HttpResponse};
+//! use problem_core::pipeline::{MemoryLogger, Pipeline};
+//! use std::sync::Arc;
+//!
+//! async fn books() -> Result<HttpResponse, std::io::Error> {
+//!     Err(std::io::Error::other("postgres://app:hunter2@db refused"))
+//! }
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! let logger = Arc::new(MemoryLogger::default());
+//! let pipeline = Pipeline::builder().tag("catalog").development(false).shared_logger(logger.clone());
+//! let app = test::init_service(App::new().wrap(pipeline.build().unwrap()).route("/books", web::get().to(books))).await;
+//! let res = test::call_service(&app, test::TestRequest::get().uri("/books").to_request()).await;
+//! let id = logger.entries()[0].correlation_id;
+//! assert_eq!(
+//!     test::read_body(res).await,
+//!     format!(r#"{{"type":"about:blank","title":"Internal Server Error","status":500,"instance":"/books","correlationId":"{id}"}}"#)
+//! );
+//! assert_eq!(
+//!     logger.entries()[0].message,
+//!     format!("[catalog] Unhandled error on GET /books (correlation id {id}): Error: postgres://***@db refused")
+//! );
+//! # });
+//! ```
 
 mod body;
 mod checked;

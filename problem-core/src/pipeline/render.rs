@@ -19,6 +19,14 @@ use crate::problem::{
 
 /// A panic caught in a handler, carried as an error so the pipeline answers
 /// it as an unknown error named `Panic` (masked 500).
+///
+/// ```
+/// use problem_core::pipeline::PanicError;
+/// let err = PanicError::new("index out of bounds");
+/// assert_eq!(err.to_string(), "index out of bounds");
+/// let actix: actix_web::Error = err.into();
+/// assert_eq!(actix.as_response_error().status_code(), 500);
+/// ```
 #[derive(Debug)]
 pub struct PanicError {
     message: String,
@@ -27,6 +35,13 @@ pub struct PanicError {
 
 impl PanicError {
     /// A panic with its message (the payload when it is a string).
+    ///
+    /// ```
+    /// use problem_core::pipeline::PanicError;
+    /// let err = PanicError::new("boom");
+    /// assert_eq!(err.to_string(), "boom");
+    /// assert_eq!(err.location(), None);
+    /// ```
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -36,6 +51,17 @@ impl PanicError {
 
     /// The message from a `catch_unwind` payload, and the panic's location
     /// when the pipeline's panic hook recorded it on this thread.
+    ///
+    /// ```
+    /// use problem_core::pipeline::PanicError;
+    /// use std::any::Any;
+    /// let payload: Box<dyn Any + Send> = Box::new(format!("item {} missing", 7));
+    /// assert_eq!(PanicError::from_payload(&*payload).to_string(), "item 7 missing");
+    /// let payload: Box<dyn Any + Send> = Box::new("boom");
+    /// assert_eq!(PanicError::from_payload(&*payload).to_string(), "boom");
+    /// let payload: Box<dyn Any + Send> = Box::new(42);
+    /// assert_eq!(PanicError::from_payload(&*payload).to_string(), "panic with a non-string payload");
+    /// ```
     pub fn from_payload(panic: &(dyn std::any::Any + Send)) -> Self {
         let message = if let Some(s) = panic.downcast_ref::<&str>() {
             (*s).to_owned()
@@ -50,7 +76,17 @@ impl PanicError {
         }
     }
 
-    /// Where the panic happened (`file:line:column`), when known.
+    /// Where the panic happened (`file:line:column`), when known: recorded
+    /// by the pipeline's panic hook for a panic it catches; `None` for a
+    /// [`PanicError::new`] or a panic caught elsewhere.
+    ///
+    /// ```
+    /// use problem_core::pipeline::PanicError;
+    /// assert_eq!(PanicError::new("boom").location(), None);
+    /// let payload = std::panic::catch_unwind(|| panic!("boom")).unwrap_err();
+    /// let err = PanicError::from_payload(&*payload);
+    /// assert_eq!((err.to_string().as_str(), err.location()), ("boom", None));
+    /// ```
     pub fn location(&self) -> Option<&str> {
         self.location.as_deref()
     }
@@ -98,6 +134,14 @@ pub struct UnknownError {
 
 impl UnknownError {
     /// The error's type name without its path.
+    ///
+    /// ```
+    /// use problem_core::pipeline::UnknownError;
+    /// assert_eq!(UnknownError::from(std::io::Error::other("disk full")).name(), "Error");
+    /// assert_eq!(UnknownError::from(std::fmt::Error).name(), "Error");
+    /// let parse = "x".parse::<u8>().unwrap_err();
+    /// assert_eq!(UnknownError::from(parse).name(), "ParseIntError");
+    /// ```
     pub fn name(&self) -> &str {
         self.info.name()
     }
@@ -133,6 +177,32 @@ pub(crate) fn empty_413() -> HttpResponse {
 
 /// What the pipeline knows about the request an error belongs to, handed to
 /// exception filters and [`default_error_response`].
+///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::NotFoundException;
+/// use problem_core::pipeline::Pipeline;
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let pipeline = Pipeline::builder()
+///     .tag("catalog")
+///     .development(false)
+///     .filter::<NotFoundException, _>(|_err, ctx| {
+///         HttpResponse::NotFound().body(format!("{ctx:?}"))
+///     })
+///     .build()
+///     .unwrap();
+/// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::get().to(|| async {
+///     Err::<HttpResponse, _>(NotFoundException::new())
+/// })))
+/// .await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/books/7?fields=title").to_request()).await;
+/// assert_eq!(
+///     test::read_body(res).await,
+///     r#"ErrorContext { method: GET, instance: "/books/7", tag: "catalog", .. }"#
+/// );
+/// # });
+/// ```
 pub struct ErrorContext<'a> {
     request: Option<HttpRequest>,
     method: Method,
@@ -176,6 +246,31 @@ impl<'a> ErrorContext<'a> {
     /// The response the service would send for this error, with masking
     /// and logging (the spec's `defaultErrorResponse`), for an exception
     /// filter to adjust.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::{Pipeline, with_headers};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false)
+    ///     .filter::<NotFoundException, _>(|_err, ctx| with_headers(ctx.default_response(), [("X-Filtered", "1")]))
+    ///     .build()
+    ///     .unwrap();
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::get().to(|| async {
+    ///     Err::<HttpResponse, _>(NotFoundException::new().with_detail("Book 7 not found"))
+    /// })))
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/books/7").to_request()).await;
+    /// assert_eq!(res.headers().get("x-filtered").unwrap(), "1");
+    /// assert_eq!(res.headers().get("content-type").unwrap(), "application/problem+json; charset=utf-8");
+    /// assert_eq!(
+    ///     test::read_body(res).await,
+    ///     r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"Book 7 not found","instance":"/books/7"}"#
+    /// );
+    /// # });
+    /// ```
     pub fn default_response(&self) -> HttpResponse {
         match self.error {
             Some(error) => default_error_response(error, self, &*self.logger, self.development),
@@ -184,32 +279,150 @@ impl<'a> ErrorContext<'a> {
     }
 
     /// Whether development mode is on.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(true)
+    ///     .filter::<NotFoundException, _>(|_err, ctx| HttpResponse::NotFound().body(format!("development: {}", ctx.development())))
+    ///     .build()
+    ///     .unwrap();
+    /// let missing = || async { Err::<HttpResponse, _>(NotFoundException::new()) };
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::to(missing))).await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/books/7").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "development: true");
+    /// # });
+    /// ```
     pub fn development(&self) -> bool {
         self.development
     }
 
     /// The pipeline's logger.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::Pipeline;
+    /// use problem_core::pipeline::{LogLevel, LogRecord, MemoryLogger};
+    /// use std::sync::Arc;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let logger = Arc::new(MemoryLogger::default());
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false).shared_logger(logger.clone())
+    ///     .filter::<NotFoundException, _>(|_err, ctx| HttpResponse::NotFound().body({
+    ///         let record = LogRecord { level: LogLevel::Warn, message: "[app] filtered", error: None, correlation_id: uuid::Uuid::nil() };
+    ///         ctx.logger().log(&record);
+    ///         "filtered"
+    ///     }))
+    ///     .build()
+    ///     .unwrap();
+    /// let missing = || async { Err::<HttpResponse, _>(NotFoundException::new()) };
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::to(missing))).await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/books/7").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "filtered");
+    /// assert_eq!(logger.entries()[0].message, "[app] filtered");
+    /// # });
+    /// ```
     pub fn logger(&self) -> &dyn LogSink {
         &*self.logger
     }
 
     /// The request; `None` for an error that escaped the routed service as
-    /// `Err` or a panic outside a handler.
+    /// `Err`, and for a panic the pipeline itself caught (in a plain actix-web
+    /// `App`, a panic in a handler too; [`ProblemApp`](crate::server::ProblemApp)'s
+    /// route table catches handler panics with the request at hand).
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false)
+    ///     .filter::<NotFoundException, _>(|_err, ctx| HttpResponse::NotFound().body(ctx.request().map(|r| r.query_string().to_owned()).unwrap_or_default()))
+    ///     .build()
+    ///     .unwrap();
+    /// let missing = || async { Err::<HttpResponse, _>(NotFoundException::new()) };
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::to(missing))).await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/books/7?sort=title").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "sort=title");
+    /// # });
+    /// ```
     pub fn request(&self) -> Option<&HttpRequest> {
         self.request.as_ref()
     }
 
     /// The request method.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false)
+    ///     .filter::<NotFoundException, _>(|_err, ctx| HttpResponse::NotFound().body(ctx.method().to_string()))
+    ///     .build()
+    ///     .unwrap();
+    /// let missing = || async { Err::<HttpResponse, _>(NotFoundException::new()) };
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::to(missing))).await;
+    /// let res = test::call_service(&app, test::TestRequest::delete().uri("/books/7").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "DELETE");
+    /// # });
+    /// ```
     pub fn method(&self) -> &Method {
         &self.method
     }
 
     /// The `instance`: the request path as received, without the query.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false)
+    ///     .filter::<NotFoundException, _>(|_err, ctx| HttpResponse::NotFound().body(ctx.instance().to_owned()))
+    ///     .build()
+    ///     .unwrap();
+    /// let missing = || async { Err::<HttpResponse, _>(NotFoundException::new()) };
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::to(missing))).await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/books/7?sort=title").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "/books/7");
+    /// # });
+    /// ```
     pub fn instance(&self) -> &str {
         self.instance
     }
 
     /// The log tag, e.g. `catalog`.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::NotFoundException;
+    /// use problem_core::pipeline::Pipeline;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .tag("catalog")
+    ///     .filter::<NotFoundException, _>(|_err, ctx| HttpResponse::NotFound().body(ctx.tag().to_owned()))
+    ///     .build()
+    ///     .unwrap();
+    /// let missing = || async { Err::<HttpResponse, _>(NotFoundException::new()) };
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/books/{id}", web::to(missing))).await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/books/7").to_request()).await;
+    /// assert_eq!(test::read_body(res).await, "catalog");
+    /// # });
+    /// ```
     pub fn tag(&self) -> &str {
         &self.tag
     }

@@ -134,11 +134,34 @@ pub(crate) fn merge_pairs<'n, N, P>(
 
 impl StickyHeaders {
     /// No headers.
+    ///
+    /// ```
+    /// use problem_core::pipeline::StickyHeaders;
+    /// let sticky = StickyHeaders::new();
+    /// assert!(sticky.is_empty());
+    /// assert_eq!(sticky.iter().count(), 0);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Adds a layer: its names replace the same names of earlier layers.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+    /// use problem_core::pipeline::StickyHeaders;
+    /// let mut v2 = HeaderMap::new();
+    /// v2.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("2"));
+    /// v2.append(HeaderName::from_static("deprecation"), HeaderValue::from_static("true"));
+    /// let mut v3 = HeaderMap::new();
+    /// v3.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
+    /// let mut sticky = StickyHeaders::new();
+    /// sticky.push(Arc::new(v2));
+    /// sticky.push(Arc::new(v3));
+    /// assert_eq!(sticky.get("x-api-version").unwrap(), "3");
+    /// assert_eq!(sticky.get("deprecation").unwrap(), "true");
+    /// ```
     pub fn push(&mut self, headers: Arc<HeaderMap>) {
         self.push_layer(Layer::Map(headers));
     }
@@ -170,11 +193,37 @@ impl StickyHeaders {
     }
 
     /// Whether there is no header at all.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+    /// use problem_core::pipeline::StickyHeaders;
+    /// let mut sticky = StickyHeaders::new();
+    /// sticky.push(Arc::new(HeaderMap::new()));
+    /// assert!(sticky.is_empty());
+    /// let mut h = HeaderMap::new();
+    /// h.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
+    /// sticky.push(Arc::new(h));
+    /// assert!(!sticky.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.maps().all(HeaderMap::is_empty)
     }
 
     /// The first value of `name` in the latest layer that has it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+    /// use problem_core::pipeline::StickyHeaders;
+    /// let mut h = HeaderMap::new();
+    /// h.append(HeaderName::from_static("link"), HeaderValue::from_static(r#"</v2>; rel="successor-version""#));
+    /// h.append(HeaderName::from_static("link"), HeaderValue::from_static(r#"</docs>; rel="help""#));
+    /// let mut sticky = StickyHeaders::new();
+    /// sticky.push(Arc::new(h));
+    /// assert_eq!(sticky.get("Link").unwrap(), r#"</v2>; rel="successor-version""#);
+    /// assert_eq!(sticky.get("x-api-version"), None);
+    /// ```
     pub fn get(&self, name: impl AsRef<str>) -> Option<&HeaderValue> {
         let name = name.as_ref();
         self.maps().rev().find_map(|h| h.get(name))
@@ -182,6 +231,23 @@ impl StickyHeaders {
 
     /// Every effective `(name, value)` pair: the pairs of each layer, in
     /// layer order, without those whose name a later layer replaces.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+    /// use problem_core::pipeline::StickyHeaders;
+    /// let mut first = HeaderMap::new();
+    /// first.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("2"));
+    /// first.append(HeaderName::from_static("deprecation"), HeaderValue::from_static("true"));
+    /// let mut second = HeaderMap::new();
+    /// second.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
+    /// let mut sticky = StickyHeaders::new();
+    /// sticky.push(Arc::new(first));
+    /// sticky.push(Arc::new(second));
+    /// let mut pairs: Vec<(&str, &str)> = sticky.iter().map(|(n, v)| (n.as_str(), v.to_str().unwrap())).collect();
+    /// pairs.sort();
+    /// assert_eq!(pairs, [("deprecation", "true"), ("x-api-version", "3")]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
         let layers: Vec<&HeaderMap> = self.maps().collect();
         let mut pairs = Vec::new();
@@ -197,6 +263,24 @@ impl StickyHeaders {
     }
 
     /// The headers applied to an empty map ([`apply_to`](Self::apply_to)).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+    /// use problem_core::pipeline::StickyHeaders;
+    /// let mut first = HeaderMap::new();
+    /// first.append(HeaderName::from_static("vary"), HeaderValue::from_static("Accept"));
+    /// first.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("2"));
+    /// let mut second = HeaderMap::new();
+    /// second.append(HeaderName::from_static("vary"), HeaderValue::from_static("Accept-Version"));
+    /// second.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
+    /// let mut sticky = StickyHeaders::new();
+    /// sticky.push(Arc::new(first));
+    /// sticky.push(Arc::new(second));
+    /// let map = sticky.to_header_map();
+    /// assert_eq!(map.get("vary").unwrap(), "Accept, Accept-Version");
+    /// assert_eq!(map.get_all("x-api-version").collect::<Vec<_>>(), ["3"]);
+    /// ```
     pub fn to_header_map(&self) -> HeaderMap {
         let mut out = HeaderMap::new();
         self.apply_to(&mut out);
@@ -207,6 +291,29 @@ impl StickyHeaders {
     /// values `out` had for it, except `Link`, whose links are added to
     /// those `out` has (RFC 8288), and `Vary`, whose field names are merged
     /// into those `out` lists ([`merge_vary`], RFC 9110 §12.5.5).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+    /// use problem_core::pipeline::StickyHeaders;
+    /// let mut h = HeaderMap::new();
+    /// h.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
+    /// h.append(HeaderName::from_static("vary"), HeaderValue::from_static("Accept-Version"));
+    /// h.append(HeaderName::from_static("link"), HeaderValue::from_static(r#"</v3>; rel="latest-version""#));
+    /// let mut sticky = StickyHeaders::new();
+    /// sticky.push(Arc::new(h));
+    /// let mut out = HeaderMap::new();
+    /// out.append(HeaderName::from_static("x-api-version"), HeaderValue::from_static("1"));
+    /// out.append(HeaderName::from_static("vary"), HeaderValue::from_static("Accept"));
+    /// out.append(HeaderName::from_static("link"), HeaderValue::from_static(r#"</docs>; rel="help""#));
+    /// sticky.apply_to(&mut out);
+    /// assert_eq!(out.get_all("x-api-version").collect::<Vec<_>>(), ["3"]);
+    /// assert_eq!(out.get("vary").unwrap(), "Accept, Accept-Version");
+    /// assert_eq!(
+    ///     out.get_all("link").collect::<Vec<_>>(),
+    ///     [r#"</docs>; rel="help""#, r#"</v3>; rel="latest-version""#]
+    /// );
+    /// ```
     pub fn apply_to(&self, out: &mut HeaderMap) {
         for layer in self.layers() {
             layer.apply_to(out);
@@ -217,6 +324,34 @@ impl StickyHeaders {
 /// Records headers for every response of `req` (replacing earlier values of
 /// the same names); see [`StickyHeaders`]. Copies `headers` once; see
 /// [`add_shared_sticky_headers`] to share a map instead.
+///
+/// A middleware records them; the pipeline adds them to a problem response:
+///
+/// ```
+/// use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+/// use actix_web::{dev::Service, test, web, App, HttpResponse};
+/// use problem_core::NotFoundException;
+/// use problem_core::pipeline::{Pipeline, add_sticky_headers};
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let pipeline = Pipeline::builder().development(false).build().unwrap();
+/// let app = test::init_service(
+///     App::new()
+///         .wrap_fn(|req, srv| {
+///             let mut h = HeaderMap::new();
+///             h.insert(HeaderName::from_static("x-api-version"), HeaderValue::from_static("3"));
+///             add_sticky_headers(&req, &h);
+///             srv.call(req)
+///         })
+///         .wrap(pipeline)
+///         .route("/b", web::get().to(|| async { Err::<HttpResponse, _>(NotFoundException::new()) })),
+/// )
+/// .await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/b").to_request()).await;
+/// assert_eq!(res.status(), 404);
+/// assert_eq!(res.headers().get("x-api-version").unwrap(), "3");
+/// # });
+/// ```
 pub fn add_sticky_headers(req: &ServiceRequest, headers: &HeaderMap) {
     add_shared_sticky_headers(req, Arc::new(headers.clone()));
 }

@@ -47,6 +47,20 @@ pub trait ProblemExt: Problem + Sized {
 impl<P: Problem> ProblemExt for P {}
 
 /// A problem with caller overrides; see [`ProblemExt::customize`].
+///
+/// ```
+/// use problem_core::{Problem, ProblemExt, ServiceUnavailableException};
+/// let err = ServiceUnavailableException::new()
+///     .customize()
+///     .with_detail("Maintenance window")
+///     .with_extension("window", "02:00-03:00");
+/// assert_eq!(err.name(), "ServiceUnavailableException");
+/// assert_eq!(
+///     serde_json::to_string(&err.to_problem("/books")?)?,
+///     r#"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"Maintenance window","instance":"/books","window":"02:00-03:00"}"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Customized<P> {
     inner: P,
     detail: Option<String>,
@@ -57,12 +71,33 @@ pub struct Customized<P> {
 
 impl<P: Problem> Customized<P> {
     /// Replaces the detail.
+    ///
+    /// ```
+    /// use problem_core::{NotFoundException, Problem, ProblemExt};
+    /// let err = NotFoundException::new().with_detail("Book 7 not found").customize().with_detail("Book 8 not found");
+    /// assert_eq!(err.to_string(), "Book 8 not found");
+    /// assert_eq!(err.inner().to_string(), "Book 7 not found");
+    /// ```
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
         self
     }
 
     /// Adds or replaces an extension member.
+    ///
+    /// ```
+    /// use problem_core::{ConflictException, Problem, ProblemExt};
+    /// let err = ConflictException::new()
+    ///     .with_extension("isbn", "0441013597")
+    ///     .customize()
+    ///     .with_extension("isbn", "0441172717")
+    ///     .with_extension("copies", 2);
+    /// assert_eq!(
+    ///     serde_json::Value::Object(err.extensions()?),
+    ///     serde_json::json!({"isbn": "0441172717", "copies": 2})
+    /// );
+    /// # Ok::<(), problem_core::ProblemBuildError>(())
+    /// ```
     pub fn with_extension(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
         let key = key.into();
         match serde_json::to_value(value) {
@@ -81,6 +116,18 @@ impl<P: Problem> Customized<P> {
     }
 
     /// Adds a response header; replaces the inner problem's headers of that name.
+    ///
+    /// ```
+    /// use problem_core::{Problem, ProblemExt, TooManyRequestsException};
+    /// let err = TooManyRequestsException::new()
+    ///     .with_header(("Retry-After", "60"))
+    ///     .customize()
+    ///     .with_header(("Retry-After", "120"));
+    /// let headers = err.headers()?;
+    /// assert_eq!(headers.get_all("retry-after").collect::<Vec<_>>(), ["120"]);
+    /// assert!(err.customize().with_header(("Bad Name", "1")).headers().is_err());
+    /// # Ok::<(), problem_core::ProblemBuildError>(())
+    /// ```
     pub fn with_header(mut self, header: impl TryIntoHeaderPair) -> Self {
         match header.try_into_pair() {
             Ok((name, value)) => self.headers.append(name, value),
@@ -94,11 +141,25 @@ impl<P: Problem> Customized<P> {
     }
 
     /// The wrapped problem.
+    ///
+    /// ```
+    /// use problem_core::{NotFoundException, Problem, ProblemExt};
+    /// let err = NotFoundException::new().customize().with_detail("Book 7 not found");
+    /// assert_eq!(err.inner().detail(), None);
+    /// assert_eq!(err.detail().as_deref(), Some("Book 7 not found"));
+    /// ```
     pub fn inner(&self) -> &P {
         &self.inner
     }
 
     /// Unwraps the problem, dropping the overrides.
+    ///
+    /// ```
+    /// use problem_core::{NotFoundException, ProblemExt};
+    /// let err = NotFoundException::new().customize().with_detail("Book 7 not found");
+    /// let inner: NotFoundException = err.into_inner();
+    /// assert_eq!(inner.to_string(), "Not Found");
+    /// ```
     pub fn into_inner(self) -> P {
         self.inner
     }

@@ -210,6 +210,14 @@ impl HttpException {
     }
 
     /// Sets the detail, a message for the client.
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem};
+    /// let err = HttpException::new(409)?.with_detail("Duplicate ISBN");
+    /// assert_eq!(err.detail().as_deref(), Some("Duplicate ISBN"));
+    /// assert_eq!(err.to_string(), "Duplicate ISBN");
+    /// # Ok::<(), problem_core::StatusRangeError>(())
+    /// ```
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(Cow::Owned(detail.into()));
         self
@@ -222,12 +230,29 @@ impl HttpException {
     }
 
     /// Sets the problem type URI (default `about:blank`).
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem};
+    /// assert_eq!(HttpException::new(409)?.problem_type(), "about:blank");
+    /// let err = HttpException::new(409)?.with_type("/problems/duplicate-isbn");
+    /// assert_eq!(err.problem_type(), "/problems/duplicate-isbn");
+    /// # Ok::<(), problem_core::StatusRangeError>(())
+    /// ```
     pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
         self.problem_type = Cow::Owned(problem_type.into());
         self
     }
 
     /// Sets the title (default from [`status_title`](crate::status_title)).
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem};
+    /// assert_eq!(HttpException::new(409)?.title(), "Conflict");
+    /// let err = HttpException::new(409)?.with_title("Duplicate book");
+    /// assert_eq!(err.title(), "Duplicate book");
+    /// assert_eq!(err.to_string(), "Duplicate book");
+    /// # Ok::<(), problem_core::StatusRangeError>(())
+    /// ```
     pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
@@ -236,6 +261,16 @@ impl HttpException {
     /// Adds an extension member; any `Serialize` value. A value that fails
     /// to serialize makes [`Problem::extensions`] return
     /// [`ProblemBuildError::Extension`] (never a panic).
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem};
+    /// let err = HttpException::new(409)?.with_extension("isbn", "0441013597").with_extension("copies", [1, 2]);
+    /// assert_eq!(
+    ///     serde_json::to_string(&err.to_problem("/books")?)?,
+    ///     r#"{"type":"about:blank","title":"Conflict","status":409,"instance":"/books","isbn":"0441013597","copies":[1,2]}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_extension(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
         let key = key.into();
         match serde_json::to_value(value) {
@@ -254,6 +289,19 @@ impl HttpException {
     }
 
     /// Adds every member of a JSON object as an extension member.
+    ///
+    /// ```
+    /// use problem_core::{Extensions, HttpException, Problem};
+    /// let mut ext = Extensions::new();
+    /// ext.insert("limit".into(), 100.into());
+    /// ext.insert("window".into(), "1m".into());
+    /// let err = HttpException::new(429)?.with_extension("limit", 50).with_extensions(ext);
+    /// assert_eq!(
+    ///     serde_json::Value::Object(err.extensions()?),
+    ///     serde_json::json!({"limit": 100, "window": "1m"})
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_extensions(mut self, extensions: Extensions) -> Self {
         self.extensions.extend(extensions);
         self
@@ -262,6 +310,15 @@ impl HttpException {
     /// Adds a response header, e.g. `("Retry-After", "120")`. An invalid
     /// name or value makes [`Problem::headers`] return
     /// [`ProblemBuildError::Header`].
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem, ProblemBuildError};
+    /// let err = HttpException::new(503)?.with_header(("Retry-After", "120"));
+    /// assert_eq!(err.headers()?.get("retry-after").unwrap(), "120");
+    /// let bad = HttpException::new(503)?.with_header(("Retry After", "120"));
+    /// assert!(matches!(bad.headers(), Err(ProblemBuildError::Header { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_header(mut self, header: impl TryIntoHeaderPair) -> Self {
         match header.try_into_pair() {
             Ok((name, value)) => self.headers.append(name, value),
@@ -276,6 +333,18 @@ impl HttpException {
 
     /// Sets the underlying error; kept as [`std::error::Error::source`],
     /// never sent to the client.
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem};
+    /// use std::error::Error as _;
+    /// let err = HttpException::new(502)?.with_cause(std::io::Error::other("upstream reset"));
+    /// assert_eq!(err.source().unwrap().to_string(), "upstream reset");
+    /// assert_eq!(
+    ///     serde_json::to_string(&err.to_problem("/books")?)?,
+    ///     r#"{"type":"about:blank","title":"Bad Gateway","status":502,"instance":"/books"}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_cause(mut self, cause: impl Into<BoxError>) -> Self {
         self.cause = Some(cause.into());
         self

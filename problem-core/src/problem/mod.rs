@@ -8,6 +8,21 @@
 //! - [`problem_response`]: the actix-web response of a body.
 //! - [`DocumentedProblem`], [`ProblemTypeDoc`]: problem type documentation
 //!   (RFC 9457 §3.1.1), served at the type's URI.
+//!
+//! ```
+//! use problem_core::problem::{NotFoundException, Problem, ProblemDetails, problem_response};
+//!
+//! let err = NotFoundException::new().with_detail("Book 7 not found");
+//! let body: ProblemDetails = err.to_problem("/books/7")?;
+//! assert_eq!(
+//!     serde_json::to_string(&body)?,
+//!     r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"Book 7 not found","instance":"/books/7"}"#
+//! );
+//! let res = problem_response(&body, &err.headers()?);
+//! assert_eq!(res.status(), 404);
+//! assert_eq!(res.headers().get("content-type").unwrap(), "application/problem+json; charset=utf-8");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod builtin;
 mod custom;

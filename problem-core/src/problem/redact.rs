@@ -261,7 +261,18 @@ fn has_scheme(head: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
-/// Whether a member name denotes a credential whose value is hidden whole.
+/// Whether a member name denotes a credential whose value is hidden whole:
+/// it contains, ignoring ASCII case, `password`, `passwd`, `secret`,
+/// `token`, `authorization`, `cookie`, `api_key`, `apikey` or `credential`.
+///
+/// ```
+/// use problem_core::pipeline::is_sensitive_key;
+/// assert!(is_sensitive_key("X_API_KEY"));
+/// assert!(is_sensitive_key("refreshToken"));
+/// assert!(is_sensitive_key("DB_PASSWORD"));
+/// assert!(!is_sensitive_key("isbn"));
+/// assert!(!is_sensitive_key("api-key"));
+/// ```
 pub fn is_sensitive_key(key: &str) -> bool {
     const NEEDLES: [&str; 9] = [
         "password",

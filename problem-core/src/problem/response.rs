@@ -162,11 +162,30 @@ fn redact_document(body: &mut ProblemDetails) {
 /// `ResponseError::error_response` of a problem type: it finds the problem
 /// again in the response's `actix_web::Error`, so the error pipeline can
 /// fill `instance`, mask and log it.
+///
+/// ```
+/// use problem_core::{NotFoundException, Problem, ProblemSource};
+/// let err: actix_web::Error = NotFoundException::new().with_detail("Book 7 not found").into();
+/// let res = err.error_response();
+/// let source = *res.extensions().get::<ProblemSource>().unwrap();
+/// let problem = source.find(&err).unwrap();
+/// assert_eq!((problem.name(), problem.status().as_u16()), ("NotFoundException", 404));
+/// ```
 #[derive(Clone, Copy)]
 pub struct ProblemSource(pub(crate) fn(&actix_web::Error) -> Option<&dyn Problem>);
 
 impl ProblemSource {
-    /// Finds the problem this marker was left for in `err`.
+    /// Finds the problem this marker was left for in `err`; `None` when
+    /// `err` holds another type.
+    ///
+    /// ```
+    /// use problem_core::{ConflictException, NotFoundException, Problem, ProblemSource};
+    /// let err: actix_web::Error = ConflictException::new().with_detail("Duplicate ISBN").into();
+    /// let source = *err.error_response().extensions().get::<ProblemSource>().unwrap();
+    /// assert_eq!(source.find(&err).unwrap().detail().as_deref(), Some("Duplicate ISBN"));
+    /// let other: actix_web::Error = NotFoundException::new().into();
+    /// assert!(source.find(&other).is_none());
+    /// ```
     pub fn find<'e>(&self, err: &'e actix_web::Error) -> Option<&'e dyn Problem> {
         (self.0)(err)
     }

@@ -62,6 +62,21 @@ pub struct ProblemTypeDoc {
 
 /// One extension member of a problem type (RFC 9457 §3.2 "Extension
 /// Members").
+///
+/// ```
+/// use problem_core::{DocumentedProblem, Problem};
+/// #[derive(Debug, Problem)]
+/// #[problem(status = 429, type = "/problems/quota")]
+/// struct Quota {
+///     /// Seconds until the quota resets.
+///     reset: u32,
+///     plan: Option<String>,
+/// }
+/// let members = &Quota::problem_type_docs()[0].members;
+/// assert_eq!((members[0].name, members[0].json_type, members[0].required), ("reset", "integer", true));
+/// assert_eq!(members[0].description, "Seconds until the quota resets.");
+/// assert_eq!((members[1].name, members[1].json_type, members[1].required), ("plan", "string", false));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct MemberDoc {
@@ -103,6 +118,18 @@ pub trait DocumentedProblem {
 impl ProblemTypeDoc {
     /// The description as JSON: `type`, `title`, `status`, `description`,
     /// `members` (each `name`, `type`, `required`, `description`).
+    ///
+    /// ```
+    /// use problem_core::{DocumentedProblem, Problem};
+    /// /// The order is already paid.
+    /// #[derive(Debug, Problem)]
+    /// #[problem(status = 409, type = "/problems/paid")]
+    /// struct Paid;
+    /// assert_eq!(
+    ///     Paid::problem_type_docs()[0].to_json().to_string(),
+    ///     r#"{"type":"/problems/paid","title":"Conflict","status":409,"description":"The order is already paid.","members":[]}"#
+    /// );
+    /// ```
     pub fn to_json(&self) -> Json {
         let members: Vec<Json> = self
             .members
@@ -177,6 +204,21 @@ impl ProblemTypeDoc {
 
     /// Whether the application serves this type: a path on its own origin
     /// (starts with `/`, not `//`); never `about:blank` (RFC 9457 §4.2.1).
+    ///
+    /// ```
+    /// use problem_core::{DocumentedProblem, Problem};
+    /// #[derive(Debug, Problem)]
+    /// enum OrderProblem {
+    ///     #[problem(status = 409, type = "/problems/paid")]
+    ///     Paid,
+    ///     #[problem(status = 410)]
+    ///     Gone,
+    ///     #[problem(status = 402, type = "https://errors.example/payment")]
+    ///     Payment,
+    /// }
+    /// let served: Vec<bool> = OrderProblem::problem_type_docs().iter().map(|d| d.is_served()).collect();
+    /// assert_eq!(served, [true, false, false]);
+    /// ```
     pub fn is_served(&self) -> bool {
         self.problem_type != ABOUT_BLANK
             && self.problem_type.starts_with('/')

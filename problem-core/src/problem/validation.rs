@@ -15,7 +15,14 @@ use super::exception::ProblemBuildError;
 use super::json::{MemberSink, field};
 use super::traits::Problem;
 
-/// Where the value an [`Issue`] is about was found.
+/// Where the value an [`Issue`] is about was found; serialized in lower
+/// case.
+///
+/// ```
+/// use problem_core::IssueLocation;
+/// assert_eq!(serde_json::to_string(&IssueLocation::Query).unwrap(), r#""query""#);
+/// assert_eq!(serde_json::from_str::<IssueLocation>(r#""header""#).unwrap(), IssueLocation::Header);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
@@ -72,6 +79,16 @@ pub struct Issue {
 
 impl Issue {
     /// An issue with no code-specific members.
+    ///
+    /// ```
+    /// use problem_core::{Issue, IssueLocation};
+    /// let issue = Issue::new(IssueLocation::Path, "id", "invalid_value", "`x` is not an integer");
+    /// assert!(issue.extra.is_empty());
+    /// assert_eq!(
+    ///     serde_json::to_string(&issue).unwrap(),
+    ///     r#"{"location":"path","name":"id","code":"invalid_value","message":"`x` is not an integer"}"#
+    /// );
+    /// ```
     pub fn new(
         location: IssueLocation,
         name: impl Into<String>,
@@ -89,6 +106,18 @@ impl Issue {
 
     /// Adds a code-specific member (replacing one of the same name, in its
     /// place); a value that does not serialize is stored as `null`.
+    ///
+    /// ```
+    /// use problem_core::{Issue, IssueLocation};
+    /// let issue = Issue::new(IssueLocation::Query, "limit", "out_of_range", "limit must be at most 100")
+    ///     .with("max", 50)
+    ///     .with("min", 1)
+    ///     .with("max", 100);
+    /// assert_eq!(
+    ///     serde_json::to_string(&issue).unwrap(),
+    ///     r#"{"location":"query","name":"limit","code":"out_of_range","message":"limit must be at most 100","max":100,"min":1}"#
+    /// );
+    /// ```
     pub fn with(mut self, key: impl AsRef<str>, value: impl Serialize) -> Self {
         self.extra.insert(key.as_ref(), &value);
         self
@@ -127,12 +156,31 @@ pub struct IssueMembers {
 
 impl IssueMembers {
     /// No members.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// let m = IssueMembers::new();
+    /// assert!(m.is_empty());
+    /// assert_eq!(m.as_json(), "");
+    /// ```
     pub fn new() -> Self {
         Self { json: Vec::new() }
     }
 
     /// Sets member `key` (replacing its value, in its place, if it was
     /// there); a value that does not serialize is stored as `null`.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// use std::collections::HashMap;
+    /// let mut m = IssueMembers::new();
+    /// m.insert("allowed", &["id", "title"]);
+    /// m.insert("expected", &"integer");
+    /// m.insert("allowed", &["id"]);
+    /// let unserializable: HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
+    /// m.insert("bad", &unserializable);
+    /// assert_eq!(m.as_json(), r#""allowed":["id"],"expected":"integer","bad":null"#);
+    /// ```
     pub fn insert(&mut self, key: &str, value: &(impl Serialize + ?Sized)) {
         if self.json.is_empty() {
             // Most issues have one member: room for it in one allocation.
@@ -180,6 +228,14 @@ impl IssueMembers {
     }
 
     /// The value of member `key`, parsed.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// let mut m = IssueMembers::new();
+    /// m.insert("allowed", &["id", "title"]);
+    /// assert_eq!(m.get("allowed"), Some(serde_json::json!(["id", "title"])));
+    /// assert_eq!(m.get("id"), None);
+    /// ```
     pub fn get(&self, key: &str) -> Option<Value> {
         if !self.may_contain(key) {
             return None;
@@ -191,6 +247,16 @@ impl IssueMembers {
     }
 
     /// Removes member `key`, returning its value.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// let mut m = IssueMembers::new();
+    /// m.insert("expected", &"integer");
+    /// m.insert("max", &100);
+    /// assert_eq!(m.remove("expected"), Some(serde_json::json!("integer")));
+    /// assert_eq!(m.remove("expected"), None);
+    /// assert_eq!(m.as_json(), r#""max":100"#);
+    /// ```
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         if !self.may_contain(key) {
             return None;
@@ -203,27 +269,73 @@ impl IssueMembers {
     }
 
     /// Whether member `key` is there.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// let mut m = IssueMembers::new();
+    /// m.insert("expected", &"max");
+    /// assert!(m.contains_key("expected"));
+    /// assert!(!m.contains_key("max"));
+    /// ```
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
 
     /// The number of members.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// let mut m = IssueMembers::new();
+    /// assert_eq!(m.len(), 0);
+    /// m.insert("min", &1);
+    /// m.insert("max", &100);
+    /// m.insert("min", &0);
+    /// assert_eq!(m.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.to_vec().len()
     }
 
     /// Whether there is no member.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// let mut m = IssueMembers::new();
+    /// assert!(m.is_empty());
+    /// m.insert("min", &1);
+    /// assert!(!m.is_empty());
+    /// m.remove("min");
+    /// assert!(m.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.json.is_empty()
     }
 
     /// The members in order, parsed.
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// use serde_json::json;
+    /// let mut m = IssueMembers::new();
+    /// m.insert("max", &100);
+    /// m.insert("allowed", &["id"]);
+    /// let members: Vec<_> = m.iter().collect();
+    /// assert_eq!(members, [("max".to_owned(), json!(100)), ("allowed".to_owned(), json!(["id"]))]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (String, Value)> {
         self.to_vec().into_iter()
     }
 
     /// The members' JSON text: `"name":value` pairs joined by commas, as
     /// they are written inside the issue object (empty for none).
+    ///
+    /// ```
+    /// use problem_core::problem::IssueMembers;
+    /// let mut m = IssueMembers::new();
+    /// m.insert("expected", &"a \"quoted\" word");
+    /// m.insert("max", &1.5);
+    /// assert_eq!(m.as_json(), r#""expected":"a \"quoted\" word","max":1.5"#);
+    /// ```
     pub fn as_json(&self) -> &str {
         std::str::from_utf8(&self.json).unwrap_or_default()
     }
@@ -323,6 +435,14 @@ pub struct ValidationException {
 
 impl ValidationException {
     /// A validation error with the given issues and the default detail.
+    ///
+    /// ```
+    /// use problem_core::{Issue, IssueLocation, Problem, ValidationException};
+    /// let err = ValidationException::new(vec![Issue::new(IssueLocation::Query, "page", "invalid_value", "not a number")]);
+    /// assert_eq!(err.to_string(), "Request validation failed");
+    /// assert_eq!(err.status(), 400);
+    /// assert_eq!(err.issues()[0].name, "page");
+    /// ```
     pub fn new(issues: Vec<Issue>) -> Self {
         Self {
             base: BadRequestException::new()
@@ -332,24 +452,58 @@ impl ValidationException {
     }
 
     /// Replaces the detail.
+    ///
+    /// ```
+    /// use problem_core::{Problem, ValidationException};
+    /// let err = ValidationException::new(vec![]).with_detail("The book is invalid");
+    /// assert_eq!(err.detail().as_deref(), Some("The book is invalid"));
+    /// ```
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.base = self.base.with_detail(detail);
         self
     }
 
     /// Replaces the problem type URI.
+    ///
+    /// ```
+    /// use problem_core::{Problem, ValidationException};
+    /// let err = ValidationException::new(vec![]).with_type("/problems/invalid-book");
+    /// assert_eq!(
+    ///     serde_json::to_string(&err.to_problem("/books").unwrap()).unwrap(),
+    ///     r#"{"type":"/problems/invalid-book","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/books","issues":[]}"#
+    /// );
+    /// ```
     pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
         self.base = self.base.with_type(problem_type);
         self
     }
 
     /// The issues.
+    ///
+    /// ```
+    /// use problem_core::{Issue, IssueLocation, ValidationException};
+    /// let title = Issue::new(IssueLocation::Body, "/title", "length", "must not be empty");
+    /// let year = Issue::new(IssueLocation::Body, "/year", "range", "must be at least 1450").with("min", 1450);
+    /// let err = ValidationException::new(vec![title.clone(), year.clone()]);
+    /// assert_eq!(err.issues(), [title, year]);
+    /// ```
     pub fn issues(&self) -> &[Issue] {
         &self.issues
     }
 
     /// The exception seen as the [`BadRequestException`] it is a kind of
     /// (its issues are not part of that view).
+    ///
+    /// ```
+    /// use problem_core::{Issue, IssueLocation, Problem, ValidationException};
+    /// let err = ValidationException::new(vec![Issue::new(IssueLocation::Query, "q", "required", "q is required")]);
+    /// let base = err.as_bad_request();
+    /// assert_eq!(base.name(), "BadRequestException");
+    /// assert_eq!(
+    ///     serde_json::to_string(&base.to_problem("/search").unwrap()).unwrap(),
+    ///     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/search"}"#
+    /// );
+    /// ```
     pub fn as_bad_request(&self) -> &BadRequestException {
         &self.base
     }
