@@ -1,4 +1,13 @@
 //! [`HttpConfigError`]: mistakes in setup (spec, "Configuration errors").
+//!
+//! ```
+//! use problem_core::HttpConfigError;
+//! use problem_core::version::{VersionConfig, VersionStrategy};
+//!
+//! let err = VersionConfig::builder(VersionStrategy::url_path()).neutral_path("health").build().unwrap_err();
+//! assert_eq!(err, HttpConfigError::InvalidVersionConfig("neutral path \"health\" must start with '/'".into()));
+//! assert_eq!(err.to_string(), r#"invalid version configuration: neutral path "health" must start with '/'"#);
+//! ```
 
 /// A mistake in setting up the application: not an HTTP error. Returned when
 /// the application is built or when the server starts listening, never while

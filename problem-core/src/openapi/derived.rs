@@ -18,6 +18,20 @@ use super::problem::{PROBLEM_MEDIA_TYPE, problem_object, schema_ref};
 use crate::problem::status_title;
 
 /// One extension member of a derived problem type.
+///
+/// ```
+/// use problem_core::openapi::utoipa::PartialSchema;
+/// use problem_core::openapi::{ProblemCase, ProblemMember, problem_case_schema};
+///
+/// let isbn = ProblemMember { name: "isbn", required: true, schema: String::schema() };
+/// let case = ProblemCase {
+///     status: 409, problem_type: "/problems/duplicate-isbn", title: "Conflict",
+///     has_detail: false, members: vec![isbn], headers: Vec::new(),
+/// };
+/// let schema = serde_json::to_value(problem_case_schema(&case)).unwrap();
+/// assert_eq!(schema["properties"]["isbn"], serde_json::json!({"type": "string"}));
+/// assert_eq!(schema["required"], serde_json::json!(["type", "title", "status", "instance", "isbn"]));
+/// ```
 #[derive(Clone)]
 pub struct ProblemMember {
     /// The member name (the field name, or its `rename`).
@@ -30,6 +44,19 @@ pub struct ProblemMember {
 }
 
 /// One case of a derived problem type: the struct, or one enum variant.
+///
+/// ```
+/// use problem_core::openapi::{ProblemCase, problem_case_schema};
+///
+/// let case = ProblemCase {
+///     status: 404, problem_type: "/problems/no-book", title: "Not Found",
+///     has_detail: true, members: Vec::new(), headers: Vec::new(),
+/// };
+/// let schema = serde_json::to_value(problem_case_schema(&case)).unwrap();
+/// assert_eq!(schema["properties"]["status"]["enum"], serde_json::json!([404]));
+/// assert_eq!(schema["properties"]["type"]["enum"], serde_json::json!(["/problems/no-book"]));
+/// assert_eq!(schema["properties"]["title"]["enum"], serde_json::json!(["Not Found"]));
+/// ```
 #[derive(Clone)]
 pub struct ProblemCase {
     /// The status (400 to 599).
@@ -57,6 +84,20 @@ fn single(value: impl Into<serde_json::Value>, kind: Type) -> ObjectBuilder {
 /// case's values and its extension members added. For a 5xx, `detail`
 /// and the extension members are listed but not required: outside
 /// development mode they are masked.
+///
+/// ```
+/// use problem_core::openapi::utoipa::PartialSchema;
+/// use problem_core::openapi::{ProblemCase, ProblemMember, problem_case_schema};
+///
+/// let case = |status| ProblemCase {
+///     status, problem_type: "about:blank", title: "Error", has_detail: true,
+///     members: vec![ProblemMember { name: "shard", required: true, schema: u32::schema() }],
+///     headers: Vec::new(),
+/// };
+/// let required = |status| serde_json::to_value(problem_case_schema(&case(status))).unwrap()["required"].clone();
+/// assert_eq!(required(422), serde_json::json!(["type", "title", "status", "instance", "detail", "shard"]));
+/// assert_eq!(required(503), serde_json::json!(["type", "title", "status", "instance"]));
+/// ```
 pub fn problem_case_schema(case: &ProblemCase) -> RefOr<Schema> {
     let client_error = case.status < 500;
     let mut object = problem_object()
@@ -78,6 +119,20 @@ pub fn problem_case_schema(case: &ProblemCase) -> RefOr<Schema> {
 
 /// The schema of a derived type: its one case, or `anyOf` its variants'
 /// cases (an empty enum: the plain problem document).
+///
+/// ```
+/// use problem_core::openapi::{ProblemCase, problem_schema};
+///
+/// let case = |status, title| ProblemCase {
+///     status, problem_type: "about:blank", title, has_detail: false,
+///     members: Vec::new(), headers: Vec::new(),
+/// };
+/// let schema = serde_json::to_value(problem_schema(&[case(404, "Not Found"), case(503, "Service Unavailable")])).unwrap();
+/// assert_eq!(schema["anyOf"][0]["properties"]["status"]["enum"], serde_json::json!([404]));
+/// assert_eq!(schema["anyOf"][1]["properties"]["status"]["enum"], serde_json::json!([503]));
+/// let plain = serde_json::to_value(problem_schema(&[])).unwrap();
+/// assert_eq!(plain["properties"]["status"]["maximum"], 599);
+/// ```
 pub fn problem_schema(cases: &[ProblemCase]) -> RefOr<Schema> {
     match cases {
         [] => problem_object().into(),

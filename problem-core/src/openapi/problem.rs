@@ -36,6 +36,16 @@ fn string() -> ObjectBuilder {
 /// allowed (`additionalProperties` is not restricted).
 ///
 /// Derived problem types and [`ValidationProblem`] start from it.
+///
+/// ```
+/// use problem_core::openapi::problem_object;
+///
+/// let schema = serde_json::to_value(problem_object().build()).unwrap();
+/// assert_eq!(schema["required"], serde_json::json!(["type", "title", "status", "instance"]));
+/// assert_eq!(schema["properties"]["type"]["default"], "about:blank");
+/// assert_eq!(schema["properties"]["correlationId"]["format"], "uuid");
+/// assert_eq!(schema["properties"].as_object().unwrap().len(), 7);
+/// ```
 pub fn problem_object() -> ObjectBuilder {
     ObjectBuilder::new()
         .schema_type(Type::Object)
@@ -225,12 +235,27 @@ impl ToSchema for ValidationProblem {
 }
 
 /// A `$ref` to a schema registered in `components.schemas`.
+///
+/// ```
+/// let r = problem_core::openapi::schema_ref("Issue");
+/// assert_eq!(serde_json::to_string(&r).unwrap(), r##"{"$ref":"#/components/schemas/Issue"}"##);
+/// ```
 pub fn schema_ref(name: &str) -> RefOr<Schema> {
     RefOr::Ref(Ref::from_schema_name(name))
 }
 
 /// A problem response for `status`: `description` (default: the status's
 /// title), content `application/problem+json` with the schema `schema`.
+///
+/// ```
+/// use problem_core::openapi::{problem_response_with, schema_ref};
+///
+/// let res = problem_response_with(429, None, schema_ref("RateLimited"));
+/// assert_eq!(
+///     serde_json::to_string(&res).unwrap(),
+///     r##"{"description":"Too Many Requests","content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/RateLimited"}}}}"##
+/// );
+/// ```
 pub fn problem_response_with(
     status: u16,
     description: Option<&str>,
@@ -262,6 +287,19 @@ pub fn problem_response(status: u16, description: Option<&str>) -> Response {
 /// A 400 response: either a [`ValidationProblem`] (with `issues`) or
 /// another problem document (e.g. an unsupported API version); both are
 /// `$ref`s to `components.schemas` (register them with [`ProblemSchemas`]).
+///
+/// ```
+/// let res = problem_core::openapi::bad_request_response(None);
+/// let json = serde_json::to_value(&res).unwrap();
+/// assert_eq!(json["description"], "Bad Request");
+/// assert_eq!(
+///     json["content"]["application/problem+json"]["schema"]["anyOf"],
+///     serde_json::json!([
+///         {"$ref": "#/components/schemas/ValidationProblem"},
+///         {"$ref": "#/components/schemas/ProblemDetails"}
+///     ])
+/// );
+/// ```
 pub fn bad_request_response(description: Option<&str>) -> Response {
     problem_response_with(
         400,
@@ -292,6 +330,12 @@ pub struct ProblemSchemas;
 
 impl ProblemSchemas {
     /// The schemas, by component name.
+    ///
+    /// ```
+    /// use problem_core::openapi::ProblemSchemas;
+    /// let names: Vec<String> = ProblemSchemas::schemas().into_iter().map(|(name, _)| name).collect();
+    /// assert_eq!(names, ["ProblemDetails", "ValidationProblem", "Issue", "IssueLocation"]);
+    /// ```
     pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
         vec![
             (

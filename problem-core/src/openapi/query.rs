@@ -79,6 +79,17 @@ fn page_size() -> ObjectBuilder {
 /// | text | `string` |
 /// | date | `string`, format `date` (RFC 3339 full-date) |
 /// | date-time | `string`, format `date-time` (RFC 3339) |
+///
+/// ```
+/// use problem_core::openapi::value_schema;
+/// use problem_core::query::ValueKind;
+///
+/// let json = |kind| serde_json::to_value(value_schema(kind).build()).unwrap();
+/// assert_eq!(json(ValueKind::Integer { min: 0, max: 255 }),
+///     serde_json::json!({"type": "integer", "format": "int32", "minimum": 0, "maximum": 255}));
+/// assert_eq!(json(ValueKind::Integer { min: i64::MIN, max: i64::MAX })["format"], "int64");
+/// assert_eq!(json(ValueKind::Date), serde_json::json!({"type": "string", "format": "date"}));
+/// ```
 pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
     match kind {
         ValueKind::Integer { min, max } => {
@@ -109,6 +120,14 @@ pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
 
 /// The parameter name of a filter: `field` for equality, else
 /// `field__operator`.
+///
+/// ```
+/// use problem_core::openapi::filter_parameter_name;
+/// use problem_core::query::Operator;
+/// assert_eq!(filter_parameter_name("year", Operator::Eq), "year");
+/// assert_eq!(filter_parameter_name("year", Operator::Gte), "year__gte");
+/// assert_eq!(filter_parameter_name("id", Operator::NotIn), "id__not_in");
+/// ```
 pub fn filter_parameter_name(field: &str, op: Operator) -> String {
     if op == Operator::Eq {
         field.to_owned()

@@ -116,6 +116,28 @@ pub fn version_parameters(config: &VersionConfig, version: ApiVersion) -> Vec<Pa
 /// `sunset` (IMF-fixdate, when set), and per strategy `pathPrefix`
 /// (`/v2`), `header`, `query`, `mediaType`
 /// (`application/vnd.catalog.v2+json`).
+///
+/// ```
+/// use problem_core::openapi::version_extension;
+/// use problem_core::version::{Deprecation, V2, V3, VersionConfig, VersionStrategy};
+///
+/// let sunset = httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap();
+/// let config = VersionConfig::builder(VersionStrategy::combined([
+///     VersionStrategy::url_path_with_prefix("/api"),
+///     VersionStrategy::header(),
+///     VersionStrategy::media_type("vnd.catalog"),
+/// ]))
+/// .default_version(V3)
+/// .deprecated_with(V2, Deprecation::new().sunset(sunset))
+/// .build()?;
+/// assert_eq!(version_extension(&config, V2), serde_json::json!({
+///     "version": "2", "default": false, "deprecated": true,
+///     "sunset": "Fri, 31 Dec 2027 23:59:59 GMT",
+///     "pathPrefix": "/api/v2", "header": "X-API-Version",
+///     "mediaType": "application/vnd.catalog.v2+json",
+/// }));
+/// # Ok::<(), problem_core::HttpConfigError>(())
+/// ```
 pub fn version_extension(config: &VersionConfig, version: ApiVersion) -> serde_json::Value {
     let mut ext = serde_json::Map::new();
     ext.insert("version".into(), json!(version.short().to_string()));
@@ -308,6 +330,36 @@ fn add_headers(
 /// The 400 and 410 responses `$ref` `components.schemas`
 /// `ProblemDetails`/`ValidationProblem`
 /// ([`ProblemSchemas`](super::ProblemSchemas)).
+///
+/// ```
+/// use problem_core::openapi::document_version;
+/// use problem_core::openapi::utoipa::openapi::path::{HttpMethod, OperationBuilder};
+/// use problem_core::openapi::utoipa::openapi::{Info, OpenApi, Paths};
+/// use problem_core::version::{V1, V2, V3, VersionConfig, VersionStrategy};
+///
+/// let config = VersionConfig::builder(VersionStrategy::header())
+///     .default_version(V3)
+///     .deprecated(V2)
+///     .removed(V1)
+///     .neutral_path("/health")
+///     .build()?;
+/// let mut paths = Paths::new();
+/// paths.add_path_operation("/books", vec![HttpMethod::Get], OperationBuilder::new().build());
+/// paths.add_path_operation("/health", vec![HttpMethod::Get], OperationBuilder::new().build());
+/// let mut doc = OpenApi::new(Info::new("catalog", ""), paths);
+/// document_version(&mut doc, &config, V2);
+/// let json = serde_json::to_value(&doc).unwrap();
+/// assert_eq!(json["info"]["version"], "2");
+/// assert_eq!(json["info"]["description"],
+///     "This document describes API version 2, deprecated; selected by the header `X-API-Version: 2`.");
+/// let books = &json["paths"]["/books"]["get"];
+/// assert_eq!(books["deprecated"], true);
+/// assert_eq!(books["parameters"][0]["name"], "X-API-Version");
+/// assert_eq!(books["responses"]["410"]["description"],
+///     "The requested API version was removed (with `Sunset` when one was set).");
+/// assert_eq!(json["paths"]["/health"]["get"].get("parameters"), None);
+/// # Ok::<(), problem_core::HttpConfigError>(())
+/// ```
 pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiVersion) {
     doc.info.version = version.short().to_string();
     let about = format!(
@@ -383,6 +435,20 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
 /// The documented versions of `config`: the advertised versions
 /// (supported minus removed); when no supported versions are listed, the
 /// default version alone, if any.
+///
+/// ```
+/// use problem_core::openapi::documented_versions;
+/// use problem_core::version::{V1, V2, V3, VersionConfig, VersionStrategy};
+///
+/// let config = VersionConfig::builder(VersionStrategy::header())
+///     .supported_versions([V1, V2, V3])
+///     .removed(V1)
+///     .build()?;
+/// assert_eq!(documented_versions(&config), [V2, V3]);
+/// let config = VersionConfig::builder(VersionStrategy::header()).default_version(V3).build()?;
+/// assert_eq!(documented_versions(&config), [V3]);
+/// # Ok::<(), problem_core::HttpConfigError>(())
+/// ```
 pub fn documented_versions(config: &VersionConfig) -> Vec<ApiVersion> {
     let advertised = config.advertised_versions();
     if advertised.is_empty() {
@@ -444,6 +510,22 @@ impl VersionedDocs {
     /// # Errors
     /// [`HttpConfigError::InvalidOpenApi`] when there is no version to
     /// document or a document does not serialize.
+    ///
+    /// ```
+    /// use problem_core::openapi::VersionedDocs;
+    /// use problem_core::openapi::utoipa::openapi::{Info, OpenApi, Paths};
+    /// use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).supported_versions([V2, V3]).build()?;
+    /// let docs = VersionedDocs::new(&config, |v| {
+    ///     OpenApi::new(Info::new(format!("catalog v{}", v.short()), String::new()), Paths::new())
+    /// })?;
+    /// assert_eq!(docs.document(V2).unwrap().info.title, "catalog v2");
+    ///
+    /// let err = VersionedDocs::new(&VersionConfig::builder(VersionStrategy::header()).build()?, |_| OpenApi::default()).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid OpenAPI document: no version to document: set supported_versions or default_version");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn new(
         config: &VersionConfig,
         mut build: impl FnMut(ApiVersion) -> OpenApi,
@@ -475,16 +557,55 @@ impl VersionedDocs {
     }
 
     /// The documented versions, ascending.
+    ///
+    /// ```
+    /// use problem_core::openapi::VersionedDocs;
+    /// use problem_core::openapi::utoipa::openapi::OpenApi;
+    /// use problem_core::version::{V1, V2, V3, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([V3, V1, V2])
+    ///     .removed(V1)
+    ///     .build()?;
+    /// let docs = VersionedDocs::new(&config, |_| OpenApi::default())?;
+    /// assert_eq!(docs.versions(), [V2, V3]);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn versions(&self) -> Vec<ApiVersion> {
         self.documents.keys().copied().collect()
     }
 
     /// The document of `version`.
+    ///
+    /// ```
+    /// use problem_core::openapi::VersionedDocs;
+    /// use problem_core::openapi::utoipa::openapi::OpenApi;
+    /// use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).default_version(V3).build()?;
+    /// let docs = VersionedDocs::new(&config, |_| OpenApi::default())?;
+    /// assert_eq!(docs.document(V3).unwrap().info.version, "3");
+    /// assert!(docs.document(V2).is_none());
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn document(&self, version: ApiVersion) -> Option<&OpenApi> {
         self.documents.get(&version).map(|d| &d.doc)
     }
 
     /// The serialized document of `version`.
+    ///
+    /// ```
+    /// use problem_core::openapi::VersionedDocs;
+    /// use problem_core::openapi::utoipa::openapi::OpenApi;
+    /// use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).default_version(V3).build()?;
+    /// let docs = VersionedDocs::new(&config, |_| OpenApi::default())?;
+    /// let json: serde_json::Value = serde_json::from_slice(docs.json(V3).unwrap()).unwrap();
+    /// assert_eq!(json["info"]["version"], "3");
+    /// assert!(docs.json(V2).is_none());
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn json(&self, version: ApiVersion) -> Option<&Bytes> {
         self.documents.get(&version).map(|d| &d.json)
     }
@@ -497,6 +618,24 @@ impl VersionedDocs {
     /// [`VersionError`] (400 invalid or unsupported, 410 removed), as for
     /// any versioned request; a supported version without a document is
     /// unsupported here.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::openapi::VersionedDocs;
+    /// use problem_core::openapi::utoipa::openapi::OpenApi;
+    /// use problem_core::version::{ApiVersion, V2, V3, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::query())
+    ///     .default_version(V3)
+    ///     .supported_versions([V2, V3])
+    ///     .build()?;
+    /// let docs = VersionedDocs::new(&config, |_| OpenApi::default())?;
+    /// let select = |uri| docs.select(&TestRequest::get().uri(uri).to_http_request());
+    /// assert_eq!(select("/openapi.json?api-version=2"), Ok(V2));
+    /// assert_eq!(select("/openapi.json"), Ok(V3));
+    /// assert_eq!(select("/openapi.json?api-version=4").unwrap_err().to_string(), "API version 4 is not supported");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn select(&self, req: &HttpRequest) -> Result<ApiVersion, VersionError> {
         let resolved = req.extensions().get::<ApiVersion>().copied();
         let version = match resolved {
@@ -524,10 +663,32 @@ impl VersionedDocs {
     }
 
     /// Answers with the selected version's document: 200,
-    /// `Content-Type: application/json`, `Vary: Accept, <version header>`.
+    /// `Content-Type: application/json`, `Vary: Accept` followed by the
+    /// header strategy's header name when the strategy reads one
+    /// (`Vary: Accept, X-API-Version`).
     ///
     /// # Errors
     /// The [`VersionError`] of [`select`](Self::select), as a problem.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::openapi::VersionedDocs;
+    /// use problem_core::openapi::utoipa::openapi::OpenApi;
+    /// use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let config = VersionConfig::builder(VersionStrategy::header()).supported_versions([V2, V3]).build().unwrap();
+    /// let docs = VersionedDocs::new(&config, |_| OpenApi::default()).unwrap();
+    /// let req = TestRequest::get().insert_header(("X-API-Version", "2")).to_http_request();
+    /// let res = docs.respond(&req).unwrap();
+    /// assert_eq!(res.headers().get("content-type").unwrap(), "application/json");
+    /// assert_eq!(res.headers().get("vary").unwrap(), "Accept, X-API-Version");
+    /// let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+    /// assert_eq!(serde_json::from_slice::<serde_json::Value>(&body).unwrap()["info"]["version"], "2");
+    /// let req = TestRequest::get().insert_header(("X-API-Version", "7")).to_http_request();
+    /// assert_eq!(docs.respond(&req).unwrap_err().as_response_error().status_code(), 400);
+    /// # });
+    /// ```
     pub fn respond(&self, req: &HttpRequest) -> Result<HttpResponse, actix_web::Error> {
         let version = self.select(req)?;
         let body = self.json(version).cloned().ok_or(VersionError::Missing)?;

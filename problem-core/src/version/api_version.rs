@@ -131,6 +131,14 @@ impl ApiVersion {
 }
 
 /// The short text form of an [`ApiVersion`] (see [`ApiVersion::short`]).
+///
+/// ```
+/// use problem_core::version::ApiVersion;
+/// let short = ApiVersion::new(2, 0).short();
+/// assert_eq!(short.to_string(), "2");
+/// assert_eq!(format!("v{}", ApiVersion::new(2, 1).short()), "v2.1");
+/// assert_eq!(short, ApiVersion::V2.short());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShortVersion(ApiVersion);
 

@@ -14,6 +14,18 @@ use crate::config::HttpConfigError;
 
 /// Builder of a [`VersionConfig`] (spec: "built from a strategy and then
 /// configured"); [`build`](Self::build) checks it.
+///
+/// ```
+/// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+///
+/// let config = VersionConfig::builder(VersionStrategy::header())
+///     .supported_versions([ApiVersion::V3, ApiVersion::V2, ApiVersion::V3])
+///     .default_version(ApiVersion::V3)
+///     .build()?;
+/// assert_eq!(config.supported_versions(), [ApiVersion::V2, ApiVersion::V3]);
+/// assert_eq!(config.default_version(), Some(ApiVersion::V3));
+/// # Ok::<(), problem_core::HttpConfigError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct VersionConfigBuilder {
     pub(super) strategy: VersionStrategy,
@@ -28,6 +40,16 @@ pub struct VersionConfigBuilder {
 
 impl VersionConfigBuilder {
     /// The version used when the request carries none.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).default_version(ApiVersion::V2).build()?;
+    /// let req = TestRequest::get().uri("/books").to_http_request();
+    /// assert_eq!(config.resolve_version(&req), Ok(ApiVersion::V2));
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn default_version(mut self, version: ApiVersion) -> Self {
         self.default_version = Some(version);
         self
@@ -36,6 +58,18 @@ impl VersionConfigBuilder {
     /// The supported versions (replacing earlier ones). Order and
     /// duplicates do not matter; an empty list accepts every well-formed
     /// version.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V1])
+    ///     .supported_versions([ApiVersion::V3, ApiVersion::V2, ApiVersion::V2])
+    ///     .build()?;
+    /// assert_eq!(config.supported_versions(), [ApiVersion::V2, ApiVersion::V3]);
+    /// assert_eq!(config.check(ApiVersion::V1).unwrap_err().to_string(), "API version 1 is not supported");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn supported_versions(mut self, versions: impl IntoIterator<Item = ApiVersion>) -> Self {
         self.supported = versions.into_iter().collect();
         self
@@ -43,6 +77,18 @@ impl VersionConfigBuilder {
 
     /// Marks `version` as deprecated, with the default message and no
     /// dates (spec, "States and transitions": supported → deprecated).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).deprecated(ApiVersion::V2).build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("x-api-deprecated").unwrap(), "true");
+    /// assert_eq!(h.get("x-api-deprecation-message").unwrap(), "API version 2 is deprecated");
+    /// assert_eq!(h.get("deprecation").unwrap(), "true");
+    /// assert_eq!(h.get("sunset"), None);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn deprecated(self, version: ApiVersion) -> Self {
         self.deprecated_with(version, Deprecation::new())
     }
@@ -50,6 +96,23 @@ impl VersionConfigBuilder {
     /// Marks `version` as deprecated with a message, dates and links
     /// (deprecated → deprecated with a `Sunset` header when it has a sunset
     /// date).
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new()
+    ///         .message("Use v3")
+    ///         .date(UNIX_EPOCH + Duration::from_secs(1_767_225_600))
+    ///         .sunset(httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap()))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("x-api-deprecation-message").unwrap(), "Use v3");
+    /// assert_eq!(h.get("deprecation").unwrap(), "@1767225600");
+    /// assert_eq!(h.get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn deprecated_with(mut self, version: ApiVersion, deprecation: Deprecation) -> Self {
         self.deprecated.insert(version, deprecation);
         self
@@ -60,6 +123,20 @@ impl VersionConfigBuilder {
     /// Checked before `supported_versions`, so a removed version may stay
     /// in that list; it is then left out of `X-API-Supported-Versions` and
     /// `supportedVersions`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V1, ApiVersion::V2])
+    ///     .removed(ApiVersion::V1)
+    ///     .build()?;
+    /// let err = config.check(ApiVersion::V1).unwrap_err();
+    /// assert_eq!(err.status(), 410);
+    /// assert_eq!(err.to_string(), "API version 1 is no longer supported");
+    /// assert_eq!(config.advertised_versions(), [ApiVersion::V2]);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn removed(mut self, version: ApiVersion) -> Self {
         self.removed.entry(version).or_insert(None);
         self
@@ -67,6 +144,26 @@ impl VersionConfigBuilder {
 
     /// Like [`removed`](Self::removed), with the `Sunset` date sent on the
     /// 410.
+    ///
+    /// ```
+    /// use actix_web::{test, web, App};
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy, Versioning};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let sunset = httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap();
+    /// let config = VersionConfig::builder(VersionStrategy::url_path())
+    ///     .removed_with_sunset(ApiVersion::V1, sunset)
+    ///     .build()
+    ///     .unwrap();
+    /// let app = test::init_service(
+    ///     App::new().wrap(Versioning::new(config)).route("/books", web::get().to(|| async { "books" })),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/v1/books").to_request()).await;
+    /// assert_eq!(res.status(), 410);
+    /// assert_eq!(res.headers().get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+    /// # });
+    /// ```
     pub fn removed_with_sunset(
         mut self,
         version: ApiVersion,
@@ -78,6 +175,17 @@ impl VersionConfigBuilder {
 
     /// Whether a request without a version is refused with 400 (default
     /// `false`; conflicts with `default_version`).
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{VersionConfig, VersionError, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).require_version(true).build()?;
+    /// let err = config.resolve_version(&TestRequest::get().to_http_request()).unwrap_err();
+    /// assert_eq!(err, VersionError::Missing);
+    /// assert_eq!(err.to_string(), "API version is required");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn require_version(mut self, require: bool) -> Self {
         self.require_version = require;
         self
@@ -87,6 +195,21 @@ impl VersionConfigBuilder {
     /// `X-API-Supported-Versions` (default `true`). The deprecation and
     /// sunset headers of a deprecated version, and the headers of the
     /// version problems, are sent either way.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V2, ApiVersion::V3])
+    ///     .deprecated(ApiVersion::V2)
+    ///     .add_response_headers(false)
+    ///     .build()?;
+    /// assert!(config.version_headers(ApiVersion::V3).is_empty());
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("x-api-version"), None);
+    /// assert_eq!(h.get("x-api-deprecated").unwrap(), "true");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn add_response_headers(mut self, add: bool) -> Self {
         self.add_response_headers = add;
         self

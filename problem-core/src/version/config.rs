@@ -86,9 +86,9 @@ pub struct VersionConfig {
 }
 
 impl Default for VersionConfig {
-    /// The default strategy (path, header, query) with the defaults of
-    /// By default: no default version, every well-formed version
-    /// accepted, response headers on.
+    /// The default strategy (path, header, query) with the builder's
+    /// defaults: no default version, every well-formed version accepted,
+    /// response headers on.
     fn default() -> Self {
         Self {
             strategy: VersionStrategy::default(),
@@ -108,8 +108,20 @@ impl Default for VersionConfig {
 }
 
 impl VersionConfig {
-    /// A builder for the given strategy, with the defaults of
-    /// the defaults in the table above.
+    /// A builder for the given strategy, with the defaults in the table
+    /// above.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).build()?;
+    /// assert_eq!(config.default_version(), None);
+    /// assert!(config.supported_versions().is_empty());
+    /// assert!(!config.require_version());
+    /// assert!(config.add_response_headers());
+    /// assert!(config.neutral_paths().is_empty());
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn builder(strategy: VersionStrategy) -> VersionConfigBuilder {
         VersionConfigBuilder {
             strategy,
@@ -124,17 +136,43 @@ impl VersionConfig {
     }
 
     /// The strategy.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::query_named("v")).build()?;
+    /// assert_eq!(config.strategy(), &VersionStrategy::Query { name: "v".into() });
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn strategy(&self) -> &VersionStrategy {
         &self.strategy
     }
 
     /// The default version, if any.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).default_version(ApiVersion::V2).build()?;
+    /// assert_eq!(config.default_version(), Some(ApiVersion::V2));
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn default_version(&self) -> Option<ApiVersion> {
         self.default_version
     }
 
     /// The supported versions, ascending, duplicates removed (empty: every
     /// well-formed version is accepted).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V3, ApiVersion::V1, ApiVersion::V3])
+    ///     .build()?;
+    /// assert_eq!(config.supported_versions(), [ApiVersion::V1, ApiVersion::V3]);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn supported_versions(&self) -> &[ApiVersion] {
         &self.supported
     }
@@ -142,42 +180,124 @@ impl VersionConfig {
     /// The versions listed in `X-API-Supported-Versions` and
     /// `supportedVersions`: the supported versions minus the removed ones,
     /// ascending.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V1, ApiVersion::V2, ApiVersion::V3])
+    ///     .removed(ApiVersion::V1)
+    ///     .build()?;
+    /// assert_eq!(config.supported_versions(), [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3]);
+    /// assert_eq!(config.advertised_versions(), [ApiVersion::V2, ApiVersion::V3]);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn advertised_versions(&self) -> &[ApiVersion] {
         &self.advertised
     }
 
     /// Whether a request without a version is refused.
+    ///
+    /// ```
+    /// use problem_core::version::{VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header()).require_version(true).build()?;
+    /// assert!(config.require_version());
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn require_version(&self) -> bool {
         self.require_version
     }
 
     /// Whether responses carry `X-API-Version` and `X-API-Supported-Versions`.
+    ///
+    /// ```
+    /// use problem_core::version::{VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header()).add_response_headers(false).build()?;
+    /// assert!(!config.add_response_headers());
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn add_response_headers(&self) -> bool {
         self.add_response_headers
     }
 
     /// The deprecation of `version`, if it is deprecated.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().message("Use v3"))
+    ///     .build()?;
+    /// assert_eq!(config.deprecation(ApiVersion::V2).unwrap().message_text(), Some("Use v3"));
+    /// assert_eq!(config.deprecation(ApiVersion::V3), None);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn deprecation(&self, version: ApiVersion) -> Option<&Deprecation> {
         self.deprecated.get(&version)
     }
 
     /// Whether `version` is removed (410).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).removed(ApiVersion::V1).build()?;
+    /// assert!(config.is_removed(ApiVersion::V1));
+    /// assert!(!config.is_removed(ApiVersion::V2));
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn is_removed(&self, version: ApiVersion) -> bool {
         self.removed.contains_key(&version)
     }
 
     /// The removed versions (410 Gone), ascending.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .removed(ApiVersion::V2)
+    ///     .removed(ApiVersion::V1)
+    ///     .build()?;
+    /// assert_eq!(config.removed_versions(), [ApiVersion::V1, ApiVersion::V2]);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn removed_versions(&self) -> Vec<ApiVersion> {
         self.removed.keys().copied().collect()
     }
 
     /// The sunset date of `version`: the one given when it was removed,
     /// else the one of its deprecation, if any.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    ///
+    /// let at = |secs| UNIX_EPOCH + Duration::from_secs(secs);
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V1, Deprecation::new().sunset(at(1_830_297_599)))
+    ///     .removed_with_sunset(ApiVersion::V1, at(1_767_225_600))
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().sunset(at(1_830_297_599)))
+    ///     .build()?;
+    /// assert_eq!(config.sunset_date(ApiVersion::V1), Some(at(1_767_225_600)));
+    /// assert_eq!(config.sunset_date(ApiVersion::V2), Some(at(1_830_297_599)));
+    /// assert_eq!(config.sunset_date(ApiVersion::V3), None);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn sunset_date(&self, version: ApiVersion) -> Option<SystemTime> {
         self.sunset_of(version)
     }
 
     /// The neutral paths (see [`VersionConfigBuilder::neutral_path`]).
+    ///
+    /// ```
+    /// use problem_core::version::{VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::url_path())
+    ///     .neutral_path("/health/")
+    ///     .neutral_path("/openapi.json")
+    ///     .build()?;
+    /// assert_eq!(config.neutral_paths(), ["/health", "/openapi.json"]);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn neutral_paths(&self) -> &[String] {
         &self.neutral_paths
     }
@@ -203,6 +323,16 @@ impl VersionConfig {
     }
 
     /// Where `version` is in its life (spec, "States and transitions").
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionState, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().message("Use v3"))
+    ///     .build()?;
+    /// assert_eq!(config.state(ApiVersion::V2), VersionState::Deprecated(&Deprecation::new().message("Use v3")));
+    /// assert_eq!(config.state(ApiVersion::new(42, 7)), VersionState::Supported);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn state(&self, version: ApiVersion) -> VersionState<'_> {
         if self.is_removed(version) {
             VersionState::Removed
@@ -220,6 +350,18 @@ impl VersionConfig {
     ///
     /// # Errors
     /// [`VersionError`]: `Invalid`, `Missing`, `Removed` or `Unsupported`.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::query()).default_version(ApiVersion::V1).build()?;
+    /// let req = TestRequest::get().uri("/books?api-version=2.1").to_http_request();
+    /// assert_eq!(config.resolve_version(&req), Ok(ApiVersion::new(2, 1)));
+    /// let req = TestRequest::get().uri("/books?api-version=two").to_http_request();
+    /// assert_eq!(config.resolve_version(&req).unwrap_err().to_string(), r#"Invalid API version "two""#);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn resolve_version(&self, req: &HttpRequest) -> Result<ApiVersion, VersionError> {
         self.resolve_head(req.head())
     }
@@ -239,6 +381,21 @@ impl VersionConfig {
     ///
     /// # Errors
     /// [`VersionError::Removed`] or [`VersionError::Unsupported`].
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionError, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V1, ApiVersion::V2])
+    ///     .removed(ApiVersion::V1)
+    ///     .build()?;
+    /// assert_eq!(config.check(ApiVersion::V2), Ok(ApiVersion::V2));
+    /// assert_eq!(config.check(ApiVersion::V1), Err(VersionError::Removed { version: ApiVersion::V1, sunset: None }));
+    /// assert_eq!(
+    ///     config.check(ApiVersion::V3),
+    ///     Err(VersionError::Unsupported { version: ApiVersion::V3, supported: vec![ApiVersion::V2] })
+    /// );
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn check(&self, version: ApiVersion) -> Result<ApiVersion, VersionError> {
         if self.cache.accepted.binary_search(&version).is_ok() {
             return Ok(version);
@@ -378,6 +535,19 @@ impl VersionConfig {
     /// The headers of responses that have no resolved version (the version
     /// problems): `X-API-Supported-Versions` with `add_response_headers`
     /// and a non-empty `supported_versions`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V1, ApiVersion::V2, ApiVersion::V3])
+    ///     .removed(ApiVersion::V1)
+    ///     .build()?;
+    /// let h = config.general_headers();
+    /// assert_eq!(h.len(), 1);
+    /// assert_eq!(h.get("x-api-supported-versions").unwrap(), "2, 3");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn general_headers(&self) -> HeaderMap {
         HeaderMap::clone(&self.cache.general)
     }

@@ -56,16 +56,40 @@ pub enum VersionConstraint {
 
 impl VersionConstraint {
     /// Exactly `v`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// let c = VersionConstraint::exact(ApiVersion::new(2, 1));
+    /// assert_eq!(c.to_string(), "2.1");
+    /// assert!(c.matches(ApiVersion::new(2, 1)));
+    /// assert!(!c.matches(ApiVersion::new(2, 2)));
+    /// ```
     pub const fn exact(v: ApiVersion) -> Self {
         Self::Exact(v)
     }
 
     /// `v` and every later version.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// let c = VersionConstraint::minimum(ApiVersion::new(2, 1));
+    /// assert_eq!(c.to_string(), "2.1+");
+    /// assert!(c.matches(ApiVersion::new(9, 0)));
+    /// assert!(!c.matches(ApiVersion::V2));
+    /// ```
     pub const fn minimum(v: ApiVersion) -> Self {
         Self::Minimum(v)
     }
 
     /// Every version from `low` to `high`, both included.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// let c = VersionConstraint::range(ApiVersion::new(1, 2), ApiVersion::new(2, 5));
+    /// assert_eq!(c.to_string(), "1.2..=2.5");
+    /// assert!(c.matches(ApiVersion::new(2, 5)));
+    /// assert!(!c.matches(ApiVersion::new(1, 1)));
+    /// ```
     pub const fn range(low: ApiVersion, high: ApiVersion) -> Self {
         Self::Range(low, high)
     }
@@ -82,6 +106,12 @@ impl VersionConstraint {
     }
 
     /// The lowest version the constraint accepts.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// assert_eq!(VersionConstraint::major(2).low(), ApiVersion::V2);
+    /// assert_eq!(VersionConstraint::minimum(ApiVersion::new(2, 1)).low(), ApiVersion::new(2, 1));
+    /// ```
     pub const fn low(&self) -> ApiVersion {
         match *self {
             Self::Exact(v) | Self::Minimum(v) | Self::Range(v, _) => v,
@@ -90,6 +120,13 @@ impl VersionConstraint {
 
     /// The highest version the constraint accepts (`65535.65535` for a
     /// minimum).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// assert_eq!(VersionConstraint::major(2).high(), ApiVersion::new(2, 65535));
+    /// assert_eq!(VersionConstraint::minimum(ApiVersion::V2).high(), ApiVersion::new(65535, 65535));
+    /// assert_eq!(VersionConstraint::exact(ApiVersion::V1).high(), ApiVersion::V1);
+    /// ```
     pub const fn high(&self) -> ApiVersion {
         match *self {
             Self::Exact(v) | Self::Range(_, v) => v,
@@ -98,11 +135,29 @@ impl VersionConstraint {
     }
 
     /// Whether `version` satisfies the constraint (spec: `matches(version)`).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// let c: VersionConstraint = "1.0..=2.0".parse()?;
+    /// assert!(c.matches(ApiVersion::V1));
+    /// assert!(c.matches(ApiVersion::new(1, 9)));
+    /// assert!(c.matches(ApiVersion::V2));
+    /// assert!(!c.matches(ApiVersion::new(2, 1)));
+    /// # Ok::<(), problem_core::version::ConstraintParseError>(())
+    /// ```
     pub const fn matches(&self, version: ApiVersion) -> bool {
         le(self.low(), version) && le(version, self.high())
     }
 
     /// Whether the constraint matches no version at all (an inverted range).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// let inverted = VersionConstraint::range(ApiVersion::V3, ApiVersion::V2);
+    /// assert!(inverted.is_empty());
+    /// assert!(!inverted.matches(ApiVersion::V2));
+    /// assert!(!VersionConstraint::range(ApiVersion::V2, ApiVersion::V2).is_empty());
+    /// ```
     pub const fn is_empty(&self) -> bool {
         !le(self.low(), self.high())
     }
@@ -125,6 +180,16 @@ impl VersionConstraint {
 
     /// Whether any constraint of `a` overlaps any constraint of `b`; used by
     /// `versioned!` to reject overlapping handlers at compile time.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// const A: &[VersionConstraint] = &[VersionConstraint::exact(ApiVersion::V1), VersionConstraint::major(2)];
+    /// const B: &[VersionConstraint] = &[VersionConstraint::minimum(ApiVersion::new(2, 5))];
+    /// const C: &[VersionConstraint] = &[VersionConstraint::minimum(ApiVersion::V3)];
+    /// const CLASH: bool = VersionConstraint::any_overlap(A, B);
+    /// assert!(CLASH);
+    /// assert!(!VersionConstraint::any_overlap(A, C));
+    /// ```
     pub const fn any_overlap(a: &[VersionConstraint], b: &[VersionConstraint]) -> bool {
         let mut i = 0;
         while i < a.len() {

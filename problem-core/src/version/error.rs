@@ -94,6 +94,12 @@ pub enum VersionError {
 impl VersionError {
     /// The HTTP status of the answer: 400, or 410 for
     /// [`Removed`](Self::Removed).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionError};
+    /// assert_eq!(VersionError::Missing.status(), 400);
+    /// assert_eq!(VersionError::Removed { version: ApiVersion::V1, sunset: None }.status(), 410);
+    /// ```
     pub fn status(&self) -> u16 {
         match self {
             Self::Removed { .. } => 410,

@@ -61,6 +61,13 @@ impl<H> Default for VersionedHandler<H> {
 
 impl<H> VersionedHandler<H> {
     /// An empty registry.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table: VersionedHandler<&str> = VersionedHandler::new();
+    /// assert!(table.registered_versions().is_empty());
+    /// assert_eq!(table.get(ApiVersion::V1), None);
+    /// ```
     pub fn new() -> Self {
         Self {
             entries: Vec::new(),
@@ -69,17 +76,41 @@ impl<H> VersionedHandler<H> {
     }
 
     /// Registers `handler` for exactly `version` (spec: `version(v, handler)`).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table = VersionedHandler::new().version(ApiVersion::new(2, 1), "v2.1");
+    /// assert_eq!(table.get(ApiVersion::new(2, 1)), Some(&"v2.1"));
+    /// assert_eq!(table.get(ApiVersion::new(2, 2)), None);
+    /// ```
     pub fn version(self, version: ApiVersion, handler: H) -> Self {
         self.constraints([VersionConstraint::Exact(version)], handler)
     }
 
     /// Registers `handler` for every version `constraint` accepts.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint, VersionedHandler};
+    /// let table = VersionedHandler::new().constraint(VersionConstraint::minimum(ApiVersion::V2), "v2+");
+    /// assert_eq!(table.get(ApiVersion::new(7, 3)), Some(&"v2+"));
+    /// assert_eq!(table.get(ApiVersion::V1), None);
+    /// ```
     pub fn constraint(self, constraint: VersionConstraint, handler: H) -> Self {
         self.constraints([constraint], handler)
     }
 
     /// Registers `handler` for every version any of `constraints` accepts
     /// (what `#[versioned("1.0", "2.x")]` records).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint, VersionedHandler};
+    /// let table = VersionedHandler::new()
+    ///     .constraints([VersionConstraint::exact(ApiVersion::V1), VersionConstraint::major(3)], "old and new");
+    /// assert_eq!(table.get(ApiVersion::V1), Some(&"old and new"));
+    /// assert_eq!(table.get(ApiVersion::new(3, 4)), Some(&"old and new"));
+    /// assert_eq!(table.get(ApiVersion::V2), None);
+    /// assert_eq!(table.registered_versions(), [ApiVersion::V1, ApiVersion::V3]);
+    /// ```
     pub fn constraints(
         mut self,
         constraints: impl IntoIterator<Item = VersionConstraint>,
@@ -94,17 +125,48 @@ impl<H> VersionedHandler<H> {
 
     /// Registers the handler used when no registered version applies
     /// (replacing an earlier fallback).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table = VersionedHandler::new()
+    ///     .version(ApiVersion::V1, "v1")
+    ///     .fallback("first")
+    ///     .fallback("latest");
+    /// assert_eq!(table.dispatch(ApiVersion::V1), Ok(&"v1"));
+    /// assert_eq!(table.dispatch(ApiVersion::V3), Ok(&"latest"));
+    /// ```
     pub fn fallback(mut self, handler: H) -> Self {
         self.fallback = Some(handler);
         self
     }
 
     /// The fallback, if any.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table = VersionedHandler::new().version(ApiVersion::V1, "v1");
+    /// assert_eq!(table.fallback_handler(), None);
+    /// assert_eq!(table.fallback("other").fallback_handler(), Some(&"other"));
+    /// ```
     pub fn fallback_handler(&self) -> Option<&H> {
         self.fallback.as_ref()
     }
 
-    /// The handler registered for exactly `version` (no compatibility step).
+    /// The handler of the first registration whose constraint accepts
+    /// `version`: an exact version, or a range (`2.x`) or minimum (`2.1+`)
+    /// that contains it; no compatibility step beyond the constraints
+    /// (see [`get_compatible`](Self::get_compatible)).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table = VersionedHandler::new()
+    ///     .version(ApiVersion::V1, "v1")
+    ///     .constraint("2.x".parse()?, "v2");
+    /// assert_eq!(table.get(ApiVersion::V1), Some(&"v1"));
+    /// assert_eq!(table.get(ApiVersion::new(2, 9)), Some(&"v2"));
+    /// assert_eq!(table.get(ApiVersion::new(1, 1)), None);
+    /// # Ok::<(), problem_core::version::ConstraintParseError>(())
+    /// ```
     pub fn get(&self, version: ApiVersion) -> Option<&H> {
         self.entries
             .iter()
@@ -114,6 +176,16 @@ impl<H> VersionedHandler<H> {
 
     /// [`get`](Self::get), else the handler of the exact registration with
     /// the highest minor not above `version.minor` in `version.major`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table = VersionedHandler::new()
+    ///     .version(ApiVersion::V1, "v1.0")
+    ///     .version(ApiVersion::new(1, 3), "v1.3");
+    /// assert_eq!(table.get_compatible(ApiVersion::new(1, 2)), Some(&"v1.0"));
+    /// assert_eq!(table.get_compatible(ApiVersion::new(1, 7)), Some(&"v1.3"));
+    /// assert_eq!(table.get_compatible(ApiVersion::V2), None);
+    /// ```
     pub fn get_compatible(&self, version: ApiVersion) -> Option<&H> {
         if let Some(h) = self.get(version) {
             return Some(h);
@@ -139,6 +211,18 @@ impl<H> VersionedHandler<H> {
     /// # Errors
     /// [`VersionError::Unsupported`] when neither applies; its `supported`
     /// list is [`registered_versions`](Self::registered_versions).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionError, VersionedHandler};
+    /// let table = VersionedHandler::new()
+    ///     .version(ApiVersion::V1, "v1")
+    ///     .version(ApiVersion::V3, "v3");
+    /// assert_eq!(table.dispatch(ApiVersion::new(3, 2)), Ok(&"v3"));
+    /// assert_eq!(
+    ///     table.dispatch(ApiVersion::V2),
+    ///     Err(VersionError::Unsupported { version: ApiVersion::V2, supported: vec![ApiVersion::V1, ApiVersion::V3] })
+    /// );
+    /// ```
     pub fn dispatch(&self, version: ApiVersion) -> Result<&H, VersionError> {
         self.get_compatible(version)
             .or(self.fallback.as_ref())
@@ -150,6 +234,17 @@ impl<H> VersionedHandler<H> {
 
     /// The lowest version of each registration, ascending, without
     /// duplicates (`2.x` counts as `2`).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table = VersionedHandler::new()
+    ///     .constraint("3.x".parse()?, 'c')
+    ///     .constraint("2.1+".parse()?, 'b')
+    ///     .version(ApiVersion::V1, 'a')
+    ///     .constraint("1.0".parse()?, 'd');
+    /// assert_eq!(table.registered_versions(), [ApiVersion::V1, ApiVersion::new(2, 1), ApiVersion::V3]);
+    /// # Ok::<(), problem_core::version::ConstraintParseError>(())
+    /// ```
     pub fn registered_versions(&self) -> Vec<ApiVersion> {
         let mut out: Vec<ApiVersion> = self
             .entries
@@ -207,6 +302,16 @@ impl<H> VersionedHandler<H> {
 
     /// Applies `f` to every handler (the fallback included), keeping the
     /// registrations.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionedHandler};
+    /// let table = VersionedHandler::new()
+    ///     .version(ApiVersion::V1, "one")
+    ///     .fallback("other")
+    ///     .map(str::len);
+    /// assert_eq!(table.get(ApiVersion::V1), Some(&3));
+    /// assert_eq!(table.fallback_handler(), Some(&5));
+    /// ```
     pub fn map<T>(self, mut f: impl FnMut(H) -> T) -> VersionedHandler<T> {
         VersionedHandler {
             entries: self

@@ -44,12 +44,34 @@ pub struct Deprecation {
 
 impl Deprecation {
     /// A deprecation with no message, dates or links (`Deprecation: true`).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new())
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("deprecation").unwrap(), "true");
+    /// assert_eq!(h.get("x-api-deprecation-message").unwrap(), "API version 2 is deprecated");
+    /// assert_eq!((h.get("sunset"), h.get("link")), (None, None));
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// The `X-API-Deprecation-Message` text, instead of
     /// `API version <N> is deprecated`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().message("Use v3: https://example.com/migrate"))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("x-api-deprecation-message").unwrap(), "Use v3: https://example.com/migrate");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn message(mut self, message: impl Into<String>) -> Self {
         self.message = Some(message.into());
         self
@@ -57,6 +79,17 @@ impl Deprecation {
 
     /// The date of the deprecation: `Deprecation: @<unix-seconds>`
     /// (RFC 9745) instead of `true`.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().date(UNIX_EPOCH + Duration::from_secs(1_767_225_600)))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("deprecation").unwrap(), "@1767225600");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn date(mut self, date: impl Into<SystemTime>) -> Self {
         self.date = Some(date.into());
         self
@@ -65,40 +98,99 @@ impl Deprecation {
     /// The sunset date: `Sunset: <IMF-fixdate>` (RFC 8594) on every response
     /// of the version, and on its 410 once it is removed. Not before
     /// [`date`](Self::date).
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().sunset(UNIX_EPOCH + Duration::from_secs(1_830_297_599)))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+    /// assert_eq!(h.get("deprecation").unwrap(), "true");
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn sunset(mut self, date: impl Into<SystemTime>) -> Self {
         self.sunset = Some(date.into());
         self
     }
 
     /// A link to the deprecation notice: `Link: <uri>; rel="deprecation"`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().link("https://example.com/deprecation"))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("link").unwrap(), r#"<https://example.com/deprecation>; rel="deprecation""#);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn link(mut self, uri: impl Into<String>) -> Self {
         self.link = Some(uri.into());
         self
     }
 
     /// A link to the sunset policy: `Link: <uri>; rel="sunset"`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().sunset_link("https://example.com/sunset"))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(h.get("link").unwrap(), r#"<https://example.com/sunset>; rel="sunset""#);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn sunset_link(mut self, uri: impl Into<String>) -> Self {
         self.sunset_link = Some(uri.into());
         self
     }
 
     /// The configured message, if any.
+    ///
+    /// ```
+    /// use problem_core::version::Deprecation;
+    /// assert_eq!(Deprecation::new().message("Use v3").message_text(), Some("Use v3"));
+    /// assert_eq!(Deprecation::new().message_text(), None);
+    /// ```
     pub fn message_text(&self) -> Option<&str> {
         self.message.as_deref()
     }
 
     /// The configured deprecation date, if any.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use problem_core::version::Deprecation;
+    /// let date = UNIX_EPOCH + Duration::from_secs(1_767_225_600);
+    /// assert_eq!(Deprecation::new().date(date).deprecation_date(), Some(date));
+    /// assert_eq!(Deprecation::new().deprecation_date(), None);
+    /// ```
     pub fn deprecation_date(&self) -> Option<SystemTime> {
         self.date
     }
 
     /// The configured sunset date, if any.
+    ///
+    /// ```
+    /// use problem_core::version::Deprecation;
+    /// let sunset = httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap();
+    /// assert_eq!(Deprecation::new().sunset(sunset).sunset_date(), Some(sunset));
+    /// assert_eq!(Deprecation::new().sunset_date(), None);
+    /// ```
     pub fn sunset_date(&self) -> Option<SystemTime> {
         self.sunset
     }
 
     /// The `X-API-Deprecation-Message` text for `version`: the message, or
     /// `API version <N> is deprecated`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, Deprecation};
+    /// assert_eq!(Deprecation::new().message_for(ApiVersion::new(2, 1)), "API version 2.1 is deprecated");
+    /// assert_eq!(Deprecation::new().message("Use v3").message_for(ApiVersion::V2), "Use v3");
+    /// ```
     pub fn message_for(&self, version: ApiVersion) -> String {
         match &self.message {
             Some(m) => m.clone(),

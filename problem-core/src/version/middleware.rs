@@ -93,6 +93,28 @@ pub struct Versioning {
 impl Versioning {
     /// The middleware for a built configuration (no `Vary`; see
     /// [`vary`](Self::vary)).
+    ///
+    /// ```
+    /// use actix_web::{test, web, App};
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy, Versioning};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .default_version(ApiVersion::V1)
+    ///     .supported_versions([ApiVersion::V1, ApiVersion::V2])
+    ///     .build()
+    ///     .unwrap();
+    /// let app = test::init_service(
+    ///     App::new().wrap(Versioning::new(config)).route("/books", web::get().to(|| async { "books" })),
+    /// )
+    /// .await;
+    /// let req = test::TestRequest::get().uri("/books").insert_header(("X-API-Version", "2")).to_request();
+    /// let res = test::call_service(&app, req).await;
+    /// assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+    /// assert_eq!(res.headers().get("x-api-supported-versions").unwrap(), "1, 2");
+    /// assert_eq!(res.headers().get("vary"), None);
+    /// # });
+    /// ```
     pub fn new(config: VersionConfig) -> Self {
         Self {
             config: Arc::new(config),
@@ -101,6 +123,23 @@ impl Versioning {
     }
 
     /// The middleware sharing an existing configuration.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::{test, web, App};
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy, Versioning};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let config = Arc::new(VersionConfig::builder(VersionStrategy::url_path()).removed(ApiVersion::V1).build().unwrap());
+    /// let app = test::init_service(
+    ///     App::new().wrap(Versioning::from_arc(config.clone())).route("/books", web::get().to(|| async { "books" })),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/v1/books").to_request()).await;
+    /// assert_eq!(res.status(), 410);
+    /// assert_eq!(config.removed_versions(), [ApiVersion::V1]);
+    /// # });
+    /// ```
     pub fn from_arc(config: Arc<VersionConfig>) -> Self {
         Self {
             config,
@@ -146,6 +185,14 @@ impl Versioning {
     }
 
     /// The configuration.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy, Versioning};
+    /// let config = VersionConfig::builder(VersionStrategy::header()).default_version(ApiVersion::V3).build()?;
+    /// let versioning = Versioning::new(config);
+    /// assert_eq!(versioning.config().default_version(), Some(ApiVersion::V3));
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
     pub fn config(&self) -> &VersionConfig {
         &self.config
     }
@@ -218,6 +265,20 @@ where
 }
 
 /// The service of [`Versioning`] (built by actix-web; not used directly).
+///
+/// ```
+/// use actix_web::dev::{Service, Transform};
+/// use actix_web::test;
+/// use problem_core::version::{ApiVersion, VersionConfig, VersionMiddleware, VersionStrategy, Versioning};
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let config = VersionConfig::builder(VersionStrategy::url_path()).default_version(ApiVersion::V1).build().unwrap();
+/// let service: VersionMiddleware<_> = Versioning::new(config).new_transform(test::ok_service()).await.unwrap();
+/// let res = service.call(test::TestRequest::get().uri("/v2/books").to_srv_request()).await.unwrap();
+/// assert_eq!(res.request().path(), "/books");
+/// assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+/// # });
+/// ```
 pub struct VersionMiddleware<S> {
     service: Rc<S>,
     config: Arc<VersionConfig>,

@@ -26,6 +26,21 @@ type Call = dyn Fn(HttpRequest, Payload) -> LocalBoxFuture<'static, HttpResponse
 /// The handler must be `Send + Sync` (functions and closures without
 /// non-thread-safe captures are), so a [`VersionedRoute`] can be built once
 /// and cloned into every worker.
+///
+/// ```
+/// use actix_web::{test, web};
+/// use problem_core::version::RouteHandler;
+///
+/// async fn show(id: web::Path<u32>) -> String { format!("book {id}") }
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let handler = RouteHandler::new(show);
+/// let (req, payload) = test::TestRequest::get().param("id", "7").to_http_parts();
+/// let res = handler.call(req, payload).await;
+/// assert_eq!(res.status(), 200);
+/// assert_eq!(actix_web::body::to_bytes(res.into_body()).await.unwrap(), "book 7");
+/// # });
+/// ```
 #[derive(Clone)]
 pub struct RouteHandler(Arc<Call>);
 
@@ -60,6 +75,18 @@ impl RouteHandler {
     }
 
     /// Runs the handler on a request.
+    ///
+    /// ```
+    /// use actix_web::{test, web};
+    /// use problem_core::version::RouteHandler;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let handler = RouteHandler::new(|id: web::Path<u32>| async move { format!("book {id}") });
+    /// let (req, payload) = test::TestRequest::get().param("id", "seven").to_http_parts();
+    /// let res = handler.call(req, payload).await;
+    /// assert_eq!(res.status(), 404);
+    /// # });
+    /// ```
     pub async fn call(&self, req: HttpRequest, payload: Payload) -> HttpResponse {
         (self.0)(req, payload).await
     }
@@ -124,6 +151,22 @@ impl VersionedRoute {
     /// [`HttpConfigError::InvalidVersionConfig`] when two registrations
     /// overlap or a constraint accepts nothing
     /// ([`VersionedHandler::validate`]).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, RouteHandler, VersionedHandler, VersionedRoute};
+    ///
+    /// async fn books() -> &'static str { "books" }
+    /// let err = VersionedRoute::new(
+    ///     VersionedHandler::new()
+    ///         .constraint("2.x".parse().unwrap(), RouteHandler::new(books))
+    ///         .version(ApiVersion::new(2, 1), RouteHandler::new(books)),
+    /// )
+    /// .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid version configuration: versioned handlers overlap: 2.x and 2.1 both accept some version"
+    /// );
+    /// ```
     pub fn new(table: VersionedHandler<RouteHandler>) -> Result<Self, HttpConfigError> {
         table.validate()?;
         Ok(Self::__checked(table))
@@ -139,6 +182,20 @@ impl VersionedRoute {
     }
 
     /// The registry.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, RouteHandler, VersionedHandler, VersionedRoute};
+    ///
+    /// async fn books() -> &'static str { "books" }
+    /// let route = VersionedRoute::new(
+    ///     VersionedHandler::new()
+    ///         .version(ApiVersion::V1, RouteHandler::new(books))
+    ///         .constraint("3.x".parse().unwrap(), RouteHandler::new(books)),
+    /// )
+    /// .unwrap();
+    /// assert_eq!(route.table().registered_versions(), [ApiVersion::V1, ApiVersion::V3]);
+    /// assert!(route.table().fallback_handler().is_none());
+    /// ```
     pub fn table(&self) -> &VersionedHandler<RouteHandler> {
         &self.table
     }

@@ -104,6 +104,15 @@ impl Default for VersionStrategy {
 
 impl VersionStrategy {
     /// The URL-path strategy without a prefix: `/v1/users`.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionStrategy};
+    ///
+    /// let s = VersionStrategy::url_path();
+    /// assert_eq!(s.extract(&TestRequest::get().uri("/v2.1/books").to_http_request()), Ok(Some(ApiVersion::new(2, 1))));
+    /// assert_eq!(s.extract(&TestRequest::get().uri("/videos").to_http_request()), Ok(None));
+    /// ```
     pub fn url_path() -> Self {
         Self::UrlPath { prefix: None }
     }
@@ -133,22 +142,64 @@ impl VersionStrategy {
     }
 
     /// The header strategy with `X-API-Version`.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionStrategy};
+    ///
+    /// let s = VersionStrategy::header();
+    /// assert_eq!(s, VersionStrategy::Header { name: "X-API-Version".into() });
+    /// let req = TestRequest::get().insert_header(("X-API-Version", "3")).to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::V3)));
+    /// ```
     pub fn header() -> Self {
         Self::header_named(DEFAULT_VERSION_HEADER)
     }
 
     /// The header strategy with any header name (checked by
     /// [`VersionConfigBuilder::build`](super::VersionConfigBuilder::build)).
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionStrategy};
+    ///
+    /// let s = VersionStrategy::header_named("Api-Version");
+    /// let req = TestRequest::get().insert_header(("api-version", "v2")).to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::V2)));
+    /// let req = TestRequest::get().insert_header(("X-API-Version", "2")).to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(None));
+    /// ```
     pub fn header_named(name: impl Into<String>) -> Self {
         Self::Header { name: name.into() }
     }
 
     /// The query strategy with `api-version`.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionStrategy};
+    ///
+    /// let s = VersionStrategy::query();
+    /// assert_eq!(s, VersionStrategy::Query { name: "api-version".into() });
+    /// let req = TestRequest::get().uri("/books?api-version=2").to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::V2)));
+    /// ```
     pub fn query() -> Self {
         Self::query_named(DEFAULT_VERSION_QUERY)
     }
 
     /// The query strategy with any parameter name.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionStrategy};
+    ///
+    /// let s = VersionStrategy::query_named("v");
+    /// let req = TestRequest::get().uri("/books?v=3.1").to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::new(3, 1))));
+    /// let req = TestRequest::get().uri("/books?api-version=3").to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(None));
+    /// ```
     pub fn query_named(name: impl Into<String>) -> Self {
         Self::Query { name: name.into() }
     }
@@ -172,6 +223,20 @@ impl VersionStrategy {
     }
 
     /// The strategies tried in the given order.
+    ///
+    /// ```
+    /// use actix_web::test::TestRequest;
+    /// use problem_core::version::{ApiVersion, VersionStrategy};
+    ///
+    /// let s = VersionStrategy::combined([VersionStrategy::header(), VersionStrategy::query()]);
+    /// let req = TestRequest::get()
+    ///     .uri("/books?api-version=1")
+    ///     .insert_header(("X-API-Version", "2"))
+    ///     .to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::V2)));
+    /// let req = TestRequest::get().uri("/books?api-version=1").to_http_request();
+    /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::V1)));
+    /// ```
     pub fn combined(strategies: impl IntoIterator<Item = VersionStrategy>) -> Self {
         Self::Combined(strategies.into_iter().collect())
     }
