@@ -1,5 +1,22 @@
 //! [`ProblemApp`]: the error pipeline, the route table and the server
 //! wrapper together (spec, "Configuration errors", `listen()`).
+//!
+//! ```
+//! use actix_web::{test, App, HttpResponse};
+//! use problem_core::server::ProblemApp;
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! let app = ProblemApp::builder()
+//!     .development(false)
+//!     .routes(|r| r.get("/books", || async { HttpResponse::Ok().json(["Dune"]) }))
+//!     .build()
+//!     .unwrap();
+//! let a = app.clone();
+//! let svc = test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.pipeline())).await;
+//! let res = test::call_service(&svc, test::TestRequest::get().uri("/books").to_request()).await;
+//! assert_eq!(test::read_body(res).await, r#"["Dune"]"#);
+//! # });
+//! ```
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
