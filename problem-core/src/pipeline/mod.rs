@@ -93,6 +93,7 @@ pub use panic_hook::install_panic_hook;
 pub(crate) use panic_hook::{Catching, take_panic_location};
 pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
 pub(crate) use scope::PipelineInstalled;
+pub(crate) use sticky::with_sticky_headers;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};
 pub(crate) use sticky::{merge_map, merge_pairs};
 pub use vary::merge_vary;

@@ -376,13 +376,19 @@ pub fn add_sticky_headers(req: &ServiceRequest, headers: &HeaderMap) {
 /// assert_eq!(ext.get::<StickyHeaders>().unwrap().get("x-api-version").unwrap(), "3");
 /// ```
 pub fn add_shared_sticky_headers(req: &ServiceRequest, headers: Arc<HeaderMap>) {
+    with_sticky_headers(req, |sticky| sticky.push(headers));
+}
+
+/// `f` of the request's [`StickyHeaders`], inserted empty on first use.
+pub(crate) fn with_sticky_headers(req: &ServiceRequest, f: impl FnOnce(&mut StickyHeaders)) {
     let mut ext = req.extensions_mut();
-    if let Some(sticky) = ext.get_mut::<StickyHeaders>() {
-        sticky.push(headers);
-    } else {
-        let mut sticky = StickyHeaders::new();
-        sticky.push(headers);
-        ext.insert(sticky);
+    match ext.get_mut::<StickyHeaders>() {
+        Some(sticky) => f(sticky),
+        None => {
+            let mut sticky = StickyHeaders::new();
+            f(&mut sticky);
+            ext.insert(sticky);
+        }
     }
 }
 

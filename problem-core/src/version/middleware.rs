@@ -20,7 +20,7 @@ use super::api_version::ApiVersion;
 use super::cache::SharedHeaders;
 use super::config::VersionConfig;
 use crate::pipeline::merge_map;
-use crate::pipeline::{StickyHeaders, add_shared_sticky_headers, merge_vary};
+use crate::pipeline::{add_shared_sticky_headers, merge_vary, with_sticky_headers};
 use crate::problem::{InternalServerErrorException, find_route_problem};
 use crate::routing::OriginalPath;
 
@@ -205,32 +205,21 @@ impl Versioning {
     /// Nothing for a version-neutral path.
     pub(crate) fn record_early(&self, req: &ServiceRequest) {
         let stripped = self.config.strategy().strip_path(req.path());
-        if self.config.is_neutral(req.path())
-            || stripped
-                .as_deref()
-                .is_some_and(|p| self.config.is_neutral(p))
-        {
+        if is_neutral(&self.config, req.path(), stripped.as_deref()) {
             return;
         }
-        match self.config.resolve_head(req.head()) {
-            Ok(version) => {
-                let mut ext = req.extensions_mut();
-                match ext.get_mut::<StickyHeaders>() {
-                    Some(sticky) => sticky.push_shared(self.config.headers_of(version)),
-                    None => {
-                        let mut sticky = StickyHeaders::new();
-                        sticky.push_shared(self.config.headers_of(version));
-                        ext.insert(sticky);
-                    }
-                }
+        let version = self.config.resolve_head(req.head());
+        with_sticky_headers(req, |sticky| {
+            match version {
+                Ok(version) => sticky.push_shared(self.config.headers_of(version)),
+                Err(_) => sticky.push(self.config.shared_general_headers()),
             }
-            Err(_) => add_shared_sticky_headers(req, self.config.shared_general_headers()),
-        }
-        if self.vary
-            && let Some(vary) = self.config.shared_vary()
-        {
-            add_shared_sticky_headers(req, vary.clone());
-        }
+            if self.vary
+                && let Some(vary) = self.config.shared_vary()
+            {
+                sticky.push(vary.clone());
+            }
+        });
     }
 }
 
@@ -298,18 +287,13 @@ where
     forward_ready!(service);
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
-        if self.config.is_neutral(req.path()) {
-            return VersionFuture::Neutral {
-                fut: self.service.call(req),
-            };
-        }
         // The path without its version segment: routed on, and neutral
         // when it names a neutral path (`/v3/health` is `/health`).
         let stripped = self.config.strategy().strip_path(req.path());
-        if let Some(path) = stripped.as_deref()
-            && self.config.is_neutral(path)
-        {
-            strip_segment(&mut req, path);
+        if is_neutral(&self.config, req.path(), stripped.as_deref()) {
+            if let Some(path) = stripped.as_deref() {
+                strip_segment(&mut req, path);
+            }
             return VersionFuture::Neutral {
                 fut: self.service.call(req),
             };
@@ -334,28 +318,17 @@ where
             strip_segment(&mut req, path);
         }
         let headers = self.config.headers_of(version);
-        {
-            // Two request extensions: the version, and the sticky headers
-            // (version headers, `Vary`), which also keep the configuration
-            // that resolved the version.
-            let mut ext = req.extensions_mut();
-            ext.insert(version);
-            let record = |sticky: &mut StickyHeaders| {
-                sticky.push_shared(headers.clone());
-                if let Some(vary) = &self.vary {
-                    sticky.push(vary.clone());
-                }
-                sticky.resolved_by = Some(self.config.clone());
-            };
-            match ext.get_mut::<StickyHeaders>() {
-                Some(sticky) => record(sticky),
-                None => {
-                    let mut sticky = StickyHeaders::new();
-                    record(&mut sticky);
-                    ext.insert(sticky);
-                }
+        // Two request extensions: the version, and the sticky headers
+        // (version headers, `Vary`), which also keep the configuration that
+        // resolved the version.
+        req.extensions_mut().insert(version);
+        with_sticky_headers(&req, |sticky| {
+            sticky.push_shared(headers.clone());
+            if let Some(vary) = &self.vary {
+                sticky.push(vary.clone());
             }
-        }
+            sticky.resolved_by = Some(self.config.clone());
+        });
         let vary = self.vary.clone();
         VersionFuture::Versioned {
             fut: self.service.call(req),
@@ -429,6 +402,12 @@ fn add_vary(headers: &mut HeaderMap, vary: Option<&HeaderMap>) {
     if let Some(value) = vary.and_then(|v| v.get(header::VARY)) {
         merge_vary(headers, value);
     }
+}
+
+/// Whether a request to `path` skips versioning: `path` is version-neutral,
+/// or `stripped`, the path without its version segment, is.
+fn is_neutral(config: &VersionConfig, path: &str, stripped: Option<&str>) -> bool {
+    config.is_neutral(path) || stripped.is_some_and(|p| config.is_neutral(p))
 }
 
 /// Routes the request on `path` (its path without the version segment),
