@@ -33,6 +33,7 @@ use crate::problem::{
     BadRequestException, HttpException, Issue, IssueLocation, Problem,
     UnsupportedMediaTypeException, ValidationException,
 };
+use crate::query::code;
 use crate::spec::{BODY_TIMEOUT, MALFORMED_JSON, MALFORMED_MULTIPART, UNREADABLE_BODY};
 
 /// A request body over the configured limit: answered with the spec's
@@ -157,12 +158,12 @@ pub(crate) fn value_issue(location: IssueLocation, at: &str, message: String) ->
         (Some(member), IssueLocation::Body) => {
             let mut name = at.to_owned();
             push_pointer_token(&mut name, member);
-            Issue::new(location, name, "required", message)
+            Issue::new(location, name, code::REQUIRED, message)
         }
         (Some(member), IssueLocation::Query | IssueLocation::Path | IssueLocation::Header) => {
-            Issue::new(location, member.to_owned(), "required", message)
+            Issue::new(location, member.to_owned(), code::REQUIRED, message)
         }
-        (None, _) => Issue::new(location, at, "invalid_value", message),
+        (None, _) => Issue::new(location, at, code::INVALID_VALUE, message),
     }
 }
 

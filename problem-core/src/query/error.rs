@@ -45,6 +45,9 @@ pub mod code {
     pub const INVALID_CURSOR: &str = "invalid_cursor";
     /// A cursor used with a different sort, filter or search.
     pub const CURSOR_MISMATCH: &str = "cursor_mismatch";
+    /// A required member or parameter that is missing (body issues too:
+    /// `name` is the member's JSON pointer).
+    pub const REQUIRED: &str = "required";
 }
 
 /// Why a collection query was refused.
@@ -150,6 +153,19 @@ pub(crate) fn invalid_value(name: &str, value: &str, expected: &str) -> Issue {
 /// `conflicting_parameters` between the named parameters.
 pub(crate) fn conflict(name: &str, parameters: &[&str], message: impl Into<String>) -> Issue {
     issue(name, code::CONFLICTING_PARAMETERS, message).with("parameters", parameters)
+}
+
+/// `conflicting_parameters` for a single-valued parameter given more than
+/// once with different values (the name echoed at most 64 characters).
+pub(crate) fn repeated_parameter(name: &str) -> Issue {
+    conflict(
+        name,
+        &[name],
+        format!(
+            "`{}` is given more than once with different values: send it once",
+            shorten(name)
+        ),
+    )
 }
 
 /// Echoes at most 64 characters of a client value in a message.

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use super::error::{QueryError, code, conflict, invalid_value, issue, shorten};
+use super::error::{QueryError, code, invalid_value, issue, repeated_parameter, shorten};
 use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, commas, join_values};
 use super::text::QueryText;
 use super::typed::{FieldSpec, QuerySchema};
@@ -345,14 +345,7 @@ pub(crate) fn parse_filter(
             Class::List => join_values(std::iter::once(first).chain(more.iter().copied())),
             Class::Compare | Class::Text | Class::Null => {
                 if more.iter().any(|v| *v != first) {
-                    issues.push(conflict(
-                        name,
-                        &[name],
-                        format!(
-                            "`{}` is given more than once with different values: send it once",
-                            shorten(name)
-                        ),
-                    ));
+                    issues.push(repeated_parameter(name));
                     continue;
                 }
                 Some(Cow::Borrowed(first))

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::problem::Issue;
 
-use super::error::{QueryError, conflict, shorten};
+use super::error::{QueryError, repeated_parameter, shorten};
 use crate::spec::MAX_PARAMETERS;
 
 /// The query parameter names with a meaning of their own; every other
@@ -686,11 +686,7 @@ impl<'a> Pairs<'a> {
         let mut values = self.get_all_in(slot, name);
         let first = values.next()?;
         if values.any(|v| v != first) {
-            issues.push(conflict(
-                name,
-                &[name],
-                format!("`{name}` is given more than once with different values: send it once"),
-            ));
+            issues.push(repeated_parameter(name));
             return None;
         }
         Some(first)

@@ -6,7 +6,7 @@ use std::time::SystemTime;
 use super::api_version::{ApiVersion, VersionParseError};
 use super::headers::{SUNSET, X_API_SUPPORTED_VERSIONS, http_date, supported_value};
 use crate::problem::{BadRequestException, HttpException, Issue, ValidationException};
-use crate::query::conflict;
+use crate::query::repeated_parameter;
 use crate::spec;
 
 /// Why version resolution refused a request. Each variant is answered as a
@@ -131,11 +131,7 @@ impl VersionError {
     /// other variants).
     fn issues(&self) -> Vec<Issue> {
         match self {
-            Self::Conflicting { name } => vec![conflict(
-                name,
-                &[name.as_str()],
-                format!("`{name}` is given more than once with different values: send it once"),
-            )],
+            Self::Conflicting { name } => vec![repeated_parameter(name)],
             Self::Missing
             | Self::Invalid { .. }
             | Self::Unsupported { .. }
