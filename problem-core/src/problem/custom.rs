@@ -9,6 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
 use serde::Serialize;
 
+use super::additions::Additions;
 use super::details::Extensions;
 use super::exception::ProblemBuildError;
 use super::traits::Problem;
@@ -37,9 +38,7 @@ pub trait ProblemExt: Problem + Sized {
         Customized {
             inner: self,
             detail: None,
-            extensions: Extensions::new(),
-            headers: HeaderMap::new(),
-            build_error: None,
+            added: Additions::default(),
         }
     }
 }
@@ -64,9 +63,8 @@ impl<P: Problem> ProblemExt for P {}
 pub struct Customized<P> {
     inner: P,
     detail: Option<String>,
-    extensions: Extensions,
-    headers: HeaderMap,
-    build_error: Option<ProblemBuildError>,
+    /// The extension members and headers that override the inner problem's.
+    added: Additions,
 }
 
 impl<P: Problem> Customized<P> {
@@ -99,19 +97,7 @@ impl<P: Problem> Customized<P> {
     /// # Ok::<(), problem_core::ProblemBuildError>(())
     /// ```
     pub fn with_extension(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
-        let key = key.into();
-        match serde_json::to_value(value) {
-            Ok(v) => {
-                self.extensions.insert(key, v);
-            }
-            Err(e) => {
-                self.build_error
-                    .get_or_insert(ProblemBuildError::Extension {
-                        key,
-                        message: e.to_string(),
-                    });
-            }
-        }
+        self.added.add_extension(key.into(), value);
         self
     }
 
@@ -129,14 +115,7 @@ impl<P: Problem> Customized<P> {
     /// # Ok::<(), problem_core::ProblemBuildError>(())
     /// ```
     pub fn with_header(mut self, header: impl TryIntoHeaderPair) -> Self {
-        match header.try_into_pair() {
-            Ok((name, value)) => self.headers.append(name, value),
-            Err(e) => {
-                let message = actix_web::http::Error::from(e.into()).to_string();
-                self.build_error
-                    .get_or_insert(ProblemBuildError::Header { message });
-            }
-        }
+        self.added.add_header(header);
         self
     }
 
@@ -170,8 +149,8 @@ impl<P: Problem> fmt::Debug for Customized<P> {
         f.debug_struct("Customized")
             .field("inner", &self.inner)
             .field("detail", &self.detail)
-            .field("extensions", &self.extensions)
-            .field("headers", &self.headers)
+            .field("extensions", &self.added.extensions)
+            .field("headers", &self.added.headers)
             .finish()
     }
 }
@@ -208,24 +187,20 @@ impl<P: Problem> Problem for Customized<P> {
         }
     }
     fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
-        if let Some(e @ ProblemBuildError::Extension { .. }) = &self.build_error {
-            return Err(e.clone());
-        }
+        self.added.extension_failure()?;
         let mut ext = self.inner.extensions()?;
-        for (k, v) in &self.extensions {
+        for (k, v) in &self.added.extensions {
             ext.insert(k.clone(), v.clone());
         }
         Ok(ext)
     }
     fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
-        if let Some(e @ ProblemBuildError::Header { .. }) = &self.build_error {
-            return Err(e.clone());
-        }
+        self.added.header_failure()?;
         let mut headers = self.inner.headers()?;
-        for name in self.headers.keys() {
+        for name in self.added.headers.keys() {
             headers.remove(name);
         }
-        for (name, value) in self.headers.iter() {
+        for (name, value) in self.added.headers.iter() {
             headers.append(name.clone(), value.clone());
         }
         Ok(headers)

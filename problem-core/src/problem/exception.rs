@@ -8,6 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
 use serde::Serialize;
 
+use super::additions::Additions;
 use super::details::{ABOUT_BLANK, BodyRef, Extensions, ExtraMembers, NoMembers};
 use super::titles::status_title;
 use super::traits::Problem;
@@ -38,8 +39,14 @@ pub struct StatusRangeError {
 /// use problem_core::{HttpException, Problem, ProblemBuildError};
 ///
 /// let bad: HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
-/// let err = HttpException::new(400).unwrap().with_extension("bad", bad);
+/// let err = HttpException::new(400).unwrap().with_extension("bad", &bad);
 /// assert!(matches!(err.extensions(), Err(ProblemBuildError::Extension { .. })));
+///
+/// // Each kind keeps its own first failure: a bad header does not hide a
+/// // bad extension member, nor the other way round.
+/// let both = HttpException::new(400).unwrap().with_header(("Bad Name", "1")).with_extension("bad", &bad);
+/// assert!(matches!(both.extensions(), Err(ProblemBuildError::Extension { key, .. }) if key == "bad"));
+/// assert!(matches!(both.headers(), Err(ProblemBuildError::Header { .. })));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -125,10 +132,9 @@ pub struct HttpException {
     detail: Option<Cow<'static, str>>,
     problem_type: Cow<'static, str>,
     title: Option<String>,
-    extensions: Extensions,
-    headers: HeaderMap,
+    /// Extension members and headers, with what failed to be added.
+    added: Additions,
     cause: Option<BoxError>,
-    build_error: Option<ProblemBuildError>,
 }
 
 impl HttpException {
@@ -186,10 +192,8 @@ impl HttpException {
             detail: None,
             problem_type: Cow::Borrowed(ABOUT_BLANK),
             title: None,
-            extensions: Extensions::new(),
-            headers: HeaderMap::new(),
+            added: Additions::default(),
             cause: None,
-            build_error: None,
         }
     }
 
@@ -200,9 +204,9 @@ impl HttpException {
         if options.title.is_some() {
             self.title = options.title;
         }
-        self.extensions.extend(options.extensions);
+        self.added.extensions.extend(options.extensions);
         for (name, value) in options.headers {
-            self.headers.append(name, value);
+            self.added.headers.append(name, value);
         }
         if options.cause.is_some() {
             self.cause = options.cause;
@@ -272,19 +276,7 @@ impl HttpException {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_extension(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
-        let key = key.into();
-        match serde_json::to_value(value) {
-            Ok(v) => {
-                self.extensions.insert(key, v);
-            }
-            Err(e) => {
-                self.build_error
-                    .get_or_insert(ProblemBuildError::Extension {
-                        key,
-                        message: e.to_string(),
-                    });
-            }
-        }
+        self.added.add_extension(key.into(), value);
         self
     }
 
@@ -303,7 +295,7 @@ impl HttpException {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_extensions(mut self, extensions: Extensions) -> Self {
-        self.extensions.extend(extensions);
+        self.added.extensions.extend(extensions);
         self
     }
 
@@ -320,14 +312,7 @@ impl HttpException {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_header(mut self, header: impl TryIntoHeaderPair) -> Self {
-        match header.try_into_pair() {
-            Ok((name, value)) => self.headers.append(name, value),
-            Err(e) => {
-                let message = actix_web::http::Error::from(e.into()).to_string();
-                self.build_error
-                    .get_or_insert(ProblemBuildError::Header { message });
-            }
-        }
+        self.added.add_header(header);
         self
     }
 
@@ -360,13 +345,11 @@ impl HttpException {
         instance: &str,
         members: X,
     ) -> Result<Vec<u8>, ProblemBuildError> {
-        if let Some(e @ ProblemBuildError::Extension { .. }) = &self.build_error {
-            return Err(e.clone());
-        }
+        self.added.extension_failure()?;
         let members_capacity = 128
             + self.detail.as_ref().map_or(0, |d| d.len())
             + instance.len()
-            + 64 * self.extensions.len()
+            + 64 * self.added.extensions.len()
             + members.size_hint();
         BodyRef {
             problem_type: &self.problem_type,
@@ -378,7 +361,7 @@ impl HttpException {
             detail: self.detail.as_deref(),
             instance: Some(instance),
             correlation_id: None,
-            extensions: &self.extensions,
+            extensions: &self.added.extensions,
             members,
             stack: None,
         }
@@ -394,8 +377,8 @@ impl fmt::Debug for HttpException {
             .field("type", &self.problem_type)
             .field("title", &self.title())
             .field("detail", &self.detail)
-            .field("extensions", &self.extensions)
-            .field("headers", &self.headers)
+            .field("extensions", &self.added.extensions)
+            .field("headers", &self.added.headers)
             .field("cause", &self.cause)
             .finish()
     }
@@ -435,16 +418,12 @@ impl Problem for HttpException {
         self.detail.as_deref().map(Cow::Borrowed)
     }
     fn extensions(&self) -> Result<Extensions, ProblemBuildError> {
-        match &self.build_error {
-            Some(e @ ProblemBuildError::Extension { .. }) => Err(e.clone()),
-            None | Some(ProblemBuildError::Header { .. }) => Ok(self.extensions.clone()),
-        }
+        self.added.extension_failure()?;
+        Ok(self.added.extensions.clone())
     }
     fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
-        match &self.build_error {
-            Some(e @ ProblemBuildError::Header { .. }) => Err(e.clone()),
-            None | Some(ProblemBuildError::Extension { .. }) => Ok(self.headers.clone()),
-        }
+        self.added.header_failure()?;
+        Ok(self.added.headers.clone())
     }
     fn name(&self) -> &'static str {
         "HttpException"

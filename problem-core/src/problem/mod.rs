@@ -24,6 +24,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod additions;
 mod builtin;
 mod custom;
 pub(crate) mod derive_support;

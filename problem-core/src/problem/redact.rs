@@ -193,18 +193,7 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
         }
         i = j;
     }
-    if spans.is_empty() {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut copied = 0;
-    for (start, end) in spans {
-        out.push_str(&text[copied..start]);
-        out.push_str(REDACTED);
-        copied = end;
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    replace_spans(text, &spans)
 }
 
 /// Replaces the user information of every URL in `text` with `***`.
@@ -238,17 +227,23 @@ fn redact_urls(text: &str) -> Cow<'_, str> {
         }
         from = pos + 1;
     }
+    replace_spans(text, &spans)
+}
+
+/// `text` with each of `spans` (byte ranges, in order and disjoint, on
+/// character boundaries) replaced by `***`; borrowed when there are none.
+fn replace_spans<'a>(text: &'a str, spans: &[(usize, usize)]) -> Cow<'a, str> {
     if spans.is_empty() {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    for (start, end) in spans {
-        out.push_str(&text[copied..start]);
+    for &(start, end) in spans {
+        out.push_str(text.get(copied..start).unwrap_or_default());
         out.push_str(REDACTED);
         copied = end;
     }
-    out.push_str(&text[copied..]);
+    out.push_str(text.get(copied..).unwrap_or_default());
     Cow::Owned(out)
 }
 
