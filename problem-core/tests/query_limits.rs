@@ -33,6 +33,53 @@ fn more_than_64_filters_is_too_many_filters() {
 }
 
 #[test]
+fn only_filter_conditions_count_toward_the_limit() {
+    let filters = vec!["year__gte=1900"; 64].join("&");
+    // 64 conditions and an unknown parameter: the unknown parameter is
+    // reported as such, not as a 65th filter.
+    let unknown = json!({"location": "query", "name": "colour", "code": "unknown_parameter",
+        "message": "unknown query parameter `colour`",
+        "allowed": ["id", "title", "year", "subtitle", "published", "available"]});
+    let issues = book_issues(&format!("{filters}&colour=red"));
+    assert_eq!(issues, json!([unknown]));
+    // 65 conditions and the unknown parameter: both problems at once.
+    let issues = book_issues(&format!("colour=red&{filters}&year__lte=2000"));
+    assert_eq!(
+        issues,
+        json!([unknown, {"location": "query", "name": "year__lte", "code": "too_many_filters",
+                "message": "at most 64 filter conditions are allowed", "max": 64}])
+    );
+    // 100 unknown parameters: 100 issues, each once however often it is
+    // repeated, and no filter limit.
+    let qs = (0..200)
+        .map(|i| format!("x{}=1", i % 100))
+        .collect::<Vec<_>>()
+        .join("&");
+    let issues = book_issues(&format!("title=a&{qs}"));
+    let names: Vec<&str> = issues
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            assert_eq!(i["code"], "unknown_parameter");
+            i["name"].as_str().unwrap()
+        })
+        .collect();
+    let want: Vec<String> = (0..100).map(|i| format!("x{i}")).collect();
+    assert_eq!(names, want);
+    // Lenient: they are ignored, and the conditions are parsed.
+    let config = QueryConfig::default().lenient(true);
+    let q = TypedQuery::<Book>::from_query_str(&format!("{qs}&title=a&id__in=1&id__in=2"), &config)
+        .unwrap();
+    assert_eq!(q.filter().conditions().len(), 2);
+    // Within the limit, a condition's own problem is still reported.
+    let issues = book_issues(&format!("{qs}&year=x"));
+    assert_eq!(issues.as_array().unwrap().len(), 101);
+    assert_eq!(issues[100]["name"], "year");
+    assert_eq!(issues[100]["code"], "invalid_value");
+}
+
+#[test]
 fn values_terms_and_list_items_over_256_characters_are_too_long() {
     let long = "é".repeat(257);
     for (qs, name, what) in [
@@ -78,6 +125,25 @@ fn nul_in_any_query_value_is_invalid_value() {
             book_issues(qs),
             json!([{"location": "query", "name": name, "code": "invalid_value",
                     "message": format!("`{shown}` must not contain NUL characters (U+0000)"),
+                    "expected": "text without NUL characters"}]),
+            "{qs}"
+        );
+    }
+}
+
+#[test]
+fn nul_in_a_tolerated_parameter_is_invalid_value() {
+    let config = query_support::config().tolerate(["_", "utm_*"]).unwrap();
+    assert!(TypedQuery::<Book>::from_query_str("_=1&utm_source=x&title=a", &config).is_ok());
+    for (qs, name) in [
+        ("_=%00&title=a", "_"),
+        ("title=a&utm_source=a%00", "utm_source"),
+    ] {
+        let err = TypedQuery::<Book>::from_query_str(qs, &config).unwrap_err();
+        assert_eq!(
+            serde_json::to_value(err.issues()).unwrap(),
+            json!([{"location": "query", "name": name, "code": "invalid_value",
+                    "message": format!("`{name}` must not contain NUL characters (U+0000)"),
                     "expected": "text without NUL characters"}]),
             "{qs}"
         );

@@ -36,7 +36,7 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 /// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (at the first request that needs it) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`]; cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
 /// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
 /// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). |
-/// | [`tolerate`](Self::tolerate) | none | Names and `prefix*` patterns (`_`, `utm_*`) that strict parsing accepts and ignores: not filters, not bound into cursors, left out of the links; they still count toward the 1000-parameter limit ([`ToleratedParameters`]). |
+/// | [`tolerate`](Self::tolerate) | none | Names and `prefix*` patterns (`_`, `utm_*`) that strict parsing accepts and ignores: not filters, not bound into cursors, left out of the links; they still count toward the 1000-parameter limit, and one holding a NUL character is still the 400 `invalid_value` of the NUL rule ([`ToleratedParameters`]). |
 /// | [`count_strategy`](Self::count_strategy) | [`CountStrategy::Exact`] | How offset pages count their total when the client states no preference; a client's `Prefer: count=exact\|estimated\|none` (RFC 7240) overrides it, answered with `Preference-Applied` ([`CountStrategy`]). `none`: `meta.total`/`meta.total_pages`, the `last` link and `X-Total-Count` are omitted. |
 /// | [`count_total`](Self::count_total) | `true` | Shorthand: `true` is `count_strategy(Exact)`, `false` is `count_strategy(None)`. |
 /// | [`estimate_threshold`](Self::estimate_threshold) | 10,000 ([`DEFAULT_ESTIMATE_THRESHOLD`](super::DEFAULT_ESTIMATE_THRESHOLD)) | With the estimated strategy, the total is counted exactly up to this many rows and estimated above it. |
@@ -223,6 +223,8 @@ impl QueryConfig {
 
     /// At most `n` filter conditions per request (default 64); more is a
     /// 400 issue `too_many_filters` with member `max` (see [`QueryLimits`]).
+    /// Parameters that name no filterable field are not conditions: they
+    /// are `unknown_parameter` issues (or ignored when lenient).
     ///
     /// ```
     /// use problem_core::query::{QueryConfig, RawQuery};

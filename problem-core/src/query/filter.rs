@@ -274,16 +274,7 @@ pub(crate) fn parse_filter(
             sent += 1;
         }
         if sent > options.limits.max_filters {
-            let max = options.limits.max_filters;
-            issues.push(
-                issue(
-                    name,
-                    code::TOO_MANY_FILTERS,
-                    format!("at most {max} filter conditions are allowed"),
-                )
-                .with("max", max),
-            );
-            return Filter::default();
+            return parse_filter_over_limit(raw, schema, options, issues);
         }
         match group {
             Some((_, _, more)) => more.push(value),
@@ -370,6 +361,78 @@ pub(crate) fn parse_filter(
         }
     }
     Filter(out)
+}
+
+/// [`parse_filter`] of a query with more candidate pairs than
+/// `max_filters`. Only pairs naming a filterable field are filter
+/// conditions and count toward the limit (a repeat of an exploded list
+/// adds to its list and does not count); the others are unknown
+/// parameters, each reported once (or ignored when lenient), whatever the
+/// count. Within the limit, the conditions are parsed as usual; over it,
+/// the pair that crosses it gets the one `too_many_filters` issue. Without
+/// a schema every pair is a condition.
+fn parse_filter_over_limit(
+    raw: &Pairs<'_>,
+    schema: Option<&QuerySchema>,
+    options: &FilterOptions<'_>,
+    issues: &mut Vec<Issue>,
+) -> Filter {
+    let is_ignored = |name: &str| match options.ignored {
+        Some(list) => list.iter().any(|i| i == name),
+        None => name == crate::spec::DEFAULT_VERSION_QUERY,
+    };
+    let is_condition = |name: &str| {
+        schema.is_none_or(|schema| {
+            schema
+                .field(split_param(name, Some(schema)).0)
+                .is_some_and(|f| !f.operators.is_empty())
+        })
+    };
+    let max = options.limits.max_filters;
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut conditions = 0usize;
+    let mut over = false;
+    for (name, _, reserved) in raw.iter_marked() {
+        if reserved || is_ignored(name) {
+            continue;
+        }
+        let first = seen.insert(name);
+        if !is_condition(name) {
+            if let Some(schema) = schema
+                && first
+                && !options.lenient
+            {
+                let (field_name, op_name) = split_param(name, Some(schema));
+                issues.push(unknown(name, field_name, op_name, schema));
+            }
+            continue;
+        }
+        let list_repeat = !first
+            && split_param(name, schema)
+                .1
+                .and_then(Operator::from_name)
+                .is_some_and(|op| op.class() == Class::List);
+        if !list_repeat {
+            conditions += 1;
+        }
+        if conditions > max && !over {
+            over = true;
+            issues.push(
+                issue(
+                    name,
+                    code::TOO_MANY_FILTERS,
+                    format!("at most {max} filter conditions are allowed"),
+                )
+                .with("max", max),
+            );
+        }
+    }
+    if over {
+        return Filter::default();
+    }
+    // Within the limit: the conditions alone, now under it.
+    let conditions_only = raw.without_unreserved(|name| !is_condition(name));
+    parse_filter(&conditions_only, schema, options, issues)
 }
 
 /// Splits `field__op`; a whitelisted field whose name contains `__` wins.

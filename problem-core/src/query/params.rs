@@ -34,7 +34,10 @@ pub use crate::spec::{
 /// passes them is answered quickly and never trips a database's own
 /// limits (expression depth, `LIKE` pattern length):
 /// - more than `max_filters` filter conditions: issue `too_many_filters`
-///   (member `max`), named by the first parameter over the limit;
+///   (member `max`), named by the first parameter over the limit. Only
+///   parameters naming a filterable field are conditions (a repeat of an
+///   exploded `__in`/`__not_in` list adds to its list); an unknown
+///   parameter is reported as `unknown_parameter` whatever the count;
 /// - a filter value, an `__in`/`__not_in` item or a search term longer
 ///   than `max_value_length` characters (Unicode scalar values): issue
 ///   `too_long` (member `max`).
@@ -487,11 +490,15 @@ impl<'a> Pairs<'a> {
         self.pairs.push(Pair { name, value, slot });
     }
 
-    /// A copy without the non-reserved pairs whose name `drop` matches.
+    /// A copy without the non-reserved pairs whose name `drop` matches. A
+    /// pair holding a NUL character is kept whatever its name, so that the
+    /// NUL rule ([`nul_issues`]) holds for every parameter, tolerated ones
+    /// included.
     pub(crate) fn without_unreserved(&self, drop: impl Fn(&str) -> bool) -> Pairs<'a> {
         let mut out = Self::with_capacity(self.pairs.len());
         for p in &self.pairs {
-            if p.slot != 0 || !drop(&p.name) {
+            let nul = self.nul && (p.name.contains('\0') || p.value.contains('\0'));
+            if p.slot != 0 || nul || !drop(&p.name) {
                 out.push(p.name.clone(), p.value.clone());
             }
         }

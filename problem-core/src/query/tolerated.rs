@@ -1,7 +1,9 @@
 //! Tolerated parameters: names and `prefix*` patterns that strict parsing
 //! accepts and ignores (cache busters such as `_`, tracking parameters
 //! such as `utm_source`), set with
-//! [`QueryConfig::tolerate`](super::QueryConfig::tolerate).
+//! [`QueryConfig::tolerate`](super::QueryConfig::tolerate). A tolerated
+//! parameter whose name or value holds U+0000 is refused all the same
+//! (400 `invalid_value`, hostile-input rule "NUL characters").
 
 use std::fmt;
 use std::sync::Arc;
