@@ -6,9 +6,12 @@ re-export and inherent impl (trait impls, fields, variants, constants,
 statics and type aliases are left out) and lists each function, method,
 struct, enum, trait and module whose docs hold no code block.
 
-    cargo +nightly rustdoc -p problem-core --lib --all-features -- \
+    RUSTC_BOOTSTRAP=1 cargo rustdoc -p problem-core --lib --all-features -- \
         -Z unstable-options --output-format json
     python3 scripts/doc-examples.py target/doc/problem_core.json
+
+(`cargo +nightly rustdoc ...` works as well; CI runs the stable toolchain
+with RUSTC_BOOTSTRAP=1, as `.ci/run` does.)
 
 Prints "<items> <without example>", then one line per item without one;
 exits 1 when any item has none.
