@@ -293,20 +293,28 @@ async fn create_needs_a_token_validates_and_rejects_duplicates() {
             .all(|i| i["location"] == json!("body"))
     );
 
-    let res = cat
-        .request(Method::POST, "/books")
-        .header("Authorization", &editor)
-        .header("Content-Type", "text/plain")
-        .body("hi")
-        .send()
-        .await
-        .unwrap();
-    let (status, _, body) = json(res).await;
-    assert_eq!(status, 415);
-    assert_eq!(
-        body,
-        problem(415, Some("Unsupported content type: text/plain"), "/books")
-    );
+    // Only `application/json` and forms: a `+json` type names another
+    // format (issue 6: "other content types: 415").
+    for content_type in ["text/plain", "application/merge-patch+json"] {
+        let res = cat
+            .request(Method::POST, "/books")
+            .header("Authorization", &editor)
+            .header("Content-Type", content_type)
+            .body("{\"isbn\":\"9780441013593\",\"title\":\"T\",\"author\":\"A\",\"year\":2000,\"price\":1}")
+            .send()
+            .await
+            .unwrap();
+        let (status, _, body) = json(res).await;
+        assert_eq!(status, 415);
+        assert_eq!(
+            body,
+            problem(
+                415,
+                Some(&format!("Unsupported content type: {content_type}")),
+                "/books"
+            )
+        );
+    }
     let res = cat
         .request(Method::POST, "/books")
         .header("Authorization", &editor)

@@ -95,6 +95,100 @@ async fn covers_are_sniffed_and_served_safely() {
     assert_eq!(res.bytes().await.unwrap().to_vec(), gif);
 }
 
+/// Covers take `multipart/form-data` only, at most 1000 form fields
+/// (spec, "Limits": over it 413), and a stale `If-Match` is a 412 before
+/// the body is looked at (RFC 9110 §13.2.2).
+#[tokio::test]
+async fn cover_uploads_keep_the_form_rules() {
+    let cat = Catalog::start(&[]);
+    let png: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89";
+    let send = |content_type: &str, body: Vec<u8>, if_match: Option<&str>| {
+        let mut req = cat
+            .request(Method::PUT, "/books/6/cover")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .header("Content-Type", content_type)
+            .body(body);
+        if let Some(tag) = if_match {
+            req = req.header("If-Match", tag);
+        }
+        req.send()
+    };
+    // multipart/mixed is not a form.
+    let res = send(
+        "multipart/mixed; boundary=b0und",
+        multipart("image/png", png),
+        None,
+    )
+    .await
+    .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(
+        (status, body),
+        (
+            415,
+            problem(
+                415,
+                Some("Unsupported content type: multipart/mixed; boundary=b0und"),
+                "/books/6/cover"
+            )
+        )
+    );
+    // 1001 parts: 413, nothing stored; 1000 parts (the cover among them) pass.
+    let fields = |n: usize| {
+        let mut body = Vec::new();
+        for i in 0..n {
+            body.extend_from_slice(
+                format!("--b0und\r\nContent-Disposition: form-data; name=\"f{i}\"\r\n\r\n1\r\n")
+                    .as_bytes(),
+            );
+        }
+        body.extend_from_slice(&multipart("image/png", png));
+        body
+    };
+    let res = send("multipart/form-data; boundary=b0und", fields(1000), None)
+        .await
+        .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(
+        (status, body),
+        (
+            413,
+            problem(
+                413,
+                Some("The request body has more than 1000 fields."),
+                "/books/6/cover"
+            )
+        )
+    );
+    let (status, _, _) = cat.get_json("/books/6/cover").await;
+    assert_eq!(status, 404, "nothing was stored");
+    let res = send("multipart/form-data; boundary=b0und", fields(999), None)
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    // A stale tag with no cover part: the precondition is answered first.
+    let res = send(
+        "multipart/form-data; boundary=b0und",
+        b"--b0und\r\nContent-Disposition: form-data; name=\"other\"\r\n\r\n1\r\n--b0und--\r\n"
+            .to_vec(),
+        Some("\"stale\""),
+    )
+    .await
+    .unwrap();
+    let (status, _, body) = json(res).await;
+    assert_eq!(
+        (status, body),
+        (
+            412,
+            problem(
+                412,
+                Some("The resource has changed since it was read"),
+                "/books/6/cover"
+            )
+        )
+    );
+}
+
 /// Row 6: a JSON body is exactly one value.
 #[tokio::test]
 async fn json_bodies_with_trailing_data_are_malformed() {

@@ -1,13 +1,15 @@
 //! The book routes other than the list: one book, create, delete, covers.
 
 use actix_web::http::header::{self, EntityTag};
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, mime, web};
 use futures_util::StreamExt;
+use problem_core::pipeline::framework::unsupported_media_type;
 use problem_core::pipeline::{
     PreconditionFailed, UnknownError, ValidBody, check_if_match, entity_tag,
 };
+use problem_core::spec::{MAX_PARAMETERS, TOO_MANY_FORM_FIELDS};
 use problem_core::{
-    Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
+    HttpException, Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
     UnsupportedMediaTypeException, ValidationException,
 };
 
@@ -260,9 +262,33 @@ pub async fn put_cover(
     mut form: actix_multipart::Multipart,
 ) -> Result<HttpResponse, actix_web::Error> {
     let id = book_id(&id)?;
+    // `multipart/form-data` only: actix-multipart reads any `multipart/*`.
+    if !is_form_data(&req) {
+        return Err(unsupported_media_type(Some(&req)).into());
+    }
+    if db.book(id).await.map_err(db_error)?.is_none() {
+        return Err(not_found(id));
+    }
+    // Preconditions first, then the content (RFC 9110 §13.2.2): a stale
+    // `If-Match` is a 412 whatever the body holds.
+    let current = db
+        .cover(id)
+        .await
+        .map_err(db_error)?
+        .map(|(_, bytes)| bytes);
+    check_if_match(&req, current.as_deref().map(entity_tag).as_ref())?;
     let mut cover: Option<(String, Vec<u8>)> = None;
+    let mut parts = 0usize;
     while let Some(field) = form.next().await {
         let mut field = field?;
+        // Every part is a form field: more than 1000 is the spec's 413.
+        parts += 1;
+        if parts > MAX_PARAMETERS {
+            return Err(match HttpException::new(TOO_MANY_FORM_FIELDS.status) {
+                Ok(e) => e.with_detail(TOO_MANY_FORM_FIELDS.detail).into(),
+                Err(e) => UnknownError::from(e).into(),
+            });
+        }
         let is_cover = field.content_disposition().and_then(|cd| cd.get_name()) == Some("cover");
         let content_type = field
             .content_type()
@@ -270,7 +296,10 @@ pub async fn put_cover(
             .unwrap_or_else(|| "application/octet-stream".into());
         let mut data = Vec::new();
         while let Some(chunk) = field.next().await {
-            data.extend_from_slice(&chunk?);
+            let chunk = chunk?;
+            if is_cover && cover.is_none() {
+                data.extend_from_slice(&chunk);
+            }
         }
         if is_cover && cover.is_none() {
             cover = Some((content_type, data));
@@ -285,16 +314,6 @@ pub async fn put_cover(
         )])
         .into());
     };
-    if db.book(id).await.map_err(db_error)?.is_none() {
-        return Err(not_found(id));
-    }
-    let current = db
-        .cover(id)
-        .await
-        .map_err(db_error)?
-        .map(|(_, bytes)| bytes);
-    check_if_match(&req, current.as_deref().map(entity_tag).as_ref())?;
-    // Preconditions first, then the content (RFC 9110 §13.2.2).
     let media_type = cover_media_type(&content_type, &data)?;
     // With `If-Match`, the write replaces only the cover the check saw: a
     // writer that changed it in between makes this one a 412.
@@ -312,6 +331,16 @@ pub async fn put_cover(
     } else {
         Err(PreconditionFailed.into())
     }
+}
+
+/// Whether the request's `Content-Type` is `multipart/form-data` (with its
+/// parameters), the one multipart type a cover upload takes.
+fn is_form_data(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<mime::Mime>().ok())
+        .is_some_and(|m| m.type_() == mime::MULTIPART && m.subtype() == mime::FORM_DATA)
 }
 
 /// The image types a cover may be, as sniffed from its bytes.

@@ -90,15 +90,23 @@ enum Format {
     Form,
 }
 
+/// The format of the request's `Content-Type`: exactly `application/json`
+/// or `application/x-www-form-urlencoded` (parameters such as `charset`
+/// allowed). A `+json` type (`application/merge-patch+json`,
+/// `application/problem+json`, a vendor type) names another document
+/// format than the resource's JSON, so it is not taken for one.
 fn format_of(req: &HttpRequest) -> Option<Format> {
     let ct = req.headers().get(header::CONTENT_TYPE)?.to_str().ok()?;
     let mime: mime::Mime = ct.parse().ok()?;
-    match (mime.type_(), mime.subtype(), mime.suffix()) {
-        (mime::APPLICATION, mime::JSON, _) | (mime::APPLICATION, _, Some(mime::JSON)) => {
-            Some(Format::Json)
-        }
-        (mime::APPLICATION, mime::WWW_FORM_URLENCODED, _) => Some(Format::Form),
-        _ => None,
+    if mime.type_() != mime::APPLICATION || mime.suffix().is_some() {
+        return None;
+    }
+    if mime.subtype() == mime::JSON {
+        Some(Format::Json)
+    } else if mime.subtype() == mime::WWW_FORM_URLENCODED {
+        Some(Format::Form)
+    } else {
+        None
     }
 }
 
@@ -235,11 +243,13 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> 
     }
 }
 
-/// A request body read as JSON (`application/json` or any `+json` type) or
-/// as a form (`application/x-www-form-urlencoded`), deserialized into `T`.
+/// A request body read as JSON (`application/json`) or as a form
+/// (`application/x-www-form-urlencoded`), deserialized into `T`.
 ///
 /// Errors, as the spec's table: another content type 415
-/// `Unsupported content type: <content-type>`; malformed JSON 400
+/// `Unsupported content type: <content-type>`, a structured-syntax
+/// `+json` type such as `application/merge-patch+json` included (it names
+/// another document format; actix-web's `Json` accepts those); malformed JSON 400
 /// `Malformed JSON body`; a value of the wrong type 400
 /// `Request validation failed` with an `issues` entry naming the JSON
 /// pointer; more than 1000 form fields 413
