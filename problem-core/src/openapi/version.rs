@@ -668,7 +668,9 @@ impl VersionedDocs {
     /// (`Vary: Accept, X-API-Version`).
     ///
     /// # Errors
-    /// The [`VersionError`] of [`select`](Self::select), as a problem.
+    /// The [`VersionError`] of [`select`](Self::select), as a problem
+    /// carrying the same `Vary` (RFC 9110 §12.5.5: the refusal depends on
+    /// the same request headers as the document).
     ///
     /// ```
     /// use actix_web::test::TestRequest;
@@ -686,18 +688,35 @@ impl VersionedDocs {
     /// let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
     /// assert_eq!(serde_json::from_slice::<serde_json::Value>(&body).unwrap()["info"]["version"], "2");
     /// let req = TestRequest::get().insert_header(("X-API-Version", "7")).to_http_request();
-    /// assert_eq!(docs.respond(&req).unwrap_err().as_response_error().status_code(), 400);
+    /// let refused = docs.respond(&req).unwrap_err().error_response();
+    /// assert_eq!(refused.status(), 400);
+    /// assert_eq!(refused.headers().get("vary").unwrap(), "Accept, X-API-Version");
     /// # });
     /// ```
     pub fn respond(&self, req: &HttpRequest) -> Result<HttpResponse, actix_web::Error> {
-        let version = self.select(req)?;
-        let body = self.json(version).cloned().ok_or(VersionError::Missing)?;
+        // The answer depends on the version, refused or not: its `Vary`
+        // goes on the version problems too (a cache must not serve one
+        // version's 410 to a request for another).
+        let vary = self.vary();
+        let body = self
+            .select(req)
+            .and_then(|v| self.json(v).cloned().ok_or(VersionError::Missing))
+            .map_err(|e| e.into_error_with(vary.clone().map(|v| (header::VARY, v))))?;
         let mut res = HttpResponse::Ok()
             .insert_header((
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             ))
             .body(body);
+        if let Some(v) = vary {
+            res.headers_mut().insert(header::VARY, v);
+        }
+        Ok(res)
+    }
+
+    /// The `Vary` of [`respond`](Self::respond)'s answers: `Accept`, then
+    /// the header strategy's header name when the strategy reads one.
+    fn vary(&self) -> Option<HeaderValue> {
         let vary: Vec<&str> = std::iter::once("Accept")
             .chain(
                 self.config
@@ -713,9 +732,6 @@ impl VersionedDocs {
                     }),
             )
             .collect();
-        if let Ok(v) = HeaderValue::from_str(&vary.join(", ")) {
-            res.headers_mut().insert(header::VARY, v);
-        }
-        Ok(res)
+        HeaderValue::from_str(&vary.join(", ")).ok()
     }
 }

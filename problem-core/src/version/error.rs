@@ -3,9 +3,11 @@
 
 use std::time::SystemTime;
 
+use actix_web::http::header::{HeaderName, HeaderValue};
+
 use super::api_version::{ApiVersion, VersionParseError};
 use super::headers::{SUNSET, X_API_SUPPORTED_VERSIONS, http_date, supported_value};
-use crate::problem::{BadRequestException, HttpException, Issue, ValidationException};
+use crate::problem::{BadRequestException, HttpException, Issue, ProblemExt, ValidationException};
 use crate::query::repeated_parameter;
 use crate::spec;
 
@@ -165,12 +167,34 @@ impl From<VersionError> for HttpException {
 
 impl From<VersionError> for actix_web::Error {
     fn from(err: VersionError) -> Self {
-        match err {
-            VersionError::Removed { sunset, .. } => err.gone(sunset).into(),
-            VersionError::Conflicting { .. } => ValidationException::new(err.issues()).into(),
-            VersionError::Missing
-            | VersionError::Invalid { .. }
-            | VersionError::Unsupported { .. } => err.bad_request().into(),
+        err.into_error_with(None)
+    }
+}
+
+impl VersionError {
+    /// The problem of this error (as `actix_web::Error::from`) with `extra`
+    /// added to its headers, e.g. the `Vary` of a response chosen by the
+    /// version.
+    pub(crate) fn into_error_with(
+        self,
+        extra: Option<(HeaderName, HeaderValue)>,
+    ) -> actix_web::Error {
+        match (self, extra) {
+            (err @ Self::Removed { sunset, .. }, extra) => extra
+                .into_iter()
+                .fold(err.gone(sunset), HttpException::with_header)
+                .into(),
+            (err @ Self::Conflicting { .. }, None) => ValidationException::new(err.issues()).into(),
+            (err @ Self::Conflicting { .. }, Some(h)) => ValidationException::new(err.issues())
+                .customize()
+                .with_header(h)
+                .into(),
+            (err @ (Self::Missing | Self::Invalid { .. } | Self::Unsupported { .. }), extra) => {
+                extra
+                    .into_iter()
+                    .fold(err.bad_request(), BadRequestException::with_header)
+                    .into()
+            }
         }
     }
 }
