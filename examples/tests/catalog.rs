@@ -628,6 +628,10 @@ async fn framework_errors_as_a_client_sees_them() {
         .await;
     assert_eq!(reply.status, 421);
     assert_eq!(reply.header("content-type"), Some(PROBLEM_JSON));
+    // A problem response like any other: the version headers and Vary.
+    assert_eq!(reply.header("x-api-version"), Some("3"));
+    assert_eq!(reply.header("x-api-supported-versions"), Some("2, 3"));
+    assert_eq!(reply.header("vary"), Some("X-API-Version, Accept"));
     let body: Value = serde_json::from_slice(&reply.body).unwrap();
     assert_eq!(
         body,

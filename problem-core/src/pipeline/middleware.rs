@@ -669,11 +669,10 @@ where
             None
         };
         if let Some(problem) = early {
-            // A request for a host this server does not serve gets no
-            // version headers; the others get those of their version.
-            if problem.status() != HOST_NOT_ALLOWED.status
-                && let Some(versioning) = &inner.versioning
-            {
+            // Every problem response carries the version headers, the 421
+            // of a host this server does not serve included: those of the
+            // request's version, or the general ones.
+            if let Some(versioning) = &inner.versioning {
                 versioning.record_early(&req);
             }
             let ctx = inner.context(

@@ -651,7 +651,7 @@ impl ProblemAppBuilder {
     /// and the version headers added to every response, problem responses
     /// included (the pipeline's own answers before versioning runs too:
     /// more than 1000 query parameters, a chunked body that cannot be read
-    /// or arrives too slowly; not the 421 of a host this server does not
+    /// or arrives too slowly, the 421 of a host this server does not
     /// serve), with `Vary` naming the request headers the strategy reads
     /// (RFC 9110 §12.5.5; [`Versioning::vary`]). Paths marked neutral in
     /// the configuration are left alone.
