@@ -188,6 +188,91 @@ async fn the_type_path_serves_json_when_preferred() {
 }
 
 #[actix_web::test]
+async fn json_refused_or_not_preferred_gets_html() {
+    let svc = service!();
+    for accept in [
+        "application/json;q=0",
+        "application/json;q=0, */*",
+        "text/html, application/json",
+    ] {
+        let req = TestRequest::get()
+            .uri("/problems/duplicate-isbn")
+            .insert_header(("Accept", accept));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(
+            res.headers().get("content-type").unwrap(),
+            "text/html; charset=utf-8",
+            "{accept}"
+        );
+    }
+    let req = TestRequest::get()
+        .uri("/problems/duplicate-isbn")
+        .insert_header(("Accept", "application/*"));
+    let res = test::call_service(&svc, req.to_request()).await;
+    assert_eq!(
+        res.headers().get("content-type").unwrap(),
+        "application/json"
+    );
+}
+
+/// The pages document a problem type for every version alike: neutral, so
+/// a removed or unknown version still reads them, without version headers.
+#[actix_web::test]
+async fn type_pages_are_version_neutral() {
+    use problem_core::version::{ApiVersion, V2, V3, VersionConfig, VersionStrategy};
+    let versions = VersionConfig::builder(VersionStrategy::combined([
+        VersionStrategy::url_path(),
+        VersionStrategy::header(),
+    ]))
+    .default_version(V3)
+    .supported_versions([V2, V3])
+    .removed(ApiVersion::V1)
+    .build()
+    .unwrap();
+    let app = ProblemApp::builder()
+        .development(false)
+        .versioning(versions)
+        .problem_type::<DuplicateIsbn>()
+        .routes(|r| r.get("/books", || async { HttpResponse::Ok().finish() }))
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.versioning())
+            .wrap(app.pipeline()),
+    )
+    .await;
+    for (uri, version) in [
+        ("/problems/duplicate-isbn", "1"),
+        ("/problems/duplicate-isbn", "9"),
+        ("/problems/duplicate-isbn", "zz"),
+        ("/v1/problems/duplicate-isbn", "3"),
+    ] {
+        let req = TestRequest::get()
+            .uri(uri)
+            .insert_header(("X-API-Version", version));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 200, "{uri} {version}");
+        assert!(res.headers().get("x-api-version").is_none(), "{uri}");
+        assert!(
+            res.headers().get("x-api-supported-versions").is_none(),
+            "{uri}"
+        );
+        assert_eq!(test::read_body(res).await, HTML, "{uri}");
+    }
+    // The API itself is versioned as before.
+    let req = TestRequest::get()
+        .uri("/books")
+        .insert_header(("X-API-Version", "1"));
+    assert_eq!(
+        test::call_service(&svc, req.to_request()).await.status(),
+        410
+    );
+}
+
+#[actix_web::test]
 async fn head_works_on_type_paths_and_about_blank_or_absolute_types_are_never_served() {
     let svc = service!();
     let res = test::call_service(

@@ -8,7 +8,7 @@
 //! [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
 //! serves them at their `type` path.
 
-use actix_web::http::header::{self, Accept, Header, HeaderValue};
+use actix_web::http::header::{self, Accept, Header, HeaderValue, Quality};
 use actix_web::{HttpRequest, HttpResponse};
 use serde_json::{Value as Json, json};
 
@@ -255,20 +255,32 @@ impl ProblemTypeDoc {
     }
 }
 
-/// Whether the first acceptable media type (by `q`, then order) is JSON
-/// rather than HTML; HTML without `Accept` or when it does not parse.
+/// Whether the client prefers JSON to HTML (RFC 9110 §12.5.1): each of the
+/// two takes the `q` of the most specific range that matches it
+/// (`application/json` over `application/*` over `*/*`; none: `q=0`), and
+/// JSON is chosen only when its `q` is higher. HTML without `Accept`, when
+/// it does not parse, on a tie, and when neither is acceptable.
 fn prefers_json(req: &HttpRequest) -> bool {
     let Ok(accept) = Accept::parse(req) else {
         return false;
     };
-    for mime in accept.ranked() {
-        match (mime.type_().as_str(), mime.subtype().as_str()) {
-            ("application", "json") => return true,
-            ("text", "html") | ("text", "*") | ("*", "*") => return false,
-            _ => {}
+    let quality = |type_: &str, subtype: &str| {
+        let mut best: Option<(u8, Quality)> = None;
+        for range in accept.iter() {
+            let (t, s) = (range.item.type_().as_str(), range.item.subtype().as_str());
+            let specificity = match (t == type_, s == subtype, t == "*", s == "*") {
+                (true, true, _, _) => 3,
+                (true, false, _, true) => 2,
+                (false, _, true, true) => 1,
+                _ => continue,
+            };
+            if best.is_none_or(|(b, _)| specificity > b) {
+                best = Some((specificity, range.quality));
+            }
         }
-    }
-    false
+        best.map_or(Quality::ZERO, |(_, q)| q)
+    };
+    quality("application", "json") > quality("text", "html")
 }
 
 /// Builds a [`ProblemTypeDoc`] (for `#[derive(Problem)]`).
@@ -391,4 +403,35 @@ impl<T: KnownJsonType + ?Sized> KnownJsonType for std::sync::Arc<T> {
 }
 impl<T: KnownJsonType + ?Sized> KnownJsonType for std::rc::Rc<T> {
     const JSON_TYPE: &'static str = T::JSON_TYPE;
+}
+
+#[cfg(test)]
+mod negotiation_tests {
+    use actix_web::test::TestRequest;
+
+    use super::prefers_json;
+
+    #[test]
+    fn json_only_when_preferred_by_quality() {
+        let json = |accept: Option<&str>| {
+            let req = match accept {
+                Some(a) => TestRequest::get().insert_header(("Accept", a)),
+                None => TestRequest::get(),
+            };
+            prefers_json(&req.to_http_request())
+        };
+        assert!(!json(None));
+        assert!(json(Some("application/json")));
+        assert!(json(Some("application/*")));
+        assert!(json(Some("text/html;q=0.5, application/json")));
+        assert!(json(Some("*/*;q=0.1, application/json;q=0.2")));
+        assert!(json(Some("text/html;q=0, */*")));
+        assert!(!json(Some("application/json;q=0")));
+        assert!(!json(Some("application/json;q=0, */*")));
+        assert!(!json(Some("text/html, application/json")));
+        assert!(!json(Some("*/*")));
+        assert!(!json(Some("text/*")));
+        assert!(!json(Some("image/png")));
+        assert!(!json(Some("not a media type")));
+    }
 }

@@ -699,8 +699,10 @@ impl ProblemAppBuilder {
     /// status, the type's doc comment, its extension members with their
     /// JSON types ([`ProblemTypeDoc::respond`](crate::ProblemTypeDoc::respond)). `about:blank` and absolute
     /// URIs are never served; cases sharing a `type` are served once (the
-    /// first). A route already on that path is an
-    /// [`HttpConfigError::DuplicateRoute`] at build.
+    /// first). With [`versioning`](Self::versioning), the pages are
+    /// version-neutral: the same page for every version, removed and
+    /// unknown ones included, without version headers. A route already on
+    /// that path is an [`HttpConfigError::DuplicateRoute`] at build.
     ///
     /// ```
     /// use actix_web::{test, App};
@@ -848,7 +850,15 @@ impl ProblemAppBuilder {
                 path: path.to_owned(),
             });
         }
-        let versioning = self.versioning.map(|c| Versioning::new(c).vary(true));
+        let problem_types = &self.problem_types;
+        let versioning = self.versioning.map(|mut c| {
+            // The problem type pages document the same type for every
+            // version: version-neutral.
+            for path in problem_types {
+                c.add_neutral_path(path);
+            }
+            Versioning::new(c).vary(true)
+        });
         let pipeline = self
             .pipeline
             .max_request_body_size(self.max_request_body_size)

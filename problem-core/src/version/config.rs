@@ -322,6 +322,15 @@ impl VersionConfig {
         })
     }
 
+    /// Makes `path` (and the paths below it) version-neutral, unless it is
+    /// already: a `ProblemApp`'s problem type pages, which document the
+    /// same problem type for every version.
+    pub(crate) fn add_neutral_path(&mut self, path: &str) {
+        if !self.is_neutral(path) {
+            self.neutral_paths.push(path.to_owned());
+        }
+    }
+
     /// Where `version` is in its life (spec, "States and transitions").
     ///
     /// ```
