@@ -1062,3 +1062,57 @@ async fn an_error_returned_by_middleware_is_a_problem() {
                "instance": "/ok", "correlationId": id})
     );
 }
+
+/// A path parameter holding U+0000 (decoded from `%00`) is a 400
+/// `invalid_value` issue on that parameter, before the handler runs
+/// (hostile-input rule "NUL characters"); one without is routed as usual.
+#[actix_web::test]
+async fn nul_in_a_path_parameter_is_400() {
+    let called = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = called.clone();
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(move |r| {
+            r.get(
+                "/shelves/{shelf}/items/{name}",
+                move |path: web::Path<(String, String)>| {
+                    seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let (shelf, name) = path.into_inner();
+                    async move { HttpResponse::Ok().body(format!("{shelf}/{name}")) }
+                },
+            )
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(
+        &svc,
+        TestRequest::get()
+            .uri("/shelves/a%00/items/b%00c")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Request validation failed", "instance": "/shelves/a%00/items/b%00c",
+               "issues": [
+                   {"location": "path", "name": "shelf", "code": "invalid_value",
+                    "message": "`shelf` must not contain NUL characters (U+0000)",
+                    "expected": "text without NUL characters"},
+                   {"location": "path", "name": "name", "code": "invalid_value",
+                    "message": "`name` must not contain NUL characters (U+0000)",
+                    "expected": "text without NUL characters"}]})
+    );
+    assert_eq!(called.load(std::sync::atomic::Ordering::SeqCst), 0);
+    let res = test::call_service(
+        &svc,
+        TestRequest::get()
+            .uri("/shelves/a/items/b%20c")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(test::read_body(res).await, "a/b c");
+}

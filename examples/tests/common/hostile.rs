@@ -153,6 +153,23 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
             "{query}"
         );
     }
+    // A path parameter, before the handler looks at it.
+    for (path, name) in [("/books/7%00", "id"), ("/demo/errors/a%00b", "kind")] {
+        let (status, _, body) = cat.get_json(path).await;
+        assert_eq!(
+            (status, body),
+            (
+                400,
+                validation(
+                    path,
+                    json!([{"location": "path", "name": name, "code": "invalid_value",
+                            "message": format!("`{name}` must not contain NUL characters (U+0000)"),
+                            "expected": "text without NUL characters"}])
+                )
+            ),
+            "{path}"
+        );
+    }
     let body = r#"{"isbn": "9780000000031", "title": "a\u0000b", "author": "Tester", "year": 2001, "price": 1}"#;
     let (status, body) = post(cat, JSON, body.to_owned()).await;
     assert_eq!(

@@ -140,6 +140,22 @@ pub(crate) fn issue(name: &str, code: &'static str, message: impl Into<String>) 
     Issue::new(IssueLocation::Query, name, code, message)
 }
 
+/// The `invalid_value` issue of a query or path parameter whose name or
+/// value holds U+0000 (raw or percent-encoded; hostile-input rule "NUL
+/// characters"), with the `expected` member. The NUL is shown as `\0`.
+pub(crate) fn nul_issue(location: IssueLocation, name: &str) -> Issue {
+    Issue::new(
+        location,
+        name,
+        code::INVALID_VALUE,
+        format!(
+            "`{}` must not contain NUL characters (U+0000)",
+            shorten(&name.replace('\0', "\\0"))
+        ),
+    )
+    .with("expected", "text without NUL characters")
+}
+
 /// `invalid_value` with the `expected` member.
 pub(crate) fn invalid_value(name: &str, value: &str, expected: &str) -> Issue {
     issue(

@@ -122,8 +122,8 @@ pub use count::{
     explain_plan_rows, prefer_count,
 };
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
-pub(crate) use error::repeated_parameter;
 pub use error::{ApplyError, QueryError, code};
+pub(crate) use error::{nul_issue, repeated_parameter};
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 #[cfg(feature = "openapi")]

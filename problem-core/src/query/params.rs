@@ -112,17 +112,10 @@ pub(crate) fn nul_issues(raw: &Pairs<'_>) -> Vec<Issue> {
     }
     for (name, value, _) in raw.iter_marked() {
         if (name.contains('\0') || value.contains('\0')) && !out.iter().any(|i| i.name == name) {
-            out.push(
-                super::error::issue(
-                    name,
-                    super::error::code::INVALID_VALUE,
-                    format!(
-                        "`{}` must not contain NUL characters (U+0000)",
-                        shorten(&name.replace('\0', "\\0"))
-                    ),
-                )
-                .with("expected", "text without NUL characters"),
-            );
+            out.push(super::error::nul_issue(
+                crate::problem::IssueLocation::Query,
+                name,
+            ));
         }
     }
     out

@@ -165,7 +165,9 @@ impl Entry {
 /// then registered by [`ProblemApp`](crate::server::ProblemApp).
 ///
 /// Paths use actix-web's `{name}` parameters; the spec's `/:name` form is
-/// accepted too and means the same.
+/// accepted too and means the same. A parameter whose value holds U+0000
+/// (sent as `%00`) is answered with a 400 `invalid_value` issue on it
+/// (location `path`) before the route's extractors and handler run.
 ///
 /// ```
 /// use actix_web::HttpResponse;
