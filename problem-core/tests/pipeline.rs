@@ -1116,3 +1116,111 @@ async fn nul_in_a_path_parameter_is_400() {
     assert_eq!(res.status(), 200);
     assert_eq!(test::read_body(res).await, "a/b c");
 }
+
+/// A recurring problem of the application (a user "subclass").
+#[derive(Debug, problem_core::Problem)]
+#[problem(
+    status = 402,
+    title = "Payment Required",
+    type = "/problems/quota",
+    detail = "Quota of {plan} used up"
+)]
+struct QuotaUsedUp {
+    plan: String,
+}
+
+/// Every problem is a kind of `HttpException` (the spec's class model): a
+/// filter for it receives the built-ins, `ValidationException`, derived
+/// types and the framework's own problems, each as an `HttpException` with
+/// the same members; an unknown error is not a problem and passes by.
+#[actix_web::test]
+async fn a_filter_for_http_exception_catches_every_problem() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .shared_logger(Arc::new(MemoryLogger::default()))
+        .filter::<HttpException, _>(|e, _ctx| {
+            let members = serde_json::to_string(&e.extensions().unwrap()).unwrap();
+            HttpResponse::ImATeapot().body(format!(
+                "{} {} {} {} {members}",
+                e.status().as_u16(),
+                e.problem_type(),
+                e.title(),
+                e
+            ))
+        })
+        .routes(|r| {
+            routes(r).get("/quota", || async {
+                Err::<HttpResponse, _>(QuotaUsedUp {
+                    plan: "free".into(),
+                })
+            })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    for (req, want) in [
+        (
+            TestRequest::get().uri("/bad-request"),
+            r#"400 about:blank Bad Request Title must not be empty {"field":"title"}"#,
+        ),
+        (
+            TestRequest::post().uri("/conflict"),
+            "409 about:blank Conflict Duplicate {}",
+        ),
+        (
+            TestRequest::get().uri("/quota"),
+            r#"402 /problems/quota Payment Required Quota of free used up {"plan":"free"}"#,
+        ),
+        (
+            TestRequest::get().uri("/nope"),
+            "404 about:blank Not Found No route for GET /nope {}",
+        ),
+        (
+            TestRequest::post()
+                .uri("/echo")
+                .insert_header(("content-type", "application/json"))
+                .set_payload("{\"a\":"),
+            "400 about:blank Bad Request Malformed JSON body {}",
+        ),
+        (
+            TestRequest::post().uri("/invalid"),
+            r#"400 about:blank Bad Request Request validation failed {"issues":[{"location":"body","name":"/isbn","code":"pattern","message":"isbn must have 10 or 13 digits"}]}"#,
+        ),
+    ] {
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 418, "{want}");
+        assert_eq!(test::read_body(res).await, want);
+    }
+    let res = test::call_service(&svc, TestRequest::get().uri("/unknown").to_request()).await;
+    assert_eq!(res.status(), 500, "not a problem: not caught");
+}
+
+/// A filter for `BadRequestException` catches the 400s the framework
+/// raises, not only those a handler returns.
+#[actix_web::test]
+async fn a_filter_catches_the_framework_s_own_problems() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .filter::<BadRequestException, _>(|e, ctx| {
+            with_headers(ctx.default_response(), [("X-Caught", e.to_string())])
+        })
+        .routes(routes)
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let req = TestRequest::post()
+        .uri("/echo")
+        .insert_header(("content-type", "application/json"))
+        .set_payload("{\"a\":");
+    let res = test::call_service(&svc, req.to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "Malformed JSON body"
+    );
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Malformed JSON body", "instance": "/echo"})
+    );
+}

@@ -30,10 +30,16 @@ use super::scope::PipelineInstalled;
 use crate::HttpConfigError;
 use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
 use crate::spec::{HOST_NOT_ALLOWED, TOO_MANY_QUERY_PARAMETERS};
+use std::any::{Any, TypeId};
 
 /// An exception filter: answers the errors it catches.
-type FilterFn =
-    Box<dyn Fn(&actix_web::Error, &ErrorContext<'_>) -> Option<HttpResponse> + Send + Sync>;
+/// An exception filter: the error, the problem found for it (when it is
+/// one), the context; `None` when the filter does not catch it.
+type FilterFn = Box<
+    dyn Fn(&actix_web::Error, Option<&dyn Problem>, &ErrorContext<'_>) -> Option<HttpResponse>
+        + Send
+        + Sync,
+>;
 
 pub(crate) struct PipelineInner {
     pub(crate) tag: Arc<str>,
@@ -422,7 +428,13 @@ impl PipelineBuilder {
 
     /// Registers an exception filter for problem type `E` (and its kinds:
     /// a filter for `BadRequestException` also catches
-    /// `ValidationException`). The filter returns the response; it may start
+    /// `ValidationException`; a filter for
+    /// [`HttpException`](crate::HttpException) catches every problem, the
+    /// built-ins and `#[derive(Problem)]` types included, each handed to it
+    /// as an `HttpException` with the same members). It catches the
+    /// problems the framework raises too (`Malformed JSON body` is a
+    /// `BadRequestException`, a path no route matches a
+    /// `NotFoundException`). The filter returns the response; it may start
     /// from [`ErrorContext::default_response`]. Filters registered later are
     /// tried first.
     ///
@@ -454,8 +466,18 @@ impl PipelineBuilder {
         E: Problem,
         F: Fn(&E, &ErrorContext<'_>) -> HttpResponse + Send + Sync + 'static,
     {
-        self.filters.push(Box::new(move |err, ctx| {
-            E::catch(err).map(|e| filter(e, ctx))
+        self.filters.push(Box::new(move |err, found, ctx| {
+            if let Some(e) = E::catch(err).or_else(|| found.and_then(E::catch_problem)) {
+                return Some(filter(e, ctx));
+            }
+            // Every problem is a kind of `HttpException`: a filter for it
+            // receives the others as one.
+            if TypeId::of::<E>() == TypeId::of::<HttpException>() {
+                let kind = HttpException::kind_of(found?);
+                let e = (&kind as &dyn Any).downcast_ref::<E>()?;
+                return Some(filter(e, ctx));
+            }
+            None
         }));
         self
     }
@@ -489,7 +511,7 @@ impl PipelineBuilder {
         E: actix_web::ResponseError + 'static,
         F: Fn(&E, &ErrorContext<'_>) -> HttpResponse + Send + Sync + 'static,
     {
-        self.filters.push(Box::new(move |err, ctx| {
+        self.filters.push(Box::new(move |err, _, ctx| {
             err.as_error::<E>().map(|e| filter(e, ctx))
         }));
         self
@@ -924,8 +946,14 @@ fn respond_to_error(
     let ctx = inner
         .context(http_req.cloned(), method, instance, source)
         .with_error(err);
+    let failure = Failure::of(err, source, http_req);
+    let found: Option<&dyn Problem> = match &failure {
+        Failure::Problem(p) => Some(*p),
+        Failure::Mapped(p) => Some(&**p),
+        Failure::TooLarge | Failure::Unknown(_) => None,
+    };
     for filter in inner.filters.iter().rev() {
-        if let Some(res) = filter(err, &ctx) {
+        if let Some(res) = filter(err, found, &ctx) {
             if res.status().is_server_error() && !ctx.was_logged() {
                 let info = ErrorInfo::new("Error", err.to_string());
                 write_log(
@@ -950,7 +978,6 @@ fn respond_to_error(
             return res;
         }
     }
-    let failure = Failure::of(err, source, http_req);
     let mut res = render(&failure, &ctx, &*inner.logger, inner.development);
     close_after_timeout(&mut res);
     res

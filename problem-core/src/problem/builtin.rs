@@ -236,6 +236,12 @@ macro_rules! builtin {
                 .or_else(|| err.as_error::<super::custom::Customized<Self>>().map(|c| c.inner()))
                 .or_else(|| err.as_error::<super::validation::ValidationException>().map(|v| v.as_bad_request()))
         }
+        fn catch_problem(problem: &dyn Problem) -> Option<&Self> {
+            let error: &(dyn std::error::Error + 'static) = problem;
+            error.downcast_ref::<Self>()
+                .or_else(|| error.downcast_ref::<super::custom::Customized<Self>>().map(|c| c.inner()))
+                .or_else(|| error.downcast_ref::<super::validation::ValidationException>().map(|v| v.as_bad_request()))
+        }
     };
     (@catch $name:ident) => {};
 }

@@ -227,6 +227,22 @@ impl HttpException {
         self
     }
 
+    /// Every problem is a kind of `HttpException` (the spec's class model:
+    /// the built-ins and user subclasses extend it): `problem` as an
+    /// `HttpException` with the same status, type, title, detail, extension
+    /// members and headers, for an exception filter registered for
+    /// `HttpException`. The cause stays with the original (the filter's
+    /// context holds it); what fails to build is left out.
+    pub(crate) fn kind_of(problem: &dyn Problem) -> Self {
+        let mut exc = Self::from_status(problem.status());
+        exc.problem_type = Cow::Owned(problem.problem_type().to_owned());
+        exc.title = Some(problem.title().into_owned());
+        exc.detail = problem.detail().map(|d| Cow::Owned(d.into_owned()));
+        exc.added.extensions = problem.extensions().unwrap_or_default();
+        exc.added.headers = problem.headers().unwrap_or_default();
+        exc
+    }
+
     /// Sets a fixed detail without copying it.
     pub(crate) fn with_static_detail(mut self, detail: &'static str) -> Self {
         self.detail = Some(Cow::Borrowed(detail));

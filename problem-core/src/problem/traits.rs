@@ -146,4 +146,22 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
             })
             .or_else(|| err.as_error::<super::Deferred<Self>>().map(|d| &d.0))
     }
+
+    /// [`catch`](Self::catch) on a problem already found for an error (a
+    /// problem type returned by a handler, one the framework raised such as
+    /// `Malformed JSON body`, a route's 404): this type or the type wrapped
+    /// by [`ProblemExt`](crate::ProblemExt) overrides, and for
+    /// `BadRequestException` also `ValidationException`.
+    #[doc(hidden)]
+    fn catch_problem(problem: &dyn Problem) -> Option<&Self>
+    where
+        Self: Sized,
+    {
+        let error: &(dyn StdError + 'static) = problem;
+        error.downcast_ref::<Self>().or_else(|| {
+            error
+                .downcast_ref::<super::custom::Customized<Self>>()
+                .map(|c| c.inner())
+        })
+    }
 }
