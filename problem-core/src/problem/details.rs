@@ -93,6 +93,35 @@ impl ProblemDetails {
     }
 }
 
+impl ProblemDetails {
+    /// Applies the extension rules to the fields themselves, so that they
+    /// hold what the body says: an extension named `type`, `title`,
+    /// `status` or `instance` is dropped (the real member wins); one named
+    /// `detail` is dropped when there is a detail, and otherwise becomes
+    /// the detail when it is a string; `correlationId` and `stack` give way
+    /// to the real member when it is present. Serializing gives the same
+    /// bytes before and after.
+    pub(crate) fn settled(mut self) -> Self {
+        for name in ["type", "title", "status", "instance"] {
+            self.extensions.remove(name);
+        }
+        if self.detail.is_some() {
+            self.extensions.remove("detail");
+        } else if let Some(Value::String(_)) = self.extensions.get("detail")
+            && let Some(Value::String(detail)) = self.extensions.remove("detail")
+        {
+            self.detail = Some(detail);
+        }
+        if self.correlation_id.is_some() {
+            self.extensions.remove("correlationId");
+        }
+        if self.stack.is_some() {
+            self.extensions.remove("stack");
+        }
+        self
+    }
+}
+
 impl Serialize for ProblemDetails {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         BodyRef {

@@ -85,7 +85,27 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
     }
 
     /// The problem body for a request path (`instance`), unmasked:
-    /// `type`, `title`, `status`, `detail` and the extensions.
+    /// `type`, `title`, `status`, `detail` and the extensions, with the
+    /// spec's two extension rules applied to the fields (spec, "Problem
+    /// body"): an extension named `type`, `title`, `status` or `instance`
+    /// is not kept; one named `detail` is not kept when the problem has a
+    /// detail, and is the detail when it has none (a string).
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem};
+    /// let p = HttpException::new(409)?
+    ///     .with_extension("detail", "from an extension")
+    ///     .with_extension("type", "ignored")
+    ///     .with_extension("isbn", "0441013597")
+    ///     .to_problem("/books")?;
+    /// assert_eq!(p.problem_type, "about:blank");
+    /// assert_eq!(p.detail.as_deref(), Some("from an extension"));
+    /// assert_eq!(serde_json::Value::Object(p.extensions.clone()), serde_json::json!({"isbn": "0441013597"}));
+    /// let json = serde_json::to_string(&p)?;
+    /// assert_eq!(json, r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"from an extension","instance":"/books","isbn":"0441013597"}"#);
+    /// assert_eq!(serde_json::from_str::<problem_core::ProblemDetails>(&json)?, p);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// [`ProblemBuildError`] from [`extensions`](Problem::extensions).
@@ -99,7 +119,8 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
             correlation_id: None,
             extensions: self.extensions()?,
             stack: None,
-        })
+        }
+        .settled())
     }
 
     /// The problem document for a request path (`instance`), unmasked, as
