@@ -24,7 +24,7 @@ struct Book {
     id: i64,
     #[query(sort)]
     year: Option<i32>,
-    #[query(filter(eq), sort, search)]
+    #[query(filter(eq, in), sort, search)]
     title: String,
 }
 
@@ -205,6 +205,46 @@ fn refusals_are_the_same_for_every_version() {
     }
     // Version 3 cursors are shorter than the JSON ones they replace.
     assert!(v3.len() < v1.len(), "{v3} {v1}");
+}
+
+/// A cursor is bound to the rows its query selects, not to their
+/// spelling: an `__in` list in another order or with a repeat, search terms
+/// in another order or case select the same rows and keep the cursor; other
+/// values do not.
+#[test]
+fn a_cursor_keeps_to_other_spellings_of_the_same_query() {
+    let rows: Vec<Book> = [(1, "ab"), (2, "ba"), (3, "abc")]
+        .into_iter()
+        .map(|(id, title)| Book {
+            id,
+            year: Some(2001),
+            title: title.into(),
+        })
+        .collect();
+    let first = parse::<Book>("sort=-year&limit=1&title__in=ab,ba&q=A+b").unwrap();
+    let token = next_cursor(&first, rows);
+    for same in [
+        "title__in=ba,ab&q=b+a",
+        "title__in=ba&title__in=ab,ba&q=a+B",
+        "q=B+A+a&title__in=ab,ba",
+    ] {
+        let q = parse::<Book>(&format!("sort=-year&limit=1&{same}&cursor={token}"));
+        assert!(q.is_ok(), "{same}: {q:?}", q = q.map(|_| ()));
+    }
+    for other in [
+        "title__in=ab&q=a+b",
+        "title__in=ab,ba&q=a",
+        "title__in=ab,ba,abc&q=a+b",
+    ] {
+        let (code, detail) = parse::<Book>(&format!("sort=-year&limit=1&{other}&cursor={token}"))
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            (code.as_str(), detail.as_str()),
+            ("cursor_mismatch", FILTER_MISMATCH),
+            "{other}"
+        );
+    }
 }
 
 /// The detail of `cursor_mismatch` for other filters or search.

@@ -600,7 +600,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         Ok(values)
     }
 
-    /// Hash of the filters and the search, bound into cursors.
+    /// Hash of the filters and the search, bound into cursors. Spellings of
+    /// the same rows hash alike: conditions in any order, an `__in` /
+    /// `__not_in` list in any order or with repeats (a set), search terms
+    /// in any order, repeated, or in another case (the search folds case).
     pub(crate) fn filter_hash(&self) -> [u8; HASH_LEN] {
         if self.params.filter.conditions().is_empty() && self.params.search.is_none() {
             // No filter and no search: always the same text, hashed once.
@@ -614,11 +617,12 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             .map(|c| {
                 let values = match &c.operand {
                     Operand::One(v) => v.canonical(),
-                    Operand::List(vs) => vs
-                        .iter()
-                        .map(FieldValue::canonical)
-                        .collect::<Vec<_>>()
-                        .join("\u{1f}"),
+                    Operand::List(vs) => {
+                        let mut set: Vec<String> = vs.iter().map(FieldValue::canonical).collect();
+                        set.sort_unstable();
+                        set.dedup();
+                        set.join("\u{1f}")
+                    }
                     Operand::None => String::new(),
                 };
                 format!("{}\u{1e}{}\u{1e}{values}", c.field, c.op)
@@ -630,7 +634,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             Some(s) => {
                 let mut fields = self.search_fields();
                 fields.sort_unstable();
-                format!("{}\u{1e}{}", s.terms.join("\u{1f}"), fields.join("\u{1f}"))
+                let mut terms: Vec<Cow<'_, str>> =
+                    s.terms.iter().map(|t| super::fold_case(t)).collect();
+                terms.sort_unstable();
+                terms.dedup();
+                format!("{}\u{1e}{}", terms.join("\u{1f}"), fields.join("\u{1f}"))
             }
         };
         digest(&format!("{}\u{1d}{search}", parts.join("\u{1d}")))
