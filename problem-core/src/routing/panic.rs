@@ -79,7 +79,7 @@ where
 /// The 400 of a request whose matched path parameters hold U+0000 (decoded
 /// from `%00`): one `invalid_value` issue per such parameter, located in
 /// the path (hostile-input rule "NUL characters"). `None` for the others.
-fn nul_parameters(req: &ServiceRequest) -> Option<ValidationException> {
+fn nul_parameters(req: &ServiceRequest) -> Option<Box<ValidationException>> {
     let path = req.match_info();
     if !path.iter().any(|(_, value)| value.contains('\0')) {
         return None;
@@ -89,7 +89,7 @@ fn nul_parameters(req: &ServiceRequest) -> Option<ValidationException> {
         .filter(|(_, value)| value.contains('\0'))
         .map(|(name, _)| nul_issue(IssueLocation::Path, name))
         .collect();
-    Some(ValidationException::new(issues))
+    Some(Box::new(ValidationException::new(issues)))
 }
 
 pin_project_lite::pin_project! {
@@ -99,8 +99,9 @@ pin_project_lite::pin_project! {
         #[pin]
         call: CatchUnwind<AssertUnwindSafe<Call<S>>>,
         http_req: Option<HttpRequest>,
-        // Answered without calling the route (see `nul_parameters`).
-        refused: Option<ValidationException>,
+        // Answered without calling the route (see `nul_parameters`);
+        // boxed, so that the future of every other request stays small.
+        refused: Option<Box<ValidationException>>,
     }
 }
 
@@ -115,7 +116,7 @@ where
         let this = self.project();
         if let Some(refused) = this.refused.take() {
             return match this.http_req.take() {
-                Some(http_req) => Poll::Ready(Ok(ServiceResponse::from_err(refused, http_req))),
+                Some(http_req) => Poll::Ready(Ok(ServiceResponse::from_err(*refused, http_req))),
                 None => Poll::Pending,
             };
         }
