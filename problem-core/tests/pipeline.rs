@@ -1224,3 +1224,35 @@ async fn a_filter_catches_the_framework_s_own_problems() {
                "detail": "Malformed JSON body", "instance": "/echo"})
     );
 }
+
+/// A path parameter that does not deserialize (`web::Path<i64>` given
+/// `abc`) is a 400 issue on that parameter, not a masked 500: actix-web
+/// wraps the `PathError` in a 404 `InternalError`, which the pipeline reads
+/// as the same path issue.
+#[actix_web::test]
+async fn a_typed_path_parameter_that_does_not_parse_is_400() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .development(false)
+        .shared_logger(logger.clone())
+        .routes(|r| {
+            r.get("/orders/{id}", |id: web::Path<i64>| async move {
+                HttpResponse::Ok().body(id.into_inner().to_string())
+            })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/orders/abc").to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Request validation failed", "instance": "/orders/abc",
+               "issues": [{"location": "path", "name": "id", "code": "invalid_value",
+                           "message": "can not parse \"abc\" to a i64"}]})
+    );
+    assert!(logger.entries().is_empty(), "a 4xx is not logged");
+    let res = test::call_service(&svc, TestRequest::get().uri("/orders/7").to_request()).await;
+    assert_eq!(test::read_body(res).await, "7");
+}

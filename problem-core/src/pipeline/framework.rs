@@ -24,7 +24,7 @@
 
 use actix_web::HttpRequest;
 use actix_web::error::{
-    JsonPayloadError, PathError, PayloadError, QueryPayloadError, UrlencodedError,
+    InternalError, JsonPayloadError, PathError, PayloadError, QueryPayloadError, UrlencodedError,
 };
 use actix_web::http::header;
 
@@ -225,8 +225,21 @@ pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
             _ => bad_request(MALFORMED_MULTIPART.detail),
         };
     }
-    if let Some(PathError::Deserialize(e)) = err.as_error::<PathError>() {
-        let message = e.to_string();
+    // actix-web's `Path` answers a value that does not deserialize with a
+    // 404 wrapping the serde error (`ErrorNotFound`, when no `PathConfig`
+    // error handler is set); read it as the same path issue as a
+    // `PathError`.
+    let path_message = match err.as_error::<PathError>() {
+        Some(PathError::Deserialize(e)) => Some(e.to_string()),
+        Some(_) => None,
+        None => err
+            .as_error::<InternalError<serde::de::value::Error>>()
+            .filter(|_| {
+                err.as_response_error().status_code() == actix_web::http::StatusCode::NOT_FOUND
+            })
+            .map(ToString::to_string),
+    };
+    if let Some(message) = path_message {
         let name = req
             .and_then(|r| {
                 r.match_info()
