@@ -238,7 +238,11 @@ fn app(pool: SqlitePool) -> Result<ProblemApp, HttpConfigError> {
 
 #[actix_web::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    tracing_subscriber::fmt::init(); // log lines on stderr; RUST_LOG filters
+    // Log lines on stderr, filtered by RUST_LOG (errors only without it).
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     let app = app(connect().await?)?;
     app.listen("127.0.0.1:8080").await?;
     Ok(())
