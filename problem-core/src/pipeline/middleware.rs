@@ -32,7 +32,6 @@ use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource}
 use crate::spec::{HOST_NOT_ALLOWED, TOO_MANY_QUERY_PARAMETERS};
 use std::any::{Any, TypeId};
 
-/// An exception filter: answers the errors it catches.
 /// An exception filter: the error, the problem found for it (when it is
 /// one), the context; `None` when the filter does not catch it.
 type FilterFn = Box<

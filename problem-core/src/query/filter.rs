@@ -239,6 +239,16 @@ pub(crate) struct FilterOptions<'a> {
     pub limits: QueryLimits,
 }
 
+impl FilterOptions<'_> {
+    /// Whether `name` is never a filter (the version's query parameter).
+    fn is_ignored(&self, name: &str) -> bool {
+        match self.ignored {
+            Some(list) => list.iter().any(|i| i == name),
+            None => name == crate::spec::DEFAULT_VERSION_QUERY,
+        }
+    }
+}
+
 pub(crate) fn parse_filter(
     raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
@@ -255,11 +265,7 @@ pub(crate) fn parse_filter(
         if reserved {
             continue;
         }
-        let ignored = match options.ignored {
-            Some(list) => list.iter().any(|i| i == name),
-            None => name == crate::spec::DEFAULT_VERSION_QUERY,
-        };
-        if ignored {
+        if options.is_ignored(name) {
             continue;
         }
         let group = groups.iter_mut().find(|(n, _, _)| *n == name);
@@ -377,10 +383,6 @@ fn parse_filter_over_limit(
     options: &FilterOptions<'_>,
     issues: &mut Vec<Issue>,
 ) -> Filter {
-    let is_ignored = |name: &str| match options.ignored {
-        Some(list) => list.iter().any(|i| i == name),
-        None => name == crate::spec::DEFAULT_VERSION_QUERY,
-    };
     let is_condition = |name: &str| {
         schema.is_none_or(|schema| {
             schema
@@ -393,7 +395,7 @@ fn parse_filter_over_limit(
     let mut conditions = 0usize;
     let mut over = false;
     for (name, _, reserved) in raw.iter_marked() {
-        if reserved || is_ignored(name) {
+        if reserved || options.is_ignored(name) {
             continue;
         }
         let first = seen.insert(name);
