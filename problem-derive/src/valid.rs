@@ -116,9 +116,13 @@ fn no_such_field(arg: &ArgRef, owner: &str, case: &Case<'_>) -> String {
     )
 }
 
+/// Headers every problem response sets itself (spec, "Response format").
+const RESPONSE_HEADERS: [&str; 3] = ["content-type", "content-length", "x-content-type-options"];
+
 fn check_fields(case: &Case<'_>, errors: &mut Errors) {
     let mut explicit_source: Option<&Key> = None;
     let mut extension_names: BTreeSet<String> = BTreeSet::new();
+    let mut header_names: BTreeSet<String> = BTreeSet::new();
     for field in &case.fields {
         let a = &field.attrs;
         let skip = ("skip", a.skip.as_ref());
@@ -173,6 +177,24 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
         }
         if let Some(h) = &a.header {
             check_header_name(h, errors);
+            let name = h.lit.value().to_ascii_lowercase();
+            if RESPONSE_HEADERS.contains(&name.as_str()) {
+                errors.push(syn::Error::new(
+                    h.lit.span(),
+                    format!(
+                        "header `{}` is set by the problem response itself, so this field would never be sent: choose another header name",
+                        h.lit.value()
+                    ),
+                ));
+            } else if !header_names.insert(name) {
+                errors.push(syn::Error::new(
+                    h.lit.span(),
+                    format!(
+                        "two fields are the header `{}` (header names are case-insensitive): remove `header` from one of them, or name another header",
+                        h.lit.value()
+                    ),
+                ));
+            }
         }
         if let Some(r) = &a.rename
             && r.lit.value().is_empty()

@@ -31,7 +31,10 @@ mod valid;
 /// with a case-folding operator such as `icontains`, which require it)
 /// names a column holding the field's text folded by
 /// `problem_core::query::fold_case`: SQL search and those operators then
-/// match the same rows on every database.
+/// match the same rows on every database. A filterable field's query name
+/// (its name or `rename`) may not be a reserved parameter (`page`,
+/// `per_page`, `limit`, `cursor`, `sort`, `q`, `search`, `search_fields`,
+/// `fields`, `exclude`): `page=..` could never filter it.
 #[proc_macro_derive(CollectionQuery, attributes(query))]
 pub fn derive_collection_query(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

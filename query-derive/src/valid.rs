@@ -52,6 +52,18 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                 ),
             ));
         }
+        if !f.attrs.filter.is_empty()
+            && query_operators::RESERVED_PARAMETERS.contains(&f.name.as_str())
+        {
+            let span = f.attrs.rename.as_ref().map_or(f.ident.span(), |r| r.span());
+            push(Error::new(
+                span,
+                format!(
+                    "`{}` is a reserved query parameter (pagination, sorting, search or field selection), so `{}=..` could never filter this field: give the field another query name with `rename = \"..\"`",
+                    f.name, f.name
+                ),
+            ));
+        }
         if let Some(r) = &f.attrs.rename
             && !valid_param_name(&r.value())
         {

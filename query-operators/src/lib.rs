@@ -184,6 +184,28 @@ macro_rules! table {
 
 operators!(table);
 
+/// The query parameter names with a meaning of their own; every other
+/// parameter is a filter (spec, "Collection request", Query). The derive
+/// refuses a filterable field of one of these names, which could never be
+/// filtered by its plain name.
+///
+/// ```
+/// assert!(query_operators::RESERVED_PARAMETERS.contains(&"per_page"));
+/// assert!(!query_operators::RESERVED_PARAMETERS.contains(&"year"));
+/// ```
+pub const RESERVED_PARAMETERS: [&str; 10] = [
+    "page",
+    "per_page",
+    "limit",
+    "cursor",
+    "sort",
+    "q",
+    "search",
+    "search_fields",
+    "fields",
+    "exclude",
+];
+
 /// The operator named `name`.
 ///
 /// ```

@@ -15,6 +15,17 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
             "#[versioned] goes on an `async fn` handler: write `async fn`",
         ));
     }
+    if let Some(again) = f.item.attrs.iter().find(|a| {
+        a.path()
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "versioned")
+    }) {
+        return Err(syn::Error::new_spanned(
+            again,
+            "#[versioned] is given twice: list every constraint in one attribute, e.g. #[versioned(\"2.x\", \"3.x\")]",
+        ));
+    }
     if let Some(receiver) = sig.receiver() {
         return Err(syn::Error::new_spanned(
             receiver,

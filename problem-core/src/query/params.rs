@@ -10,20 +10,9 @@ use crate::problem::Issue;
 use super::error::{QueryError, repeated_parameter, shorten};
 use crate::spec::MAX_PARAMETERS;
 
-/// The query parameter names with a meaning of their own; every other
-/// parameter is a filter (spec, "Collection request", Query).
-pub const RESERVED_PARAMETERS: [&str; 10] = [
-    "page",
-    "per_page",
-    "limit",
-    "cursor",
-    "sort",
-    "q",
-    "search",
-    "search_fields",
-    "fields",
-    "exclude",
-];
+/// The query parameter names with a meaning of their own (defined in the
+/// operator table's crate, which the derive reads too).
+pub use query_operators::RESERVED_PARAMETERS;
 
 pub use crate::spec::{
     DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,
