@@ -51,9 +51,9 @@ impl ContainerAttrs {
                 match key.as_str() {
                     "key" => set(&mut out.key, &meta, "key", meta.value()?.parse()?),
                     "default_sort" => set(&mut out.default_sort, &meta, "default_sort", meta.value()?.parse()?),
-                    "max_page_size" => set(&mut out.max_page_size, &meta, "max_page_size", meta.value()?.parse()?),
+                    "max_page_size" => set(&mut out.max_page_size, &meta, "max_page_size", int_value(&meta, "max_page_size = 100")?),
                     "default_page_size" => {
-                        set(&mut out.default_page_size, &meta, "default_page_size", meta.value()?.parse()?)
+                        set(&mut out.default_page_size, &meta, "default_page_size", int_value(&meta, "default_page_size = 20")?)
                     }
                     "filter" | "sort" | "search" | "select" | "column" | "rename" | "folded_column" => Err(meta.error(format!(
                         "`{key}` belongs on a field: move it to `#[query({key}..)]` on the field; on the struct use one of: {CONTAINER_KEYS}"
@@ -68,6 +68,20 @@ impl ContainerAttrs {
         }
         Ok(out)
     }
+}
+
+/// An integer literal after `=`; anything else is one error saying what
+/// to write (`example`).
+fn int_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<syn::LitInt> {
+    let value = meta.value()?;
+    if value.peek(syn::LitInt) || (value.peek(syn::Token![-]) && value.peek2(syn::LitInt)) {
+        return value.parse();
+    }
+    let other: syn::Expr = value.parse()?;
+    Err(syn::Error::new_spanned(
+        other,
+        format!("expected an integer literal: write `{example}`"),
+    ))
 }
 
 fn set<T>(
@@ -135,6 +149,7 @@ impl FieldAttrs {
     pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
         let mut out = Self::default();
         let mut seen_filter = false;
+        let mut seen_select = false;
         for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
             attr.parse_nested_meta(|meta| {
                 let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
@@ -178,6 +193,13 @@ impl FieldAttrs {
                     "sort" => flag(&mut out.sort, &meta, "sort"),
                     "search" => flag(&mut out.search, &meta, "search"),
                     "select" => {
+                        if meta.input.peek(syn::token::Paren) {
+                            return Err(meta.error("`select` takes `= false` or nothing: write `select = false` to leave the field out of `fields`, or `select`"));
+                        }
+                        if seen_select {
+                            return Err(duplicate(&meta, "select"));
+                        }
+                        seen_select = true;
                         if meta.input.peek(syn::Token![=]) {
                             let b: LitBool = meta.value()?.parse()?;
                             if !b.value {

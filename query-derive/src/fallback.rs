@@ -34,6 +34,14 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         },
         Data::Enum(_) | Data::Union(_) => None,
     };
+    if !input.generics.params.is_empty() {
+        // The derive supports no generic parameters (the error says so): a
+        // placeholder impl would only add lifetime errors of its own.
+        return quote! {
+            #error
+            const _: () = { #fields };
+        };
+    }
     quote! {
         #error
 
