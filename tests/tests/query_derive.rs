@@ -217,3 +217,40 @@ async fn extractor_with_the_derived_query() {
         })
     );
 }
+
+/// RFC 3339 writes four-digit years; a date-time whose UTC instant leaves
+/// the years 0000 to 9999 is not a value any database stores alike. Both
+/// are `invalid_value` issues. (`9999-12-31T23:59:59-23:59` is in year 10000
+/// in UTC: converting it used to panic.)
+#[test]
+fn date_times_outside_four_digit_years_are_invalid_values() {
+    for raw in [
+        "9999-12-31T23:59:59-23:59",
+        "-0001-01-01T00:00:00Z",
+        "+2024-01-01T00:00:00Z",
+    ] {
+        let qs = format!("at__gte={}", raw.replace('+', "%2B"));
+        let err = TypedQuery::<EventQuery>::from_query_str(&qs, &QueryConfig::default())
+            .err()
+            .unwrap_or_else(|| panic!("{raw} was accepted"));
+        let issues = serde_json::to_value(err.issues()).unwrap();
+        assert_eq!(
+            issues,
+            serde_json::json!([{
+                "location": "query",
+                "name": "at__gte",
+                "code": "invalid_value",
+                "message": format!("`{raw}` is not a valid RFC 3339 date-time"),
+                "expected": "RFC 3339 date-time"
+            }]),
+            "{raw}"
+        );
+    }
+    let ok = q::<EventQuery>("at__gte=9999-12-31T23:59:59Z");
+    assert_eq!(
+        ok.filter().conditions()[0].operand,
+        Operand::One(FieldValue::DateTime(
+            time::macros::datetime!(9999-12-31 23:59:59 UTC)
+        ))
+    );
+}

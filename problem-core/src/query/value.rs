@@ -96,9 +96,7 @@ impl ValueKind {
             },
             Self::Text => Some(FieldValue::Text(QueryText::from(s))),
             Self::Date => parse_date(s).map(FieldValue::Date),
-            Self::DateTime => OffsetDateTime::parse(s, &Rfc3339)
-                .ok()
-                .map(|d| FieldValue::DateTime(d.to_offset(UtcOffset::UTC))),
+            Self::DateTime => parse_date_time(s).map(FieldValue::DateTime),
         }
     }
 
@@ -140,8 +138,25 @@ impl ValueKind {
     }
 }
 
+/// An RFC 3339 `full-date` (§5.6): `date-fullyear` is exactly four
+/// digits, so years 0000 to 9999 and no sign (`time`'s `[year]` alone would
+/// take `-4714` or `+1999`, which no database stores alike).
 fn parse_date(s: &str) -> Option<Date> {
+    let year = s.as_bytes().get(..4)?;
+    if s.len() != 10 || !year.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
     Date::parse(s, format_description!("[year]-[month]-[day]")).ok()
+}
+
+/// An RFC 3339 `date-time`, in UTC. The instant must also fall in the years
+/// 0000 to 9999 in UTC: `9999-12-31T23:00:00-05:00` is in year 10000 there,
+/// which neither `time` (without `large-dates`) nor a database column holds.
+fn parse_date_time(s: &str) -> Option<OffsetDateTime> {
+    let utc = OffsetDateTime::parse(s, &Rfc3339)
+        .ok()?
+        .checked_to_offset(UtcOffset::UTC)?;
+    (0..=9999).contains(&utc.year()).then_some(utc)
 }
 
 /// A typed filter value, cursor value or field value of an item.
@@ -416,5 +431,49 @@ mod tests {
             Some(FieldValue::DateTime(datetime!(2024-01-01 0:00 UTC)))
         );
         assert_eq!(ValueKind::DateTime.parse("2024-01-01"), None);
+    }
+
+    #[test]
+    fn dates_are_rfc3339_four_digit_years_only() {
+        for bad in [
+            "-4714-11-24",
+            "-0001-01-01",
+            "+1999-01-01",
+            "10000-01-01",
+            "999-01-01",
+            "2024-1-01",
+            "2024-01-1",
+            " 2024-01-01",
+            "2024-01-01 ",
+        ] {
+            assert_eq!(ValueKind::Date.parse(bad), None, "{bad}");
+        }
+        assert_eq!(
+            ValueKind::Date.parse("0000-01-01"),
+            Some(FieldValue::Date(date!(0000 - 01 - 01)))
+        );
+        assert_eq!(
+            ValueKind::Date.parse("9999-12-31"),
+            Some(FieldValue::Date(date!(9999 - 12 - 31)))
+        );
+        for bad in [
+            "-0001-01-01T00:00:00Z",
+            "+1999-01-01T00:00:00Z",
+            // In UTC these leave the years 0000 to 9999 (and `time`'s range):
+            // converting them used to panic.
+            "9999-12-31T23:59:59-23:59",
+            "9999-12-31T20:00:00-05:00",
+            "0000-01-01T00:00:00+00:01",
+        ] {
+            assert_eq!(ValueKind::DateTime.parse(bad), None, "{bad}");
+        }
+        assert_eq!(
+            ValueKind::DateTime.parse("9999-12-31T23:59:59Z"),
+            Some(FieldValue::DateTime(datetime!(9999-12-31 23:59:59 UTC)))
+        );
+        assert_eq!(
+            ValueKind::DateTime.parse("0000-01-01T00:59:00-01:00"),
+            Some(FieldValue::DateTime(datetime!(0000-01-01 01:59 UTC)))
+        );
     }
 }
