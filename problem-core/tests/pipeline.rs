@@ -1256,3 +1256,64 @@ async fn a_typed_path_parameter_that_does_not_parse_is_400() {
     let res = test::call_service(&svc, TestRequest::get().uri("/orders/7").to_request()).await;
     assert_eq!(test::read_body(res).await, "7");
 }
+
+/// A JSON body is UTF-8 (RFC 8259 §8.1): invalid UTF-8 anywhere, in a
+/// member read or one skipped, is `Malformed JSON body`, never a field
+/// error. A lone surrogate escape is valid JSON grammar that no Rust string
+/// holds: a value error on its member, saying so.
+#[actix_web::test]
+async fn json_bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
+    use problem_core::pipeline::Body;
+    #[derive(serde::Deserialize)]
+    struct Book {
+        title: String,
+    }
+    async fn create(book: Body<Book>) -> HttpResponse {
+        HttpResponse::Ok().body(book.0.title)
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/b", create))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let post = |body: &'static [u8]| {
+        TestRequest::post()
+            .uri("/b")
+            .insert_header(("content-type", "application/json"))
+            .set_payload(body)
+            .to_request()
+    };
+    let malformed = json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                           "detail": "Malformed JSON body", "instance": "/b"});
+    for body in [
+        &b"{\"title\": \"\xff\xfe\"}"[..],
+        b"{\"title\": \"caf\xe9\"}",
+        b"{\"title\": \"\xc0\xaf\"}",
+        b"{\"title\": \"\xed\xa0\x80\"}",
+        b"{\"title\": \"ok\", \"zz\": \"\xff\"}",
+        b"{\"title\": 1, \"zz\": \"\xff\"}",
+    ] {
+        let res = test::call_service(&svc, post(body)).await;
+        assert_eq!(res.status(), 400, "{body:?}");
+        assert_eq!(body_json(res).await, malformed, "{body:?}");
+    }
+    for body in [
+        &b"{\"title\": \"\\ud800\"}"[..],
+        b"{\"title\": \"x\\udc00\"}",
+    ] {
+        let res = test::call_service(&svc, post(body)).await;
+        assert_eq!(res.status(), 400, "{body:?}");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/b",
+                   "issues": [{"location": "body", "name": "/title", "code": "invalid_value",
+                               "message": "invalid value: a lone surrogate escape, expected a string of Unicode scalar values"}]}),
+            "{body:?}"
+        );
+    }
+    let res = test::call_service(&svc, post(b"{\"title\": \"\\ud83d\\ude00 caf\xc3\xa9\"}")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(test::read_body(res).await, "\u{1F600} café");
+}

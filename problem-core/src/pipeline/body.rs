@@ -204,6 +204,13 @@ fn non_finite_token(bytes: &[u8], err: &serde_json::Error) -> Option<usize> {
 /// checked before any field error; non-finite numbers and NUL characters
 /// are value errors on their member.
 fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> {
+    // JSON exchanged between systems is UTF-8 (RFC 8259 §8.1); serde_json
+    // checks it only in the strings it decodes, so a document with invalid
+    // UTF-8 in a skipped member, or one a field error is found in first,
+    // would otherwise pass the syntax check.
+    if std::str::from_utf8(bytes).is_err() {
+        return Err(malformed());
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize(Checked(&mut de)) {
         Ok(value) => match de.end() {
@@ -226,11 +233,26 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> 
             }
             if well_formed(bytes) {
                 // A syntax error of `T`'s parse in a well-formed document:
-                // a number beyond `f64` (`1e999`).
-                return Err(data_error(
-                    path,
-                    format!("invalid value: a number out of range, expected {EXPECTED_FINITE}"),
-                ));
+                // a number beyond `f64` (`1e999`), or a string whose escapes
+                // name a lone surrogate (`"\ud800"`: the grammar allows it,
+                // no Rust string holds it; RFC 8259 §8.2).
+                let text = inner.to_string();
+                return if text.starts_with("number out of range") {
+                    Err(data_error(
+                        path,
+                        format!("invalid value: a number out of range, expected {EXPECTED_FINITE}"),
+                    ))
+                } else if ["surrogate", "hex escape", "unicode code point"]
+                    .iter()
+                    .any(|m| text.contains(m))
+                {
+                    Err(data_error(
+                        path,
+                        "invalid value: a lone surrogate escape, expected a string of Unicode scalar values".into(),
+                    ))
+                } else {
+                    Err(malformed())
+                };
             }
             match non_finite_token(bytes, &inner) {
                 Some(_) => Err(data_error(
@@ -266,7 +288,11 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> 
 ///   overflow `f64` such as `1e999`), in JSON (including the `NaN` /
 ///   `Infinity` tokens some encoders write) or in a form, are a 400
 ///   `invalid_value` issue on that member;
-/// - a string holding U+0000 is a 400 `invalid_value` issue on that member.
+/// - a string holding U+0000 is a 400 `invalid_value` issue on that member;
+/// - a JSON body is UTF-8 (RFC 8259 §8.1): invalid UTF-8 anywhere in it,
+///   whatever the `charset` parameter says, is `Malformed JSON body`; a
+///   string escape naming a lone surrogate (`"\ud800"`, valid grammar that
+///   no Rust string holds) is a 400 `invalid_value` issue on that member.
 ///
 /// ```
 /// use problem_core::pipeline::Body;
