@@ -23,6 +23,7 @@ pub(crate) fn validate(input: &Input<'_>) -> syn::Result<()> {
     }
     for case in input.cases() {
         check_attrs(&case.attrs, &mut errors);
+        check_detail_empty(&case.attrs, &mut errors);
         check_status_present(input, case, &mut errors);
         check_detail(input.ident(), case, &mut errors);
         check_fields(case, &mut errors);
@@ -43,15 +44,82 @@ fn check_attrs(attrs: &Attrs, errors: &mut Errors) {
             )),
         }
     }
-    if let Some(ty) = &attrs.problem_type {
-        let value = ty.lit.value();
-        if value.is_empty() || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            errors.push(syn::Error::new(
-                ty.lit.span(),
-                "`type` must be a URI reference without spaces, e.g. `type = \"/problems/duplicate-isbn\"` (leave it out for `about:blank`)",
+    if let Some(ty) = &attrs.problem_type
+        && let Some(msg) = type_mistake(&ty.lit.value())
+    {
+        errors.push(syn::Error::new(ty.lit.span(), msg));
+    }
+    if let Some(title) = &attrs.title
+        && title.lit.value().trim().is_empty()
+    {
+        errors.push(syn::Error::new(
+            title.lit.span(),
+            "`title` is empty: write a short summary of the problem type, e.g. `title = \"Conflict\"`, or leave it out for the status's reason phrase",
+        ));
+    }
+}
+
+/// An empty `detail` of a struct or variant (on an enum, `detail` is
+/// already the mistake reported).
+fn check_detail_empty(attrs: &Attrs, errors: &mut Errors) {
+    if let Some(detail) = &attrs.detail
+        && detail.lit.value().trim().is_empty()
+    {
+        errors.push(syn::Error::new(
+            detail.lit.span(),
+            "`detail` is empty: write what went wrong this time, e.g. `detail = \"A book with ISBN {isbn} already exists\"`, or leave it out for no detail",
+        ));
+    }
+}
+
+/// What is wrong with a `type` value, if anything: it must be a URI
+/// reference (RFC 3986), so only its characters and `%XX` escapes.
+fn type_mistake(value: &str) -> Option<String> {
+    const EXAMPLE: &str =
+        "e.g. `type = \"/problems/duplicate-isbn\"` (leave it out for `about:blank`)";
+    if value.is_empty() {
+        return Some(format!(
+            "`type` is empty: write the problem type's URI reference, {EXAMPLE}"
+        ));
+    }
+    let bytes = value.as_bytes();
+    for (i, c) in value.char_indices() {
+        if c == '%' {
+            let escaped = bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+            if !escaped {
+                return Some(format!(
+                    "`%` in `type` must start a percent-encoded byte such as `%20`: write `%25` for a literal `%`, {EXAMPLE}"
+                ));
+            }
+            continue;
+        }
+        let allowed = c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=".contains(c);
+        if allowed {
+            continue;
+        }
+        let what = match c {
+            ' ' => "a space".to_owned(),
+            c if c.is_whitespace() || c.is_control() => format!("the character {c:?}"),
+            c => format!("`{c}`"),
+        };
+        let encoded: String = c.to_string().bytes().map(|b| format!("%{b:02X}")).collect();
+        if c == '{' || c == '}' {
+            return Some(format!(
+                "`type` is fixed text and cannot name fields: remove the braces (placeholders work in `detail` only), {EXAMPLE}"
             ));
         }
+        let fix = if c == ' ' {
+            "use `-` between words (or `%20`)".to_owned()
+        } else {
+            format!("percent-encode it as `{encoded}` or remove it")
+        };
+        return Some(format!(
+            "`type` must be a URI reference, which cannot contain {what}: {fix}, {EXAMPLE}"
+        ));
     }
+    None
 }
 
 fn check_status_present(input: &Input<'_>, case: &Case<'_>, errors: &mut Errors) {
@@ -247,5 +315,33 @@ fn check_header_name(h: &StrValue, errors: &mut Errors) {
                 "invalid header name {name:?}: a header name is a token of letters, digits and !#$%&'*+-.^_`|~ (no spaces or colons), e.g. `header = \"Retry-After\"`"
             ),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::type_mistake;
+
+    #[test]
+    fn problem_type_is_a_uri_reference() {
+        for ok in [
+            "/problems/duplicate-isbn",
+            "https://example.com/probs/out-of-credit",
+            "urn:problem:a;b=c",
+            "/problems/caf%C3%A9",
+            "tag:example.com,2024:x?y=1#z",
+        ] {
+            assert_eq!(type_mistake(ok), None, "{ok}");
+        }
+        let msg = |s: &str| type_mistake(s).unwrap_or_default();
+        assert!(msg("").contains("is empty"));
+        assert!(msg("/problems/a b").contains("a space"));
+        assert!(msg("/problems/<isbn>").contains("`<`: percent-encode it as `%3C`"));
+        assert!(msg("/problems/a|b").contains("`%7C`"));
+        assert!(msg("/problems/{isbn}").contains("cannot name fields"));
+        assert!(msg("/problems/café").contains("`%C3%A9`"));
+        assert!(msg("/problems/100%").contains("`%25`"));
+        assert!(msg("/problems/%zz").contains("`%25`"));
+        assert!(msg("/a\tb").contains("'\\t'"));
     }
 }
