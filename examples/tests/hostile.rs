@@ -303,30 +303,50 @@ async fn unparsable_requests_are_400_and_not_logged() {
 }
 
 /// Row 10: a body trickled in slower than the body timeout gets a 408
-/// problem and the connection is closed.
+/// problem and the connection is closed, with `Content-Length` and chunked
+/// alike. A chunked body used to be drained after the 408 (actix-http
+/// drains a dropped chunked payload): the connection stayed open and the
+/// server answered what followed the body on it.
 #[tokio::test]
 async fn slow_bodies_get_a_408_and_the_connection_closes() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let cat = Catalog::start(&[("CATALOG_BODY_TIMEOUT_SECS", "2")]);
+    let head = |framing: &str, start: &str| {
+        format!(
+            "POST /books HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ADMIN}\r\nContent-Type: application/json\r\n{framing}\r\n\r\n{start}"
+        )
+    };
+    for request in [
+        head("Content-Length: 100000", "{"),
+        head("Transfer-Encoding: chunked", "5\r\n{\"isb\r\n"),
+    ] {
+        slow_body_is_answered_408_and_closed(&cat, &request).await;
+    }
+}
+
+async fn slow_body_is_answered_408_and_closed(cat: &Catalog, request: &str) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let started = std::time::Instant::now();
     let mut stream = tokio::net::TcpStream::connect(cat.addr).await.unwrap();
-    let head = format!(
-        "POST /books HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ADMIN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{{"
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
     let mut buf = Vec::new();
-    // The server answers and closes: `read_to_end` returns.
+    // The server answers and closes: reading ends within 10 s, even while
+    // the client goes on sending (a chunk every 200 ms after the 408).
     tokio::time::timeout(Duration::from_secs(10), async {
         let mut chunk = [0u8; 4096];
         loop {
-            match stream.read(&mut chunk).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            tokio::select! {
+                read = stream.read(&mut chunk) => match read {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                },
+                () = tokio::time::sleep(Duration::from_millis(200)), if !buf.is_empty() => {
+                    let _ = stream.write_all(b"1\r\nx\r\n").await;
+                }
             }
         }
     })
     .await
-    .expect("answered and closed within 10 s");
+    .unwrap_or_else(|_| panic!("answered and closed within 10 s: {request}"));
     let elapsed = started.elapsed();
     assert!(elapsed >= Duration::from_secs(2), "{elapsed:?}");
     let text = String::from_utf8_lossy(&buf);
@@ -351,7 +371,8 @@ async fn slow_bodies_get_a_408_and_the_connection_closes() {
             408,
             Some("The request body was not received in time"),
             "/books"
-        )
+        ),
+        "{request}"
     );
 }
 

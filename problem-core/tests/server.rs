@@ -527,3 +527,67 @@ async fn early_problems_carry_the_version_headers() {
     assert_eq!(version_headers(&reply), expected("3"));
     handle.stop(true).await;
 }
+
+/// A body not received within the body timeout gets the 408 problem and
+/// the connection is closed, whether the body is read by an extractor or
+/// buffered by the pipeline under `max_request_body_size`, and whether it
+/// has a `Content-Length` or is chunked. actix-http drains a dropped chunked
+/// payload instead of closing; the 408 keeps the payload alive until it is
+/// written, so the connection closes even while the client goes on sending.
+#[actix_web::test]
+async fn a_slow_body_gets_a_408_and_the_connection_closes() {
+    for limit in [None, Some(4096)] {
+        let mut builder = ProblemApp::builder()
+            .development(false)
+            .allowed_hosts(["localhost"])
+            .body_timeout(Duration::from_millis(500))
+            .routes(|r| r.post("/raw", raw));
+        if let Some(limit) = limit {
+            builder = builder.max_request_body_size(limit);
+        }
+        let app = builder.build().unwrap();
+        let (server, addrs) = app
+            .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
+            .unwrap();
+        let handle = server.handle();
+        actix_web::rt::spawn(server);
+        for framing in ["Content-Length: 1000", "Transfer-Encoding: chunked"] {
+            let start = if framing.starts_with("Transfer") {
+                "1\r\n{\r\n"
+            } else {
+                "{"
+            };
+            let request = format!(
+                "POST /raw HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{framing}\r\n\r\n{start}"
+            );
+            let mut stream = TcpStream::connect(addrs[0]).await.unwrap();
+            stream.write_all(request.as_bytes()).await.unwrap();
+            let mut buf = Vec::new();
+            tokio::time::timeout(Duration::from_secs(5), async {
+                let mut chunk = [0u8; 4096];
+                loop {
+                    tokio::select! {
+                        read = stream.read(&mut chunk) => match read {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        },
+                        () = tokio::time::sleep(Duration::from_millis(100)), if !buf.is_empty() => {
+                            let _ = stream.write_all(b"1\r\nx\r\n").await;
+                        }
+                    }
+                }
+            })
+            .await
+            .unwrap_or_else(|_| panic!("not closed within 5 s: {framing}, limit {limit:?}"));
+            let reply = parse(&buf);
+            assert_eq!(reply.status, 408, "{framing}, limit {limit:?}");
+            assert_eq!(reply.header("connection"), Some("close"));
+            assert_eq!(
+                reply.json(),
+                json!({"type": "about:blank", "title": "Request Timeout", "status": 408,
+                       "detail": "The request body was not received in time", "instance": "/raw"})
+            );
+        }
+        handle.stop(true).await;
+    }
+}

@@ -7,12 +7,24 @@
 //! timeout has passed since the request arrived, the next read fails with
 //! [`BodyTimedOut`], which the body extractors and the pipeline answer as
 //! the 408.
+//!
+//! Closing: actix-http closes the connection after a response when the
+//! request's payload is unfinished and still held, but *drains* a chunked
+//! payload that was dropped, keeping the connection (and answering what
+//! the client sends after it). So on expiry the payload is parked in the
+//! request ([`ParkedPayload`]), and the pipeline moves it into the 408's
+//! body: it is alive when actix-http has written the response and decides,
+//! and actix-http closes, for chunked bodies as for `Content-Length` ones.
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use actix_web::HttpResponse;
+use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
 use actix_web::web::Bytes;
@@ -45,21 +57,66 @@ pub(crate) fn is_body_timeout(err: &PayloadError) -> bool {
     }
 }
 
+/// Where an expired [`Deadline`] leaves the unfinished payload (a request
+/// extension): the pipeline hands it to the 408 ([`ParkedPayload::hold_in`]).
+#[derive(Clone, Default)]
+pub(crate) struct ParkedPayload(Rc<RefCell<Option<Payload>>>);
+
+impl ParkedPayload {
+    /// `res` with the parked payload, if any, owned by its body: actix-http
+    /// decides whether to close when the body has been written, and the
+    /// payload must be alive then.
+    pub(crate) fn hold_in(&self, res: HttpResponse) -> HttpResponse {
+        match self.0.borrow_mut().take() {
+            Some(payload) => res.map_body(|_, body| {
+                BoxBody::new(Holding {
+                    body,
+                    _payload: payload,
+                })
+            }),
+            None => res,
+        }
+    }
+}
+
+/// A body that keeps the unfinished payload alive until it is dropped.
+struct Holding {
+    body: BoxBody,
+    _payload: Payload,
+}
+
+impl MessageBody for Holding {
+    type Error = Box<dyn std::error::Error>;
+
+    fn size(&self) -> BodySize {
+        self.body.size()
+    }
+
+    fn poll_next(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_next(cx)
+    }
+}
+
 /// A payload that fails with [`BodyTimedOut`] once its deadline passes.
 pub(crate) struct Deadline {
     inner: Payload,
     sleep: Pin<Box<actix_web::rt::time::Sleep>>,
     timeout: Duration,
     expired: bool,
+    parked: ParkedPayload,
 }
 
 impl Deadline {
-    pub(crate) fn new(inner: Payload, timeout: Duration) -> Self {
+    pub(crate) fn new(inner: Payload, timeout: Duration, parked: ParkedPayload) -> Self {
         Self {
             inner,
             sleep: Box::pin(actix_web::rt::time::sleep(timeout)),
             timeout,
             expired: false,
+            parked,
         }
     }
 }
@@ -77,6 +134,8 @@ impl Stream for Deadline {
             Poll::Pending => match this.sleep.as_mut().poll(cx) {
                 Poll::Ready(()) => {
                     this.expired = true;
+                    let rest = std::mem::replace(&mut this.inner, Payload::None);
+                    *this.parked.0.borrow_mut() = Some(rest);
                     Poll::Ready(Some(Err(PayloadError::Io(std::io::Error::new(
                         std::io::ErrorKind::TimedOut,
                         BodyTimedOut {

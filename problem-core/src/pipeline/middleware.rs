@@ -20,7 +20,7 @@ use futures_util::future::CatchUnwind;
 use futures_util::{FutureExt, StreamExt};
 
 use super::context::apply_draft;
-use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline};
+use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline, ParkedPayload};
 use super::framework::bare;
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, TracingLogger, write_log};
@@ -717,8 +717,10 @@ where
         let chunked = is_chunked(&req);
         if chunked || declared.is_some_and(|n| n > 0) {
             let payload = req.take_payload();
+            let parked = ParkedPayload::default();
+            req.extensions_mut().insert(parked.clone());
             req.set_payload(Payload::Stream {
-                payload: Box::pin(Deadline::new(payload, inner.body_timeout)),
+                payload: Box::pin(Deadline::new(payload, inner.body_timeout, parked)),
             });
         }
         let mut buffer_limit = None;
@@ -972,20 +974,25 @@ fn respond_to_error(
                     uuid::Uuid::new_v4(),
                 );
             }
-            let mut res = res;
-            close_after_timeout(&mut res);
-            return res;
+            return close_after_timeout(res, http_req);
         }
     }
-    let mut res = render(&failure, &ctx, &*inner.logger, inner.development);
-    close_after_timeout(&mut res);
-    res
+    let res = render(&failure, &ctx, &*inner.logger, inner.development);
+    close_after_timeout(res, http_req)
 }
 
 /// A 408 closes the connection: the rest of a slow body is never read.
-fn close_after_timeout(res: &mut HttpResponse) {
-    if res.status() == StatusCode::REQUEST_TIMEOUT {
-        res.head_mut().set_connection_type(ConnectionType::Close);
+/// The parked payload goes with the response's body, so that actix-http
+/// sees it unfinished and closes rather than draining a chunked body
+/// (`deadline.rs`).
+fn close_after_timeout(mut res: HttpResponse, req: Option<&HttpRequest>) -> HttpResponse {
+    if res.status() != StatusCode::REQUEST_TIMEOUT {
+        return res;
+    }
+    res.head_mut().set_connection_type(ConnectionType::Close);
+    match req.and_then(|r| r.extensions().get::<ParkedPayload>().cloned()) {
+        Some(parked) => parked.hold_in(res),
+        None => res,
     }
 }
 
