@@ -421,8 +421,8 @@ impl Db {
                 new.author.clone().into(),
                 new.genre.clone().into(),
                 new.year.into(),
-                new.price.into(),
-                new.rating.into(),
+                positive_zero(new.price).into(),
+                positive_zero(new.rating).into(),
                 new.subtitle.clone().into(),
                 published_at.into(),
                 new.in_stock.into(),
@@ -535,4 +535,11 @@ impl Db {
                 .await
         })
     }
+}
+
+/// `-0.0` stored as `0.0`: PostgreSQL keeps the sign of a zero and SQLite
+/// does not, so the same book would read back (and hash to an `ETag`)
+/// differently on the two databases.
+fn positive_zero(x: f64) -> f64 {
+    if x == 0.0 { 0.0 } else { x }
 }

@@ -1,6 +1,8 @@
 //! Books: the catalog's resource.
 
-use serde::{Deserialize, Serialize};
+use problem_core::query::{FieldValue, ValueKind};
+use serde::de::{Error as _, Unexpected};
+use serde::{Deserialize, Deserializer, Serialize};
 use time::Date;
 use utoipa::ToSchema;
 use validator::{Validate, ValidationError};
@@ -68,6 +70,25 @@ fn publication_year(year: i32) -> Result<(), ValidationError> {
     }
 }
 
+/// `published_at` as RFC 3339 writes a date: `YYYY-MM-DD`, four-digit
+/// year, no sign. `time`'s own format also takes `-4714-11-24`, which
+/// PostgreSQL cannot store and SQLite would compare as text: a 500 on one
+/// database and a wrong order on the other. The query's filter values are
+/// read by the same rule (`ValueKind::Date`).
+fn rfc3339_full_date<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Date>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(de)? else {
+        return Ok(None);
+    };
+    if let Some(FieldValue::Date(date)) = ValueKind::Date.parse(&text) {
+        Ok(Some(date))
+    } else {
+        Err(D::Error::invalid_value(
+            Unexpected::Str(&text),
+            &"an RFC 3339 full-date (YYYY-MM-DD)",
+        ))
+    }
+}
+
 fn default_genre() -> String {
     "fiction".into()
 }
@@ -120,8 +141,9 @@ pub struct NewBook {
     #[validate(length(max = 256))]
     #[schema(max_length = 256)]
     pub subtitle: Option<String>,
-    /// Publication date (RFC 3339 full-date); default January 1st of `year`.
-    #[serde(default)]
+    /// Publication date (RFC 3339 full-date, years 0000 to 9999); default
+    /// January 1st of `year`.
+    #[serde(default, deserialize_with = "rfc3339_full_date")]
     #[schema(value_type = Option<String>, format = Date)]
     pub published_at: Option<Date>,
     /// In stock.

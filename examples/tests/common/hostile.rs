@@ -189,6 +189,90 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
     assert_eq!(body["issues"][0]["code"], json!("invalid_value"));
 }
 
+/// Dates are RFC 3339's: four-digit years, no sign, in a body and in a
+/// filter alike (`-4714-11-24` was stored on SQLite and a 500 on
+/// PostgreSQL, and SQLite compared negative years as text). A `-0.0` price
+/// is stored as `0.0` on both (PostgreSQL kept the sign, SQLite did not).
+pub async fn dates_and_signed_zeros_are_the_same_on_every_database(cat: &Catalog) {
+    let before = total(cat).await;
+    let expected = |shown: &str| {
+        format!("invalid value: string \"{shown}\", expected an RFC 3339 full-date (YYYY-MM-DD)")
+    };
+    for date in [
+        "-4714-11-24",
+        "-0001-01-01",
+        "+2001-01-01",
+        "10000-01-01",
+        "2001-1-01",
+    ] {
+        let body = json_book("1").replace('}', &format!(r#", "published_at": "{date}"}}"#));
+        let (status, body) = post(cat, JSON, body).await;
+        assert_eq!(status, 400, "{date}: {body}");
+        assert_eq!(body["issues"].as_array().map(Vec::len), Some(1), "{body}");
+        let issue = &body["issues"][0];
+        assert_eq!(
+            (&issue["location"], &issue["name"], &issue["code"]),
+            (
+                &json!("body"),
+                &json!("/published_at"),
+                &json!("invalid_value")
+            ),
+            "{body}"
+        );
+        let message = issue["message"].as_str().unwrap();
+        assert!(message.starts_with(&expected(date)), "{message}");
+        let form = format!(
+            "{}&published_at={}",
+            form("1", "1"),
+            date.replace('+', "%2B")
+        );
+        let (status, body) = post(cat, FORM, form).await;
+        assert_eq!(
+            (status, body),
+            (
+                400,
+                validation(
+                    "/books",
+                    json!([{"location": "body", "name": "/published_at", "code": "invalid_value",
+                            "message": expected(date)}])
+                )
+            ),
+            "form {date}"
+        );
+        for op in ["", "__gt", "__lte"] {
+            let name = format!("published_at{op}");
+            let query = format!("/books?{name}={}", date.replace('+', "%2B"));
+            let (status, _, body) = cat.get_json(&query).await;
+            assert_eq!(
+                (status, body),
+                (
+                    400,
+                    validation(
+                        "/books",
+                        json!([{"location": "query", "name": name, "code": "invalid_value",
+                                "message": format!("`{date}` is not a valid RFC 3339 date"),
+                                "expected": "RFC 3339 date"}])
+                    )
+                ),
+                "{query}"
+            );
+        }
+    }
+    assert_eq!(total(cat).await, before, "nothing was stored");
+    let body = r#"{"isbn": "9780000000048", "title": "Zero", "author": "Tester", "year": 2001, "price": -0.0, "rating": -0.0, "published_at": "0000-01-01"}"#;
+    let (status, created) = post(cat, JSON, body.to_owned()).await;
+    assert_eq!(status, 201, "{created}");
+    let (status, _, read) = cat.get_json(&format!("/books/{}", created["id"])).await;
+    assert_eq!(status, 200);
+    for book in [&created, &read] {
+        for member in ["price", "rating"] {
+            let v = book[member].as_f64().unwrap();
+            assert!(v == 0.0 && v.is_sign_positive(), "{member}: {book}");
+        }
+        assert_eq!(book["published_at"], json!("0000-01-01"));
+    }
+}
+
 fn too_long(name: &str, what: &str) -> Value {
     validation(
         "/books",
