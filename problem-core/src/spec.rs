@@ -160,6 +160,14 @@ pub const DEFAULT_MAX_VALUE_LENGTH: usize = 256;
 pub const LOGGED_MESSAGE_LENGTH: usize = 500;
 /// The default body timeout of the pipeline and of `ProblemApp`: 30 seconds.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest `Link` header value a list response sends, in bytes: 8 KiB.
+/// Links repeat the request's query (up to five times in an offset list),
+/// so a long query would make a header that clients refuse (Node.js reads at
+/// most 16 KiB of headers, Python's `http.client` 64 KiB a line) and that
+/// overflows a proxy's header buffer. Over it, the header keeps only `next`
+/// and `prev`, and is left out when those alone are over it; the body's
+/// `links` member always has every link.
+pub const MAX_LINK_HEADER_LENGTH: usize = 8 * 1024;
 /// The default `max_request_body_size` of a `ProblemApp`: 1 MiB.
 pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
 /// The default header of the header versioning strategy: `X-API-Version`.

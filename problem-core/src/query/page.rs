@@ -24,6 +24,7 @@ use super::error::ApplyError;
 use super::fields::FieldSelection;
 use super::pagination::Pagination;
 use super::tolerated::ToleratedParameters;
+use crate::spec::MAX_LINK_HEADER_LENGTH;
 
 /// What a list response carries beside its envelope: the tolerated
 /// parameters left out of its links, and its answer to `Prefer: count`.
@@ -216,19 +217,45 @@ impl LinkHeader {
         self.0.is_empty()
     }
 
-    /// The header value (`None` when empty).
+    /// The header value: `None` when empty. A value longer than
+    /// [`MAX_LINK_HEADER_LENGTH`](crate::spec::MAX_LINK_HEADER_LENGTH)
+    /// (8 KiB) keeps only the `next` and `prev` links, the ones a client
+    /// follows to page, and is `None` when those alone are still longer.
     ///
     /// ```
     /// use problem_core::query::LinkHeader;
     /// assert_eq!(LinkHeader::new().to_header_value(), None);
     /// let v = LinkHeader::new().link("/a b", "self").to_header_value().unwrap();
     /// assert_eq!(v, r#"</a%20b>; rel="self""#);
+    ///
+    /// let long = format!("/b?title__contains={}", "x".repeat(3000));
+    /// let h = LinkHeader::new()
+    ///     .link(&long, "self")
+    ///     .link(&format!("{long}&page=2"), "next")
+    ///     .link(&format!("{long}&page=9"), "last");
+    /// assert_eq!(
+    ///     h.to_header_value().unwrap(),
+    ///     format!(r#"<{long}&page=2>; rel="next""#).as_str()
+    /// );
+    /// let longer = "x".repeat(9000);
+    /// assert_eq!(LinkHeader::new().link(&longer, "next").to_header_value(), None);
     /// ```
     pub fn to_header_value(&self) -> Option<HeaderValue> {
         if self.0.is_empty() {
             return None;
         }
-        HeaderValue::from_str(&self.to_string()).ok()
+        let mut text = self.to_string();
+        if text.len() > MAX_LINK_HEADER_LENGTH {
+            let paging = self
+                .0
+                .iter()
+                .filter(|(_, rel)| rel == "next" || rel == "prev");
+            text = Self(paging.cloned().collect()).to_string();
+            if text.is_empty() || text.len() > MAX_LINK_HEADER_LENGTH {
+                return None;
+            }
+        }
+        HeaderValue::from_str(&text).ok()
     }
 }
 
