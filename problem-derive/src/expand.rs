@@ -69,8 +69,11 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                 Some(f) => {
                     let b = f.binding();
                     let span = f.ty.span();
+                    // Spanned on the field's type: a type that is not an
+                    // error is one error there (`ErrorSource`).
                     if f.option_inner().is_some() {
-                        let call = quote_spanned!(span=> __source.as_dyn_error());
+                        let call =
+                            quote_spanned!(span=> (&&&#p::SourceField(__source)).as_dyn_error());
                         quote! {
                             match #b {
                                 #p::Some(__source) => #p::Some(#call),
@@ -78,7 +81,7 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                             }
                         }
                     } else {
-                        let call = quote_spanned!(span=> #b.as_dyn_error());
+                        let call = quote_spanned!(span=> (&&&#p::SourceField(#b)).as_dyn_error());
                         quote!(#p::Some(#call))
                     }
                 }
@@ -88,7 +91,8 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         });
         quote! {
             fn source(&self) -> #p::Option<&(dyn #p::Error + 'static)> {
-                use #p::AsDynError as _;
+                #[allow(unused_imports)]
+                use #p::{SourceIsDyn as _, SourceIsError as _, SourceIsOther as _};
                 match *self { #(#arms)* }
             }
         }
@@ -226,7 +230,7 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         }
 
         #[automatically_derived]
-        #[allow(unused_qualifications)]
+        #[allow(unused_qualifications, clippy::needless_borrow)]
         impl #impl_generics #p::Error for #ident #ty_generics #error_where {
             #source_fn
         }

@@ -3,6 +3,7 @@
 
 use std::error::Error as StdError;
 use std::fmt::{self, Write as _};
+use std::ops::Deref;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
@@ -67,13 +68,26 @@ pub fn extension<T: ExtensionValue + ?Sized>(
     }
 }
 
+/// A field type that can be sent as a response header: any `Display`
+/// type (its text is the header value). The derive requires it of every
+/// `#[problem(header = "...")]` field, so a field that is not `Display` is
+/// reported with what to write instead.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a header value: it does not implement `Display`",
+    label = "not `Display`: this field is sent as a response header",
+    note = "a `#[problem(header = \"...\")]` field is sent as its `Display` text: use a type that implements `std::fmt::Display` (a number or a string), or remove `header` to send the field as an extension member"
+)]
+pub trait HeaderText: fmt::Display {}
+
+impl<T: fmt::Display + ?Sized> HeaderText for T {}
+
 /// Appends the header `name` (checked by the macro) with a field's
 /// `Display` as its value.
 ///
 /// # Errors
 /// [`ProblemBuildError::Header`] when the `Display` fails or its text is not
 /// a valid header value (e.g. it holds a line break).
-pub fn header<T: fmt::Display + ?Sized>(
+pub fn header<T: HeaderText + ?Sized>(
     headers: &mut HeaderMap,
     name: &'static str,
     value: &T,
@@ -100,52 +114,119 @@ pub fn format_detail(args: fmt::Arguments<'_>) -> String {
     text
 }
 
-/// Views a `source` field as `&dyn Error`, whether it is a sized error type
-/// or a `Box<dyn Error + ...>` (method-call autoderef reaches the `dyn`).
-pub trait AsDynError<'a>: sealed::Sealed {
+/// A borrowed `source` field. The generated `Error::source` calls
+/// `(&&&SourceField(field)).as_dyn_error()`: method resolution (autoref)
+/// takes the first of [`SourceIsError`] (an error type), [`SourceIsDyn`]
+/// (a pointer to `dyn Error`: `Box<dyn Error + Send + Sync>`,
+/// `anyhow::Error`, ...) and [`SourceIsOther`], which is the one compile
+/// error ([`ErrorSource`]) saying what to write instead.
+///
+/// ```
+/// use problem_core::__private::{SourceField, SourceIsDyn as _, SourceIsError as _, SourceIsOther as _};
+///
+/// let io = std::io::Error::other("disk full");
+/// let boxed: Box<dyn std::error::Error + Send + Sync> = "timed out".into();
+/// assert_eq!((&&&SourceField(&io)).as_dyn_error().to_string(), "disk full");
+/// assert_eq!((&&&SourceField(&boxed)).as_dyn_error().to_string(), "timed out");
+/// ```
+pub struct SourceField<'a, T: ?Sized>(pub &'a T);
+
+/// A `source` field whose type is an error type.
+pub trait SourceIsError<'a> {
     /// The field as a trait object.
-    fn as_dyn_error(&self) -> &(dyn StdError + 'a);
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static);
 }
 
-impl<'a, T: StdError + 'a> AsDynError<'a> for T {
-    fn as_dyn_error(&self) -> &(dyn StdError + 'a) {
-        self
+impl<'a, T: StdError + 'static> SourceIsError<'a> for &&SourceField<'a, T> {
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static) {
+        self.0
     }
 }
 
-impl<'a> AsDynError<'a> for dyn StdError + 'a {
-    fn as_dyn_error(&self) -> &(dyn StdError + 'a) {
-        self
+/// A `source` field that dereferences to `dyn Error` (`D`, with or without
+/// `Send` and `Sync`) without being an error type itself.
+pub trait SourceIsDyn<'a, D: ?Sized> {
+    /// The field's target as a trait object.
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static);
+}
+
+impl<'a, T> SourceIsDyn<'a, dyn StdError> for &SourceField<'a, T>
+where
+    T: Deref<Target = dyn StdError + 'static> + ?Sized,
+{
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static) {
+        &**self.0
     }
 }
 
-impl<'a> AsDynError<'a> for dyn StdError + Send + 'a {
-    fn as_dyn_error(&self) -> &(dyn StdError + 'a) {
-        self
+impl<'a, T> SourceIsDyn<'a, dyn StdError + Send> for &SourceField<'a, T>
+where
+    T: Deref<Target = dyn StdError + Send + 'static> + ?Sized,
+{
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static) {
+        &**self.0
     }
 }
 
-impl<'a> AsDynError<'a> for dyn StdError + Sync + 'a {
-    fn as_dyn_error(&self) -> &(dyn StdError + 'a) {
-        self
+impl<'a, T> SourceIsDyn<'a, dyn StdError + Sync> for &SourceField<'a, T>
+where
+    T: Deref<Target = dyn StdError + Sync + 'static> + ?Sized,
+{
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static) {
+        &**self.0
     }
 }
 
-impl<'a> AsDynError<'a> for dyn StdError + Send + Sync + 'a {
-    fn as_dyn_error(&self) -> &(dyn StdError + 'a) {
-        self
+impl<'a, T> SourceIsDyn<'a, dyn StdError + Send + Sync> for &SourceField<'a, T>
+where
+    T: Deref<Target = dyn StdError + Send + Sync + 'static> + ?Sized,
+{
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static) {
+        &**self.0
     }
 }
 
-mod sealed {
-    use std::error::Error as StdError;
+/// A `source` field that is neither an error nor a pointer to one: its
+/// method requires [`ErrorSource`], which such a type lacks, so the derive
+/// reports one error on the field's type.
+pub trait SourceIsOther<'a, T: ?Sized> {
+    /// Unreachable at run time: the bound fails at compile time.
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static)
+    where
+        T: ErrorSource;
+}
 
-    pub trait Sealed {}
-    impl<T: StdError> Sealed for T {}
-    impl Sealed for dyn StdError + '_ {}
-    impl Sealed for dyn StdError + Send + '_ {}
-    impl Sealed for dyn StdError + Sync + '_ {}
-    impl Sealed for dyn StdError + Send + Sync + '_ {}
+impl<'a, T: ?Sized> SourceIsOther<'a, T> for SourceField<'a, T> {
+    fn as_dyn_error(&self) -> &'a (dyn StdError + 'static)
+    where
+        T: ErrorSource,
+    {
+        self.0.as_source()
+    }
+}
+
+/// A type that can be a problem's `source` (its cause, returned by
+/// `Error::source`): any `'static` error type.
+///
+/// ```
+/// use problem_core::__private::ErrorSource;
+/// let io = std::io::Error::other("disk full");
+/// assert_eq!(io.as_source().to_string(), "disk full");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the `source` of a problem: it is not an error type",
+    label = "not `std::error::Error`: this field is the problem's cause (`Error::source`)",
+    note = "use a type that implements `std::error::Error` (or `Box<dyn Error + Send + Sync>`), or mark the field `#[problem(skip)]`; a field named `source` is the cause unless it is marked `skip`, `rename` or `header`"
+)]
+pub trait ErrorSource {
+    /// The value as a trait object.
+    fn as_source(&self) -> &(dyn StdError + 'static);
+}
+
+impl<T: StdError + 'static> ErrorSource for T {
+    fn as_source(&self) -> &(dyn StdError + 'static) {
+        self
+    }
 }
 
 #[cfg(test)]
