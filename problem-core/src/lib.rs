@@ -81,8 +81,8 @@ pub use sea_query;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::problem::derive_support::{
-        ErrorSource, HeaderText, SourceField, SourceIsDyn, SourceIsError, SourceIsOther, extension,
-        format_detail, header, status_code,
+        DebugProblem, ErrorSource, HeaderText, SourceField, SourceIsDyn, SourceIsError,
+        SourceIsOther, debug_problem, extension, format_detail, header, status_code,
     };
     pub use crate::problem::type_docs::{
         JsonTypeOf, ViaAnyJsonType, ViaKnownJsonType, member_doc, type_doc,

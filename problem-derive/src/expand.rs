@@ -28,7 +28,14 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
     let is_generic = !generics.params.is_empty();
 
     let display_where = bounds.where_clause(generics, &bounds.display, None);
-    let error_self = is_generic.then(|| quote!(Self: #p::fmt::Debug + #p::fmt::Display));
+    // A type without `Debug` is one error, from `debug_check`: the impls
+    // that need `Debug` require it (`for<'workaround>` makes the bound on
+    // a concrete type legal), so they add none of their own.
+    let error_self = if is_generic {
+        Some(quote!(Self: #p::fmt::Debug + #p::fmt::Display))
+    } else {
+        Some(quote!(for<'workaround> #ident: #p::fmt::Debug))
+    };
     let error_preds: Vec<WherePredicate> = bounds
         .display
         .iter()
@@ -36,8 +43,19 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         .cloned()
         .collect();
     let error_where = bounds.where_clause(generics, &error_preds, error_self);
-    let problem_self = is_generic
-        .then(|| quote!(Self: #p::fmt::Debug + #p::fmt::Display + #p::Send + #p::Sync + 'static));
+    let problem_self = if is_generic {
+        Some(quote!(Self: #p::fmt::Debug + #p::fmt::Display + #p::Send + #p::Sync + 'static))
+    } else {
+        Some(quote!(for<'workaround> #ident: #p::fmt::Debug))
+    };
+    let debug_check = (!is_generic).then(|| {
+        let span = ident.span();
+        let check = quote_spanned!(span=> #p::debug_problem::<#ident>);
+        quote! {
+            #[allow(unused_qualifications)]
+            const _: fn() = #check;
+        }
+    });
     let all_preds: Vec<WherePredicate> = bounds
         .display
         .iter()
@@ -220,6 +238,7 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
 
     quote! {
         #openapi
+        #debug_check
 
         #[automatically_derived]
         #[allow(unused_qualifications)]

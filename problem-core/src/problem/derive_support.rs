@@ -106,6 +106,28 @@ pub fn header<T: HeaderText + ?Sized>(
     Ok(())
 }
 
+/// A type that derives `Problem` and implements `Debug`, which
+/// `std::error::Error` requires. The derive names
+/// [`debug_problem::<Type>`](debug_problem) once, on the type's name, so a
+/// type without `Debug` is one error there saying to derive it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` derives `Problem` but does not implement `Debug`",
+    label = "add `#[derive(Debug)]` to `{Self}`",
+    note = "a problem is an `std::error::Error`, which requires `Debug`: write `#[derive(Debug, Problem)]`"
+)]
+pub trait DebugProblem: fmt::Debug {}
+
+impl<T: fmt::Debug + ?Sized> DebugProblem for T {}
+
+/// The check of [`DebugProblem`]: compiles only for a `Debug` type.
+///
+/// ```
+/// #[derive(Debug)]
+/// struct NotFound;
+/// const _: fn() = problem_core::__private::debug_problem::<NotFound>;
+/// ```
+pub fn debug_problem<T: DebugProblem + ?Sized>() {}
+
 /// Formats a `detail`. Unlike `ToString`, never panics when a field's
 /// `Display` fails: the text written so far is kept.
 pub fn format_detail(args: fmt::Arguments<'_>) -> String {
