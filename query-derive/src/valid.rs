@@ -223,12 +223,40 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                 "`default_sort` is empty: write field names like `default_sort = \"-year,id\"`, or remove it to sort by the key",
             ));
         }
-        for entry in text.split(',').filter(|_| !text.trim().is_empty()) {
-            let entry = entry.trim();
+        let entries: Vec<&str> = text.split(',').map(str::trim).collect();
+        if !text.trim().is_empty() && entries.iter().any(|e| e.is_empty()) {
+            push(Error::new(
+                lit.span(),
+                format!(
+                    "`default_sort` has an empty entry (a stray comma): separate field names by single commas, e.g. `default_sort = \"{}\"`",
+                    sort_suggestion(&entries)
+                ),
+            ));
+        }
+        for entry in entries.iter().copied().filter(|e| !e.is_empty()) {
             let (desc, name) = match entry.strip_prefix('-') {
                 Some(n) => (true, n),
                 None => (false, entry.strip_prefix('+').unwrap_or(entry)),
             };
+            if !looks_like_name(name) {
+                let hint = match spelled_direction(entry) {
+                    Some((field, true)) => {
+                        format!("write `-{field}` (a `-` before a field sorts it descending)")
+                    }
+                    Some((field, false)) => {
+                        format!("write `{field}` (a field without `-` sorts ascending)")
+                    }
+                    None => "separate field names by commas, with a `-` before a field to sort it descending".to_owned(),
+                };
+                push(Error::new(
+                    lit.span(),
+                    format!(
+                        "`default_sort` entry `{entry}` is not a field name: {hint}, e.g. `default_sort = \"{}\"`",
+                        sort_suggestion(&entries)
+                    ),
+                ));
+                continue;
+            }
             match input.field(name) {
                 Some(f) if f.attrs.sort.is_some() || f.name == key => {
                     if default_sort.iter().any(|(n, _)| n == name) {
@@ -312,6 +340,47 @@ fn page_size(
     }
 }
 
+/// `year desc`, `year:DESC`, `year asc`: the field and whether the
+/// entry asks for a descending sort.
+fn spelled_direction(entry: &str) -> Option<(&str, bool)> {
+    let (field, dir) = entry
+        .split_once(|c: char| c.is_whitespace() || c == ':')
+        .map(|(f, d)| (f.trim(), d.trim()))?;
+    let field = field.strip_prefix('+').unwrap_or(field);
+    if !looks_like_name(field) {
+        return None;
+    }
+    match dir.to_ascii_lowercase().as_str() {
+        "desc" | "descending" => Some((field, true)),
+        "asc" | "ascending" => Some((field, false)),
+        _ => None,
+    }
+}
+
+/// The `default_sort` text as it should be written: empty entries left
+/// out and `field desc` / `field asc` spelled `-field` / `field`.
+fn sort_suggestion(entries: &[&str]) -> String {
+    let fixed: Vec<String> = entries
+        .iter()
+        .filter(|e| !e.is_empty())
+        .flat_map(|e| match spelled_direction(e) {
+            Some((field, true)) => vec![format!("-{field}")],
+            Some((field, false)) => vec![field.to_owned()],
+            // `year;id`, `year id`: the names, each once.
+            None => e
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        })
+        .collect();
+    if fixed.is_empty() {
+        "-year,id".to_owned()
+    } else {
+        fixed.join(",")
+    }
+}
+
 fn names(input: &Input<'_>) -> String {
     input
         .fields
@@ -327,6 +396,28 @@ fn valid_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// A name as `default_sort` could name a field: letters, digits and `_`.
+fn looks_like_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 fn valid_param_name(s: &str) -> bool {
     !s.is_empty() && !s.contains("__") && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{sort_suggestion, spelled_direction};
+
+    #[test]
+    fn default_sort_suggestions() {
+        assert_eq!(spelled_direction("year desc"), Some(("year", true)));
+        assert_eq!(spelled_direction("year:ASC"), Some(("year", false)));
+        assert_eq!(spelled_direction("year"), None);
+        assert_eq!(spelled_direction("year sideways"), None);
+        assert_eq!(sort_suggestion(&["title", ""]), "title");
+        assert_eq!(sort_suggestion(&["year desc", "id"]), "-year,id");
+        assert_eq!(sort_suggestion(&["", ""]), "-year,id");
+        assert_eq!(sort_suggestion(&["year;-id"]), "year,-id");
+    }
 }
