@@ -88,6 +88,7 @@ pub mod __private {
         JsonTypeOf, ViaAnyJsonType, ViaKnownJsonType, member_doc, type_doc,
     };
     pub use crate::problem::{ABOUT_BLANK, Extensions, ProblemBuildError, standalone_response};
+    pub use crate::query::derive_support::{QueryableChecks, UnqueryableChecks, ValueCheck};
     pub use crate::version::__private as version;
     pub use actix_web;
     pub use actix_web::http::StatusCode;

@@ -30,22 +30,24 @@ pub(crate) fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
             let v = Ident::new(o.info.variant, Span::call_site());
             quote!(#q::Operator::#v)
         });
+        // The value types each operator applies to, as trait bounds: a
+        // type alias the derive cannot see through is still checked. Each
+        // check once per field, and none when the type is not queryable at
+        // all (`ValueCheck`): its `QueryValue` error is then the only one.
+        let (mut ordered, mut text) = (false, f.attrs.search.is_some());
         for o in &f.attrs.filter {
-            // The value types each operator applies to, as trait bounds:
-            // a type alias the derive cannot see through is still checked.
-            let bound = match o.info.applies {
-                Applies::Ordered => Some(quote!(#q::OrderedValue)),
-                Applies::Text => Some(quote!(#q::TextValue)),
-                Applies::Any | Applies::Nullable => None,
-            };
-            if let Some(bound) = bound {
-                checks.push(
-                    quote_spanned!(vty.span()=> { fn __b<T: #bound + ?Sized>() {} __b::<#vty>(); }),
-                );
+            match o.info.applies {
+                Applies::Ordered => ordered = true,
+                Applies::Text => text = true,
+                Applies::Any | Applies::Nullable => {}
             }
         }
-        if f.attrs.search.is_some() {
-            checks.push(quote_spanned!(vty.span()=> { fn __b<T: #q::TextValue + ?Sized>() {} __b::<#vty>(); }));
+        let check = quote!(::problem_core::__private::ValueCheck::<#vty>::NEW);
+        if ordered {
+            checks.push(quote_spanned!(vty.span()=> (&&#check).ordered();));
+        }
+        if text {
+            checks.push(quote_spanned!(vty.span()=> (&&#check).text();));
         }
         let sortable = f.attrs.sort.is_some();
         let searchable = f.attrs.search.is_some();
@@ -106,6 +108,8 @@ pub(crate) fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
         const _: () = {
             #[allow(dead_code, clippy::all)]
             fn __checks() {
+                #[allow(unused_imports)]
+                use ::problem_core::__private::{QueryableChecks as _, UnqueryableChecks as _};
                 #(#checks)*
             }
             impl #ident {

@@ -97,6 +97,7 @@
 mod combined;
 mod count;
 mod cursor;
+pub(crate) mod derive_support;
 mod error;
 mod extract;
 mod fields;
