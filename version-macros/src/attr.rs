@@ -60,11 +60,83 @@ fn constraint(expr: &Expr) -> syn::Result<Constraint> {
             lit.span(),
             format!("version constraint \"{text}\" has a number over 65535"),
         )),
-        Err(_) => Err(syn::Error::new(
+        Err(Reject::Malformed) => Err(syn::Error::new(
             lit.span(),
-            format!("malformed version constraint \"{text}\": {USAGE}"),
+            format!(
+                "malformed version constraint \"{text}\": {}",
+                hint(&text).unwrap_or_else(|| USAGE.to_owned())
+            ),
         )),
     }
+}
+
+/// `major.minor` as the constraint literals write it.
+fn show((major, minor): Version) -> String {
+    format!("{major}.{minor}")
+}
+
+/// What to write instead of a constraint in another notation (Cargo's
+/// `>=2.1`, Rust's `1..2`, `2.*`, ...), when it is clear.
+fn hint(text: &str) -> Option<String> {
+    let trimmed = text.trim();
+    if trimmed != text && parse_constraint(trimmed).is_ok() {
+        return Some(format!("write \"{trimmed}\", without spaces"));
+    }
+    let t = trimmed;
+    if let Some(rest) = t.strip_prefix(">=") {
+        let v = parse_version(rest.trim()).ok()?;
+        return Some(format!(
+            "a minimum is written with a trailing `+`: write \"{}+\" ({} and later)",
+            show(v),
+            show(v)
+        ));
+    }
+    if let Some(rest) = t.strip_prefix("<=") {
+        let v = parse_version(rest.trim()).ok()?;
+        let first = if v >= (1, 0) { (1, 0) } else { (0, 0) };
+        return Some(format!(
+            "an upper bound is written as a range from the first version: write \"{}..={}\" (both ends included)",
+            show(first),
+            show(v)
+        ));
+    }
+    if let Some(rest) = t.strip_prefix("==").or_else(|| t.strip_prefix('=')) {
+        let v = parse_version(rest.trim()).ok()?;
+        return Some(format!(
+            "an exact version is written alone: write \"{}\"",
+            show(v)
+        ));
+    }
+    if let Some(major) = t.strip_suffix(".*") {
+        let (m, _) = parse_version(major).ok()?;
+        if !major.contains('.') {
+            return Some(format!(
+                "every minor of a major is written `.x`: write \"{m}.x\""
+            ));
+        }
+    }
+    let range = t
+        .split_once("..")
+        .filter(|(_, high)| !high.starts_with('='))
+        .or_else(|| t.split_once(" - "));
+    if let Some((low, high)) = range {
+        let (low, high) = (
+            parse_version(low.trim()).ok()?,
+            parse_version(high.trim()).ok()?,
+        );
+        let whole_major = low.1 == 0 && high == (low.0.saturating_add(1), 0);
+        let alternative = if whole_major {
+            format!(", or \"{}.x\" for every {}.* version", low.0, low.0)
+        } else {
+            String::new()
+        };
+        return Some(format!(
+            "a range is written with `..=` and includes both ends: write \"{}..={}\"{alternative}",
+            show(low),
+            show(high)
+        ));
+    }
+    None
 }
 
 /// Why a version did not parse.
@@ -139,6 +211,25 @@ mod tests {
             assert_eq!(parse_constraint(bad), Err(Reject::Malformed), "{bad:?}");
         }
         assert_eq!(parse_constraint("70000"), Err(Reject::OutOfRange));
+    }
+
+    #[test]
+    fn hints() {
+        let h = |s: &str| hint(s).unwrap_or_default();
+        assert!(h(">=2.1").contains("write \"2.1+\""));
+        assert!(h(">= 2").contains("write \"2.0+\""));
+        assert!(h("<=2.1").contains("write \"1.0..=2.1\""));
+        assert!(h("<=0.9").contains("write \"0.0..=0.9\""));
+        assert!(h("=1.0").contains("write \"1.0\""));
+        assert!(h("2.*").contains("write \"2.x\""));
+        assert!(h("1..2").contains("write \"1.0..=2.0\", or \"1.x\""));
+        assert!(h("1.2..2.5").contains("write \"1.2..=2.5\""));
+        assert!(!h("1.2..2.5").contains(".x"));
+        assert!(h("1.0 - 2.0").contains("write \"1.0..=2.0\""));
+        assert!(h(" 1.0").contains("without spaces"));
+        assert_eq!(hint("1.2.3"), None);
+        assert_eq!(hint(">=x"), None);
+        assert_eq!(hint("1..=x"), None);
     }
 
     #[test]

@@ -21,7 +21,9 @@ use proc_macro::TokenStream;
 /// `versioned![...]` reads.
 ///
 /// Constraint literals: `"1.0"` (exact), `"2.x"` (every 2.*), `"2.1+"`
-/// (2.1 and later), `"1.0..=2.5"` (inclusive range). A malformed literal,
+/// (2.1 and later), `"1.0..=2.5"` (inclusive range); a constraint in
+/// another notation (`">=2.1"`, `"1..2"`, `"2.*"`) is an error giving the
+/// literal to write instead. A malformed literal,
 /// a non-string argument, no argument, or two overlapping constraints on
 /// one function are compile errors spanned on the offending token, and so
 /// are a function that is not `async` and a method (`self`).
