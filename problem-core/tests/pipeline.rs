@@ -1260,9 +1260,11 @@ async fn a_typed_path_parameter_that_does_not_parse_is_400() {
 /// A JSON body is UTF-8 (RFC 8259 §8.1): invalid UTF-8 anywhere, in a
 /// member read or one skipped, is `Malformed JSON body`, never a field
 /// error. A lone surrogate escape is valid JSON grammar that no Rust string
-/// holds: a value error on its member, saying so.
+/// holds: a value error on its member, saying so. A form field that is not
+/// UTF-8 once percent-decoded is a value error too (`form_urlencoded` alone
+/// would store U+FFFD in its place).
 #[actix_web::test]
-async fn json_bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
+async fn bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
     use problem_core::pipeline::Body;
     #[derive(serde::Deserialize)]
     struct Book {
@@ -1313,6 +1315,33 @@ async fn json_bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
             "{body:?}"
         );
     }
+    // A form is decoded to the same text or refused, never given U+FFFD.
+    let form = |body: &'static [u8]| {
+        TestRequest::post()
+            .uri("/b")
+            .insert_header(("content-type", "application/x-www-form-urlencoded"))
+            .set_payload(body)
+            .to_request()
+    };
+    for (body, name) in [
+        (&b"title=%ff%c0%af"[..], "/title"),
+        (b"title=ok&a+b%ff=1", "/a b\u{FFFD}"),
+        (b"title=caf\xe9", "/title"),
+    ] {
+        let res = test::call_service(&svc, form(body)).await;
+        assert_eq!(res.status(), 400, "{body:?}");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/b",
+                   "issues": [{"location": "body", "name": name, "code": "invalid_value",
+                               "message": "invalid value: bytes that are not UTF-8, expected a UTF-8 string"}]}),
+            "{body:?}"
+        );
+    }
+    let res = test::call_service(&svc, form(b"title=caf%C3%A9+%2B1")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(test::read_body(res).await, "café +1");
     let res = test::call_service(&svc, post(b"{\"title\": \"\\ud83d\\ude00 caf\xc3\xa9\"}")).await;
     assert_eq!(res.status(), 200);
     assert_eq!(test::read_body(res).await, "\u{1F600} café");

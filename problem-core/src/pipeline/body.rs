@@ -144,6 +144,12 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
                     .map_err(|_| problem(BadRequestException::new()))?;
                 return Err(problem(too_many));
             }
+            if let Some(name) = first_non_utf8_field(&bytes) {
+                return Err(data_error(
+                    name,
+                    "invalid value: bytes that are not UTF-8, expected a UTF-8 string".into(),
+                ));
+            }
             let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(&bytes));
             serde_path_to_error::deserialize(Checked(de))
                 .map_err(|e| data_error(pointer(e.path()), e.inner().to_string()))
@@ -197,6 +203,33 @@ fn non_finite_token(bytes: &[u8], err: &serde_json::Error) -> Option<usize> {
         patched.push(b'0');
         patched.extend_from_slice(rest.get(token.len()..)?);
         well_formed(&patched).then_some(token.len())
+    })
+}
+
+/// The JSON pointer of the first form field whose name or value, once
+/// percent-decoded, is not UTF-8. `form_urlencoded` would replace such
+/// bytes by U+FFFD, silently storing another text than the one sent (a
+/// JSON body with them is malformed).
+fn first_non_utf8_field(bytes: &[u8]) -> Option<String> {
+    bytes.split(|b| *b == b'&').find_map(|pair| {
+        let (name, value) = match pair.iter().position(|b| *b == b'=') {
+            Some(at) => (pair.get(..at)?, pair.get(at + 1..)?),
+            None => (pair, &b""[..]),
+        };
+        let utf8 = |part: &[u8]| percent_encoding::percent_decode(part).decode_utf8().is_ok();
+        if utf8(name) && utf8(value) {
+            return None;
+        }
+        let spaced: Vec<u8> = name
+            .iter()
+            .map(|b| if *b == b'+' { b' ' } else { *b })
+            .collect();
+        let mut pointer = String::new();
+        push_pointer_token(
+            &mut pointer,
+            &percent_encoding::percent_decode(&spaced).decode_utf8_lossy(),
+        );
+        Some(pointer)
     })
 }
 
@@ -292,7 +325,9 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> 
 /// - a JSON body is UTF-8 (RFC 8259 §8.1): invalid UTF-8 anywhere in it,
 ///   whatever the `charset` parameter says, is `Malformed JSON body`; a
 ///   string escape naming a lone surrogate (`"\ud800"`, valid grammar that
-///   no Rust string holds) is a 400 `invalid_value` issue on that member.
+///   no Rust string holds) is a 400 `invalid_value` issue on that member;
+/// - a form field whose name or value, percent-decoded, is not UTF-8 is a
+///   400 `invalid_value` issue on that field (not replaced by U+FFFD).
 ///
 /// ```
 /// use problem_core::pipeline::Body;
