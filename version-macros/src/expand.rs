@@ -1,47 +1,65 @@
 //! Code generation. Generated code uses absolute paths through
 //! `::problem_core::__private::version` and compiles warning-free.
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
+use syn::{Attribute, FnArg, ItemFn, ReturnType};
 
-use proc_macro2::Span;
-use syn::{FnArg, ItemFn, ReturnType};
-
-use crate::ast::{Kind, Table, Version, VersionedFn};
+use crate::ast::{Kind, Table, VersionedFn};
 use crate::valid::display;
 
-/// The hidden marker type that carries a handler's constraints:
-/// `__versioned_constraints_of_<fn>`.
-fn marker(ident: &Ident) -> Ident {
-    format_ident!("__versioned_constraints_of_{}", ident, span = ident.span())
-}
-
-fn version((major, minor): Version) -> TokenStream {
-    quote!(::problem_core::__private::version::ApiVersion::new(#major, #minor))
-}
-
+/// One constraint as a type of `problem_core::__private::version`.
 fn kind(k: Kind) -> TokenStream {
-    let c = quote!(::problem_core::__private::version::VersionConstraint);
+    let v = quote!(::problem_core::__private::version);
     match k {
-        Kind::Exact(v) => {
-            let v = version(v);
-            quote!(#c::Exact(#v))
-        }
-        Kind::Minimum(v) => {
-            let v = version(v);
-            quote!(#c::Minimum(#v))
-        }
-        Kind::Range(low, high) => {
-            let (low, high) = (version(low), version(high));
-            quote!(#c::Range(#low, #high))
+        Kind::Exact((major, minor)) => quote!(#v::Exact<#major, #minor>),
+        Kind::Minimum((major, minor)) => quote!(#v::Minimum<#major, #minor>),
+        Kind::Range((low_major, low_minor), (high_major, high_minor)) => {
+            quote!(#v::Range<#low_major, #low_minor, #high_major, #high_minor>)
         }
     }
 }
 
-/// The function with its output wrapped in `Versioned<R, marker>`, plus
-/// the marker type carrying its constraints. The original body moves,
-/// unchanged, into an inner function of the same signature, so patterns,
-/// `return` and `?` keep their meaning.
+/// Whether the tokens name `Self`, outside nested `impl` and `trait`
+/// blocks (where `Self` is their own type).
+fn mentions_self(tokens: TokenStream) -> bool {
+    let mut nested_item = false;
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(i) if i == "Self" => return true,
+            TokenTree::Ident(i) => {
+                if i == "impl" || i == "trait" {
+                    nested_item = true;
+                }
+            }
+            TokenTree::Group(g) => {
+                if g.delimiter() == Delimiter::Brace && nested_item {
+                    nested_item = false;
+                } else if mentions_self(g.stream()) {
+                    return true;
+                }
+            }
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+        }
+    }
+    false
+}
+
+/// A lint level attribute (`allow`, `warn`, ...), which goes with the body.
+fn is_lint_attr(attr: &Attribute) -> bool {
+    ["allow", "warn", "deny", "forbid", "expect"]
+        .iter()
+        .any(|name| attr.path().is_ident(name))
+}
+
+/// The function with its output wrapped in `Versioned<R, C>`, where `C`
+/// (`Constraints<(..)>`) carries its constraints as a type: no item is
+/// generated beside the function, so it works as an associated function
+/// too. The original body moves, unchanged, into an inner function of the
+/// same signature, so patterns, `return` and `?` keep their meaning: a
+/// function nested in the new one, or, when the function names `Self`
+/// (an associated function, where a nested function could not), a hidden
+/// associated function beside it.
 pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
     let ItemFn {
         attrs,
@@ -49,8 +67,6 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
         sig,
         block,
     } = &f.item;
-    let name = &sig.ident;
-    let marker = marker(name);
     let kinds = f.constraints.iter().map(|c| kind(c.kind));
     let output = match &sig.output {
         ReturnType::Default => quote!(()),
@@ -58,7 +74,8 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
     };
     let private = quote!(::problem_core::__private::version);
     let mut outer = sig.clone();
-    outer.output = syn::parse_quote!(-> #private::Versioned<#output, #marker>);
+    outer.output =
+        syn::parse_quote!(-> #private::Versioned<#output, #private::Constraints<(#(#kinds,)*)>>);
     let mut forwarded = Vec::new();
     for (n, input) in outer.inputs.iter_mut().enumerate() {
         if let FnArg::Typed(arg) = input {
@@ -68,20 +85,31 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
             forwarded.push(ident);
         }
     }
+    if mentions_self(quote!(#sig #block)) {
+        let mut inner = sig.clone();
+        inner.ident = format_ident!("__versioned_inner_{}", sig.ident);
+        let inner_name = &inner.ident;
+        let cfgs = attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
+        let (lints, others): (Vec<&Attribute>, Vec<&Attribute>) =
+            attrs.iter().partition(|a| is_lint_attr(a));
+        return quote! {
+            #[doc(hidden)]
+            #(#cfgs)*
+            #(#lints)*
+            #inner #block
+
+            #(#others)*
+            #vis #outer {
+                #private::Versioned::new(Self::#inner_name(#(#forwarded),*).await)
+            }
+        };
+    }
     let mut inner = sig.clone();
     inner.ident = format_ident!("__versioned_inner", span = Span::mixed_site());
     let inner_name = &inner.ident;
-    let doc = format!("API version constraints of `{name}` (generated by `#[versioned]`).");
     quote! {
-        #[doc = #doc]
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #marker;
-
-        impl #private::VersionConstraints for #marker {
-            const CONSTRAINTS: &'static [#private::VersionConstraint] = &[#(#kinds),*];
-        }
-
         #(#attrs)*
         #vis #outer {
             #inner #block

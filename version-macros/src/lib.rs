@@ -18,7 +18,8 @@ use proc_macro::TokenStream;
 /// an actix-web handler with the same name and arguments; its output is
 /// wrapped in `problem_core::version::Versioned<R, _>` (answered exactly as
 /// `R`), whose hidden marker type carries the constraints that
-/// `versioned![...]` reads.
+/// `versioned![...]` reads. It may be an associated function (listed as
+/// `versioned![Books::list_v1, ..]`; `Self` works in it).
 ///
 /// Constraint literals: `"1.0"` (exact), `"2.x"` (every 2.*), `"2.1+"`
 /// (2.1 and later), `"1.0..=2.5"` (inclusive range); a constraint in
@@ -26,7 +27,9 @@ use proc_macro::TokenStream;
 /// literal to write instead. A malformed literal,
 /// a non-string argument, no argument, or two overlapping constraints on
 /// one function are compile errors spanned on the offending token, and so
-/// are a function that is not `async` and a method (`self`).
+/// are a function that is not `async`, a method (`self`), a type or const
+/// parameter or an `impl Trait` argument (`versioned![...]` lists handlers
+/// without generic arguments), and more than 16 constraints.
 #[proc_macro_attribute]
 pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
     let args = proc_macro2::TokenStream::from(args);

@@ -1,12 +1,18 @@
 //! Checks made before generating code; every error is spanned on the
 //! offending token.
 
-use syn::PathArguments;
+use syn::{FnArg, GenericParam, PathArguments, Type};
 
 use crate::ast::{Table, VersionedFn};
 
-/// The function is a free `async fn`; its constraints are not empty and
-/// do not overlap each other.
+/// The most constraints one attribute records: the length of the longest
+/// tuple `problem_core::__private::version::Constraints` is implemented
+/// for (its `MAX_CONSTRAINTS`).
+const MAX_CONSTRAINTS: usize = 16;
+
+/// The function is an `async fn` without `self`, type or const parameters
+/// (free or associated); its constraints are at most `MAX_CONSTRAINTS`,
+/// each accepts a version, and they do not overlap each other.
 pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
     let sig = &f.item.sig;
     if sig.asyncness.is_none() {
@@ -29,7 +35,35 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
     if let Some(receiver) = sig.receiver() {
         return Err(syn::Error::new_spanned(
             receiver,
-            "#[versioned] goes on a free handler function: remove the `self` parameter",
+            "a #[versioned] handler takes no `self` (actix-web calls it without a value): remove the `self` parameter; an associated function without `self` works",
+        ));
+    }
+    if let Some(param) = sig
+        .generics
+        .params
+        .iter()
+        .find(|p| !matches!(p, GenericParam::Lifetime(_)))
+    {
+        return Err(syn::Error::new_spanned(
+            param,
+            "a #[versioned] handler cannot have type or const parameters: versioned![...] names its handlers without generic arguments, so it could never choose them; write one handler per concrete type (it may call a generic function)",
+        ));
+    }
+    if let Some(ty) = sig.inputs.iter().find_map(|arg| match arg {
+        FnArg::Typed(t) if matches!(*t.ty, Type::ImplTrait(_)) => Some(&t.ty),
+        FnArg::Typed(_) | FnArg::Receiver(_) => None,
+    }) {
+        return Err(syn::Error::new_spanned(
+            ty,
+            "a #[versioned] handler cannot take an `impl Trait` argument (a hidden type parameter versioned![...] could never choose): name the argument's concrete type",
+        ));
+    }
+    if let Some(extra) = f.constraints.get(MAX_CONSTRAINTS) {
+        return Err(syn::Error::new(
+            extra.span,
+            format!(
+                "#[versioned] takes at most {MAX_CONSTRAINTS} version constraints: merge neighbouring ones into a range (\"1.0..=2.5\"), a major (\"2.x\") or a minimum (\"2.1+\")"
+            ),
         ));
     }
     if let Some(c) = f.constraints.iter().find(|c| c.kind.low() > c.kind.high()) {

@@ -141,4 +141,90 @@ pub mod __private {
         ApiVersion, RouteHandler, VersionConstraint, VersionConstraints, Versioned,
         VersionedHandler, VersionedRoute, constraints_of,
     };
+
+    use std::marker::PhantomData;
+
+    /// The most constraints one `#[versioned(...)]` attribute records
+    /// ([`Constraints`] of a tuple up to this length).
+    pub const MAX_CONSTRAINTS: usize = 16;
+
+    /// One constraint of a `#[versioned(...)]` attribute, as a type.
+    pub trait Constraint {
+        /// The constraint.
+        const CONSTRAINT: VersionConstraint;
+    }
+
+    /// `"1.0"`: exactly `MAJOR.MINOR`.
+    pub struct Exact<const MAJOR: u16, const MINOR: u16>;
+
+    /// `"2.1+"`: `MAJOR.MINOR` and every later version.
+    pub struct Minimum<const MAJOR: u16, const MINOR: u16>;
+
+    /// `"1.0..=2.5"` (and `"2.x"`): both ends included.
+    pub struct Range<
+        const LOW_MAJOR: u16,
+        const LOW_MINOR: u16,
+        const HIGH_MAJOR: u16,
+        const HIGH_MINOR: u16,
+    >;
+
+    impl<const MAJOR: u16, const MINOR: u16> Constraint for Exact<MAJOR, MINOR> {
+        const CONSTRAINT: VersionConstraint =
+            VersionConstraint::Exact(ApiVersion::new(MAJOR, MINOR));
+    }
+
+    impl<const MAJOR: u16, const MINOR: u16> Constraint for Minimum<MAJOR, MINOR> {
+        const CONSTRAINT: VersionConstraint =
+            VersionConstraint::Minimum(ApiVersion::new(MAJOR, MINOR));
+    }
+
+    impl<const LOW_MAJOR: u16, const LOW_MINOR: u16, const HIGH_MAJOR: u16, const HIGH_MINOR: u16>
+        Constraint for Range<LOW_MAJOR, LOW_MINOR, HIGH_MAJOR, HIGH_MINOR>
+    {
+        const CONSTRAINT: VersionConstraint = VersionConstraint::Range(
+            ApiVersion::new(LOW_MAJOR, LOW_MINOR),
+            ApiVersion::new(HIGH_MAJOR, HIGH_MINOR),
+        );
+    }
+
+    /// The constraints of one `#[versioned(...)]` attribute, a tuple of
+    /// [`Constraint`] types in the attribute's order: the `C` of the
+    /// handler's `Versioned<R, C>`. A type, not a generated item, so the
+    /// attribute works on associated functions too.
+    ///
+    /// ```
+    /// use problem_core::__private::version::{Constraints, Exact, Minimum, VersionConstraints};
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    ///
+    /// assert_eq!(
+    ///     <Constraints<(Exact<1, 0>, Minimum<2, 1>)> as VersionConstraints>::CONSTRAINTS,
+    ///     [VersionConstraint::Exact(ApiVersion::new(1, 0)), VersionConstraint::Minimum(ApiVersion::new(2, 1))],
+    /// );
+    /// ```
+    pub struct Constraints<T>(PhantomData<fn() -> T>);
+
+    macro_rules! constraints {
+        ($($c:ident),+) => {
+            impl<$($c: Constraint),+> VersionConstraints for Constraints<($($c,)+)> {
+                const CONSTRAINTS: &'static [VersionConstraint] = &[$($c::CONSTRAINT),+];
+            }
+        };
+    }
+
+    constraints!(A);
+    constraints!(A, B);
+    constraints!(A, B, C);
+    constraints!(A, B, C, D);
+    constraints!(A, B, C, D, E);
+    constraints!(A, B, C, D, E, F);
+    constraints!(A, B, C, D, E, F, G);
+    constraints!(A, B, C, D, E, F, G, H);
+    constraints!(A, B, C, D, E, F, G, H, I);
+    constraints!(A, B, C, D, E, F, G, H, I, J);
+    constraints!(A, B, C, D, E, F, G, H, I, J, K);
+    constraints!(A, B, C, D, E, F, G, H, I, J, K, L);
+    constraints!(A, B, C, D, E, F, G, H, I, J, K, L, M);
+    constraints!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
+    constraints!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
+    constraints!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
 }
