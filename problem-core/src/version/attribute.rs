@@ -11,9 +11,11 @@ use actix_web::{Handler, HttpRequest, HttpResponse, Responder};
 use super::VersionConstraint;
 
 /// The version constraints one `#[versioned(...)]` attribute records, as an
-/// associated constant of a hidden marker type the attribute generates.
+/// associated constant of the type the attribute writes into the handler's
+/// return type (a hidden tuple of one type per constraint, so the attribute
+/// adds no item beside the function and works on associated functions).
 ///
-/// Implemented by generated code only; [`Versioned`] names the marker.
+/// Implemented for that type only; [`Versioned`] names it.
 ///
 /// ```
 /// use problem_core::version::{VersionConstraint, VersionConstraints, V1};
@@ -33,7 +35,7 @@ pub trait VersionConstraints {
 /// The output of a `#[versioned(...)]` handler: the handler's own output
 /// `R`, answered exactly as `R` answers (same status, headers and body).
 ///
-/// `C` is the marker type that carries the handler's constraints
+/// `C` is the type that carries the handler's constraints
 /// ([`VersionConstraints`]). Calling a `#[versioned]` handler directly
 /// (in a test, say) gives a `Versioned<R, C>`; [`into_inner`](Self::into_inner)
 /// gives back `R`.
