@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Public items of problem-core without a doc example.
+"""Public items of a crate (problem-core, query-operators) without a doc example.
 
 Walks rustdoc's JSON output from the crate root through every public module,
 re-export and inherent impl (trait impls, fields, variants, constants,

@@ -36,6 +36,14 @@
 
 /// How an operator reads its value, which decides how the query parser
 /// parses and limits it.
+///
+/// ```
+/// use query_operators::{Class, OPERATORS};
+/// let class = |name: &str| OPERATORS.iter().find(|o| o.name == name).map(|o| o.class);
+/// assert_eq!(class("in"), Some(Class::List));
+/// assert_eq!(class("is_null"), Some(Class::Null));
+/// assert_eq!(class("starts_with"), Some(Class::Text));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Class {
     /// One value typed by the field's Rust type, compared (`eq` .. `lte`).
@@ -52,6 +60,15 @@ pub enum Class {
 
 /// Which fields an operator applies to, by their Rust type; the derive
 /// rejects the others with a compile error.
+///
+/// ```
+/// use query_operators::{Applies, OPERATORS};
+/// let applies = |name: &str| OPERATORS.iter().find(|o| o.name == name).map(|o| o.applies);
+/// assert_eq!(applies("eq"), Some(Applies::Any));
+/// assert_eq!(applies("lt"), Some(Applies::Ordered));
+/// assert_eq!(applies("contains"), Some(Applies::Text));
+/// assert_eq!(applies("is_not_null"), Some(Applies::Nullable));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Applies {
     /// Every queryable type.
@@ -65,6 +82,13 @@ pub enum Applies {
 }
 
 /// One operator of the table.
+///
+/// ```
+/// use query_operators::{Applies, Class, OPERATORS};
+/// let not_in = OPERATORS.iter().find(|o| o.variant == "NotIn").unwrap();
+/// assert_eq!((not_in.name, not_in.class, not_in.applies), ("not_in", Class::List, Applies::Any));
+/// assert!(!not_in.folded);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Info {
     /// Its name in the query string (`field__<name>=..`) and in
