@@ -23,6 +23,14 @@
 //!   `NULLS FIRST` ascending and `NULLS LAST` descending, as in memory.
 //! - Keyset cursors: the lexicographic OR-expansion
 //!   `(a > ?) OR (a = ? AND b < ?) OR ...`, null-aware, then `LIMIT limit + 1`.
+//! - Date-times (`time::OffsetDateTime`) are bound in UTC. PostgreSQL
+//!   compares `timestamptz` values as instants. SQLite has no date-time
+//!   type: sqlx stores them as RFC 3339 text with their offset, and text
+//!   compares as text, so on SQLite filters, sort and cursors on a date-time
+//!   column are right only when every stored value is UTC with the same
+//!   number of fractional digits (`time` leaves a zero fraction out: store
+//!   whole seconds, or a fixed-width format, or Unix seconds in an integer
+//!   column with an `i64` field).
 //!
 //! ```
 //! use problem_core::CollectionQuery;

@@ -38,7 +38,10 @@ pub enum ValueKind {
     Text,
     /// `time::Date`: an RFC 3339 full-date, `2024-05-31`.
     Date,
-    /// `time::OffsetDateTime`: an RFC 3339 date-time, `2024-05-31T12:00:00Z`.
+    /// `time::OffsetDateTime`: an RFC 3339 date-time, `2024-05-31T12:00:00Z`,
+    /// with at most six fractional digits that are not zero (microseconds:
+    /// PostgreSQL's precision, which a finer bound value is cut to) and in the
+    /// years 0000 to 9999 once in UTC.
     DateTime,
 }
 
@@ -152,11 +155,14 @@ fn parse_date(s: &str) -> Option<Date> {
 /// An RFC 3339 `date-time`, in UTC. The instant must also fall in the years
 /// 0000 to 9999 in UTC: `9999-12-31T23:00:00-05:00` is in year 10000 there,
 /// which neither `time` (without `large-dates`) nor a database column holds.
+/// A finer fraction than microseconds is refused: PostgreSQL cuts a bound
+/// `timestamptz` to microseconds, so `__lt=..00.0000001Z` would match other
+/// rows there than in memory.
 fn parse_date_time(s: &str) -> Option<OffsetDateTime> {
     let utc = OffsetDateTime::parse(s, &Rfc3339)
         .ok()?
         .checked_to_offset(UtcOffset::UTC)?;
-    (0..=9999).contains(&utc.year()).then_some(utc)
+    ((0..=9999).contains(&utc.year()) && utc.nanosecond() % 1000 == 0).then_some(utc)
 }
 
 /// A typed filter value, cursor value or field value of an item.
@@ -464,9 +470,18 @@ mod tests {
             "9999-12-31T23:59:59-23:59",
             "9999-12-31T20:00:00-05:00",
             "0000-01-01T00:00:00+00:01",
+            // Finer than microseconds.
+            "2024-02-29T00:00:00.0000001Z",
+            "2024-02-29T00:00:00.123456789Z",
         ] {
             assert_eq!(ValueKind::DateTime.parse(bad), None, "{bad}");
         }
+        assert_eq!(
+            ValueKind::DateTime.parse("2024-02-29T00:00:00.123456000+01:00"),
+            Some(FieldValue::DateTime(
+                datetime!(2024-02-28 23:00:00.123456 UTC)
+            ))
+        );
         assert_eq!(
             ValueKind::DateTime.parse("9999-12-31T23:59:59Z"),
             Some(FieldValue::DateTime(datetime!(9999-12-31 23:59:59 UTC)))
