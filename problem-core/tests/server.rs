@@ -591,3 +591,33 @@ async fn a_slow_body_gets_a_408_and_the_connection_closes() {
         handle.stop(true).await;
     }
 }
+
+/// `HEAD` gets the header fields `GET` would (RFC 9110 §9.3.2), the 404 and
+/// 405 problems included: their documents name `GET`, so `Content-Length`
+/// is the `GET` body's (it used to be one more: `No route for HEAD /nope`).
+#[actix_web::test]
+async fn head_answers_with_the_headers_of_get_on_404_and_405() {
+    let s = start();
+    for path in ["/nope", "/books", "/v9/x%20y"] {
+        let get = exchange(s.addr, &request("GET", path, "localhost", "", "")).await;
+        let head = exchange(s.addr, &request("HEAD", path, "localhost", "", "")).await;
+        assert_eq!(head.status, get.status, "{path}");
+        assert!(head.body.is_empty(), "{path}");
+        let without_date = |r: &Reply| -> Vec<(String, String)> {
+            let mut h: Vec<_> = r
+                .headers
+                .iter()
+                .filter(|(n, _)| !n.eq_ignore_ascii_case("date"))
+                .map(|(n, v)| (n.to_ascii_lowercase(), v.clone()))
+                .collect();
+            h.sort();
+            h
+        };
+        assert_eq!(without_date(&head), without_date(&get), "{path}");
+        assert_eq!(
+            get.header("content-length"),
+            Some(get.body.len().to_string().as_str())
+        );
+    }
+    s.handle.stop(true).await;
+}

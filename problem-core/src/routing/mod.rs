@@ -107,7 +107,9 @@ fn with_original_path<T>(req: &HttpRequest, f: impl FnOnce(&str) -> T) -> T {
 }
 
 /// The answer to a path no route matches: 404, detail
-/// `No route for <METHOD> <path>`.
+/// `No route for <METHOD> <path>`. A `HEAD` request's detail names `GET`:
+/// `HEAD` gets the header fields of `GET` (RFC 9110 §9.3.2), the
+/// `Content-Length` of the document included (the 405's detail likewise).
 ///
 /// ```
 /// # actix_web::rt::System::new().block_on(async {
@@ -130,10 +132,21 @@ pub async fn no_route(req: HttpRequest) -> Result<HttpResponse, actix_web::Error
 fn not_found(req: &HttpRequest, deferred: bool) -> actix_web::Error {
     route_error(
         NotFoundException::new().with_detail(with_original_path(req, |path| {
-            spec::no_route(req.method().as_str(), path)
+            spec::no_route(method_named(req), path)
         })),
         deferred,
     )
+}
+
+/// The method a 404 or 405 detail names: the request's, except that `HEAD`
+/// is answered with the header fields `GET` would get (RFC 9110 §9.3.2),
+/// `Content-Length` included, so its document (never sent) names `GET`.
+fn method_named(req: &HttpRequest) -> &str {
+    if req.method() == Method::HEAD {
+        Method::GET.as_str()
+    } else {
+        req.method().as_str()
+    }
 }
 
 type RouteFactory = Arc<dyn Fn() -> Route + Send + Sync>;
@@ -441,7 +454,7 @@ impl Routes {
                     Err::<HttpResponse, _>(route_error(
                         MethodNotAllowedException::new()
                             .with_detail(with_original_path(&req, |path| {
-                                spec::method_not_allowed(req.method().as_str(), path)
+                                spec::method_not_allowed(method_named(&req), path)
                             }))
                             .with_header((header::ALLOW, allow)),
                         deferred,
