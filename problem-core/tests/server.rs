@@ -218,7 +218,13 @@ async fn chunked_body_over_the_limit_is_an_empty_413() {
 #[actix_web::test]
 async fn a_host_not_allowed_gets_421() {
     let s = start();
-    for host in ["evil.example", "localhost.evil.example", "127.0.0.2:80"] {
+    for host in [
+        "evil.example",
+        "localhost.evil.example",
+        "127.0.0.2:80",
+        "localhost:abc",
+        "localhost:-1",
+    ] {
         let reply = exchange(s.addr, &request("GET", "/ok?x=1", host, "", "")).await;
         assert_eq!(reply.status, 421, "{host}");
         assert_eq!(

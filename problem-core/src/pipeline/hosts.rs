@@ -101,7 +101,8 @@ impl AllowedHosts {
     }
 
     /// Whether a `Host` value (`name[:port]`, surrounding ASCII whitespace
-    /// ignored) is allowed.
+    /// ignored) is allowed. A port that is not digits (`host:abc`) is no
+    /// valid `Host` (RFC 9110 §7.2, RFC 3986 §3.2.3) and is never allowed.
     ///
     /// ```
     /// use problem_core::pipeline::AllowedHosts;
@@ -110,10 +111,14 @@ impl AllowedHosts {
     /// assert!(hosts.allows("[::1]:8080"));
     /// assert!(!hosts.allows("[::1]:9090"));
     /// assert!(!hosts.allows("books.example.evil"));
+    /// assert!(!hosts.allows("books.example:abc"));
     /// ```
     pub fn allows(&self, host: &str) -> bool {
         // A header value is visible ASCII: only ASCII whitespace to trim.
         let (name, port) = split_host_port(host.trim_ascii());
+        if port.is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) {
+            return false;
+        }
         self.entries.iter().any(|(h, p)| {
             h.eq_ignore_ascii_case(name)
                 && match p {
