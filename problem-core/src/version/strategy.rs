@@ -694,8 +694,8 @@ fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
             continue;
         }
         let text = header_text(value);
-        for entry in text.split(',') {
-            let mut parts = entry.split(';');
+        for entry in split_unquoted(&text, b',') {
+            let mut parts = split_unquoted(entry, b';');
             let media = parts.next().unwrap_or("").trim();
             // `application/<vendor>.<version>+json`, compared without
             // regard to ASCII case and without copying the entry.
@@ -706,10 +706,11 @@ fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
             else {
                 continue;
             };
-            let version = version.to_ascii_lowercase();
-            if !version.starts_with('v') {
+            // Kept as sent: a malformed one is echoed in the problem.
+            if !version.starts_with(['v', 'V']) {
                 continue;
             }
+            let version = version.to_owned();
             let q = parts
                 .filter_map(|p| p.split_once('='))
                 .find(|(k, _)| k.trim().eq_ignore_ascii_case("q"))
@@ -735,6 +736,40 @@ fn accept_version(head: &RequestHead, vendor: &str) -> Option<String> {
         }
     }
     best.map(|(_, v)| v)
+}
+
+/// The pieces of `text` between the `sep` bytes that are not inside a
+/// quoted string (RFC 9110 §5.6.4: `"..."`, with `\` escaping the next
+/// byte), so that a comma or semicolon inside a parameter value splits
+/// nothing.
+fn split_unquoted(text: &str, sep: u8) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut at = 0;
+    let mut quoted = false;
+    std::iter::from_fn(move || {
+        if start > bytes.len() {
+            return None;
+        }
+        while let Some(&b) = bytes.get(at) {
+            match b {
+                b'\\' if quoted => at += 1,
+                b'"' => quoted = !quoted,
+                b if b == sep && !quoted => {
+                    // `sep` is ASCII: both sides are on character boundaries.
+                    let piece = text.get(start..at);
+                    at += 1;
+                    start = at;
+                    return piece;
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+        let piece = text.get(start..);
+        start = bytes.len() + 1;
+        piece
+    })
 }
 
 /// `text` without `prefix`, compared without regard to ASCII case.
@@ -1056,6 +1091,25 @@ mod tests {
         assert_eq!(get("application/vnd.catalogue.v2+json"), Ok(None));
         assert_eq!(get("application/vnd.other.v2+json"), Ok(None));
         assert_eq!(get("application/vnd.catalog.vx+json"), invalid("vx"));
+        // The malformed text is echoed as sent.
+        assert_eq!(get("application/vnd.catalog.vX+json"), invalid("vX"));
+        assert_eq!(get("application/vnd.catalog.V2.+json"), invalid("V2."));
+        // A comma or semicolon inside a quoted parameter value splits
+        // nothing (RFC 9110 §5.6.4): the only media range here is text/html.
+        assert_eq!(
+            get(r#"text/html;foo="a,application/vnd.catalog.v2+json;b=c""#),
+            Ok(None)
+        );
+        assert_eq!(
+            get(
+                r#"text/html;foo="x\",application/vnd.catalog.vX+json", application/vnd.catalog.v2+json"#
+            ),
+            Ok(Some(v(2, 0)))
+        );
+        assert_eq!(
+            get(r#"application/vnd.catalog.v3+json;ext="a;q=0", text/html"#),
+            Ok(Some(v(3, 0)))
+        );
         // A malformed entry is the answer, before or after a good one.
         assert_eq!(
             get("application/vnd.catalog.v3+json, application/vnd.catalog.vzz+json"),
