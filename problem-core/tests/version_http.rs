@@ -702,8 +702,17 @@ async fn neutral_paths_skip_resolution_and_headers() {
     assert_eq!(res.status(), 200);
     // Reached through a version segment, a neutral path is routed without
     // it and still ignores the version: no headers, even for the removed
-    // version 1 (410 elsewhere) and the deprecated version 2.
-    for uri in ["/v3/health", "/v2/health", "/v1/health", "/v9/health"] {
+    // version 1 (410 elsewhere) and the deprecated version 2, and a
+    // malformed segment (400 on any other path) is ignored as well.
+    for uri in [
+        "/v3/health",
+        "/v2/health",
+        "/v1/health",
+        "/v9/health",
+        "/v2x/health",
+        "/v65536/health",
+        "/v1.0.0/health",
+    ] {
         let res = run(catalog(), get(uri)).await;
         assert_eq!(res.status(), 200, "{uri}");
         assert_eq!(
@@ -715,6 +724,8 @@ async fn neutral_paths_skip_resolution_and_headers() {
     }
     let res = run(catalog(), get("/v1/books")).await;
     assert_eq!(res.status(), 410);
+    let res = run(catalog(), get("/v2x/books")).await;
+    assert_eq!(res.status(), 400);
     let res = run(
         catalog(),
         get("/sticky").insert_header(("X-API-Version", "3")),

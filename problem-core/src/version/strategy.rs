@@ -430,17 +430,19 @@ impl VersionStrategy {
     }
 
     /// The request path with the version segment removed, when a URL-path
-    /// strategy (alone or in the combination) finds a well-formed one:
-    /// `/v2/books` gives `/books`, `/api/v2/books` gives `/api/books`,
-    /// `/v2` gives `/`. Removed whichever source decided the version, so
-    /// that routing never sees it.
+    /// strategy (alone or in the combination) finds one (`v` or `V` and a
+    /// digit, well-formed or not): `/v2/books` gives `/books`,
+    /// `/api/v2/books` gives `/api/books`, `/v2` gives `/`. Removed
+    /// whichever source decided the version, so that routing never sees
+    /// it. A malformed segment is stripped too: a version-neutral path
+    /// under it (`/v2x/health`) ignores it, and any other path fails
+    /// resolution on it (the path carrier parses the same segment).
     pub(crate) fn strip_path(&self, path: &str) -> Option<String> {
         // Depth first, the first source that strips wins: the order of
         // `flatten`, without collecting the sources on every request.
         match self {
             Self::UrlPath { prefix } => {
                 let seg = path_segment(path, prefix.as_deref())?;
-                seg.text.parse::<ApiVersion>().ok()?;
                 let mut out = String::with_capacity(path.len());
                 out.push_str(&path[..seg.start]);
                 out.push_str(&path[seg.end..]);
@@ -963,7 +965,9 @@ mod tests {
         assert_eq!(s.strip_path("/v1/").as_deref(), Some("/"));
         assert_eq!(s.strip_path("/v2.1/a/b").as_deref(), Some("/a/b"));
         assert_eq!(s.strip_path("/users"), None);
-        assert_eq!(s.strip_path("/v1.2.3/users"), None);
+        assert_eq!(s.strip_path("/v1.2.3/users").as_deref(), Some("/users"));
+        assert_eq!(s.strip_path("/v2x/health").as_deref(), Some("/health"));
+        assert_eq!(s.strip_path("/vx/users"), None);
         let p = VersionStrategy::url_path_with_prefix("/api");
         assert_eq!(p.strip_path("/api/v1/users").as_deref(), Some("/api/users"));
         assert_eq!(p.strip_path("/api/v1").as_deref(), Some("/api"));
