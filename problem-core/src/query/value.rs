@@ -104,8 +104,11 @@ impl ValueKind {
     }
 
     /// Reads a value of this kind from JSON (a serialized item or a cursor):
-    /// numbers, booleans, strings; dates and date-times as RFC 3339 strings.
-    /// `null` is [`FieldValue::Null`]; anything else is `None`.
+    /// numbers, booleans, strings; dates and date-times as `time` writes
+    /// them (RFC 3339, any fraction; a signed year for a date). `null` is
+    /// [`FieldValue::Null`]; anything else is `None`. Unlike
+    /// [`parse`](Self::parse), which reads what a client sends, an item's
+    /// `2024-01-01T00:00:00.123456789Z` keeps its nanoseconds.
     ///
     /// ```
     /// use problem_core::query::{FieldValue, ValueKind};
@@ -119,6 +122,11 @@ impl ValueKind {
     ///     ValueKind::Date.from_json(&json!("2024-05-31")),
     ///     Some(FieldValue::Date(time::macros::date!(2024-05-31)))
     /// );
+    /// assert_eq!(
+    ///     ValueKind::DateTime.from_json(&json!("2024-01-01T02:00:00.123456789+02:00")),
+    ///     Some(FieldValue::DateTime(time::macros::datetime!(2024-01-01 00:00:00.123456789 UTC)))
+    /// );
+    /// assert_eq!(ValueKind::DateTime.parse("2024-01-01T02:00:00.123456789+02:00"), None);
     /// ```
     pub fn from_json(self, json: &Json) -> Option<FieldValue> {
         if json.is_null() {
@@ -135,8 +143,18 @@ impl ValueKind {
                 .map(FieldValue::Float),
             Self::Boolean => json.as_bool().map(FieldValue::Boolean),
             Self::Text => json.as_str().map(|s| FieldValue::Text(QueryText::from(s))),
-            Self::Date => json.as_str().and_then(|s| self.parse(s)),
-            Self::DateTime => json.as_str().and_then(|s| self.parse(s)),
+            // An item's own values are read as `time` writes them (signed
+            // years, nanoseconds): the stricter rules of `parse` are for
+            // what a client sends.
+            Self::Date => json
+                .as_str()
+                .and_then(|s| Date::parse(s, format_description!("[year]-[month]-[day]")).ok())
+                .map(FieldValue::Date),
+            Self::DateTime => json
+                .as_str()
+                .and_then(|s| OffsetDateTime::parse(s, &Rfc3339).ok())
+                .and_then(|d| d.checked_to_offset(UtcOffset::UTC))
+                .map(FieldValue::DateTime),
         }
     }
 }
