@@ -41,19 +41,31 @@ async fn documents() -> (Value, Value, u16, u16) {
     let v2: Value = test::read_body_json(res).await;
     // The version's refusals vary as the documents do: a cache must not
     // serve the 410 of version 1 to a request for another version.
+    // They carry the `Vary` of every versioned response, and the general
+    // version headers as every version refusal does.
     fn refused<B>(res: actix_web::dev::ServiceResponse<B>) -> u16 {
         assert_eq!(
             res.headers().get("vary").unwrap(),
-            "Accept, X-API-Version",
+            "X-API-Version, Accept",
+            "{}",
+            res.status()
+        );
+        assert_eq!(
+            res.headers()
+                .get_all("x-api-supported-versions")
+                .collect::<Vec<_>>(),
+            ["2, 3"],
             "{}",
             res.status()
         );
         res.status().as_u16()
     }
     let res = test::call_service(&service, get("/openapi.json")).await;
-    assert_eq!(res.headers().get("vary").unwrap(), "Accept, X-API-Version");
+    assert_eq!(res.headers().get("vary").unwrap(), "X-API-Version, Accept");
     let gone = refused(test::call_service(&service, get("/openapi.json?api-version=1")).await);
     let bad = refused(test::call_service(&service, get("/openapi.json?api-version=9")).await);
+    let invalid = refused(test::call_service(&service, get("/openapi.json?api-version=x")).await);
+    assert_eq!(invalid, 400);
     (v3, v2, gone, bad)
 }
 

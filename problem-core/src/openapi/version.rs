@@ -663,14 +663,15 @@ impl VersionedDocs {
     }
 
     /// Answers with the selected version's document: 200,
-    /// `Content-Type: application/json`, `Vary: Accept` followed by the
-    /// header strategy's header name when the strategy reads one
-    /// (`Vary: Accept, X-API-Version`).
+    /// `Content-Type: application/json`, and the `Vary` of every versioned
+    /// response ([`VersionStrategy::vary`]) with `Accept` added when
+    /// missing (`Vary: X-API-Version, Accept`).
     ///
     /// # Errors
     /// The [`VersionError`] of [`select`](Self::select), as a problem
     /// carrying the same `Vary` (RFC 9110 §12.5.5: the refusal depends on
-    /// the same request headers as the document).
+    /// the same request headers as the document) and the general version
+    /// headers (`X-API-Supported-Versions`), as every version refusal.
     ///
     /// ```
     /// use actix_web::test::TestRequest;
@@ -684,13 +685,14 @@ impl VersionedDocs {
     /// let req = TestRequest::get().insert_header(("X-API-Version", "2")).to_http_request();
     /// let res = docs.respond(&req).unwrap();
     /// assert_eq!(res.headers().get("content-type").unwrap(), "application/json");
-    /// assert_eq!(res.headers().get("vary").unwrap(), "Accept, X-API-Version");
+    /// assert_eq!(res.headers().get("vary").unwrap(), "X-API-Version, Accept");
     /// let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
     /// assert_eq!(serde_json::from_slice::<serde_json::Value>(&body).unwrap()["info"]["version"], "2");
     /// let req = TestRequest::get().insert_header(("X-API-Version", "7")).to_http_request();
     /// let refused = docs.respond(&req).unwrap_err().error_response();
     /// assert_eq!(refused.status(), 400);
-    /// assert_eq!(refused.headers().get("vary").unwrap(), "Accept, X-API-Version");
+    /// assert_eq!(refused.headers().get("vary").unwrap(), "X-API-Version, Accept");
+    /// assert_eq!(refused.headers().get("x-api-supported-versions").unwrap(), "2, 3");
     /// # });
     /// ```
     pub fn respond(&self, req: &HttpRequest) -> Result<HttpResponse, actix_web::Error> {
@@ -701,7 +703,23 @@ impl VersionedDocs {
         let body = self
             .select(req)
             .and_then(|v| self.json(v).cloned().ok_or(VersionError::Missing))
-            .map_err(|e| e.into_error_with(vary.clone().map(|v| (header::VARY, v))))?;
+            .map_err(|e| {
+                // The general version headers, as the versioning middleware
+                // gives every refusal (`Unsupported` carries its own).
+                let general = match &e {
+                    VersionError::Unsupported { .. } => None,
+                    VersionError::Missing
+                    | VersionError::Invalid { .. }
+                    | VersionError::Conflicting { .. }
+                    | VersionError::Removed { .. } => Some(self.config.general_headers()),
+                };
+                let vary = vary.clone().map(|v| (header::VARY, v));
+                let general = general
+                    .iter()
+                    .flat_map(|h| h.iter().map(|(n, v)| (n.clone(), v.clone())))
+                    .collect::<Vec<_>>();
+                e.into_error_with(vary.into_iter().chain(general))
+            })?;
         let mut res = HttpResponse::Ok()
             .insert_header((
                 header::CONTENT_TYPE,
@@ -714,24 +732,21 @@ impl VersionedDocs {
         Ok(res)
     }
 
-    /// The `Vary` of [`respond`](Self::respond)'s answers: `Accept`, then
-    /// the header strategy's header name when the strategy reads one.
+    /// The `Vary` of [`respond`](Self::respond)'s answers: the strategy's
+    /// ([`VersionStrategy::vary`], as on every versioned response), with
+    /// `Accept` after it when the strategy does not read `Accept`.
     fn vary(&self) -> Option<HeaderValue> {
-        let vary: Vec<&str> = std::iter::once("Accept")
-            .chain(
-                self.config
-                    .strategy()
-                    .flatten()
-                    .into_iter()
-                    .filter_map(|s| match s {
-                        VersionStrategy::Header { name } => Some(name.as_str()),
-                        VersionStrategy::UrlPath { .. }
-                        | VersionStrategy::Query { .. }
-                        | VersionStrategy::MediaType { .. }
-                        | VersionStrategy::Combined(_) => None,
-                    }),
-            )
-            .collect();
-        HeaderValue::from_str(&vary.join(", ")).ok()
+        let Some(strategy) = self.config.strategy().vary() else {
+            return Some(HeaderValue::from_static("Accept"));
+        };
+        let text = strategy.to_str().ok()?;
+        if text
+            .split(',')
+            .any(|n| n.trim().eq_ignore_ascii_case("accept"))
+        {
+            Some(strategy)
+        } else {
+            HeaderValue::from_str(&format!("{text}, Accept")).ok()
+        }
     }
 }

@@ -177,24 +177,25 @@ impl VersionError {
     /// version.
     pub(crate) fn into_error_with(
         self,
-        extra: Option<(HeaderName, HeaderValue)>,
+        extra: impl IntoIterator<Item = (HeaderName, HeaderValue)>,
     ) -> actix_web::Error {
-        match (self, extra) {
-            (err @ Self::Removed { sunset, .. }, extra) => extra
-                .into_iter()
+        let mut extra = extra.into_iter().peekable();
+        match self {
+            err @ Self::Removed { sunset, .. } => extra
                 .fold(err.gone(sunset), HttpException::with_header)
                 .into(),
-            (err @ Self::Conflicting { .. }, None) => ValidationException::new(err.issues()).into(),
-            (err @ Self::Conflicting { .. }, Some(h)) => ValidationException::new(err.issues())
-                .customize()
-                .with_header(h)
-                .into(),
-            (err @ (Self::Missing | Self::Invalid { .. } | Self::Unsupported { .. }), extra) => {
-                extra
-                    .into_iter()
-                    .fold(err.bad_request(), BadRequestException::with_header)
-                    .into()
+            err @ Self::Conflicting { .. } if extra.peek().is_none() => {
+                ValidationException::new(err.issues()).into()
             }
+            err @ Self::Conflicting { .. } => extra
+                .fold(
+                    ValidationException::new(err.issues()).customize(),
+                    |c, h| c.with_header(h),
+                )
+                .into(),
+            err @ (Self::Missing | Self::Invalid { .. } | Self::Unsupported { .. }) => extra
+                .fold(err.bad_request(), BadRequestException::with_header)
+                .into(),
         }
     }
 }
