@@ -692,6 +692,7 @@ async fn the_route_table_without_the_pipeline_answers_full_documents() {
     );
 }
 
+/// The line names the error the filter caught (`<Name>: <message>`).
 #[actix_web::test]
 async fn a_filter_that_answers_5xx_itself_is_still_logged() {
     let logger = Arc::new(MemoryLogger::default());
@@ -709,7 +710,7 @@ async fn a_filter_that_answers_5xx_itself_is_still_logged() {
     assert_eq!(
         entry.message,
         format!(
-            "[app] 502 on GET /unavailable (correlation id {}): Error: Maintenance window",
+            "[app] 502 on GET /unavailable (correlation id {}): ServiceUnavailableException: Maintenance window",
             entry.correlation_id
         )
     );
@@ -1345,4 +1346,197 @@ async fn bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
     let res = test::call_service(&svc, post(b"{\"title\": \"\\ud83d\\ude00 caf\xc3\xa9\"}")).await;
     assert_eq!(res.status(), 200);
     assert_eq!(test::read_body(res).await, "\u{1F600} café");
+}
+
+/// An error whose `Display` panics, and whose own `error_response` does not
+/// call it: the pipeline calls `Display` itself, outside the handler.
+#[derive(Debug)]
+struct PanickyDisplay;
+
+impl std::fmt::Display for PanickyDisplay {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("display exploded")
+    }
+}
+
+impl actix_web::ResponseError for PanickyDisplay {
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::InternalServerError().finish()
+    }
+}
+
+/// The application's code the pipeline calls after the handler (an error's
+/// `Display`, a middleware's error, an exception filter, the logger) is
+/// caught as a handler is: a panic in it is a masked 500 `Panic` with its
+/// one log line, never a panic out of the service (a dropped connection).
+#[actix_web::test]
+async fn panics_in_error_display_filters_and_loggers_are_caught() {
+    let masked = |id: &str| {
+        json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+               "instance": "/x", "correlationId": id})
+    };
+    // An error whose Display panics, from a middleware inside the pipeline
+    // (after the handler's future is done).
+    let logger = Arc::new(MemoryLogger::default());
+    let pipeline = problem_core::pipeline::Pipeline::builder()
+        .tag("t")
+        .development(false)
+        .shared_logger(logger.clone())
+        .build()
+        .unwrap();
+    let svc = test::init_service(
+        App::new()
+            .wrap_fn(|req, srv| {
+                let fut = srv.call(req);
+                async move {
+                    fut.await?;
+                    Err::<ServiceResponse, _>(actix_web::Error::from(PanickyDisplay))
+                }
+            })
+            .wrap(pipeline)
+            .route(
+                "/x",
+                web::get().to(|| async { HttpResponse::Ok().finish() }),
+            ),
+    )
+    .await;
+    // The pipeline hands actix-web the rendered problem as an error.
+    let Err(err) = test::try_call_service(&svc, TestRequest::get().uri("/x").to_request()).await
+    else {
+        panic!("the middleware's error is answered as a problem")
+    };
+    let res = err.error_response();
+    assert_eq!(res.status(), 500);
+    let entries = logger.entries();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let id = entries[0].correlation_id.to_string();
+    assert_eq!(
+        entries[0].message,
+        format!("[t] Unhandled error on GET /x (correlation id {id}): Panic: display exploded")
+    );
+    let bytes = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&bytes).unwrap(),
+        masked(&id)
+    );
+
+    // A filter that panics.
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("t")
+        .development(false)
+        .shared_logger(logger.clone())
+        .filter::<ConflictException, _>(|_, _| panic!("filter exploded"))
+        .routes(|r| {
+            r.get("/x", || async {
+                Err::<HttpResponse, _>(ConflictException::new().with_detail("taken"))
+            })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/x").to_request()).await;
+    assert_eq!(res.status(), 500);
+    let entries = logger.entries();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let id = entries[0].correlation_id.to_string();
+    assert_eq!(
+        entries[0].message,
+        format!("[t] Unhandled error on GET /x (correlation id {id}): Panic: filter exploded")
+    );
+    assert_eq!(body_json(res).await, masked(&id));
+
+    // A logger that panics: the answer is still the masked 500 (the line
+    // goes to stderr instead).
+    #[derive(Clone)]
+    struct Exploding;
+    impl problem_core::pipeline::LogSink for Exploding {
+        fn log(&self, _: &problem_core::pipeline::LogRecord<'_>) {
+            panic!("logger exploded")
+        }
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .logger(Exploding)
+        .routes(|r| {
+            r.get("/x", || async {
+                Err::<HttpResponse, _>(std::io::Error::other("disk full"))
+            })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/x").to_request()).await;
+    assert_eq!(res.status(), 500);
+    let body = body_json(res).await;
+    assert!(body["correlationId"].is_string(), "{body}");
+}
+
+/// Outside development the log line is one line: a message's line breaks
+/// and control characters are escaped, so it cannot forge another entry.
+#[actix_web::test]
+async fn a_logged_message_cannot_forge_another_line() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("t")
+        .development(false)
+        .shared_logger(logger.clone())
+        .routes(|r| {
+            r.get("/x", || async {
+                Err::<HttpResponse, _>(std::io::Error::other(
+                    "boom\n[t] Unhandled error on GET /admin (correlation id 0): Error: forged\r\u{1b}[2J\u{2028}end\tok",
+                ))
+            })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/x").to_request()).await;
+    assert_eq!(res.status(), 500);
+    let entries = logger.entries();
+    let id = entries[0].correlation_id;
+    assert_eq!(
+        entries[0].message,
+        format!(
+            "[t] Unhandled error on GET /x (correlation id {id}): Error: boom\\n[t] Unhandled error on GET /admin (correlation id 0): Error: forged\\r\\u{{1b}}[2J\\u{{2028}}end\tok"
+        )
+    );
+}
+
+/// A filter that builds the default response twice logs the failure once,
+/// and both responses carry that line's correlation id.
+#[actix_web::test]
+async fn the_default_response_built_twice_is_logged_once() {
+    let logger = Arc::new(MemoryLogger::default());
+    let ids = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = ids.clone();
+    let app = ProblemApp::builder()
+        .tag("t")
+        .development(false)
+        .shared_logger(logger.clone())
+        .filter::<HttpException, _>(move |_, ctx| {
+            let first = ctx.default_response();
+            seen.lock().unwrap().push(first.status());
+            with_headers(ctx.default_response(), [("X-Filtered", "1")])
+        })
+        .routes(|r| {
+            r.get("/x", || async {
+                Err::<HttpResponse, _>(HttpException::new(502).unwrap())
+            })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/x").to_request()).await;
+    assert_eq!(res.status(), 502);
+    assert_eq!(res.headers().get("x-filtered").unwrap(), "1");
+    let entries = logger.entries();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let id = entries[0].correlation_id.to_string();
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Gateway", "status": 502,
+               "instance": "/x", "correlationId": id})
+    );
+    assert_eq!(ids.lock().unwrap().as_slice(), [StatusCode::BAD_GATEWAY]);
 }

@@ -532,26 +532,61 @@ pub(crate) fn write_log(
     if options.development {
         let line = format!("{message} (correlation id {id})");
         let value = error.to_redacted_value();
-        options.logger.log(&LogRecord {
-            level,
-            message: &line,
-            error: Some(&value),
-            correlation_id: id,
-        });
+        deliver(
+            options.logger,
+            &LogRecord {
+                level,
+                message: &line,
+                error: Some(&value),
+                correlation_id: id,
+            },
+        );
     } else {
         let text = redact(&error.message);
         let line = format!(
             "{message} (correlation id {id}): {}: {}",
-            redact(&error.name),
-            cap_message(&text)
+            one_line(&redact(&error.name)),
+            cap_message(&one_line(&text))
         );
-        options.logger.log(&LogRecord {
-            level,
-            message: &line,
-            error: None,
-            correlation_id: id,
-        });
+        deliver(
+            options.logger,
+            &LogRecord {
+                level,
+                message: &line,
+                error: None,
+                correlation_id: id,
+            },
+        );
     }
+}
+
+/// Hands `record` to the application's logger; when the logger panics, the
+/// line goes to stderr instead (the panic itself is caught and silent), so
+/// a 5xx is never left without its line.
+fn deliver(logger: &dyn LogSink, record: &LogRecord<'_>) {
+    if super::panic_hook::catch_sync(|| logger.log(record)).is_err() {
+        eprintln!("{}", record.message);
+    }
+}
+
+/// `text` on one line: line breaks and other control characters (tab
+/// excepted) written as escapes (`\n`, `\r`, `\u{1b}`), and U+2028/U+2029
+/// too, so that a message cannot start what reads as another log line.
+pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
+    let breaks = |c: char| (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}');
+    if !text.chars().any(breaks) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if breaks(c) => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// An error logger bound to a logger and mode (spec, `ErrorLog.log(message,

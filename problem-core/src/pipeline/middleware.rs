@@ -24,7 +24,7 @@ use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline, ParkedPayload};
 use super::framework::bare;
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, TracingLogger, write_log};
-use super::panic_hook::{Catching, install_panic_hook};
+use super::panic_hook::{Catching, catch_sync, install_panic_hook};
 use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
 use super::scope::PipelineInstalled;
 use crate::HttpConfigError;
@@ -853,11 +853,15 @@ impl After {
         match outcome {
             Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
             Ok(Err(e)) => {
-                let source = e
-                    .error_response()
-                    .extensions()
-                    .get::<ProblemSource>()
-                    .copied();
+                // `error_response` is the application's code: a panic in
+                // it is caught again by `respond_to_error`.
+                let source = catch_sync(|| {
+                    e.error_response()
+                        .extensions()
+                        .get::<ProblemSource>()
+                        .copied()
+                })
+                .unwrap_or(None);
                 let res = respond_to_error(&e, source, None, method, uri.path(), &inner);
                 Err(InternalError::from_response("problem response", res).into())
             }
@@ -935,8 +939,38 @@ impl PipelineInner {
     }
 }
 
-/// Runs the filters, else the default rendering, for an error.
+/// Runs the filters, else the default rendering, for an error. The
+/// application's code that runs here (the error's `Display` and
+/// `error_response`, a filter, a problem's extensions, the logger) is
+/// caught as a handler is: a panic in it is answered as the unknown error
+/// `Panic` (a masked 500 and its one log line), rendered without the
+/// filters.
 fn respond_to_error(
+    err: &actix_web::Error,
+    source: Option<ProblemSource>,
+    http_req: Option<&HttpRequest>,
+    method: Method,
+    instance: &str,
+    inner: &PipelineInner,
+) -> HttpResponse {
+    let caught =
+        catch_sync(|| respond_with_filters(err, source, http_req, method.clone(), instance, inner));
+    match caught {
+        Ok(res) => res,
+        Err(panic) => {
+            let err = actix_web::Error::from(PanicError::from_payload(&*panic));
+            let ctx = inner
+                .context(http_req.cloned(), method, instance, None)
+                .with_error(&err);
+            let failure = Failure::of(&err, None, http_req);
+            let res = render(&failure, &ctx, &*inner.logger, inner.development);
+            close_after_timeout(res, http_req)
+        }
+    }
+}
+
+/// [`respond_to_error`] without the catch.
+fn respond_with_filters(
     err: &actix_web::Error,
     source: Option<ProblemSource>,
     http_req: Option<&HttpRequest>,
@@ -956,7 +990,8 @@ fn respond_to_error(
     for filter in inner.filters.iter().rev() {
         if let Some(res) = filter(err, found, &ctx) {
             if res.status().is_server_error() && !ctx.was_logged() {
-                let info = ErrorInfo::new("Error", err.to_string());
+                let name = found.map_or("Error", |p| p.name());
+                let info = ErrorInfo::new(name, err.to_string());
                 write_log(
                     LogOptions {
                         logger: &*inner.logger,

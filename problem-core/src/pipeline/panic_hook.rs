@@ -56,6 +56,15 @@ pub(crate) fn take_panic_location() -> Option<String> {
     LOCATION.with(|slot| slot.borrow_mut().take())
 }
 
+/// Runs `f` (the application's code the pipeline calls outside a request's
+/// future: an error's `Display` or `error_response`, an exception filter,
+/// the logger) and catches a panic in it, as the request's future is
+/// caught: silent on stderr, its location kept for the development `stack`.
+pub(crate) fn catch_sync<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    let _polling = Polling::enter();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+}
+
 /// Marks this thread as catching panics while the inner future is polled:
 /// wrap the `catch_unwind` future in it.
 pub(crate) struct Catching<F>(pub(crate) F);

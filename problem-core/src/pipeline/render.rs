@@ -209,7 +209,8 @@ pub struct ErrorContext<'a> {
     instance: &'a str,
     tag: Arc<str>,
     source: Option<ProblemSource>,
-    logged: Cell<bool>,
+    /// The correlation id the failure was logged under, once it was.
+    logged: Cell<Option<Uuid>>,
     error: Option<&'a actix_web::Error>,
     logger: Arc<dyn LogSink>,
     development: bool,
@@ -231,7 +232,7 @@ impl<'a> ErrorContext<'a> {
             instance,
             tag,
             source,
-            logged: Cell::new(false),
+            logged: Cell::new(None),
             error: None,
             logger,
             development,
@@ -428,7 +429,7 @@ impl<'a> ErrorContext<'a> {
     }
 
     pub(crate) fn was_logged(&self) -> bool {
-        self.logged.get()
+        self.logged.get().is_some()
     }
 }
 
@@ -507,6 +508,9 @@ fn log_line(ctx: &ErrorContext, what: &str) -> String {
     format!("[{}] {what} on {} {}", ctx.tag, ctx.method, ctx.instance)
 }
 
+/// Logs the request's failure under a new correlation id, once: a filter
+/// that builds the default response twice gets the same id again, and one
+/// line (spec: the id in the response is the one in the log line).
 fn log_failure(
     ctx: &ErrorContext,
     logger: &dyn LogSink,
@@ -514,6 +518,9 @@ fn log_failure(
     what: &str,
     info: &ErrorInfo,
 ) -> Uuid {
+    if let Some(id) = ctx.logged.get() {
+        return id;
+    }
     let id = Uuid::new_v4();
     write_log(
         LogOptions {
@@ -525,7 +532,7 @@ fn log_failure(
         LogLevel::Error,
         id,
     );
-    ctx.logged.set(true);
+    ctx.logged.set(Some(id));
     id
 }
 
