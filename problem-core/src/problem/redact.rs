@@ -119,6 +119,46 @@ fn auth_scheme_at(bytes: &[u8], at: usize) -> Option<usize> {
     None
 }
 
+/// The end of a scheme word at `at` (letters, digits, `-`) followed by a
+/// space: the start of what follows it.
+fn scheme_word_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut k = at;
+    while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'-') {
+        k += 1;
+    }
+    if k == at || bytes.get(k) != Some(&b' ') {
+        return None;
+    }
+    while k < bytes.len() && bytes[k] == b' ' {
+        k += 1;
+    }
+    Some(k)
+}
+
+/// The end of the list or object opening at `at` (just past its closing
+/// bracket, brackets inside quoted strings skipped), or the end of `bytes`.
+fn bracketed_end(bytes: &[u8], at: usize) -> usize {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut k = at;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' if quoted => k += 1,
+            b'"' => quoted = !quoted,
+            b'[' | b'{' if !quoted => depth += 1,
+            b']' | b'}' if !quoted => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    bytes.len()
+}
+
 /// Hides `key=value` / `key: value` secrets and `Bearer`/`Basic`
 /// credentials.
 fn redact_secrets(text: &str) -> Cow<'_, str> {
@@ -171,6 +211,23 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                         let end = text[start..]
                             .find(q as char)
                             .map_or(text.len(), |e| start + e);
+                        (start, end)
+                    }
+                    // A list or object (`"password":["a","b"]`): up to
+                    // its closing bracket.
+                    Some(b'[' | b'{') => (k, bracketed_end(bytes, k)),
+                    // `Authorization: <scheme> <credentials>`: whatever the
+                    // scheme (`token`, `Digest`, `AWS4-HMAC-SHA256`), the
+                    // credentials run to the end of the line; the scheme
+                    // word is kept.
+                    _ if lower.contains("authorization") => {
+                        let start = auth_scheme_at(bytes, k)
+                            .or_else(|| scheme_word_end(bytes, k))
+                            .unwrap_or(k);
+                        let mut end = start;
+                        while end < bytes.len() && !matches!(bytes[end], b'\n' | b'\r') {
+                            end += 1;
+                        }
                         (start, end)
                     }
                     _ => {
@@ -416,6 +473,26 @@ mod tests {
                 "postgres://u:p@h/db password=x",
                 "postgres://***@h/db password=***",
             ),
+            // Any Authorization scheme: the credentials to the end of the line.
+            (
+                "Authorization: token ghp_SECRET\nnext line",
+                "Authorization: token ***\nnext line",
+            ),
+            (
+                r#"Authorization: Digest username="u", response="SECRETRESP""#,
+                "Authorization: Digest ***",
+            ),
+            (
+                "authorization: AWS4-HMAC-SHA256 Credential=AKIASECRET/x, Signature=SECRETSIG",
+                "authorization: AWS4-HMAC-SHA256 ***",
+            ),
+            ("Authorization: SECRETONLY", "Authorization: ***"),
+            // A list or object value: all of it.
+            (
+                r#"{"password":["SECRETA","SECRETB"],"id":1}"#,
+                r#"{"password":***,"id":1}"#,
+            ),
+            (r#"secret={"a":"x]y","b":[1]} tail"#, "secret=*** tail"),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
