@@ -231,6 +231,29 @@ async fn create_needs_a_token_validates_and_rejects_duplicates() {
     assert_eq!(created, expected);
     let (status, _, fetched) = cat.get_json(&location).await;
     assert_eq!((status, fetched), (200, expected));
+    // Created through a path version, the new book's URI keeps it.
+    let res = cat
+        .request(Method::POST, "/v2/books")
+        .header("Authorization", &editor)
+        .json(&new_book("9780441172720"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let location = res
+        .headers()
+        .get("location")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let (_, _, created) = json(res).await;
+    assert_eq!(location, format!("/v2/books/{}", created["id"]));
+    let (status, headers, _) = cat.get_json(&location).await;
+    assert_eq!(
+        (status, header(&headers, "x-api-version")),
+        (200, Some("2"))
+    );
 
     let (status, _, body) = json(
         cat.request(Method::POST, "/books")

@@ -1,12 +1,13 @@
 //! The book routes other than the list: one book, create, delete, covers.
 
 use actix_web::http::header::{self, EntityTag};
-use actix_web::{HttpRequest, HttpResponse, mime, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, mime, web};
 use futures_util::StreamExt;
 use problem_core::pipeline::framework::unsupported_media_type;
 use problem_core::pipeline::{
     PreconditionFailed, UnknownError, ValidBody, check_if_match, entity_tag,
 };
+use problem_core::routing::OriginalPath;
 use problem_core::spec::{MAX_PARAMETERS, TOO_MANY_FORM_FIELDS};
 use problem_core::{
     HttpException, Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
@@ -140,7 +141,7 @@ pub async fn get_book(
     ),
     responses(
         (status = 201, description = "The created book.", body = Book,
-            headers(("Location" = String, description = "`/books/<id>`."))),
+            headers(("Location" = String, description = "`/books/<id>`, under the path the request used (`/v2/books/<id>` for `POST /v2/books`)."))),
         (status = 400, description = "A malformed body, or one that failed validation (`issues` holds a JSON pointer per member).",
             body = inline(BadRequestProblem), content_type = "application/problem+json"),
         (status = 401, response = inline(Unauthorized)),
@@ -153,6 +154,7 @@ pub async fn get_book(
     )
 )]
 pub async fn create_book(
+    req: HttpRequest,
     db: web::Data<Db>,
     body: ValidBody<NewBook>,
 ) -> Result<HttpResponse, actix_web::Error> {
@@ -161,9 +163,18 @@ pub async fn create_book(
         return Err(DuplicateIsbn { isbn: new.isbn }.into());
     }
     match db.insert(&new).await {
-        Ok(book) => Ok(HttpResponse::Created()
-            .insert_header((header::LOCATION, format!("/books/{}", book.id)))
-            .json(book)),
+        // Under the collection's path as the client sent it, so that a
+        // client that chose its version by path (`POST /v2/books`) stays
+        // on it (`/v2/books/7`).
+        Ok(book) => {
+            let location = match req.extensions().get::<OriginalPath>() {
+                Some(path) => format!("{}/{}", path.0.trim_end_matches('/'), book.id),
+                None => format!("{}/{}", req.path().trim_end_matches('/'), book.id),
+            };
+            Ok(HttpResponse::Created()
+                .insert_header((header::LOCATION, location))
+                .json(book))
+        }
         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
             Err(DuplicateIsbn { isbn: new.isbn }.into())
         }
