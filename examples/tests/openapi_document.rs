@@ -111,6 +111,25 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
     let (v3, v2, gone, bad) = documents().await;
     assert_eq!(gone, 410);
     assert_eq!(bad, 400);
+    // A removed version's 410 resolved no version: it documents only the
+    // header it carries. Version 2's list says where its cursors are.
+    for doc in [&v3, &v2] {
+        let headers = doc["paths"]["/books"]["get"]["responses"]["410"]["headers"]
+            .as_object()
+            .unwrap();
+        assert_eq!(
+            headers.keys().collect::<Vec<_>>(),
+            ["X-API-Supported-Versions"]
+        );
+    }
+    let list_v2 = v2["paths"]["/books"]["get"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(
+        list_v2.contains("`next` and `prev` links of the `Link` header"),
+        "{list_v2}"
+    );
+    assert!(!list_v2.contains("meta."), "{list_v2}");
     for doc in [&v3, &v2] {
         assert_eq!(doc["openapi"], "3.1.0");
         check_refs(doc, doc);

@@ -261,7 +261,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         ),
         query(
             "cursor",
-            "Opaque cursor of the next page (`meta.next_cursor`) or of the previous page (`meta.prev_cursor`), valid only with the same sort, filters and search. Not together with `page`.".into(),
+            "Opaque cursor of the next or the previous page: `meta.next_cursor` and `meta.prev_cursor` of an envelope, or the `cursor` of the `next` and `prev` links (`Link` header). Valid only with the same sort, filters and search. Not together with `page`.".into(),
             ObjectBuilder::new().schema_type(Type::String),
         ),
     ];
@@ -368,7 +368,7 @@ pub fn prefer_count_parameter(default: CountStrategy) -> Parameter {
         .parameter_in(ParameterIn::Header)
         .required(Required::False)
         .description(Some(format!(
-            "RFC 7240 preferences. `count=exact` counts every matching item, `count=estimated` counts exactly up to a threshold and estimates above it (`meta.total_is_estimate: true`), `count=none` leaves out `total`, `total_pages`, the `last` link and `X-Total-Count`; without a preference: `count={}`. Honoured on offset pages only (answered with `Preference-Applied`); other preferences and unknown values are ignored.",
+            "RFC 7240 preferences. `count=exact` counts every matching item, `count=estimated` counts exactly up to a threshold and estimates above it (an envelope's `meta` then says `total_is_estimate: true`), `count=none` leaves out `total`, `total_pages`, the `last` link and `X-Total-Count`; without a preference: `count={}`. Honoured on offset pages only (answered with `Preference-Applied`); other preferences and unknown values are ignored.",
             default.as_str()
         )))
         .schema(Some(ObjectBuilder::new().schema_type(Type::String)))

@@ -324,7 +324,8 @@ fn add_headers(
 ///   removed, and the version response headers (`X-API-Version`,
 ///   `X-API-Supported-Versions`, and for a deprecated version
 ///   `X-API-Deprecated`, `X-API-Deprecation-Message`, `Deprecation`,
-///   `Sunset`) on each of its responses;
+///   `Sunset`) on each of its responses but the 410, which gets only
+///   `X-API-Supported-Versions` (it resolved no version);
 /// - operations on neutral paths are left as they are.
 ///
 /// The 400 and 410 responses `$ref` `components.schemas`
@@ -372,6 +373,11 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
     });
     let params = version_parameters(config, version);
     let headers = version_headers(config, version);
+    let general: Vec<_> = headers
+        .iter()
+        .filter(|(name, _)| name == "X-API-Supported-Versions")
+        .cloned()
+        .collect();
     let extension = version_extension(config, version);
     let sentence = selection_text(config, version);
     let deprecated = config.deprecation(version).is_some();
@@ -425,8 +431,14 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                     ))
                 });
             }
-            for response in responses.values_mut() {
-                add_headers(response, &headers);
+            for (code, response) in responses.iter_mut() {
+                if code == "410" {
+                    // A removed version's refusal resolved no version: only
+                    // the general headers (`X-API-Supported-Versions`).
+                    add_headers(response, &general);
+                } else {
+                    add_headers(response, &headers);
+                }
             }
         }
     }
