@@ -953,30 +953,36 @@ fn respond_to_error(
     instance: &str,
     inner: &PipelineInner,
 ) -> HttpResponse {
-    let caught =
-        catch_sync(|| respond_with_filters(err, source, http_req, method.clone(), instance, inner));
+    let filters = &inner.filters[..];
+    let caught = catch_sync(|| {
+        respond_with(
+            err,
+            source,
+            http_req,
+            method.clone(),
+            instance,
+            inner,
+            filters,
+        )
+    });
     match caught {
         Ok(res) => res,
         Err(panic) => {
             let err = actix_web::Error::from(PanicError::from_payload(&*panic));
-            let ctx = inner
-                .context(http_req.cloned(), method, instance, None)
-                .with_error(&err);
-            let failure = Failure::of(&err, None, http_req);
-            let res = render(&failure, &ctx, &*inner.logger, inner.development);
-            close_after_timeout(res, http_req)
+            respond_with(&err, None, http_req, method, instance, inner, &[])
         }
     }
 }
 
-/// [`respond_to_error`] without the catch.
-fn respond_with_filters(
+/// [`respond_to_error`] without the catch, with these filters.
+fn respond_with(
     err: &actix_web::Error,
     source: Option<ProblemSource>,
     http_req: Option<&HttpRequest>,
     method: Method,
     instance: &str,
     inner: &PipelineInner,
+    filters: &[FilterFn],
 ) -> HttpResponse {
     let ctx = inner
         .context(http_req.cloned(), method, instance, source)
@@ -987,7 +993,7 @@ fn respond_with_filters(
         Failure::Mapped(p) => Some(&**p),
         Failure::TooLarge | Failure::Unknown(_) => None,
     };
-    for filter in inner.filters.iter().rev() {
+    for filter in filters.iter().rev() {
         if let Some(res) = filter(err, found, &ctx) {
             if res.status().is_server_error() && !ctx.was_logged() {
                 let name = found.map_or("Error", |p| p.name());
