@@ -19,6 +19,7 @@ use super::framework::{
     PayloadTooLarge, payload_error, push_pointer_token, unsupported_media_type, value_issue,
 };
 use crate::problem::{BadRequestException, HttpException, IssueLocation, ValidationException};
+use crate::query::form_decode;
 
 /// The largest body the body extractors read, in bytes; put it in app data.
 /// [`ProblemApp`](crate::server::ProblemApp) sets it to its
@@ -220,15 +221,8 @@ fn first_non_utf8_field(bytes: &[u8]) -> Option<String> {
         if utf8(name) && utf8(value) {
             return None;
         }
-        let spaced: Vec<u8> = name
-            .iter()
-            .map(|b| if *b == b'+' { b' ' } else { *b })
-            .collect();
         let mut pointer = String::new();
-        push_pointer_token(
-            &mut pointer,
-            &percent_encoding::percent_decode(&spaced).decode_utf8_lossy(),
-        );
+        push_pointer_token(&mut pointer, &form_decode(name));
         Some(pointer)
     })
 }

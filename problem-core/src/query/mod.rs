@@ -136,11 +136,11 @@ pub use page::{
     request_path,
 };
 pub use pagination::{PageSizeLimits, Pagination};
-pub(crate) use params::over_parameter_limit;
 pub use params::{
     DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,
     MAX_LIST_VALUES, MAX_SEARCH_TERMS, QueryLimits, RESERVED_PARAMETERS, RawQuery, is_reserved,
 };
+pub(crate) use params::{form_decode, over_parameter_limit};
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};
 pub use text::QueryText;

@@ -692,6 +692,21 @@ enum Once<'s> {
     Unknown,
 }
 
+/// One `application/x-www-form-urlencoded` name or value, decoded as
+/// `form_urlencoded::parse` decodes it: `+` is a space, then percent
+/// decoding, then UTF-8 with replacement characters.
+pub(crate) fn form_decode(raw: &[u8]) -> Cow<'_, str> {
+    if !raw.iter().any(|&b| b == b'%' || b == b'+') {
+        return String::from_utf8_lossy(raw);
+    }
+    let spaced: Vec<u8> = raw
+        .iter()
+        .map(|&b| if b == b'+' { b' ' } else { b })
+        .collect();
+    let decoded: Vec<u8> = percent_encoding::percent_decode(&spaced).collect();
+    Cow::Owned(String::from_utf8_lossy(&decoded).into_owned())
+}
+
 /// The values of an exploded list parameter joined with commas: borrowed
 /// when there is one.
 pub(crate) fn join_values<'v>(mut values: impl Iterator<Item = &'v str>) -> Option<Cow<'v, str>> {

@@ -10,6 +10,7 @@ use actix_web::http::header::{ACCEPT, HeaderName, HeaderValue};
 use super::api_version::{ApiVersion, clip, parse_bytes};
 use super::error::VersionError;
 use crate::config::HttpConfigError;
+use crate::query::form_decode;
 
 pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 
@@ -666,21 +667,6 @@ fn query_value_at(query: &str, start: usize, name: &str) -> Option<(String, usiz
         }
     }
     None
-}
-
-/// One `application/x-www-form-urlencoded` name or value, decoded as
-/// `form_urlencoded::parse` decodes it: `+` is a space, then percent
-/// decoding, then UTF-8 with replacement characters.
-fn form_decode(raw: &[u8]) -> Cow<'_, str> {
-    if !raw.iter().any(|&b| b == b'%' || b == b'+') {
-        return String::from_utf8_lossy(raw);
-    }
-    let spaced: Vec<u8> = raw
-        .iter()
-        .map(|&b| if b == b'+' { b' ' } else { b })
-        .collect();
-    let decoded: Vec<u8> = percent_encoding::percent_decode(&spaced).collect();
-    Cow::Owned(String::from_utf8_lossy(&decoded).into_owned())
 }
 
 /// The version text of the preferred `application/<vendor>.v…+json` entry
