@@ -3,7 +3,9 @@
 //! In text ([`redact`]):
 //! - A URL of the form `scheme://<user>:<password>@<host>:<port>` becomes
 //!   `scheme://***@<host>:<port>`; any user information in a URL is
-//!   replaced, with or without a password.
+//!   replaced, with or without a password. A password holding `/`, `?` or
+//!   `#` unescaped, as DSNs are often written (`postgres://app:pa/ss@db`),
+//!   is hidden up to its `@` too.
 //! - `key=value` and `key: value` (spaces around `=`/`:` allowed, the key
 //!   and the value optionally quoted, as in JSON) where the key contains,
 //!   case-insensitively, `password`, `passwd`, `pwd`, `secret`, `token`,
@@ -277,7 +279,10 @@ fn redact_urls(text: &str) -> Cow<'_, str> {
                 matches!(c, '/' | '?' | '#' | '"' | '<' | '>' | '`') || c.is_whitespace()
             })
             .unwrap_or(tail.len());
-        if let Some(at) = tail[..end].rfind('@')
+        let at = tail[..end]
+            .rfind('@')
+            .or_else(|| delimited_password_end(tail, end));
+        if let Some(at) = at
             && has_scheme(&text[..start])
         {
             spans.push((start, start + at));
@@ -285,6 +290,34 @@ fn redact_urls(text: &str) -> Cow<'_, str> {
         from = pos + 1;
     }
     replace_spans(text, &spans)
+}
+
+/// The `@` ending the user information of a URL whose password holds a
+/// `/`, `?` or `#` (`postgres://app:pa/ss@db/x`), which are not allowed
+/// there unescaped but are written in DSNs anyway: `tail` is the text
+/// after `://`, cut at `end` by one of them. The part before the cut must
+/// read as `user:password`, with something after the last `:` that is not
+/// a port (digits), and not an IP literal; the user information then runs
+/// to the last `@` before whitespace, a character no URL holds or the
+/// next `://`.
+fn delimited_password_end(tail: &str, end: usize) -> Option<usize> {
+    let authority = &tail[..end];
+    let (_, after_colon) = authority.rsplit_once(':')?;
+    if authority.starts_with('[')
+        || (!after_colon.is_empty() && after_colon.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let rest = &tail[end..];
+    if after_colon.is_empty() && rest.starts_with("//") {
+        // `b://`: the next URL's scheme, not a password.
+        return None;
+    }
+    let stop = rest
+        .find(|c: char| matches!(c, '"' | '<' | '>' | '`') || c.is_whitespace())
+        .unwrap_or(rest.len());
+    let stop = rest[..stop].find("://").unwrap_or(stop);
+    rest[..stop].rfind('@').map(|at| end + at)
 }
 
 /// `text` with each of `spans` (byte ranges, in order and disjoint, on
@@ -419,6 +452,31 @@ mod tests {
         assert_eq!(redact("'http://plain' 'x'"), "'http://plain' 'x'");
     }
 
+    /// A DSN password holding `/`, `?` or `#` (not allowed unescaped in a
+    /// URL, but written so): the user information runs to the `@`. A port
+    /// or a path holding `@` is not taken for one.
+    #[test]
+    fn passwords_with_url_delimiters_are_redacted() {
+        let cases = [
+            ("postgres://app:pa/ss@db:5432/x", "postgres://***@db:5432/x"),
+            ("postgres://app:pa#ss@db/x", "postgres://***@db/x"),
+            ("postgres://app:pa?ss@db/x", "postgres://***@db/x"),
+            ("postgres://:/a/b@db/x", "postgres://***@db/x"),
+            ("mysql://u:p/w@rd@h/x y", "mysql://***@h/x y"),
+            ("a://u:p/w@h b://c:d@e", "a://***@h b://***@e"),
+            (
+                "https://host:8080/users/@bob",
+                "https://host:8080/users/@bob",
+            ),
+            ("https://[::1]/users/@bob", "https://[::1]/users/@bob"),
+            ("https://host/users/@bob", "https://host/users/@bob"),
+            ("https://u:p/x @y", "https://u:p/x @y"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+    }
+
     /// Found by the `redact` fuzz target: a URL whose `://` closed the
     /// authority of a URL just before it (`x://-p://user:pw@host`) kept its
     /// password.
@@ -522,6 +580,21 @@ mod tests {
             let needle = format!(":{password}@");
             prop_assert!(!out.contains(&needle), "{out}");
             prop_assert!(out.contains(&format!("{scheme}://***@{host}:5432")), "{out}");
+        }
+
+        /// Passwords with `/`, `?` or `#` in them (not a port: not digits
+        /// up to the first of them).
+        #[test]
+        fn delimited_password_never_survives(
+            scheme in "[a-z][a-z0-9+.-]{0,8}",
+            user in "[a-zA-Z0-9_.-]{0,12}",
+            head in "[a-zA-Z!$%^&*()_=+~;,.-][a-zA-Z0-9!$%^&*()_=+~;,.-]{0,8}",
+            password in "[/?#][a-zA-Z0-9!$%^&*()_=+~;,./?#-]{0,12}",
+            host in "db[0-9]{0,4}\\.internal",
+        ) {
+            let text = format!("{scheme}://{user}:{head}{password}@{host}:5432/db");
+            let out = redact(&text);
+            prop_assert_eq!(out, format!("{scheme}://***@{host}:5432/db"));
         }
     }
 }
