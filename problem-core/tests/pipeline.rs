@@ -1348,6 +1348,73 @@ async fn bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
     assert_eq!(test::read_body(res).await, "\u{1F600} café");
 }
 
+/// serde raises a duplicate member, an unknown one (`deny_unknown_fields`)
+/// and a missing one at the object holding it: the issue names the member
+/// itself, at every depth.
+#[actix_web::test]
+async fn member_errors_name_the_member() {
+    use problem_core::pipeline::Body;
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Author {
+        #[allow(dead_code, reason = "only deserialized")]
+        name: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Book {
+        title: String,
+        #[allow(dead_code, reason = "only deserialized")]
+        authors: Vec<Author>,
+    }
+    async fn create(book: Body<Book>) -> HttpResponse {
+        HttpResponse::Ok().body(book.0.title)
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/b", create))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let cases = [
+        (
+            r#"{"title": "a", "title": "b", "authors": []}"#,
+            json!({"location": "body", "name": "/title", "code": "invalid_value",
+                   "message": "duplicate field `title` at line 1 column 22"}),
+        ),
+        (
+            r#"{"title": "a", "authors": [{"name": "x"}, {"name": "y", "name": "z"}]}"#,
+            json!({"location": "body", "name": "/authors/1/name", "code": "invalid_value",
+                   "message": "duplicate field `name` at line 1 column 62"}),
+        ),
+        (
+            r#"{"title": "a", "authors": [{"name": "x", "age": 3}]}"#,
+            json!({"location": "body", "name": "/authors/0/age", "code": "unknown_field",
+                   "message": "unknown field `age`, expected `name` at line 1 column 46"}),
+        ),
+        (
+            r#"{"title": "a", "authors": [{}]}"#,
+            json!({"location": "body", "name": "/authors/0/name", "code": "required",
+                   "message": "missing field `name` at line 1 column 29"}),
+        ),
+    ];
+    for (body, issue) in cases {
+        let req = TestRequest::post()
+            .uri("/b")
+            .insert_header(("content-type", "application/json"))
+            .set_payload(body)
+            .to_request();
+        let res = test::call_service(&svc, req).await;
+        assert_eq!(res.status(), 400, "{body}");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/b",
+                   "issues": [issue]}),
+            "{body}"
+        );
+    }
+}
+
 /// An error whose `Display` panics, and whose own `error_response` does not
 /// call it: the pipeline calls `Display` itself, outside the handler.
 #[derive(Debug)]

@@ -144,25 +144,40 @@ fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
 
 /// The issue of a value that did not deserialize, at `at` (a JSON pointer
 /// for the body, else the parameter's name; empty when unknown), from
-/// serde's `message`:
-/// - a missing member (serde's `missing field `<member>``): code
-///   `required`, named by the member itself (`/title` in the body, `title`
-///   elsewhere);
+/// serde's `message`. The issue names the member that serde's message
+/// names (`/title` in the body, `title` elsewhere):
+/// - a missing member (serde's ``missing field `<member>` ``): code
+///   `required`;
+/// - a member given twice (``duplicate field `<member>` ``): code
+///   `invalid_value`;
+/// - a member the type refuses (``unknown field `<member>`, expected ...``,
+///   `#[serde(deny_unknown_fields)]`): code `unknown_field`;
 /// - anything else: code `invalid_value` at `at`.
 pub(crate) fn value_issue(location: IssueLocation, at: &str, message: String) -> Issue {
-    let missing = message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split_once('`'))
-        .map(|(member, _)| member);
-    match (missing, location) {
-        (Some(member), IssueLocation::Body) => {
+    /// serde's messages that name a member: the code of each, and whether
+    /// `serde_path_to_error` stops at the object holding the member (the
+    /// member is then added to the pointer) or at the member itself.
+    const NAMING: [(&str, &str, bool); 3] = [
+        ("missing field `", code::REQUIRED, true),
+        ("duplicate field `", code::INVALID_VALUE, true),
+        ("unknown field `", code::UNKNOWN_FIELD, false),
+    ];
+    let named = NAMING.iter().find_map(|&(prefix, code, at_holder)| {
+        let (member, _) = message.strip_prefix(prefix)?.split_once('`')?;
+        Some((member, code, at_holder))
+    });
+    match (named, location) {
+        (Some((member, code, at_holder)), IssueLocation::Body) => {
             let mut name = at.to_owned();
-            push_pointer_token(&mut name, member);
-            Issue::new(location, name, code::REQUIRED, message)
+            if at_holder {
+                push_pointer_token(&mut name, member);
+            }
+            Issue::new(location, name, code, message)
         }
-        (Some(member), IssueLocation::Query | IssueLocation::Path | IssueLocation::Header) => {
-            Issue::new(location, member.to_owned(), code::REQUIRED, message)
-        }
+        (
+            Some((member, code, _)),
+            IssueLocation::Query | IssueLocation::Path | IssueLocation::Header,
+        ) => Issue::new(location, member.to_owned(), code, message),
         (None, _) => Issue::new(location, at, code::INVALID_VALUE, message),
     }
 }

@@ -17,7 +17,10 @@ use crate::spec::{TOO_MANY_QUERY_PARAMETERS, VALIDATION_FAILED};
 pub mod code {
     /// A parameter that is neither reserved nor a whitelisted filter.
     pub const UNKNOWN_PARAMETER: &str = "unknown_parameter";
-    /// A filter (`field__op`) on a field that is not filterable.
+    /// A filter (`field__op`) on a field that is not filterable; in a
+    /// request body, a member the type refuses
+    /// (`#[serde(deny_unknown_fields)]`; `name` is the member's JSON
+    /// pointer).
     pub const UNKNOWN_FIELD: &str = "unknown_field";
     /// An operator that does not exist or is not allowed on that field.
     pub const OPERATOR_NOT_ALLOWED: &str = "operator_not_allowed";
