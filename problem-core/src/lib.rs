@@ -30,6 +30,7 @@ pub mod query;
 pub mod routing;
 pub mod server;
 pub mod spec;
+mod uri;
 pub mod version;
 
 pub use config::HttpConfigError;

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::json::{JsonSink, MemberSink, SerdeSink, field};
 use super::titles::status_title;
+use crate::uri;
 
 /// Extension members of a problem document: a JSON object whose members are
 /// written at the top level of the body, in insertion order (RFC 9457 §3.2).
@@ -207,7 +208,11 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
 
     /// The members in their fixed order, with the shadowing rules.
     fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
-        sink.field(field!("type"), self.problem_type)?;
+        // A `type` set at run time (`HttpException::with_type`, a
+        // hand-written `Problem`) is written as a URI reference whatever it
+        // holds (RFC 9457 §3.1.1).
+        let problem_type = uri::reference(self.problem_type, uri::OUTSIDE_PROBLEM_TYPE);
+        sink.field(field!("type"), problem_type.as_ref())?;
         sink.field(field!("title"), self.title)?;
         sink.field(field!("status"), &self.status)?;
         match (self.detail, self.detail_extension()) {

@@ -251,12 +251,24 @@ impl HttpException {
 
     /// Sets the problem type URI (default `about:blank`).
     ///
+    /// A problem document's `type` is always a URI reference (RFC 9457
+    /// §3.1.1): characters a URI cannot hold (a space, `"`, `{`, non-ASCII,
+    /// ...) are percent-encoded in the document, and a `%` that does not
+    /// start a `%XX` triplet is written `%25`. [`problem_type`] returns
+    /// the value as given.
+    ///
+    /// [`problem_type`]: crate::Problem::problem_type
+    ///
     /// ```
     /// use problem_core::{HttpException, Problem};
     /// assert_eq!(HttpException::new(409)?.problem_type(), "about:blank");
     /// let err = HttpException::new(409)?.with_type("/problems/duplicate-isbn");
     /// assert_eq!(err.problem_type(), "/problems/duplicate-isbn");
-    /// # Ok::<(), problem_core::StatusRangeError>(())
+    ///
+    /// let odd = HttpException::new(409)?.with_type("/problems/duplicate isbn");
+    /// let doc: serde_json::Value = serde_json::from_slice(&odd.to_problem_json("/books")?)?;
+    /// assert_eq!(doc["type"], "/problems/duplicate%20isbn");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
         self.problem_type = Cow::Owned(problem_type.into());

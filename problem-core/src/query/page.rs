@@ -15,7 +15,6 @@
 use actix_web::body::BoxBody;
 use actix_web::http::header::{HeaderName, HeaderValue, LINK};
 use actix_web::{HttpRequest, HttpResponse, Responder};
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
@@ -25,6 +24,7 @@ use super::fields::FieldSelection;
 use super::pagination::Pagination;
 use super::tolerated::ToleratedParameters;
 use crate::spec::MAX_LINK_HEADER_LENGTH;
+use crate::uri;
 
 /// What a list response carries beside its envelope: the tolerated
 /// parameters left out of its links, and its answer to `Prefer: count`.
@@ -271,45 +271,10 @@ impl std::fmt::Display for LinkHeader {
     }
 }
 
-/// Characters percent-encoded in a link target: everything outside the
-/// RFC 3986 §3.3 / §3.4 path and query characters (`unreserved`,
-/// `sub-delims`, `:`, `@`, `/`, `?`, and `%` of a `pct-encoded` triplet),
-/// i.e. controls, space, `"`, `#`, `<`, `>`, `[`, `\`, `]`, `^`, `` ` ``,
-/// `{`, `|`, `}` and (by `utf8_percent_encode`) every non-ASCII byte.
-const OUTSIDE_URI_REFERENCE: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'<')
-    .add(b'>')
-    .add(b'[')
-    .add(b'\\')
-    .add(b']')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
-
-/// `path?query` as a valid RFC 3986 URI reference (§4.1): characters
-/// outside it are percent-encoded (UTF-8), a `%` that does not start a
-/// `%XX` triplet becomes `%25`; valid references pass unchanged, so
-/// encoding twice changes nothing.
+/// `path?query` as a valid RFC 3986 URI reference (§4.1), see
+/// [`uri::reference`].
 fn uri_reference(url: &str) -> String {
-    let mut out = String::with_capacity(url.len());
-    let mut pieces = url.split('%');
-    if let Some(first) = pieces.next() {
-        out.extend(utf8_percent_encode(first, OUTSIDE_URI_REFERENCE));
-    }
-    for piece in pieces {
-        let triplet = piece
-            .as_bytes()
-            .get(..2)
-            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
-        out.push_str(if triplet { "%" } else { "%25" });
-        out.extend(utf8_percent_encode(piece, OUTSIDE_URI_REFERENCE));
-    }
-    out
+    uri::reference(url, uri::OUTSIDE_LINK_TARGET).into_owned()
 }
 
 /// `path?query` with the parameter `name` set to `value` (in place of its
