@@ -514,6 +514,76 @@ async fn covers_are_stored_and_served() {
     assert_eq!(res.status(), 404);
 }
 
+/// A multipart body that ends without its closing boundary is malformed,
+/// whatever its last bytes: some endings (`\r`, `\r\n`, `\r\n-`) left
+/// actix-multipart 0.7 waiting for bytes that could not come, so the
+/// request hung with no answer and no timeout. An empty `boundary`
+/// parameter (RFC 2046 §5.1.1: 1 to 70 characters) is malformed too.
+#[tokio::test]
+async fn unterminated_multipart_bodies_are_malformed() {
+    let cat = Catalog::start(&[]);
+    let png: &[u8] = b"\x89PNG\r\n\x1a\n0123456789";
+    let head = [
+        &b"--b0und\r\nContent-Disposition: form-data; name=\"cover\"\r\nContent-Type: image/png\r\n\r\n"[..],
+        png,
+    ]
+    .concat();
+    let mut bodies: Vec<(Vec<u8>, &str)> = ["", "\r", "\r\n", "\r\n-", "\r\n--", "\r\n--b0und"]
+        .iter()
+        .map(|tail| {
+            (
+                [&head[..], tail.as_bytes()].concat(),
+                "multipart/form-data; boundary=b0und",
+            )
+        })
+        .collect();
+    bodies.push((
+        multipart("b0und", "cover", "image/png", png),
+        "multipart/form-data; boundary=",
+    ));
+    for (body, content_type) in bodies {
+        let res = cat
+            .request(Method::PUT, "/books/7/cover")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .header("Content-Type", content_type)
+            .timeout(std::time::Duration::from_secs(10))
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{:?}: {e}", String::from_utf8_lossy(&body)));
+        let (status, _, got) = json(res).await;
+        assert_eq!(
+            (status, got),
+            (
+                400,
+                problem(400, Some("Malformed multipart body"), "/books/7/cover")
+            ),
+            "{:?} ({content_type})",
+            String::from_utf8_lossy(&body)
+        );
+    }
+    let res = cat.get("/books/7/cover").send().await.unwrap();
+    assert_eq!(res.status(), 404, "nothing was stored");
+    // A cover far beyond actix-multipart's 64 KiB parser buffer still
+    // streams through whole.
+    let big: Vec<u8> = b"\x89PNG\r\n\x1a\n"
+        .iter()
+        .copied()
+        .chain((0..1_000_000u32).map(|i| (i % 251) as u8))
+        .collect();
+    let res = cat
+        .request(Method::PUT, "/books/7/cover")
+        .header("Authorization", format!("Bearer {EDITOR}"))
+        .header("Content-Type", "multipart/form-data; boundary=b0und")
+        .body(multipart("b0und", "cover", "image/png", &big))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 204);
+    let res = cat.get("/books/7/cover").send().await.unwrap();
+    assert_eq!(res.bytes().await.unwrap().to_vec(), big);
+}
+
 fn correlation_line(cat: &Catalog, id: &str) -> String {
     let lines = cat.wait_for_log(id);
     assert_eq!(lines.len(), 1, "exactly one log line for {id}: {lines:#?}");
