@@ -1350,9 +1350,10 @@ async fn bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
 
 /// serde raises a duplicate member, an unknown one (`deny_unknown_fields`)
 /// and a missing one at the object holding it: the issue names the member
-/// itself, at every depth.
+/// itself, at every depth. A struct is read from an object only, never
+/// from an array of its fields (which serde allows).
 #[actix_web::test]
-async fn member_errors_name_the_member() {
+async fn member_errors_name_the_member_and_structs_are_objects() {
     use problem_core::pipeline::Body;
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -1390,6 +1391,16 @@ async fn member_errors_name_the_member() {
             r#"{"title": "a", "authors": [{"name": "x", "age": 3}]}"#,
             json!({"location": "body", "name": "/authors/0/age", "code": "unknown_field",
                    "message": "unknown field `age`, expected `name` at line 1 column 46"}),
+        ),
+        (
+            r#"["a", []]"#,
+            json!({"location": "body", "name": "", "code": "invalid_value",
+                   "message": "invalid type: sequence, expected struct Book at line 1 column 1"}),
+        ),
+        (
+            r#"{"title": "a", "authors": [["x"]]}"#,
+            json!({"location": "body", "name": "/authors/0", "code": "invalid_value",
+                   "message": "invalid type: sequence, expected struct Author at line 1 column 28"}),
         ),
         (
             r#"{"title": "a", "authors": [{}]}"#,

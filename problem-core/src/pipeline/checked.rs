@@ -25,13 +25,27 @@ pub(crate) const EXPECTED_NO_NUL: &str = "a string without NUL characters (U+000
 /// hold U+0000.
 pub(crate) struct Checked<D>(pub(crate) D);
 
-/// A visitor wrapped by [`Checked`].
-struct Guard<V>(V);
+/// A visitor wrapped by [`Checked`], and whether it reads a struct.
+///
+/// serde lets a struct deserialize from a sequence of its fields in order
+/// (`["9781...", "Dune", ...]` for a book), which a JSON API documents and
+/// clients send as an object only: a struct, or a struct variant, read
+/// from a sequence is an `invalid_type` error.
+struct Guard<V>(V, Shape);
+
+/// What a [`Guard`]ed visitor accepts beyond its own rules.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// Whatever the visitor accepts.
+    Any,
+    /// A map only, not a sequence (structs and struct variants).
+    Object,
+}
 
 macro_rules! forward_deserialize {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.0.$method(Guard(visitor))
+            self.0.$method(Guard(visitor, Shape::Any))
         }
     )*};
 }
@@ -53,7 +67,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_unit_struct(name, Guard(visitor))
+        self.0
+            .deserialize_unit_struct(name, Guard(visitor, Shape::Any))
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -61,7 +76,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_newtype_struct(name, Guard(visitor))
+        self.0
+            .deserialize_newtype_struct(name, Guard(visitor, Shape::Any))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -69,7 +85,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_tuple(len, Guard(visitor))
+        self.0.deserialize_tuple(len, Guard(visitor, Shape::Any))
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -78,7 +94,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_tuple_struct(name, len, Guard(visitor))
+        self.0
+            .deserialize_tuple_struct(name, len, Guard(visitor, Shape::Any))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -87,7 +104,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_struct(name, fields, Guard(visitor))
+        self.0
+            .deserialize_struct(name, fields, Guard(visitor, Shape::Object))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -96,7 +114,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_enum(name, variants, Guard(visitor))
+        self.0
+            .deserialize_enum(name, variants, Guard(visitor, Shape::Any))
     }
 
     fn is_human_readable(&self) -> bool {
@@ -197,7 +216,10 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<V> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        self.0.visit_seq(Checked(seq))
+        match self.1 {
+            Shape::Any => self.0.visit_seq(Checked(seq)),
+            Shape::Object => Err(de::Error::invalid_type(Unexpected::Seq, &self)),
+        }
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
@@ -291,7 +313,7 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Checked<A> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.tuple_variant(len, Guard(visitor))
+        self.0.tuple_variant(len, Guard(visitor, Shape::Any))
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -299,6 +321,6 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Checked<A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0.struct_variant(fields, Guard(visitor))
+        self.0.struct_variant(fields, Guard(visitor, Shape::Object))
     }
 }
