@@ -478,6 +478,20 @@ async fn covers_are_stored_and_served() {
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers().get("content-type").unwrap(), "image/png");
     assert_eq!(res.bytes().await.unwrap().to_vec(), png);
+    // Whitespace around `;` is allowed in a media type (RFC 9110 §8.3.1).
+    for content_type in [
+        "multipart/form-data ; boundary=b0und",
+        "multipart/form-data;\tboundary=\"b0und\" ",
+    ] {
+        let res = put(
+            Some(format!("Bearer {EDITOR}")),
+            multipart("b0und", "cover", "image/png", &png),
+            content_type,
+        )
+        .await
+        .unwrap();
+        assert_eq!(res.status(), 204, "{content_type}");
+    }
     let res = put(
         Some(format!("Bearer {EDITOR}")),
         b"--b0und\r\nnot a part".to_vec(),

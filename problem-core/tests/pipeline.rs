@@ -1348,6 +1348,62 @@ async fn bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
     assert_eq!(test::read_body(res).await, "\u{1F600} café");
 }
 
+/// `Content-Type` is read as RFC 9110 §8.3.1 writes it: whitespace
+/// around `;` and empty parameters are allowed. A type the body extractors
+/// do not read is still a 415 naming the value as sent.
+#[actix_web::test]
+async fn content_types_allow_whitespace_around_semicolons() {
+    use problem_core::pipeline::Body;
+    #[derive(serde::Deserialize)]
+    struct Book {
+        title: String,
+    }
+    async fn create(book: Body<Book>) -> HttpResponse {
+        HttpResponse::Ok().body(book.0.title)
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/b", create))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let cases = [
+        ("application/json ; charset=utf-8", r#"{"title": "Dune"}"#),
+        ("application/json;\tcharset=utf-8", r#"{"title": "Dune"}"#),
+        ("application/json;;charset=utf-8;", r#"{"title": "Dune"}"#),
+        (
+            "Application/JSON \t; charset=\"utf-8\"",
+            r#"{"title": "Dune"}"#,
+        ),
+        (
+            "application/x-www-form-urlencoded ;charset=UTF-8",
+            "title=Dune",
+        ),
+    ];
+    for (content_type, body) in cases {
+        let req = TestRequest::post()
+            .uri("/b")
+            .insert_header(("content-type", content_type))
+            .set_payload(body)
+            .to_request();
+        let res = test::call_service(&svc, req).await;
+        assert_eq!(res.status(), 200, "{content_type}");
+        assert_eq!(test::read_body(res).await, "Dune", "{content_type}");
+    }
+    let req = TestRequest::post()
+        .uri("/b")
+        .insert_header(("content-type", "text/plain ; charset=utf-8"))
+        .set_payload("Dune")
+        .to_request();
+    let res = test::call_service(&svc, req).await;
+    assert_eq!(res.status(), 415);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Unsupported Media Type", "status": 415,
+               "detail": "Unsupported content type: text/plain ; charset=utf-8", "instance": "/b"})
+    );
+}
+
 /// serde raises a duplicate member, an unknown one (`deny_unknown_fields`)
 /// and a missing one at the object holding it: the issue names the member
 /// itself, at every depth. A struct is read from an object only, never

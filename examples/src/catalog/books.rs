@@ -5,7 +5,7 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse, mime, web};
 use futures_util::StreamExt;
 use problem_core::pipeline::framework::unsupported_media_type;
 use problem_core::pipeline::{
-    PreconditionFailed, UnknownError, ValidBody, check_if_match, entity_tag,
+    PreconditionFailed, UnknownError, ValidBody, check_if_match, content_type, entity_tag,
 };
 use problem_core::routing::OriginalPath;
 use problem_core::spec::{MAX_PARAMETERS, TOO_MANY_FORM_FIELDS};
@@ -270,13 +270,22 @@ pub async fn put_cover(
     req: HttpRequest,
     db: web::Data<Db>,
     id: web::Path<String>,
-    mut form: actix_multipart::Multipart,
+    payload: web::Payload,
 ) -> Result<HttpResponse, actix_web::Error> {
     let id = book_id(&id)?;
     // `multipart/form-data` only: actix-multipart reads any `multipart/*`.
-    if !is_form_data(&req) {
+    let Some(content_type) = form_data(&req) else {
         return Err(unsupported_media_type(Some(&req)).into());
-    }
+    };
+    // actix-multipart is given the type as `mime` writes it, so whitespace
+    // around `;` (RFC 9110 §8.3.1) reads as it does in the check above.
+    let mut headers = header::HeaderMap::new();
+    headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_str(content_type.as_ref())
+            .map_err(|_| unsupported_media_type(Some(&req)))?,
+    );
+    let mut form = actix_multipart::Multipart::new(&headers, payload);
     if db.book(id).await.map_err(db_error)?.is_none() {
         return Err(not_found(id));
     }
@@ -344,14 +353,10 @@ pub async fn put_cover(
     }
 }
 
-/// Whether the request's `Content-Type` is `multipart/form-data` (with its
+/// The request's `Content-Type` when it is `multipart/form-data` (with its
 /// parameters), the one multipart type a cover upload takes.
-fn is_form_data(req: &HttpRequest) -> bool {
-    req.headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<mime::Mime>().ok())
-        .is_some_and(|m| m.type_() == mime::MULTIPART && m.subtype() == mime::FORM_DATA)
+fn form_data(req: &HttpRequest) -> Option<mime::Mime> {
+    content_type(req).filter(|m| m.type_() == mime::MULTIPART && m.subtype() == mime::FORM_DATA)
 }
 
 /// The image types a cover may be, as sniffed from its bytes.

@@ -85,6 +85,76 @@ fn data_error(name: String, message: String) -> actix_web::Error {
     )]))
 }
 
+/// The request's `Content-Type` as a media type, read as RFC 9110 §8.3.1
+/// writes it: `type "/" subtype *( OWS ";" OWS [ parameter ] )`, so
+/// whitespace around `;` and empty parameters are allowed
+/// (`application/json ; charset=utf-8`, `multipart/form-data;\tboundary=x`).
+/// `None` when the header is absent, not visible ASCII or not a media type.
+///
+/// The `mime` crate alone refuses whitespace before `;`; the value is
+/// parsed as sent first and, only when that fails, again with the optional
+/// whitespace and empty parameters taken out (quoted strings kept as they
+/// are).
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::pipeline::content_type;
+///
+/// let req = TestRequest::default()
+///     .insert_header(("Content-Type", "multipart/form-data ;\tboundary=\"a ; b\""))
+///     .to_http_request();
+/// let mime = content_type(&req).unwrap();
+/// assert_eq!(mime.essence_str(), "multipart/form-data");
+/// assert_eq!(mime.get_param("boundary").unwrap(), "a ; b");
+/// assert!(content_type(&TestRequest::default().to_http_request()).is_none());
+/// ```
+pub fn content_type(req: &HttpRequest) -> Option<mime::Mime> {
+    let value = req.headers().get(header::CONTENT_TYPE)?.to_str().ok()?;
+    value
+        .parse()
+        .ok()
+        .or_else(|| without_ows(value).parse().ok())
+}
+
+/// `value` with the whitespace around each `;` outside quoted strings and
+/// the empty parameters (`;;`, a trailing `;`) taken out.
+fn without_ows(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let (mut quoted, mut escaped, mut after_semicolon) = (false, false, false);
+    for c in value.trim().chars() {
+        if quoted {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                quoted = false;
+            }
+            continue;
+        }
+        match c {
+            ' ' | '\t' if after_semicolon => {}
+            ';' => {
+                out.truncate(out.trim_end_matches([' ', '\t']).len());
+                if !out.ends_with(';') {
+                    out.push(';');
+                }
+                after_semicolon = true;
+            }
+            c => {
+                after_semicolon = false;
+                quoted = c == '"';
+                out.push(c);
+            }
+        }
+    }
+    if out.ends_with(';') {
+        out.pop();
+    }
+    out
+}
+
 /// Which body formats a request carries.
 enum Format {
     Json,
@@ -97,8 +167,7 @@ enum Format {
 /// `application/problem+json`, a vendor type) names another document
 /// format than the resource's JSON, so it is not taken for one.
 fn format_of(req: &HttpRequest) -> Option<Format> {
-    let ct = req.headers().get(header::CONTENT_TYPE)?.to_str().ok()?;
-    let mime: mime::Mime = ct.parse().ok()?;
+    let mime = content_type(req)?;
     if mime.type_() != mime::APPLICATION || mime.suffix().is_some() {
         return None;
     }

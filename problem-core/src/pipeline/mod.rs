@@ -57,7 +57,7 @@ mod sticky;
 mod vary;
 
 pub use crate::problem::redact::{REDACTED, is_sensitive_key, redact, redact_value};
-pub use body::{Body, BodyConfig};
+pub use body::{Body, BodyConfig, content_type};
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub use body::{ValidBody, validation_issues};
