@@ -130,6 +130,12 @@ impl Pagination {
 /// Largest accepted offset, so that it fits a signed 64-bit SQL integer.
 const MAX_OFFSET: i128 = i64::MAX as i128;
 
+/// The largest page whose offset (`(page - 1) * per_page`) is at most
+/// [`MAX_OFFSET`]; `u64`, as one item per page allows `i64::MAX + 1`.
+fn max_page(per_page: u64) -> u64 {
+    (MAX_OFFSET / i128::from(per_page.max(1)) + 1) as u64
+}
+
 pub(crate) fn parse_pagination(
     raw: &Pairs<'_>,
     limits: PageSizeLimits,
@@ -151,7 +157,7 @@ pub(crate) fn parse_pagination(
                 .push(
                     issue("page", code::OUT_OF_RANGE, "`page` is too large")
                         .with("minimum", 1)
-                        .with("maximum", (MAX_OFFSET / i128::from(per_page.max(1))) as i64),
+                        .with("maximum", max_page(per_page)),
                 ),
             Int::Value(n) => page = n as u64,
             Int::NotInteger => issues.push(invalid_value("page", v, "integer")),
@@ -213,6 +219,34 @@ pub(crate) fn parse_page_size(
         Int::NotInteger => {
             issues.push(invalid_value(name, value, "integer"));
             limits.default
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::query::CollectionParams;
+    use serde_json::json;
+
+    /// The `maximum` of a too-large `page` is the largest page accepted.
+    #[test]
+    fn the_largest_page_is_the_maximum() {
+        for (per_page, max) in [
+            (1u64, 9_223_372_036_854_775_808u64),
+            (20, 461_168_601_842_738_791),
+        ] {
+            let ok = CollectionParams::from_query_str(&format!("per_page={per_page}&page={max}"));
+            assert_eq!(ok.map(|p| p.pagination.page).ok(), Some(max), "{per_page}");
+            let err =
+                CollectionParams::from_query_str(&format!("per_page={per_page}&page={}", max + 1))
+                    .unwrap_err();
+            let issue = serde_json::to_value(&err.issues()[0]).unwrap();
+            assert_eq!(
+                issue,
+                json!({"location": "query", "name": "page", "code": "out_of_range",
+                       "message": "`page` is too large", "minimum": 1, "maximum": max}),
+                "{per_page}"
+            );
         }
     }
 }
