@@ -72,8 +72,12 @@ pub(crate) fn reference<'a>(text: &'a str, outside: &'static AsciiSet) -> Cow<'a
             .next()
             .is_none_or(|run| std::ptr::eq(run, piece))
     };
-    let mut pieces = text.split('%');
-    let clean = pieces.next().is_none_or(kept) && pieces.all(|p| is_triplet(p) && kept(p));
+    let clean = if memchr::memchr(b'%', text.as_bytes()).is_none() {
+        kept(text)
+    } else {
+        let mut pieces = text.split('%');
+        pieces.next().is_none_or(kept) && pieces.all(|p| is_triplet(p) && kept(p))
+    };
     if clean {
         return Cow::Borrowed(text);
     }
