@@ -235,6 +235,9 @@ fn a_cursor_keeps_to_other_spellings_of_the_same_query() {
         "title__in=ab&q=a+b",
         "title__in=ab,ba&q=a",
         "title__in=ab,ba,abc&q=a+b",
+        // One term holding U+001F, the separator of the terms in the
+        // cursor's filter hash before terms were length-prefixed.
+        "title__in=ab,ba&q=a%1Fb",
     ] {
         let (code, detail) = parse::<Book>(&format!("sort=-year&limit=1&{other}&cursor={token}"))
             .map(|_| ())

@@ -638,6 +638,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                     s.terms.iter().map(|t| super::fold_case(t)).collect();
                 terms.sort_unstable();
                 terms.dedup();
+                // Each term length-prefixed, as text filter values are
+                // (`FieldValue::canonical`): a term may hold any
+                // separator (U+001F is not whitespace), and `a<U+1F>b`
+                // must not read as the terms `a` and `b`.
+                let terms: Vec<String> = terms.iter().map(|t| format!("{}:{t}", t.len())).collect();
                 format!("{}\u{1e}{}", terms.join("\u{1f}"), fields.join("\u{1f}"))
             }
         };
