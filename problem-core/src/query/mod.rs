@@ -87,8 +87,12 @@
 //! - Nulls sort first ascending and last descending everywhere (SQL uses
 //!   `NULLS FIRST`/`NULLS LAST` on nullable columns).
 //! - Text compares by code point (memory, SQLite); on PostgreSQL use a `C`
-//!   collation for the same order. Search lowercases with Unicode rules in
-//!   memory and with the database's `LOWER` in SQL (SQLite folds ASCII only).
+//!   collation for the same order. Search folds case by Unicode simple
+//!   case folding ([`fold_case`]) in memory, and in SQL against the field's
+//!   `folded_column` (a column the application fills with [`fold_case`] of
+//!   the value), so every database finds the same rows; a searched field
+//!   without one falls back to the database's `LOWER`, which folds ASCII
+//!   only on SQLite.
 //! - Date-times are compared in UTC; store them in UTC.
 //! - At most 20 search terms (`too_many_values`).
 //! - Page size 0 or negative and `page` below 1 are `out_of_range`; non
