@@ -9,9 +9,7 @@ use std::task::{Context, Poll};
 
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
-use actix_web::http::header::{
-    self, EntityTag, Header, HeaderMap, HeaderValue, IfMatch, IfNoneMatch,
-};
+use actix_web::http::header::{self, EntityTag, HeaderMap, HeaderValue, IfMatch, IfNoneMatch};
 use actix_web::http::{Method, StatusCode};
 use actix_web::web::Bytes;
 use actix_web::{HttpMessage, HttpResponse};
@@ -70,7 +68,8 @@ fn quoted_tag(bytes: &[u8]) -> [u8; 34] {
 /// - `If-Match: *`: `Ok(())` when a current representation exists;
 /// - a list of entity tags: `Ok(())` when one of them is strongly equal to
 ///   the current tag (RFC 9110 §8.8.3.2: a weak tag never matches);
-/// - otherwise, or when the header does not parse: the `412 Precondition
+/// - otherwise, or when the header does not parse (an element that is not
+///   an entity tag, `*` beside tags): the `412 Precondition
 ///   Failed` problem, detail `The resource has changed since it was read`
 ///   ([`spec::PRECONDITION_FAILED`](crate::spec::PRECONDITION_FAILED), [`PreconditionFailed`]). The handler
 ///   returns it with `?` before writing anything.
@@ -89,6 +88,10 @@ fn quoted_tag(bytes: &[u8]) -> [u8; 34] {
 /// assert_eq!(err.to_string(), "The resource has changed since it was read");
 /// let req = TestRequest::delete().insert_header(("If-Match", "*")).to_http_request();
 /// assert!(check_if_match(&req, None).is_err());
+/// // Every element must be an entity tag.
+/// let list = format!("garbage, {current}");
+/// let req = TestRequest::delete().insert_header(("If-Match", list)).to_http_request();
+/// assert!(check_if_match(&req, Some(&current)).is_err());
 /// ```
 ///
 /// # Errors
@@ -100,17 +103,58 @@ pub fn check_if_match<M: HttpMessage>(
     if !req.headers().contains_key(header::IF_MATCH) {
         return Ok(());
     }
-    let matches = match IfMatch::parse(req) {
-        Ok(IfMatch::Any) => current.is_some(),
-        Ok(IfMatch::Items(tags)) => {
+    let matches = match tag_list(req.headers(), &header::IF_MATCH) {
+        Some(IfMatch::Any) => current.is_some(),
+        Some(IfMatch::Items(tags)) => {
             current.is_some_and(|current| tags.iter().any(|t| t.strong_eq(current)))
         }
-        Err(_) => false,
+        None => false,
     };
     if matches {
         Ok(())
     } else {
         Err(PreconditionFailed)
+    }
+}
+
+/// The entity-tag list of every `name` field line together (RFC 9110
+/// §13.1.1, §13.1.2: `"*" / #entity-tag`), read strictly: `None` when any
+/// element is not an entity tag, when `*` stands beside tags, or when there
+/// is no element at all. actix-web's own parse drops the elements it
+/// cannot read, so `If-Match: garbage, "<current>"` would pass for
+/// `"<current>"`. Empty list elements (`a, , b`) are allowed (RFC 9110
+/// §5.6.1).
+fn tag_list(headers: &HeaderMap, name: &header::HeaderName) -> Option<IfMatch> {
+    let mut any = false;
+    let mut tags = Vec::new();
+    for line in headers.get_all(name) {
+        let mut rest = line.to_str().ok()?;
+        loop {
+            rest = rest.trim_start_matches([' ', '\t', ',']);
+            if rest.is_empty() {
+                break;
+            }
+            let len = if rest.starts_with('*') {
+                any = true;
+                1
+            } else {
+                // `[ "W/" ] DQUOTE *etagc DQUOTE`, parsed by actix-web.
+                let open = if rest.starts_with("W/") { 2 } else { 0 };
+                let close = rest.get(open + 1..)?.find('"')?;
+                let len = open + 1 + close + 1;
+                tags.push(rest.get(..len)?.parse::<EntityTag>().ok()?);
+                len
+            };
+            rest = rest[len..].trim_start_matches([' ', '\t']);
+            if !(rest.is_empty() || rest.starts_with(',')) {
+                return None;
+            }
+        }
+    }
+    match (any, tags.is_empty()) {
+        (true, true) => Some(IfMatch::Any),
+        (false, false) => Some(IfMatch::Items(tags)),
+        (true, false) | (false, true) => None,
     }
 }
 
@@ -314,9 +358,13 @@ where
             };
         }
         // A malformed `If-None-Match` is ignored (the request is then
-        // unconditional).
+        // unconditional), a list with an element that is not an entity tag
+        // included.
         let if_none_match = if req.headers().contains_key(header::IF_NONE_MATCH) {
-            IfNoneMatch::parse(&req).ok()
+            tag_list(req.headers(), &header::IF_NONE_MATCH).map(|list| match list {
+                IfMatch::Any => IfNoneMatch::Any,
+                IfMatch::Items(tags) => IfNoneMatch::Items(tags),
+            })
         } else {
             None
         };
@@ -644,8 +692,49 @@ impl MessageBody for HeadBody {
 
 #[cfg(test)]
 mod tests {
-    use super::{entity_tag, quoted_tag, set_content_length, set_tag_and_length};
-    use actix_web::http::header::{self, HeaderMap, HeaderValue};
+    use super::{entity_tag, quoted_tag, set_content_length, set_tag_and_length, tag_list};
+    use actix_web::http::header::{self, EntityTag, HeaderMap, HeaderValue, IfMatch};
+
+    /// Every element must be an entity tag, `*` alone; all lines count.
+    #[test]
+    fn tag_lists_are_read_strictly() {
+        let list = |lines: &[&str]| {
+            let mut headers = HeaderMap::new();
+            for line in lines {
+                headers.append(header::IF_MATCH, HeaderValue::from_str(line).unwrap());
+            }
+            tag_list(&headers, &header::IF_MATCH)
+        };
+        let strong = |t: &str| EntityTag::new_strong(t.to_owned());
+        let weak = |t: &str| EntityTag::new_weak(t.to_owned());
+        let tags = |l: Option<IfMatch>| match l {
+            Some(IfMatch::Items(tags)) => Some(tags),
+            Some(IfMatch::Any) | None => None,
+        };
+        assert!(matches!(list(&["*"]), Some(IfMatch::Any)));
+        assert!(matches!(list(&[" * ", ","]), Some(IfMatch::Any)));
+        assert_eq!(tags(list(&["\"a\""])), Some(vec![strong("a")]));
+        assert_eq!(
+            tags(list(&["\"a\" ,W/\"b\",, \t\"\"", "\"c\""])),
+            Some(vec![strong("a"), weak("b"), strong(""), strong("c")])
+        );
+        for malformed in [
+            &["garbage, \"a\""][..],
+            &["\"a\", garbage"],
+            &["\"a\"", "garbage"],
+            &["*, \"a\""],
+            &["*", "\"a\""],
+            &["\"a\"\"b\""],
+            &["\"a"],
+            &["W/a"],
+            &["w/\"a\""],
+            &["**"],
+            &[""],
+            &[" , "],
+        ] {
+            assert!(list(malformed).is_none(), "{malformed:?}");
+        }
+    }
 
     #[test]
     fn content_length_is_written_as_header_value_from_u64_writes_it() {
