@@ -6,44 +6,71 @@
 
 mod common;
 
-use examples::catalog::Db;
+use examples::catalog::{CoverWrite, Db};
 
 async fn two_writers_one_tag(db: &Db) {
     db.prepare(3).await.unwrap();
     let png = b"\x89PNG\r\n\x1a\nfirst".to_vec();
-    assert!(
+    assert_eq!(
         db.put_cover(1, "image/png", png.clone(), None)
             .await
-            .unwrap()
+            .unwrap(),
+        CoverWrite::Stored
     );
     // Both read the first cover; the first write wins, the second finds
     // another cover in place and stores nothing.
     let a = b"GIF89a-a".to_vec();
     let b = b"GIF89a-b".to_vec();
-    assert!(
+    assert_eq!(
         db.put_cover(1, "image/gif", a.clone(), Some(&png))
             .await
-            .unwrap()
+            .unwrap(),
+        CoverWrite::Stored
     );
-    assert!(!db.put_cover(1, "image/gif", b, Some(&png)).await.unwrap());
+    assert_eq!(
+        db.put_cover(1, "image/gif", b, Some(&png)).await.unwrap(),
+        CoverWrite::Changed
+    );
     assert_eq!(
         db.cover(1).await.unwrap(),
         Some(("image/gif".into(), a.clone()))
     );
     // Without a precondition the write replaces whatever is there.
-    assert!(
+    assert_eq!(
         db.put_cover(1, "image/png", png.clone(), None)
             .await
-            .unwrap()
+            .unwrap(),
+        CoverWrite::Stored
     );
-    assert_eq!(db.cover(1).await.unwrap(), Some(("image/png".into(), png)));
+    assert_eq!(
+        db.cover(1).await.unwrap(),
+        Some(("image/png".into(), png.clone()))
+    );
     // A book without a cover has nothing to swap.
-    assert!(
-        !db.put_cover(2, "image/gif", a, Some(b"none"))
+    assert_eq!(
+        db.put_cover(2, "image/gif", a.clone(), Some(b"none"))
             .await
-            .unwrap()
+            .unwrap(),
+        CoverWrite::Changed
     );
     assert_eq!(db.cover(2).await.unwrap(), None);
+    // A deleted book takes its cover with it, and gets no new one: a
+    // cover upload that started before the delete stores nothing.
+    assert!(db.delete(1).await.unwrap());
+    assert_eq!(db.cover(1).await.unwrap(), None);
+    for replacing in [None, Some(&png[..])] {
+        assert_eq!(
+            db.put_cover(1, "image/gif", a.clone(), replacing)
+                .await
+                .unwrap(),
+            CoverWrite::NoBook
+        );
+    }
+    assert_eq!(db.cover(1).await.unwrap(), None);
+    assert_eq!(
+        db.put_cover(99, "image/gif", a, None).await.unwrap(),
+        CoverWrite::NoBook
+    );
 }
 
 #[tokio::test]

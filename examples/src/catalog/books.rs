@@ -14,7 +14,7 @@ use problem_core::{
     UnsupportedMediaTypeException, ValidationException,
 };
 
-use super::db::Db;
+use super::db::{CoverWrite, Db};
 use super::model::{Book, NewBook};
 use super::openapi::{CoverUpload, DatabaseUnavailable, Health, Unauthorized};
 use problem_core::ProblemDetails;
@@ -342,14 +342,15 @@ pub async fn put_cover(
     } else {
         None
     };
-    if db
+    match db
         .put_cover(id, media_type, data, replacing)
         .await
         .map_err(db_error)?
     {
-        Ok(HttpResponse::NoContent().finish())
-    } else {
-        Err(PreconditionFailed.into())
+        CoverWrite::Stored => Ok(HttpResponse::NoContent().finish()),
+        CoverWrite::Changed => Err(PreconditionFailed.into()),
+        // Deleted while its cover was uploading.
+        CoverWrite::NoBook => Err(not_found(id)),
     }
 }
 

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use sea_query::{
-    ColumnDef, Expr, ExprTrait, Iden, InsertStatement, OnConflict, PostgresQueryBuilder, Query,
-    SelectStatement, SqliteQueryBuilder, Table, TableCreateStatement,
+    ColumnDef, Expr, ExprTrait, ForeignKey, ForeignKeyAction, Iden, InsertStatement, OnConflict,
+    PostgresQueryBuilder, Query, SelectStatement, SqliteQueryBuilder, Table, TableCreateStatement,
 };
 use sea_query_sqlx::SqlxBinder;
 use sqlx::postgres::PgPoolOptions;
@@ -167,6 +167,18 @@ fn books_table(postgres: bool) -> TableCreateStatement {
         .to_owned()
 }
 
+/// What [`Db::put_cover`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoverWrite {
+    /// The cover was stored.
+    Stored,
+    /// Nothing was stored: the book's cover was not the one `replacing`
+    /// named (a `412`).
+    Changed,
+    /// Nothing was stored: the book does not exist (any more; a `404`).
+    NoBook,
+}
+
 fn covers_table() -> TableCreateStatement {
     Table::create()
         .table(Covers::Table)
@@ -179,6 +191,14 @@ fn covers_table() -> TableCreateStatement {
         )
         .col(ColumnDef::new(Covers::ContentType).string().not_null())
         .col(ColumnDef::new(Covers::Data).blob().not_null())
+        // A cover belongs to its book: deleting the book deletes it, and no
+        // cover is stored for a book that is gone.
+        .foreign_key(
+            ForeignKey::create()
+                .from(Covers::Table, Covers::BookId)
+                .to(Books::Table, Books::Id)
+                .on_delete(ForeignKeyAction::Cascade),
+        )
         .to_owned()
 }
 
@@ -225,8 +245,10 @@ impl Db {
                 Ok(Db::Postgres(pool))
             }
             Some(u) => {
-                let options: SqliteConnectOptions =
-                    u.parse::<SqliteConnectOptions>()?.create_if_missing(true);
+                let options: SqliteConnectOptions = u
+                    .parse::<SqliteConnectOptions>()?
+                    .create_if_missing(true)
+                    .foreign_keys(true);
                 let pool = SqlitePoolOptions::new()
                     .max_connections(4)
                     .acquire_timeout(ACQUIRE_TIMEOUT)
@@ -243,7 +265,11 @@ impl Db {
                     .idle_timeout(None)
                     .max_lifetime(None)
                     .acquire_timeout(ACQUIRE_TIMEOUT)
-                    .connect("sqlite::memory:")
+                    .connect_with(
+                        "sqlite::memory:"
+                            .parse::<SqliteConnectOptions>()?
+                            .foreign_keys(true),
+                    )
                     .await?;
                 Ok(Db::Sqlite(pool))
             }
@@ -444,13 +470,8 @@ impl Db {
     /// # Errors
     /// The driver's error.
     pub async fn delete(&self, id: i64) -> Result<bool, sqlx::Error> {
-        let covers = Query::delete()
-            .from_table(Covers::Table)
-            .and_where(Expr::col(Covers::BookId).eq(id))
-            .to_owned();
-        on_db!(self, covers, |sql, values, pool| {
-            sqlx::query_with(sql, values).execute(pool).await?;
-        });
+        // The book first: its cover goes with it (`ON DELETE CASCADE`), and
+        // a cover upload that comes after finds no book to store it for.
         let books = Query::delete()
             .from_table(Books::Table)
             .and_where(Expr::col(Books::Id).eq(id))
@@ -464,11 +485,12 @@ impl Db {
         Ok(affected > 0)
     }
 
-    /// Stores a book's cover. With `replacing: None`, whatever cover the book
-    /// has is replaced (or a first one stored); with `Some(bytes)`, only the
-    /// cover whose bytes are exactly `bytes` is replaced, in one statement
-    /// (the compare-and-swap behind `If-Match`: two writers holding the same
-    /// tag cannot both win). Whether the cover was stored.
+    /// Stores a book's cover, in one statement that also requires the book
+    /// to exist (a book deleted while its cover was uploading gets none).
+    /// With `replacing: None`, whatever cover the book has is replaced (or a
+    /// first one stored); with `Some(bytes)`, only the cover whose bytes are
+    /// exactly `bytes` is replaced (the compare-and-swap behind `If-Match`:
+    /// two writers holding the same tag cannot both win).
     ///
     /// # Errors
     /// The driver's error.
@@ -478,24 +500,38 @@ impl Db {
         content_type: &str,
         data: Vec<u8>,
         replacing: Option<&[u8]>,
-    ) -> Result<bool, sqlx::Error> {
-        let affected = match replacing {
+    ) -> Result<CoverWrite, sqlx::Error> {
+        let book_exists = || {
+            Expr::exists(
+                Query::select()
+                    .expr(Expr::val(1))
+                    .from(Books::Table)
+                    .and_where(Expr::col(Books::Id).eq(id))
+                    .to_owned(),
+            )
+        };
+        let result = match replacing {
             None => {
-                let insert = Query::insert()
+                let row = Query::select()
+                    .exprs([Expr::val(id), Expr::val(content_type), Expr::val(data)])
+                    .and_where(book_exists())
+                    .to_owned();
+                let mut insert = Query::insert();
+                insert
                     .into_table(Covers::Table)
                     .columns([Covers::BookId, Covers::ContentType, Covers::Data])
-                    .values_panic([id.into(), content_type.into(), data.into()])
+                    .select_from(row)
+                    .map_err(|e| sqlx::Error::Protocol(e.to_string()))?
                     .on_conflict(
                         OnConflict::column(Covers::BookId)
                             .update_columns([Covers::ContentType, Covers::Data])
                             .to_owned(),
-                    )
-                    .to_owned();
+                    );
                 on_db!(self, insert, |sql, values, pool| {
                     sqlx::query_with(sql, values)
                         .execute(pool)
-                        .await?
-                        .rows_affected()
+                        .await
+                        .map(|done| done.rows_affected())
                 })
             }
             Some(current) => {
@@ -507,16 +543,30 @@ impl Db {
                     ])
                     .and_where(Expr::col(Covers::BookId).eq(id))
                     .and_where(Expr::col(Covers::Data).eq(current.to_vec()))
+                    .and_where(book_exists())
                     .to_owned();
                 on_db!(self, update, |sql, values, pool| {
                     sqlx::query_with(sql, values)
                         .execute(pool)
-                        .await?
-                        .rows_affected()
+                        .await
+                        .map(|done| done.rows_affected())
                 })
             }
         };
-        Ok(affected > 0)
+        let affected = match result {
+            Ok(rows) => rows,
+            // PostgreSQL: the book was deleted between the statement's
+            // snapshot and its foreign-key check.
+            Err(sqlx::Error::Database(e)) if e.is_foreign_key_violation() => 0,
+            Err(e) => return Err(e),
+        };
+        if affected > 0 {
+            Ok(CoverWrite::Stored)
+        } else if self.book(id).await?.is_none() {
+            Ok(CoverWrite::NoBook)
+        } else {
+            Ok(CoverWrite::Changed)
+        }
     }
 
     /// A book's cover: content type and bytes.
