@@ -934,6 +934,79 @@ async fn if_match_protects_deletes_and_cover_uploads() {
     );
 }
 
+/// `If-None-Match` on the same writes (RFC 9110 §13.1.2): `*` stores a
+/// cover only while the book has none; a tag that is current refuses the
+/// write; a list with an element that is not an entity tag refuses it too.
+/// Each refusal is the 412 problem and writes nothing.
+#[tokio::test]
+async fn if_none_match_guards_deletes_and_cover_uploads() {
+    let cat = Catalog::start(&[]);
+    let precondition_failed = |instance: &str| {
+        json!({"type": "about:blank", "title": "Precondition Failed", "status": 412,
+               "detail": "The resource has changed since it was read", "instance": instance})
+    };
+    let png = b"\x89PNG\r\n\x1a\nfirst".to_vec();
+    let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec();
+    let put = |if_none_match: &str, data: &[u8]| {
+        cat.request(Method::PUT, "/books/8/cover")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .header("Content-Type", "multipart/form-data; boundary=b0und")
+            .header("If-None-Match", if_none_match.to_owned())
+            .body(multipart("b0und", "cover", "image/png", data))
+            .send()
+    };
+    let cover = || async {
+        let res = cat.get("/books/8/cover").send().await.unwrap();
+        (res.status().as_u16(), res.bytes().await.unwrap().to_vec())
+    };
+    // No cover yet: `*` stores; then there is one, and `*` refuses.
+    assert_eq!(put("*", &png).await.unwrap().status(), 204);
+    assert_eq!(cover().await, (200, png.clone()));
+    let (status, _, body) = json(put("*", &gif).await.unwrap()).await;
+    assert_eq!((status, body), (412, precondition_failed("/books/8/cover")));
+    // The current tag (weakly) refuses; another tag allows.
+    let tag = problem_core::pipeline::entity_tag(&png).to_string();
+    for current in [tag.clone(), format!("W/{tag}"), format!("\"x\", {tag}")] {
+        assert_eq!(
+            put(&current, &gif).await.unwrap().status(),
+            412,
+            "{current}"
+        );
+    }
+    for malformed in ["garbage", "*, \"x\""] {
+        assert_eq!(
+            put(malformed, &gif).await.unwrap().status(),
+            412,
+            "{malformed}"
+        );
+    }
+    assert_eq!(cover().await, (200, png.clone()));
+    assert_eq!(put("\"x\"", &gif).await.unwrap().status(), 204);
+    assert_eq!(cover().await, (200, gif));
+
+    let delete = |if_none_match: &str| {
+        cat.request(Method::DELETE, "/books/9")
+            .header("Authorization", format!("Bearer {ADMIN}"))
+            .header("If-None-Match", if_none_match.to_owned())
+            .send()
+    };
+    let etag = cat.get("/books/9").send().await.unwrap().headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    for refused in ["*", etag.as_str()] {
+        let (status, _, body) = json(delete(refused).await.unwrap()).await;
+        assert_eq!(
+            (status, body),
+            (412, precondition_failed("/books/9")),
+            "{refused}"
+        );
+    }
+    assert_eq!(cat.get("/books/9").send().await.unwrap().status(), 200);
+    assert_eq!(delete("\"x\"").await.unwrap().status(), 204);
+    assert_eq!(cat.get("/books/9").send().await.unwrap().status(), 404);
+}
+
 /// The 409's `type` resolves: `/problems/duplicate-isbn` documents the
 /// problem type, as HTML by default and as JSON on request.
 #[tokio::test]

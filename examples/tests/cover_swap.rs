@@ -6,13 +6,13 @@
 
 mod common;
 
-use examples::catalog::{CoverWrite, Db};
+use examples::catalog::{CoverWrite, Db, Replacing};
 
 async fn two_writers_one_tag(db: &Db) {
     db.prepare(3).await.unwrap();
     let png = b"\x89PNG\r\n\x1a\nfirst".to_vec();
     assert_eq!(
-        db.put_cover(1, "image/png", png.clone(), None)
+        db.put_cover(1, "image/png", png.clone(), Replacing::Whatever)
             .await
             .unwrap(),
         CoverWrite::Stored
@@ -22,13 +22,15 @@ async fn two_writers_one_tag(db: &Db) {
     let a = b"GIF89a-a".to_vec();
     let b = b"GIF89a-b".to_vec();
     assert_eq!(
-        db.put_cover(1, "image/gif", a.clone(), Some(&png))
+        db.put_cover(1, "image/gif", a.clone(), Replacing::Exactly(&png))
             .await
             .unwrap(),
         CoverWrite::Stored
     );
     assert_eq!(
-        db.put_cover(1, "image/gif", b, Some(&png)).await.unwrap(),
+        db.put_cover(1, "image/gif", b, Replacing::Exactly(&png))
+            .await
+            .unwrap(),
         CoverWrite::Changed
     );
     assert_eq!(
@@ -37,7 +39,7 @@ async fn two_writers_one_tag(db: &Db) {
     );
     // Without a precondition the write replaces whatever is there.
     assert_eq!(
-        db.put_cover(1, "image/png", png.clone(), None)
+        db.put_cover(1, "image/png", png.clone(), Replacing::Whatever)
             .await
             .unwrap(),
         CoverWrite::Stored
@@ -48,17 +50,39 @@ async fn two_writers_one_tag(db: &Db) {
     );
     // A book without a cover has nothing to swap.
     assert_eq!(
-        db.put_cover(2, "image/gif", a.clone(), Some(b"none"))
+        db.put_cover(2, "image/gif", a.clone(), Replacing::Exactly(b"none"))
             .await
             .unwrap(),
         CoverWrite::Changed
     );
     assert_eq!(db.cover(2).await.unwrap(), None);
+    // Only if absent: the first writer that saw no cover stores it, the
+    // second finds one and stores nothing.
+    assert_eq!(
+        db.put_cover(2, "image/gif", a.clone(), Replacing::Nothing)
+            .await
+            .unwrap(),
+        CoverWrite::Stored
+    );
+    assert_eq!(
+        db.put_cover(2, "image/png", png.clone(), Replacing::Nothing)
+            .await
+            .unwrap(),
+        CoverWrite::Changed
+    );
+    assert_eq!(
+        db.cover(2).await.unwrap(),
+        Some(("image/gif".into(), a.clone()))
+    );
     // A deleted book takes its cover with it, and gets no new one: a
     // cover upload that started before the delete stores nothing.
     assert!(db.delete(1).await.unwrap());
     assert_eq!(db.cover(1).await.unwrap(), None);
-    for replacing in [None, Some(&png[..])] {
+    for replacing in [
+        Replacing::Whatever,
+        Replacing::Exactly(&png),
+        Replacing::Nothing,
+    ] {
         assert_eq!(
             db.put_cover(1, "image/gif", a.clone(), replacing)
                 .await
@@ -68,7 +92,9 @@ async fn two_writers_one_tag(db: &Db) {
     }
     assert_eq!(db.cover(1).await.unwrap(), None);
     assert_eq!(
-        db.put_cover(99, "image/gif", a, None).await.unwrap(),
+        db.put_cover(99, "image/gif", a, Replacing::Whatever)
+            .await
+            .unwrap(),
         CoverWrite::NoBook
     );
 }

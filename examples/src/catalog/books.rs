@@ -5,7 +5,7 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse, mime, web};
 use futures_util::StreamExt;
 use problem_core::pipeline::framework::unsupported_media_type;
 use problem_core::pipeline::{
-    PreconditionFailed, UnknownError, ValidBody, check_if_match, content_type, entity_tag,
+    PreconditionFailed, UnknownError, ValidBody, check_preconditions, content_type, entity_tag,
 };
 use problem_core::routing::OriginalPath;
 use problem_core::spec::{MAX_PARAMETERS, TOO_MANY_FORM_FIELDS};
@@ -14,11 +14,11 @@ use problem_core::{
     UnsupportedMediaTypeException, ValidationException,
 };
 
-use super::db::{CoverWrite, Db};
+use super::db::{CoverWrite, Db, Replacing};
 use super::model::{Book, NewBook};
 use super::openapi::{CoverUpload, DatabaseUnavailable, Health, Unauthorized};
 use problem_core::ProblemDetails;
-use problem_core::openapi::{BadRequestProblem, IfMatch};
+use problem_core::openapi::{BadRequestProblem, IfMatch, IfNoneMatch};
 
 /// A book with this ISBN already exists.
 ///
@@ -190,18 +190,20 @@ fn book_tag(book: &super::model::Book) -> Result<EntityTag, actix_web::Error> {
 }
 
 /// `DELETE /books/{id}`: 204; with `If-Match`, 412 and nothing deleted
-/// when the book changed since the client read it (RFC 9110 §13.1.1).
+/// when the book changed since the client read it (RFC 9110 §13.1.1); with
+/// `If-None-Match`, 412 when it has not (§13.1.2).
 #[utoipa::path(
     delete,
     path = "/books/{id}",
     operation_id = "deleteBook",
     tag = "books",
     summary = "Delete a book (admin)",
-    description = "204; with `If-Match`, 412 and nothing deleted when the book changed since the client read it.",
+    description = "204; with `If-Match`, 412 and nothing deleted when the book changed since the client read it (with `If-None-Match`, when it has not).",
     security(("bearer" = [])),
     params(
         ("id" = i64, Path, description = "The book's id."),
         IfMatch,
+        IfNoneMatch,
     ),
     responses(
         (status = 204, description = "Deleted."),
@@ -212,7 +214,7 @@ fn book_tag(book: &super::model::Book) -> Result<EntityTag, actix_web::Error> {
             body = ProblemDetails, content_type = "application/problem+json"),
         (status = 404, description = "No book has this id.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another version of the book: nothing was deleted.",
+        (status = 412, description = "`If-Match` names another version of the book, or `If-None-Match` names this one: nothing was deleted.",
             body = ProblemDetails, content_type = "application/problem+json"),
         (status = 503, response = inline(DatabaseUnavailable)),
     )
@@ -226,7 +228,7 @@ pub async fn delete_book(
     let Some(book) = db.book(id).await.map_err(db_error)? else {
         return Err(not_found(id));
     };
-    check_if_match(&req, Some(&book_tag(&book)?))?;
+    check_preconditions(&req, Some(&book_tag(&book)?))?;
     if db.delete(id).await.map_err(db_error)? {
         Ok(HttpResponse::NoContent().finish())
     } else {
@@ -236,18 +238,20 @@ pub async fn delete_book(
 
 /// `PUT /books/{id}/cover`: `multipart/form-data` with a file part
 /// `cover`; 204; with `If-Match`, 412 and nothing stored when the cover
-/// changed since the client read it (`If-Match: *`: only when it has one).
+/// changed since the client read it (`If-Match: *`: only when it has one);
+/// with `If-None-Match: *`, only when it has none.
 #[utoipa::path(
     put,
     path = "/books/{id}/cover",
     operation_id = "putCover",
     tag = "books",
     summary = "Upload a book's cover (editor or admin)",
-    description = "`multipart/form-data` with a file part `cover`; 204. With `If-Match`, 412 and nothing stored when the cover changed since the client read it (`If-Match: *`: only when it has one).",
+    description = "`multipart/form-data` with a file part `cover`; 204. With `If-Match`, 412 and nothing stored when the cover changed since the client read it (`If-Match: *`: only when it has one); with `If-None-Match: *`, only when it has none.",
     security(("bearer" = [])),
     params(
         ("id" = i64, Path, description = "The book's id."),
         IfMatch,
+        IfNoneMatch,
     ),
     request_body(content = inline(CoverUpload), content_type = "multipart/form-data"),
     responses(
@@ -257,7 +261,7 @@ pub async fn delete_book(
         (status = 401, response = inline(Unauthorized)),
         (status = 404, description = "No book has this id.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 412, description = "`If-Match` names another cover, or `*` and the book has none: nothing was stored.",
+        (status = 412, description = "`If-Match` names another cover, or `*` and the book has none; or `If-None-Match` names the current cover, or `*` and the book has one: nothing was stored.",
             body = ProblemDetails, content_type = "application/problem+json"),
         (status = 413, description = "More than 1000 form fields; a body over the size limit gets an empty 413 instead.",
             body = ProblemDetails, content_type = "application/problem+json"),
@@ -296,7 +300,7 @@ pub async fn put_cover(
         .await
         .map_err(db_error)?
         .map(|(_, bytes)| bytes);
-    check_if_match(&req, current.as_deref().map(entity_tag).as_ref())?;
+    check_preconditions(&req, current.as_deref().map(entity_tag).as_ref())?;
     let mut cover: Option<(String, Vec<u8>)> = None;
     let mut parts = 0usize;
     while let Some(field) = form.next().await {
@@ -335,12 +339,15 @@ pub async fn put_cover(
         .into());
     };
     let media_type = cover_media_type(&content_type, &data)?;
-    // With `If-Match`, the write replaces only the cover the check saw: a
-    // writer that changed it in between makes this one a 412.
-    let replacing = if req.headers().contains_key(header::IF_MATCH) {
-        current.as_deref()
-    } else {
-        None
+    // With a precondition, the write applies only to the state the check
+    // saw (that cover, or none): a writer that changed it in between makes
+    // this one a 412.
+    let conditional = req.headers().contains_key(header::IF_MATCH)
+        || req.headers().contains_key(header::IF_NONE_MATCH);
+    let replacing = match (conditional, current.as_deref()) {
+        (false, _) => Replacing::Whatever,
+        (true, Some(seen)) => Replacing::Exactly(seen),
+        (true, None) => Replacing::Nothing,
     };
     match db
         .put_cover(id, media_type, data, replacing)

@@ -167,6 +167,19 @@ fn books_table(postgres: bool) -> TableCreateStatement {
         .to_owned()
 }
 
+/// Which cover [`Db::put_cover`] may replace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replacing<'a> {
+    /// Whatever cover the book has, or none (no precondition).
+    Whatever,
+    /// Only the cover whose bytes are exactly these (the compare-and-swap
+    /// behind a precondition that saw this cover).
+    Exactly(&'a [u8]),
+    /// None: the cover is stored only while the book has none (a
+    /// precondition that saw no cover, such as `If-None-Match: *`).
+    Nothing,
+}
+
 /// What [`Db::put_cover`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CoverWrite {
@@ -487,10 +500,9 @@ impl Db {
 
     /// Stores a book's cover, in one statement that also requires the book
     /// to exist (a book deleted while its cover was uploading gets none).
-    /// With `replacing: None`, whatever cover the book has is replaced (or a
-    /// first one stored); with `Some(bytes)`, only the cover whose bytes are
-    /// exactly `bytes` is replaced (the compare-and-swap behind `If-Match`:
-    /// two writers holding the same tag cannot both win).
+    /// `replacing` says which cover it may replace ([`Replacing`]): with
+    /// `Exactly` or `Nothing`, two writers that saw the same state cannot
+    /// both win.
     ///
     /// # Errors
     /// The driver's error.
@@ -499,7 +511,7 @@ impl Db {
         id: i64,
         content_type: &str,
         data: Vec<u8>,
-        replacing: Option<&[u8]>,
+        replacing: Replacing<'_>,
     ) -> Result<CoverWrite, sqlx::Error> {
         let book_exists = || {
             Expr::exists(
@@ -511,7 +523,7 @@ impl Db {
             )
         };
         let result = match replacing {
-            None => {
+            Replacing::Whatever | Replacing::Nothing => {
                 let row = Query::select()
                     .exprs([Expr::val(id), Expr::val(content_type), Expr::val(data)])
                     .and_where(book_exists())
@@ -522,11 +534,13 @@ impl Db {
                     .columns([Covers::BookId, Covers::ContentType, Covers::Data])
                     .select_from(row)
                     .map_err(|e| sqlx::Error::Protocol(e.to_string()))?
-                    .on_conflict(
+                    .on_conflict(if replacing == Replacing::Nothing {
+                        OnConflict::column(Covers::BookId).do_nothing().to_owned()
+                    } else {
                         OnConflict::column(Covers::BookId)
                             .update_columns([Covers::ContentType, Covers::Data])
-                            .to_owned(),
-                    );
+                            .to_owned()
+                    });
                 on_db!(self, insert, |sql, values, pool| {
                     sqlx::query_with(sql, values)
                         .execute(pool)
@@ -534,7 +548,7 @@ impl Db {
                         .map(|done| done.rows_affected())
                 })
             }
-            Some(current) => {
+            Replacing::Exactly(current) => {
                 let update = Query::update()
                     .table(Covers::Table)
                     .values([

@@ -22,7 +22,7 @@ use problem_core::server::ProblemApp;
 use problem_core::version;
 
 pub use config::Config;
-pub use db::{CoverWrite, Db};
+pub use db::{CoverWrite, Db, Replacing};
 
 /// Query parameters `GET /books` accepts and ignores: cache busters (`_`)
 /// and tracking parameters (`utm_source`, `utm_medium`, ...).

@@ -1,5 +1,6 @@
-//! The conditional-request parameter of single-resource writes (RFC 9110
-//! §13.1.1 `If-Match`), for `#[utoipa::path(params(...))]`.
+//! The conditional-request parameters of single-resource writes (RFC 9110
+//! §13.1.1 `If-Match`, §13.1.2 `If-None-Match`), for
+//! `#[utoipa::path(params(...))]`.
 
 use utoipa::IntoParams;
 use utoipa::openapi::Required;
@@ -33,6 +34,42 @@ impl IntoParams for IfMatch {
                 .required(Required::False)
                 .description(Some(
                     "`*`, or the `ETag` of the representation the client read: the write happens only while it is current, else 412 and nothing changes (RFC 9110 §13.1.1).",
+                ))
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .build(),
+        ]
+    }
+}
+
+/// The optional `If-None-Match` request header of a write that
+/// [`check_preconditions`](crate::pipeline::check_preconditions) guards:
+/// `*` (write only when there is no current representation) or a list of
+/// entity tags (write only when none of them is current); otherwise the
+/// `412 Precondition Failed` problem. `params(("id" = i64, Path), IfMatch,
+/// IfNoneMatch)`.
+///
+/// ```
+/// use problem_core::openapi::IfNoneMatch;
+/// use problem_core::openapi::utoipa::IntoParams;
+///
+/// let params = serde_json::to_value(IfNoneMatch::into_params(|| None)).unwrap();
+/// assert_eq!(params[0]["name"], "If-None-Match");
+/// assert_eq!(params[0]["in"], "header");
+/// assert_eq!(params[0]["required"], false);
+/// assert_eq!(params[0]["schema"], serde_json::json!({"type": "string"}));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IfNoneMatch;
+
+impl IntoParams for IfNoneMatch {
+    fn into_params(_parameter_in_provider: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            ParameterBuilder::new()
+                .name("If-None-Match")
+                .parameter_in(ParameterIn::Header)
+                .required(Required::False)
+                .description(Some(
+                    "`*`: the write happens only while there is no current representation; entity tags: only while none of them is current. Else 412 and nothing changes (RFC 9110 §13.1.2).",
                 ))
                 .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
                 .build(),

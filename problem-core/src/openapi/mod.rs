@@ -21,8 +21,8 @@
 //!   [`BareList`](crate::query::BareList) implement `utoipa::ToSchema`
 //!   for any `T: ToSchema` (`body = Page<Book>`), their items the sparse
 //!   fieldset [`Fieldset<T>`].
-//! - Annotations: [`BadRequestProblem`] (the 400 body), [`IfMatch`] (the
-//!   conditional-write header) and
+//! - Annotations: [`BadRequestProblem`] (the 400 body), [`IfMatch`] and
+//!   [`IfNoneMatch`] (the conditional-write headers) and
 //!   [`PipelineResponses`] (the 421 and masked 500 of every operation)
 //!   fit `#[utoipa::path(responses(...))]` and
 //!   `#[openapi(modifiers(...))]`.
@@ -58,7 +58,7 @@ mod version;
 
 pub use utoipa;
 
-pub use conditional::IfMatch;
+pub use conditional::{IfMatch, IfNoneMatch};
 pub use derived::{
     ProblemCase, ProblemMember, problem_case_schema, problem_responses, problem_schema,
 };

@@ -117,6 +117,64 @@ pub fn check_if_match<M: HttpMessage>(
     }
 }
 
+/// Evaluates the preconditions of a write that replaces or deletes the
+/// target resource (RFC 9110 §13.2.2, steps 1 and 3): `If-Match` as
+/// [`check_if_match`] does, then `If-None-Match` (§13.1.2). Pass the
+/// [`entity_tag`] of the representation a `GET` would return now, or
+/// `None` when there is none.
+///
+/// `If-None-Match` fails a write when it is `*` and a current
+/// representation exists (the "create only if absent" guard), when one of
+/// its tags weakly matches the current tag, or when it does not parse;
+/// then, as for `If-Match`, the answer is the `412 Precondition Failed`
+/// problem ([`PreconditionFailed`]) and nothing may be written. The
+/// service has no `Last-Modified`, so steps 2 and 4 (`If-Unmodified-Since`,
+/// `If-Modified-Since`) do not apply.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::pipeline::{check_preconditions, entity_tag};
+///
+/// let current = entity_tag(b"{\"id\":7}");
+/// let put = |name: &str, value: String| {
+///     TestRequest::put().insert_header((name, value)).to_http_request()
+/// };
+/// assert!(check_preconditions(&TestRequest::put().to_http_request(), Some(&current)).is_ok());
+/// // Only if absent: refused over a current representation, allowed without one.
+/// assert!(check_preconditions(&put("If-None-Match", "*".into()), Some(&current)).is_err());
+/// assert!(check_preconditions(&put("If-None-Match", "*".into()), None).is_ok());
+/// // Only if changed: refused when the tag is the current one (weakly).
+/// let weak = format!("W/{current}");
+/// assert!(check_preconditions(&put("If-None-Match", weak), Some(&current)).is_err());
+/// assert!(check_preconditions(&put("If-None-Match", "\"old\"".into()), Some(&current)).is_ok());
+/// // If-Match as check_if_match.
+/// assert!(check_preconditions(&put("If-Match", "\"old\"".into()), Some(&current)).is_err());
+/// ```
+///
+/// # Errors
+/// [`PreconditionFailed`]: the `412` problem.
+pub fn check_preconditions<M: HttpMessage>(
+    req: &M,
+    current: Option<&EntityTag>,
+) -> Result<(), PreconditionFailed> {
+    check_if_match(req, current)?;
+    if !req.headers().contains_key(header::IF_NONE_MATCH) {
+        return Ok(());
+    }
+    let passes = match tag_list(req.headers(), &header::IF_NONE_MATCH) {
+        Some(IfMatch::Any) => current.is_none(),
+        Some(IfMatch::Items(tags)) => {
+            current.is_none_or(|current| !tags.iter().any(|t| t.weak_eq(current)))
+        }
+        None => false,
+    };
+    if passes {
+        Ok(())
+    } else {
+        Err(PreconditionFailed)
+    }
+}
+
 /// The entity-tag list of every `name` field line together (RFC 9110
 /// §13.1.1, §13.1.2: `"*" / #entity-tag`), read strictly: `None` when any
 /// element is not an entity tag, when `*` stands beside tags, or when there

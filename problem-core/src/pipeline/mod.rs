@@ -8,8 +8,9 @@
 //! - [`redact`], [`redact_value`]: credential redaction.
 //! - [`default_error_response`], [`with_headers`]: for exception filters.
 //! - [`RequestContext`]: params, query and the response-header draft.
-//! - [`ConditionalRequests`], [`check_if_match`], [`entity_tag`]: `ETag`,
-//!   `If-None-Match` → 304, `If-Match` → 412, `HEAD` bodies (RFC 9110 §13).
+//! - [`ConditionalRequests`], [`check_if_match`], [`check_preconditions`],
+//!   [`entity_tag`]: `ETag`, `If-None-Match` → 304, `If-Match` (and
+//!   `If-None-Match` on writes) → 412, `HEAD` bodies (RFC 9110 §13).
 //! - [`merge_vary`]: `Vary` merging (RFC 9110 §12.5.5).
 //!
 //! An error that is not a problem type is answered as a masked 500 and
@@ -62,7 +63,8 @@ pub use body::{Body, BodyConfig, content_type};
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub use body::{ValidBody, validation_issues};
 pub use conditional::{
-    ConditionalRequests, ConditionalService, PreconditionFailed, check_if_match, entity_tag,
+    ConditionalRequests, ConditionalService, PreconditionFailed, check_if_match,
+    check_preconditions, entity_tag,
 };
 pub use context::{RequestContext, ResponseDraft};
 pub use deadline::{BodyTimedOut, DEFAULT_BODY_TIMEOUT};
