@@ -504,6 +504,9 @@ impl<T> Page<T> {
     /// let links = page.links("/books", "title__contains=a|b^c`d\\e f&per_page=2");
     /// assert_eq!(links.self_, "/books?title__contains=a%7Cb%5Ec%60d%5Ce%20f&per_page=2");
     /// assert_eq!(links.next.as_deref(), Some("/books?title__contains=a%7Cb%5Ec%60d%5Ce%20f&per_page=2&page=2"));
+    /// // Past the last page, `prev` is the last page.
+    /// let past = Page::<i32>::new(vec![], Pagination { page: 9, per_page: 2 }, Some(3));
+    /// assert_eq!(past.links("/books", "page=9&per_page=2").prev.as_deref(), Some("/books?page=2&per_page=2"));
     /// assert_eq!(
     ///     LinkHeader::new().link(&links.self_, "self").to_string(),
     ///     r#"</books?title__contains=a%7Cb%5Ec%60d%5Ce%20f&per_page=2>; rel="self""#
@@ -521,10 +524,15 @@ impl<T> Page<T> {
             Some(tp) => page < tp,
             None => self.data.len() as u64 >= self.meta.per_page,
         };
+        // Past the known last page, `prev` is the last page (the page
+        // before this one would be empty too).
+        let prev = known_pages.map_or(page.saturating_sub(1), |tp| {
+            page.saturating_sub(1).min(tp.max(1))
+        });
         Links {
             self_: self_url(path, query, tolerated),
             first: Some(at(1)),
-            prev: (page > 1).then(|| at(page - 1)),
+            prev: (page > 1).then(|| at(prev)),
             next: next.then(|| at(page + 1)),
             last: known_pages.map(|tp| at(tp.max(1))),
         }
