@@ -4,79 +4,80 @@
 
 use std::borrow::Cow;
 
-use percent_encoding::{AsciiSet, CONTROLS, NON_ALPHANUMERIC, utf8_percent_encode};
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
-/// Characters percent-encoded in a link target: everything outside the
-/// RFC 3986 §3.3 / §3.4 path and query characters (`unreserved`,
-/// `sub-delims`, `:`, `@`, `/`, `?`, and `%` of a `pct-encoded` triplet),
-/// i.e. controls, space, `"`, `#`, `<`, `>`, `[`, `\`, `]`, `^`, `` ` ``,
-/// `{`, `|`, `}` and (by `utf8_percent_encode`) every non-ASCII byte.
-pub(crate) const OUTSIDE_LINK_TARGET: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'<')
-    .add(b'>')
-    .add(b'[')
-    .add(b'\\')
-    .add(b']')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
+/// The characters a kind of URI reference keeps as they are; every other
+/// byte is percent-encoded (controls, DEL and non-ASCII always). `%` is
+/// kept only as the start of a `%XX` triplet.
+pub(crate) struct UriChars {
+    /// What `utf8_percent_encode` encodes.
+    encoded: AsciiSet,
+    /// Whether an ASCII byte is kept (the same set, for the check).
+    kept: [bool; 128],
+}
 
-/// Characters percent-encoded in a problem `type`: everything but RFC
-/// 3986's `unreserved`, `gen-delims` and `sub-delims` (§2.2, §2.3), which
-/// is what `#[derive(Problem)]` accepts in a `type`: controls, space, `"`,
-/// `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}` and every non-ASCII byte.
-pub(crate) const OUTSIDE_PROBLEM_TYPE: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b':')
-    .remove(b'/')
-    .remove(b'?')
-    .remove(b'#')
-    .remove(b'[')
-    .remove(b']')
-    .remove(b'@')
-    .remove(b'!')
-    .remove(b'$')
-    .remove(b'&')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')')
-    .remove(b'*')
-    .remove(b'+')
-    .remove(b',')
-    .remove(b';')
-    .remove(b'=');
+/// The [`UriChars`] that encode, beyond controls, DEL and non-ASCII, the
+/// ASCII bytes of `also`.
+const fn uri_chars(also: &[u8]) -> UriChars {
+    let mut encoded = CONTROLS.add(0x7f);
+    let mut kept = [true; 128];
+    let mut b = 0;
+    while b < 0x20 {
+        kept[b] = false;
+        b += 1;
+    }
+    kept[0x7f] = false;
+    kept[b'%' as usize] = false;
+    let mut i = 0;
+    while i < also.len() {
+        encoded = encoded.add(also[i]);
+        kept[also[i] as usize] = false;
+        i += 1;
+    }
+    UriChars { encoded, kept }
+}
 
-/// `text` as a valid URI reference: the bytes in `outside` are
+/// A link target: the RFC 3986 §3.3 / §3.4 path and query characters
+/// (`unreserved`, `sub-delims`, `:`, `@`, `/`, `?`) are kept, so space,
+/// `"`, `#`, `<`, `>`, `[`, `\`, `]`, `^`, `` ` ``, `{`, `|`, `}` are
+/// encoded.
+pub(crate) static LINK_TARGET: UriChars = uri_chars(b" \"#<>[\\]^`{|}");
+
+/// A problem `type`: RFC 3986's `unreserved`, `gen-delims` and
+/// `sub-delims` (§2.2, §2.3) are kept, which is what `#[derive(Problem)]`
+/// accepts in a `type`, so space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`,
+/// `|`, `}` are encoded.
+pub(crate) static PROBLEM_TYPE: UriChars = uri_chars(b" \"<>\\^`{|}");
+
+/// Whether the two bytes at `at` are hex digits (a `%XX` triplet's tail).
+fn is_triplet(bytes: &[u8], at: usize) -> bool {
+    bytes
+        .get(at..at + 2)
+        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+}
+
+/// `text` as a valid URI reference: the bytes `chars` does not keep are
 /// percent-encoded (non-ASCII as UTF-8), and a `%` that does not start a
-/// `%XX` triplet becomes `%25`. Text that needs none of it is borrowed, so
-/// encoding twice changes nothing.
-pub(crate) fn reference<'a>(text: &'a str, outside: &'static AsciiSet) -> Cow<'a, str> {
-    let is_triplet = |piece: &str| {
-        piece
-            .as_bytes()
-            .get(..2)
-            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
-    };
-    // A piece needs no encoding when the encoder yields it whole, as one
-    // borrowed run.
-    let kept = |piece: &str| {
-        utf8_percent_encode(piece, outside)
-            .next()
-            .is_none_or(|run| std::ptr::eq(run, piece))
-    };
-    let clean = if memchr::memchr(b'%', text.as_bytes()).is_none() {
-        kept(text)
-    } else {
-        let mut pieces = text.split('%');
-        pieces.next().is_none_or(kept) && pieces.all(|p| is_triplet(p) && kept(p))
+/// `%XX` triplet becomes `%25`. Text that needs none of it is borrowed
+/// (checked in one pass over its bytes), so encoding twice changes
+/// nothing.
+pub(crate) fn reference<'a>(text: &'a str, chars: &'static UriChars) -> Cow<'a, str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let clean = loop {
+        let Some(&b) = bytes.get(i) else {
+            break true;
+        };
+        if b == b'%' {
+            if !is_triplet(bytes, i + 1) {
+                break false;
+            }
+            i += 3;
+        } else if chars.kept.get(usize::from(b)).copied().unwrap_or(false) {
+            i += 1;
+        } else {
+            break false;
+        }
     };
     if clean {
         return Cow::Borrowed(text);
@@ -84,11 +85,15 @@ pub(crate) fn reference<'a>(text: &'a str, outside: &'static AsciiSet) -> Cow<'a
     let mut out = String::with_capacity(text.len() + 8);
     let mut pieces = text.split('%');
     if let Some(first) = pieces.next() {
-        out.extend(utf8_percent_encode(first, outside));
+        out.extend(utf8_percent_encode(first, &chars.encoded));
     }
     for piece in pieces {
-        out.push_str(if is_triplet(piece) { "%" } else { "%25" });
-        out.extend(utf8_percent_encode(piece, outside));
+        out.push_str(if is_triplet(piece.as_bytes(), 0) {
+            "%"
+        } else {
+            "%25"
+        });
+        out.extend(utf8_percent_encode(piece, &chars.encoded));
     }
     Cow::Owned(out)
 }
@@ -106,8 +111,8 @@ mod tests {
             ("/books?q=é#x", "/books?q=%C3%A9%23x"),
         ];
         for (text, expected) in cases {
-            assert_eq!(reference(text, OUTSIDE_LINK_TARGET), expected, "{text}");
-            assert_eq!(reference(expected, OUTSIDE_LINK_TARGET), expected);
+            assert_eq!(reference(text, &LINK_TARGET), expected, "{text}");
+            assert_eq!(reference(expected, &LINK_TARGET), expected);
         }
     }
 
@@ -124,10 +129,14 @@ mod tests {
             ("/problems/100%", "/problems/100%25"),
             ("/problems/café", "/problems/caf%C3%A9"),
             ("/problems/a\nb", "/problems/a%0Ab"),
+            ("/problems/a\u{7f}b", "/problems/a%7Fb"),
+            ("/problems/%4", "/problems/%254"),
+            ("/problems/%", "/problems/%25"),
+            ("/problems/[x]!$&'()*+,;=@", "/problems/[x]!$&'()*+,;=@"),
         ];
         for (text, expected) in cases {
-            assert_eq!(reference(text, OUTSIDE_PROBLEM_TYPE), expected, "{text}");
-            assert_eq!(reference(expected, OUTSIDE_PROBLEM_TYPE), expected);
+            assert_eq!(reference(text, &PROBLEM_TYPE), expected, "{text}");
+            assert_eq!(reference(expected, &PROBLEM_TYPE), expected);
         }
     }
 }

@@ -274,7 +274,7 @@ impl std::fmt::Display for LinkHeader {
 /// `path?query` as a valid RFC 3986 URI reference (§4.1), see
 /// [`uri::reference`].
 fn uri_reference(url: &str) -> String {
-    uri::reference(url, uri::OUTSIDE_LINK_TARGET).into_owned()
+    uri::reference(url, &uri::LINK_TARGET).into_owned()
 }
 
 /// `path?query` with the parameter `name` set to `value` (in place of its
