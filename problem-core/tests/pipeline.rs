@@ -1258,6 +1258,24 @@ async fn a_typed_path_parameter_that_does_not_parse_is_400() {
     assert_eq!(test::read_body(res).await, "7");
 }
 
+/// A body with one member, `title`.
+#[derive(serde::Deserialize)]
+struct TitleBody {
+    title: String,
+}
+
+/// `POST /b`: reads a [`TitleBody`] and answers its title.
+fn title_app() -> ProblemApp {
+    async fn create(body: problem_core::pipeline::Body<TitleBody>) -> HttpResponse {
+        HttpResponse::Ok().body(body.0.title)
+    }
+    ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/b", create))
+        .build()
+        .unwrap()
+}
+
 /// A JSON body is UTF-8 (RFC 8259 §8.1): invalid UTF-8 anywhere, in a
 /// member read or one skipped, is `Malformed JSON body`, never a field
 /// error. A lone surrogate escape is valid JSON grammar that no Rust string
@@ -1266,20 +1284,7 @@ async fn a_typed_path_parameter_that_does_not_parse_is_400() {
 /// would store U+FFFD in its place).
 #[actix_web::test]
 async fn bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
-    use problem_core::pipeline::Body;
-    #[derive(serde::Deserialize)]
-    struct Book {
-        title: String,
-    }
-    async fn create(book: Body<Book>) -> HttpResponse {
-        HttpResponse::Ok().body(book.0.title)
-    }
-    let app = ProblemApp::builder()
-        .development(false)
-        .routes(|r| r.post("/b", create))
-        .build()
-        .unwrap();
-    let svc = service!(app);
+    let svc = service!(title_app());
     let post = |body: &'static [u8]| {
         TestRequest::post()
             .uri("/b")
@@ -1353,20 +1358,7 @@ async fn bodies_are_utf_8_and_lone_surrogates_are_value_errors() {
 /// do not read is still a 415 naming the value as sent.
 #[actix_web::test]
 async fn content_types_allow_whitespace_around_semicolons() {
-    use problem_core::pipeline::Body;
-    #[derive(serde::Deserialize)]
-    struct Book {
-        title: String,
-    }
-    async fn create(book: Body<Book>) -> HttpResponse {
-        HttpResponse::Ok().body(book.0.title)
-    }
-    let app = ProblemApp::builder()
-        .development(false)
-        .routes(|r| r.post("/b", create))
-        .build()
-        .unwrap();
-    let svc = service!(app);
+    let svc = service!(title_app());
     let cases = [
         ("application/json ; charset=utf-8", r#"{"title": "Dune"}"#),
         ("application/json;\tcharset=utf-8", r#"{"title": "Dune"}"#),

@@ -27,18 +27,22 @@ pub struct IfMatch;
 
 impl IntoParams for IfMatch {
     fn into_params(_parameter_in_provider: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
-        vec![
-            ParameterBuilder::new()
-                .name("If-Match")
-                .parameter_in(ParameterIn::Header)
-                .required(Required::False)
-                .description(Some(
-                    "`*`, or the `ETag` of the representation the client read: the write happens only while it is current, else 412 and nothing changes (RFC 9110 §13.1.1).",
-                ))
-                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
-                .build(),
-        ]
+        vec![optional_header(
+            "If-Match",
+            "`*`, or the `ETag` of the representation the client read: the write happens only while it is current, else 412 and nothing changes (RFC 9110 §13.1.1).",
+        )]
     }
+}
+
+/// An optional string request header with its description.
+fn optional_header(name: &str, description: &str) -> Parameter {
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .description(Some(description))
+        .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+        .build()
 }
 
 /// The optional `If-None-Match` request header of a write that
@@ -63,16 +67,9 @@ pub struct IfNoneMatch;
 
 impl IntoParams for IfNoneMatch {
     fn into_params(_parameter_in_provider: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
-        vec![
-            ParameterBuilder::new()
-                .name("If-None-Match")
-                .parameter_in(ParameterIn::Header)
-                .required(Required::False)
-                .description(Some(
-                    "`*`: the write happens only while there is no current representation; entity tags: only while none of them is current. Else 412 and nothing changes (RFC 9110 §13.1.2).",
-                ))
-                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
-                .build(),
-        ]
+        vec![optional_header(
+            "If-None-Match",
+            "`*`: the write happens only while there is no current representation; entity tags: only while none of them is current. Else 412 and nothing changes (RFC 9110 §13.1.2).",
+        )]
     }
 }
