@@ -108,13 +108,30 @@ async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_
         return Ok(Listing::Cursor(page));
     }
     query.apply_to(&mut select);
+    // Without an exact total, one row more than the page says whether a
+    // next page exists (the `next` link), as for keyset pages.
+    let per_page = query.pagination().limit();
+    let look_ahead = match query.count_strategy() {
+        CountStrategy::Exact => false,
+        CountStrategy::None | CountStrategy::Estimated => true,
+    };
+    if look_ahead {
+        select.limit(per_page.saturating_add(1));
+    }
     // The page and its total are independent: on a pool with more than one
     // connection (PostgreSQL) they run side by side, so a planner estimate
     // adds no round trip to the page's latency.
-    let (rows, total) = futures_util::future::try_join(db.books(&select), count(db, query))
+    let (mut rows, total) = futures_util::future::try_join(db.books(&select), count(db, query))
         .await
         .map_err(db_error)?;
-    Ok(Listing::Offset(query.page_with_total(rows, total)))
+    let has_next = rows.len() as u64 > per_page;
+    rows.truncate(usize::try_from(per_page).unwrap_or(usize::MAX));
+    let page = query.page_with_total(rows, total);
+    Ok(Listing::Offset(if look_ahead {
+        page.with_next(has_next)
+    } else {
+        page
+    }))
 }
 
 /// The total of an offset page as the query's count strategy says

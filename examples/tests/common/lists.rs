@@ -691,6 +691,46 @@ pub async fn count_strategies(cat: &Catalog, estimate: u64) {
             }
         }
     }
+    // Without an exact total, the page after the last is not linked: the
+    // listing reads one row more to know (6 rows, 3 a page: page 2 is the
+    // last and full).
+    for prefer in ["count=none", "count=estimated"] {
+        for (page, next) in [(1, true), (2, false)] {
+            let query = format!("id__lte=6&per_page=3&fields=id&page={page}");
+            let res = cat
+                .get(&format!("/books?{query}"))
+                .header("Prefer", prefer)
+                .send()
+                .await
+                .unwrap();
+            let (status, headers, body) = json(res).await;
+            assert_eq!(status, 200, "{prefer} {query}: {body}");
+            let ids: Vec<u64> = (page * 3 - 2..=page * 3).collect();
+            assert_eq!(
+                body["data"],
+                json!(ids.iter().map(|id| json!({"id": id})).collect::<Vec<_>>()),
+                "{prefer} {query}"
+            );
+            let at = |n: u64| format!("/books?id__lte=6&per_page=3&fields=id&page={n}");
+            let mut links = json!({"self": format!("/books?{query}"), "first": at(1)});
+            if page > 1 {
+                links["prev"] = json!(at(page - 1));
+            }
+            if next {
+                links["next"] = json!(at(page + 1));
+            }
+            if prefer == "count=estimated" {
+                // Under the threshold the estimate is the exact count.
+                links["last"] = json!(at(2));
+            }
+            assert_eq!(body["links"], links, "{prefer} {query}");
+            assert_eq!(
+                header(&headers, "link"),
+                Some(link_header(&links).as_str()),
+                "{prefer} {query}"
+            );
+        }
+    }
     // A cursor listing has no total: the preference is not applied, and
     // the response does not vary by it.
     let (status, headers, body) = json(

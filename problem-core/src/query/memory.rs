@@ -291,7 +291,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             .take(usize::try_from(p.limit()).unwrap_or(usize::MAX))
             .map(|(_, r)| Json::Object(r.object))
             .collect();
-        Ok(self.page(data, Some(total)))
+        // All rows are here: whether a next page exists is known even when
+        // the total is not sent.
+        let has_next = p.offset().saturating_add(p.limit()) < total;
+        Ok(self.page(data, Some(total)).with_next(has_next))
     }
 
     /// The cursor page of `items`: filtered, searched, sorted, the rows
@@ -415,6 +418,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 varies: offset,
                 applied: self.count_preference_applied().filter(|_| offset),
             },
+            has_next: None,
         }
     }
 

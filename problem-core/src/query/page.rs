@@ -32,6 +32,9 @@ use crate::uri;
 pub(crate) struct ListExtras {
     pub tolerated: ToleratedParameters,
     pub count: CountAnswer,
+    /// Whether a next offset page exists, when the application knows it
+    /// ([`Page::with_next`]).
+    pub has_next: Option<bool>,
 }
 
 impl ListExtras {
@@ -494,6 +497,25 @@ impl<T> Page<T> {
         self
     }
 
+    /// Says whether a next page exists, for a page without an exact total:
+    /// read one row more than the page (`LIMIT per_page + 1`), drop it, and
+    /// pass whether it was there. Without it, and without an exact total,
+    /// the `next` link is given whenever the page is full, so the last page
+    /// of an exact multiple links to an empty one. An exact total decides
+    /// on its own.
+    ///
+    /// ```
+    /// use problem_core::query::{Page, Pagination};
+    /// let full = Pagination { page: 2, per_page: 2 };
+    /// assert!(Page::new(vec![3, 4], full, None).links("/n", "page=2&per_page=2").next.is_some());
+    /// let last = Page::new(vec![3, 4], full, None).with_next(false);
+    /// assert_eq!(last.links("/n", "page=2&per_page=2").next, None);
+    /// ```
+    pub fn with_next(mut self, has_next: bool) -> Self {
+        self.extras.has_next = Some(has_next);
+        self
+    }
+
     /// The links for a request with this path and raw query string, each a
     /// valid RFC 3986 URI reference (§4.1: characters outside it
     /// percent-encoded).
@@ -522,7 +544,10 @@ impl<T> Page<T> {
             .filter(|_| !self.meta.total_is_estimate);
         let next = match known_pages {
             Some(tp) => page < tp,
-            None => self.data.len() as u64 >= self.meta.per_page,
+            None => self
+                .extras
+                .has_next
+                .unwrap_or(self.data.len() as u64 >= self.meta.per_page),
         };
         // Past the known last page, `prev` is the last page (the page
         // before this one would be empty too).
