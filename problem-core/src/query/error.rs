@@ -37,7 +37,9 @@ pub mod code {
     pub const CONFLICTING_PARAMETERS: &str = "conflicting_parameters";
     /// A number outside its range (`page` below 1, page size below 1).
     pub const OUT_OF_RANGE: &str = "out_of_range";
-    /// A list longer than allowed (`__in` and `__not_in`: 100 values).
+    /// A list longer than allowed (member `max`: `__in` and `__not_in`
+    /// take 100 values, `q` 20 search terms), as the other size limits
+    /// ([`TOO_MANY_FILTERS`], [`TOO_LONG`]) give `max`.
     pub const TOO_MANY_VALUES: &str = "too_many_values";
     /// More filter conditions than allowed (member `max`; default 64).
     pub const TOO_MANY_FILTERS: &str = "too_many_filters";

@@ -520,7 +520,7 @@ fn parse_operand(
                         code::TOO_MANY_VALUES,
                         format!("`{name}` takes at most {MAX_LIST_VALUES} values"),
                     )
-                    .with("maximum", MAX_LIST_VALUES),
+                    .with("max", MAX_LIST_VALUES),
                 );
                 return None;
             }

@@ -129,7 +129,7 @@ pub(crate) fn parse_search(
                     code::TOO_MANY_VALUES,
                     format!("`{name}` takes at most {MAX_SEARCH_TERMS} terms"),
                 )
-                .with("maximum", MAX_SEARCH_TERMS),
+                .with("max", MAX_SEARCH_TERMS),
             );
             return None;
         }
