@@ -258,6 +258,29 @@ async fn options_routed_by_the_application_is_its_own() {
     assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, OPTIONS");
 }
 
+/// `OPTIONS *` asks about the server (RFC 9110 §9.3.7): 204 with every
+/// method some path answers (and, as every path not made neutral, the
+/// version headers).
+#[actix_web::test]
+async fn options_asterisk_is_204_with_the_server_s_methods() {
+    let svc = service!(Arc::default());
+    let res = test::call_service(&svc, options("*").to_request()).await;
+    assert_eq!(res.status(), 204);
+    assert_eq!(
+        headers(&res),
+        pairs(&[
+            ("allow", "GET, HEAD, DELETE, POST, OPTIONS"),
+            ("vary", "X-API-Version, Accept"),
+            ("x-api-version", "3"),
+            ("x-api-supported-versions", "2, 3"),
+        ])
+    );
+    assert_eq!(test::read_body(res).await, "");
+    // Any other method on `*` is no route.
+    let res = test::call_service(&svc, TestRequest::get().uri("*").to_request()).await;
+    assert_eq!(res.status(), 404);
+}
+
 #[actix_web::test]
 async fn options_on_an_unknown_path_is_the_404_problem() {
     let svc = service!(Arc::default());

@@ -210,6 +210,8 @@ impl Entry {
 ///   also drops it for in-process callers);
 /// - `OPTIONS` on every known path: `204 No Content` with `Allow`, unless
 ///   the application adds an `OPTIONS` route for that path itself;
+/// - `OPTIONS *` (about the server, RFC 9110 §9.3.7): `204` with `Allow`
+///   listing every method some path answers, `OPTIONS` last;
 /// - any other method: `405` with `Allow`.
 ///
 /// `Allow` lists the path's methods in registration order, `HEAD` right
@@ -463,9 +465,30 @@ impl Routes {
             }));
             cfg.service(resource);
         }
+        // `OPTIONS *` asks about the server, not a resource (RFC 9110
+        // §9.3.7): `204` with `Allow`, every method some path answers.
+        let mut server_wide: Vec<&str> = Vec::new();
+        for e in &self.entries {
+            for m in self.allow(&e.path).unwrap_or_default() {
+                if m != Method::OPTIONS.as_str() && !server_wide.contains(&m) {
+                    server_wide.push(m);
+                }
+            }
+        }
+        server_wide.push(Method::OPTIONS.as_str());
+        let server_wide = HeaderValue::from_str(&server_wide.join(", "))
+            .unwrap_or_else(|_| HeaderValue::from_static("OPTIONS"));
         cfg.default_service(web::to(move |req: HttpRequest| {
             let deferred = pipeline.get();
-            async move { Err::<HttpResponse, _>(not_found(&req, deferred)) }
+            let server_wide = server_wide.clone();
+            async move {
+                if req.method() == Method::OPTIONS && req.uri() == "*" {
+                    return Ok(HttpResponse::NoContent()
+                        .insert_header((header::ALLOW, server_wide))
+                        .finish());
+                }
+                Err::<HttpResponse, _>(not_found(&req, deferred))
+            }
         }));
     }
 }
