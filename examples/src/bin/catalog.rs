@@ -14,8 +14,13 @@ fn main() -> std::process::ExitCode {
                 // 400, answered before any handler) at `error` as a "stream
                 // error"; 4xx are not logged (spec, "Logging and
                 // correlation ids"), so its dispatcher is quiet by default.
+                // sqlx logs a failed pool ping at `info` and slow statements
+                // at `warn`, unredacted, beside the request's own 5xx line:
+                // only its errors by default.
                 .unwrap_or_else(|_| {
-                    tracing_subscriber::EnvFilter::new("info,actix_http::h1::dispatcher=off")
+                    tracing_subscriber::EnvFilter::new(
+                        "info,actix_http::h1::dispatcher=off,sqlx=error",
+                    )
                 }),
         )
         .init();

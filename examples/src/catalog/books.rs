@@ -56,7 +56,9 @@ pub fn db_error(e: sqlx::Error) -> actix_web::Error {
 /// pool timed out or is closed, the connection failed (I/O, driver worker
 /// gone), or PostgreSQL refused or dropped it (SQLSTATE class `08`
 /// connection exception, `57P01` admin shutdown, `57P02` crash shutdown,
-/// `57P03` cannot connect now, `53300` too many connections). Seen when
+/// `57P03` cannot connect now, `53300` too many connections, class `28`
+/// the service's own login refused: a wrong or changed password is an
+/// outage of the service, not a bug in the request). Seen when
 /// PostgreSQL is stopped under load: queries on pooled connections fail
 /// with `57P01`, new acquisitions with `PoolTimedOut` (RELIABILITY.md).
 pub fn database_unavailable(e: &sqlx::Error) -> bool {
@@ -66,9 +68,66 @@ pub fn database_unavailable(e: &sqlx::Error) -> bool {
         | sqlx::Error::Io(_)
         | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {
-            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+            code.starts_with("08")
+                || code.starts_with("28")
+                || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
         }),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::database_unavailable;
+    use std::borrow::Cow;
+
+    /// A database error with only a SQLSTATE.
+    #[derive(Debug)]
+    struct Coded(&'static str);
+
+    impl std::fmt::Display for Coded {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "SQLSTATE {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Coded {}
+
+    impl sqlx::error::DatabaseError for Coded {
+        fn message(&self) -> &str {
+            self.0
+        }
+        fn code(&self) -> Option<Cow<'_, str>> {
+            Some(Cow::Borrowed(self.0))
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    #[test]
+    fn outages_are_told_from_bugs_by_sqlstate() {
+        let unavailable =
+            |code| database_unavailable(&sqlx::Error::Database(Box::new(Coded(code))));
+        for code in [
+            "08006", "08001", "57P01", "57P02", "57P03", "53300", "28P01", "28000",
+        ] {
+            assert!(unavailable(code), "{code}");
+        }
+        for code in ["23505", "42P01", "22P02", "40001"] {
+            assert!(!unavailable(code), "{code}");
+        }
+        assert!(database_unavailable(&sqlx::Error::PoolTimedOut));
+        assert!(!database_unavailable(&sqlx::Error::RowNotFound));
     }
 }
 
