@@ -130,6 +130,40 @@ macro_rules! on_db {
     };
 }
 
+/// The key of the PostgreSQL advisory lock that [`Db::prepare`] holds
+/// while it creates and seeds the tables (any constant unique to the
+/// catalog: `b"catalog\0"` read as an integer).
+pub const PREPARE_LOCK: i64 = i64::from_be_bytes(*b"catalog\0");
+
+/// The steps of [`Db::prepare`] on one connection (a transaction): the
+/// tables created when missing, then `rows` seed books when `books` is
+/// empty. Evaluates to whether it seeded.
+macro_rules! prepare_in {
+    ($conn:expr, $builder:expr, $postgres:expr, $rows:expr) => {{
+        for table in [books_table($postgres), covers_table()] {
+            sqlx::query(sqlx::AssertSqlSafe(table.to_string($builder)))
+                .execute($conn)
+                .await?;
+        }
+        let mut count = Query::select().from(Books::Table).to_owned();
+        count.expr(Expr::cust("COUNT(*)"));
+        let (sql, values) = count.build_sqlx($builder);
+        let (n,): (i64,) = sqlx::query_as_with(sqlx::AssertSqlSafe(sql), values)
+            .fetch_one($conn)
+            .await?;
+        let seed = n == 0;
+        if seed {
+            for chunk in super::seed::books($rows).chunks(500) {
+                let (sql, values) = insert_books(chunk).build_sqlx($builder);
+                sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
+                    .execute($conn)
+                    .await?;
+            }
+        }
+        seed
+    }};
+}
+
 /// `books`; on PostgreSQL text columns use the `C` collation, so text sorts
 /// by code point as on SQLite (and as the cursors' keyset comparison expects).
 fn books_table(postgres: bool) -> TableCreateStatement {
@@ -290,53 +324,39 @@ impl Db {
     }
 
     /// Creates the tables when missing and seeds `rows` books when `books`
-    /// is empty.
+    /// is empty, in one transaction that holds the preparation lock: on
+    /// PostgreSQL a transaction-level advisory lock
+    /// ([`PREPARE_LOCK`]), on SQLite the write lock (`BEGIN IMMEDIATE`).
+    /// Several instances starting at once on one empty database (replicas
+    /// of a deployment) prepare it one after the other: the first creates
+    /// and seeds, the others find it ready.
     ///
     /// # Errors
     /// The driver's error.
     pub async fn prepare(&self, rows: u32) -> Result<(), sqlx::Error> {
-        self.execute_ddl(&books_table(matches!(self, Db::Postgres(_))))
-            .await?;
-        self.execute_ddl(&covers_table()).await?;
-        if self
-            .count(Query::select().from(Books::Table).to_owned())
-            .await?
-            > 0
-        {
-            return Ok(());
-        }
-        let books = super::seed::books(rows);
-        for chunk in books.chunks(500) {
-            let stmt = insert_books(chunk);
-            on_db!(self, stmt, |sql, values, pool| {
-                sqlx::query_with(sql, values).execute(pool).await?;
-            });
-        }
-        if let Db::Postgres(pool) = self {
-            sqlx::query("SELECT setval(pg_get_serial_sequence('books', 'id'), GREATEST((SELECT MAX(id) FROM books), 1))")
-                .execute(pool)
-                .await?;
-            // Fresh statistics: the planner's estimates (`Prefer:
-            // count=estimated`) start from the seeded table.
-            sqlx::query("ANALYZE books").execute(pool).await?;
-        }
-        Ok(())
-    }
-
-    async fn execute_ddl(&self, table: &TableCreateStatement) -> Result<(), sqlx::Error> {
         match self {
             Db::Sqlite(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe(table.to_string(SqliteQueryBuilder)))
-                    .execute(pool)
-                    .await?;
+                let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+                prepare_in!(&mut *tx, SqliteQueryBuilder, false, rows);
+                tx.commit().await
             }
             Db::Postgres(pool) => {
-                sqlx::query(sqlx::AssertSqlSafe(table.to_string(PostgresQueryBuilder)))
-                    .execute(pool)
+                let mut tx = pool.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(PREPARE_LOCK)
+                    .execute(&mut *tx)
                     .await?;
+                if prepare_in!(&mut *tx, PostgresQueryBuilder, true, rows) {
+                    sqlx::query("SELECT setval(pg_get_serial_sequence('books', 'id'), GREATEST((SELECT MAX(id) FROM books), 1))")
+                        .execute(&mut *tx)
+                        .await?;
+                    // Fresh statistics: the planner's estimates (`Prefer:
+                    // count=estimated`) start from the seeded table.
+                    sqlx::query("ANALYZE books").execute(&mut *tx).await?;
+                }
+                tx.commit().await
             }
         }
-        Ok(())
     }
 
     /// Runs a `SELECT` of book columns.
