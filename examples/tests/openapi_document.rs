@@ -143,7 +143,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                 (
                     "GET".into(),
                     "/books".into(),
-                    vec!["200", "400", "410", "421", "500", "503"]
+                    vec!["200", "304", "400", "410", "421", "500", "503"]
                 ),
                 (
                     "POST".into(),
@@ -155,7 +155,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                 (
                     "GET".into(),
                     "/books/{id}".into(),
-                    vec!["200", "400", "404", "410", "421", "500", "503"]
+                    vec!["200", "304", "400", "404", "410", "421", "500", "503"]
                 ),
                 (
                     "DELETE".into(),
@@ -167,7 +167,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                 (
                     "GET".into(),
                     "/books/{id}/cover".into(),
-                    vec!["200", "400", "404", "410", "421", "500", "503"]
+                    vec!["200", "304", "400", "404", "410", "421", "500", "503"]
                 ),
                 (
                     "PUT".into(),
@@ -176,11 +176,15 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                         "204", "400", "401", "404", "410", "412", "413", "415", "421", "500", "503"
                     ]
                 ),
-                ("GET".into(), "/health".into(), vec!["200", "421", "500"]),
+                (
+                    "GET".into(),
+                    "/health".into(),
+                    vec!["200", "304", "421", "500"]
+                ),
                 (
                     "GET".into(),
                     "/openapi.json".into(),
-                    vec!["200", "400", "410", "421", "500"]
+                    vec!["200", "304", "400", "410", "421", "500"]
                 ),
                 (
                     "GET".into(),
@@ -262,6 +266,7 @@ async fn list_books_has_the_derived_query_parameters_and_the_version_parameters(
     expected.extend([
         "_".into(),
         "Prefer".into(),
+        "If-None-Match".into(),
         "X-API-Version".into(),
         "api-version".into(),
     ]);
@@ -591,4 +596,59 @@ async fn book_schemas_are_the_struct_s_members() {
         assert_eq!(schemas["BookFields"].get("required"), None);
         assert_eq!(schemas["BookFields"]["additionalProperties"], false);
     }
+}
+
+/// Every `GET` with a body answers 304 to a matching `If-None-Match` and
+/// sends `ETag` (the conditional layer ProblemApp installs): the document
+/// says so, and the 304 carries the version headers like every other
+/// response of a versioned operation (none on the neutral `/health`).
+#[actix_web::test]
+async fn every_get_documents_if_none_match_its_etag_and_the_304() {
+    let (v3, v2, _, _) = documents().await;
+    for doc in [&v3, &v2] {
+        for (method, path, op) in operations(doc) {
+            if method != "GET" || path == "/demo/errors/{kind}" {
+                continue;
+            }
+            let inm = parameter(op, "If-None-Match");
+            assert_eq!(
+                (&inm["in"], &inm["required"], &inm["schema"]),
+                (&json!("header"), &json!(false), &json!({"type": "string"})),
+                "{path}"
+            );
+            let etag = &op["responses"]["200"]["headers"]["ETag"];
+            assert_eq!(etag["schema"], json!({"type": "string"}), "{path}");
+            let not_modified = &op["responses"]["304"];
+            assert_eq!(
+                not_modified["description"],
+                "Not Modified: `If-None-Match` names the current `ETag`; no body.",
+                "{path}"
+            );
+            assert!(not_modified.get("content").is_none(), "{path}");
+            let mut headers: Vec<&str> = not_modified["headers"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            headers.sort_unstable();
+            let expected: &[&str] = match (path.as_str(), doc == &v2) {
+                ("/health" | "/openapi.json", _) => &["ETag"],
+                (_, false) => &["ETag", "X-API-Supported-Versions", "X-API-Version"],
+                (_, true) => &[
+                    "Deprecation",
+                    "ETag",
+                    "Sunset",
+                    "X-API-Deprecated",
+                    "X-API-Deprecation-Message",
+                    "X-API-Supported-Versions",
+                    "X-API-Version",
+                ],
+            };
+            assert_eq!(headers, expected, "{path}");
+        }
+    }
+    // No GET without a success body gets them.
+    let demo = &v3["paths"]["/demo/errors/{kind}"]["get"];
+    assert!(demo["responses"].get("304").is_none());
 }

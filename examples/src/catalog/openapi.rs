@@ -39,8 +39,9 @@ use problem_core::openapi::utoipa::openapi::{
 };
 use problem_core::openapi::utoipa::{Modify, OpenApi, PartialSchema, ToResponse, ToSchema};
 use problem_core::openapi::{
-    PipelineResponses, ProblemSchemas, VersionedDocs, documented_versions, prefer_count_parameter,
-    preference_applied_header, problem_response, tolerated_description, tolerated_parameters,
+    ConditionalGetResponses, PipelineResponses, ProblemSchemas, VersionedDocs, documented_versions,
+    prefer_count_parameter, preference_applied_header, problem_response, tolerated_description,
+    tolerated_parameters,
 };
 use problem_core::query::{CountStrategy, ToleratedParameters};
 use problem_core::version::{ApiVersion, VersionConfig, constraints_of};
@@ -363,6 +364,10 @@ pub fn base_document(
     doc.merge(catalog);
     document_versions(&mut doc, config);
     listing_conventions(&mut doc, tolerated);
+    // Every GET answers 304 and sends ETag (ConditionalRequests, which
+    // ProblemApp installs); before document_version, so that the 304 gets
+    // the version headers too.
+    ConditionalGetResponses.modify(&mut doc);
     doc
 }
 
@@ -385,8 +390,8 @@ pub fn documents(config: &VersionConfig) -> Result<VersionedDocs, HttpConfigErro
     path = "/openapi.json",
     operation_id = "openapi",
     tag = "system",
-    summary = "This document (version-neutral)",
-    description = "The OpenAPI 3.1 document of an API version: the default one unless the request names another (query parameter, header, media type or `/v<N>/openapi.json`).",
+    summary = "This document",
+    description = "The OpenAPI 3.1 document of an API version: the default one unless the request names another (query parameter, header, media type or `/v<N>/openapi.json`). Not a versioned resource: its 200 carries no version headers; a version it cannot serve is the 400 or 410 problem, with `X-API-Supported-Versions`.",
     params(
         // Its enum, the documented versions, is set from the configuration.
         ("api-version" = Option<String>, Query, description = "The API version whose document to return."),
@@ -394,9 +399,11 @@ pub fn documents(config: &VersionConfig) -> Result<VersionedDocs, HttpConfigErro
     responses(
         (status = 200, description = "The OpenAPI document.", body = inline(OpenApiDocument)),
         (status = 400, description = "An invalid or unsupported API version.",
-            body = inline(problem_core::openapi::BadRequestProblem), content_type = "application/problem+json"),
+            body = inline(problem_core::openapi::BadRequestProblem), content_type = "application/problem+json",
+            headers(("X-API-Supported-Versions" = String, description = "The supported API versions, comma-and-space separated."))),
         (status = 410, description = "The API version was removed.",
-            body = problem_core::ProblemDetails, content_type = "application/problem+json"),
+            body = problem_core::ProblemDetails, content_type = "application/problem+json",
+            headers(("X-API-Supported-Versions" = String, description = "The supported API versions, comma-and-space separated."))),
     )
 )]
 pub async fn openapi_json_handler(

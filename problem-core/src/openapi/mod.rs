@@ -24,7 +24,8 @@
 //! - Annotations: [`BadRequestProblem`] (the 400 body), [`IfMatch`] and
 //!   [`IfNoneMatch`] (the conditional-write headers) and
 //!   [`PipelineResponses`] (the 421 and masked 500 of every operation)
-//!   fit `#[utoipa::path(responses(...))]` and
+//!   and [`ConditionalGetResponses`] (`If-None-Match`, `ETag` and the 304
+//!   of every `GET`) fit `#[utoipa::path(responses(...))]` and
 //!   `#[openapi(modifiers(...))]`.
 //! - Versioning: [`document_version`] documents the version header, query
 //!   parameter, path segment and media type on every versioned operation
@@ -58,7 +59,7 @@ mod version;
 
 pub use utoipa;
 
-pub use conditional::{IfMatch, IfNoneMatch};
+pub use conditional::{ConditionalGetResponses, IfMatch, IfNoneMatch};
 pub use derived::{
     ProblemCase, ProblemMember, problem_case_schema, problem_responses, problem_schema,
 };
