@@ -598,6 +598,51 @@ async fn a_slow_body_gets_a_408_and_the_connection_closes() {
     }
 }
 
+/// A chunked body over `max_request_body_size` gets the empty 413 and the
+/// connection closes: the rest of the body is never read, however long the
+/// client goes on sending (actix-http drained it for ever, 30 MB in 8 s,
+/// with the connection kept open).
+#[actix_web::test]
+async fn a_chunked_body_over_the_limit_closes_the_connection() {
+    let s = start();
+    let chunk = "y".repeat(5000);
+    let request = format!(
+        "POST /raw HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n",
+        chunk.len()
+    );
+    let mut stream = TcpStream::connect(s.addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let mut sent = 0usize;
+    tokio::time::timeout(Duration::from_secs(5), async {
+        let mut read = [0u8; 4096];
+        let more = format!("{:x}\r\n{chunk}\r\n", chunk.len());
+        loop {
+            tokio::select! {
+                r = stream.read(&mut read) => match r {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => buf.extend_from_slice(&read[..n]),
+                },
+                // The client goes on sending after the answer.
+                () = tokio::time::sleep(Duration::from_millis(20)), if !buf.is_empty() => {
+                    if stream.write_all(more.as_bytes()).await.is_err() {
+                        break;
+                    }
+                    sent += more.len();
+                }
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("not closed within 5 s ({sent} bytes sent after the 413)"));
+    let reply = parse(&buf);
+    assert_eq!(reply.status, 413);
+    assert_eq!(reply.header("connection"), Some("close"));
+    assert_eq!(reply.header("content-length"), Some("0"));
+    assert!(reply.body.is_empty());
+    s.handle.stop(true).await;
+}
+
 /// `HEAD` gets the header fields `GET` would (RFC 9110 §9.3.2), the 404 and
 /// 405 problems included: their documents name `GET`, so `Content-Length`
 /// is the `GET` body's (it used to be one more: `No route for HEAD /nope`).

@@ -67,16 +67,26 @@ impl ParkedPayload {
     /// decides whether to close when the body has been written, and the
     /// payload must be alive then.
     pub(crate) fn hold_in(&self, res: HttpResponse) -> HttpResponse {
-        match self.0.borrow_mut().take() {
-            Some(payload) => res.map_body(|_, body| {
-                BoxBody::new(Holding {
-                    body,
-                    _payload: payload,
-                })
-            }),
+        let parked = self.0.borrow_mut().take();
+        match parked {
+            Some(payload) => hold_payload(res, payload),
             None => res,
         }
     }
+}
+
+/// `res` with `payload`, an unfinished request body, owned by its body:
+/// alive when actix-http has written the response, so that it closes the
+/// connection instead of reading the rest of a chunked body (see the
+/// module's doc). For the 408 and for the 413 of a chunked body over the
+/// limit.
+pub(crate) fn hold_payload(res: HttpResponse, payload: Payload) -> HttpResponse {
+    res.map_body(|_, body| {
+        BoxBody::new(Holding {
+            body,
+            _payload: payload,
+        })
+    })
 }
 
 /// A body that keeps the unfinished payload alive until it is dropped.

@@ -20,7 +20,7 @@ use futures_util::future::CatchUnwind;
 use futures_util::{FutureExt, StreamExt};
 
 use super::context::apply_draft;
-use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline, ParkedPayload};
+use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline, ParkedPayload, hold_payload};
 use super::framework::bare;
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, TracingLogger, write_log};
@@ -780,7 +780,15 @@ where
     while let Some(chunk) = payload.next().await {
         match chunk {
             Ok(bytes) if buf.len() + bytes.len() <= max => buf.extend_from_slice(&bytes),
-            Ok(_) => return Ok(req.into_response(empty_413()).map_into_right_body()),
+            Ok(_) => {
+                // The connection closes after the 413: the rest of the body
+                // is never read (actix-http drains a dropped chunked payload
+                // for as long as the client sends, with no limit).
+                let mut res = empty_413();
+                res.head_mut().set_connection_type(ConnectionType::Close);
+                let res = hold_payload(res, payload);
+                return Ok(req.into_response(res).map_into_right_body());
+            }
             Err(e) => {
                 if let Some(versioning) = &inner.versioning {
                     versioning.record_early(&req);
