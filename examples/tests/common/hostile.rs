@@ -137,6 +137,10 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
         ("author=x%00", "author"),
         ("isbn__in=1,%00", "isbn__in"),
         ("sort=title%00", "sort"),
+        // The version's query parameter too (it was the invalid-version
+        // problem, the NUL echoed in its detail), repeated or not.
+        ("api-version=%00", "api-version"),
+        ("api-version=3&api-version=3%00", "api-version"),
     ] {
         let (status, _, body) = cat.get_json(&format!("/books?{query}")).await;
         assert_eq!(

@@ -723,6 +723,7 @@ impl VersionedDocs {
                     VersionError::Missing
                     | VersionError::Invalid { .. }
                     | VersionError::Conflicting { .. }
+                    | VersionError::NulCharacter { .. }
                     | VersionError::Removed { .. } => Some(self.config.general_headers()),
                 };
                 let vary = vary.clone().map(|v| (header::VARY, v));

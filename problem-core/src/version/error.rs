@@ -7,8 +7,10 @@ use actix_web::http::header::{HeaderName, HeaderValue};
 
 use super::api_version::{ApiVersion, VersionParseError};
 use super::headers::{SUNSET, X_API_SUPPORTED_VERSIONS, http_date, supported_value};
-use crate::problem::{BadRequestException, HttpException, Issue, ProblemExt, ValidationException};
-use crate::query::repeated_parameter;
+use crate::problem::{
+    BadRequestException, HttpException, Issue, IssueLocation, ProblemExt, ValidationException,
+};
+use crate::query::{nul_issue, repeated_parameter};
 use crate::spec;
 
 /// Why version resolution refused a request. Each variant is answered as a
@@ -20,6 +22,7 @@ use crate::spec;
 /// | [`Missing`](Self::Missing) | 400 | `API version is required` | |
 /// | [`Invalid`](Self::Invalid) | 400 | `Invalid API version "<raw>"` | |
 /// | [`Conflicting`](Self::Conflicting) | 400 | `Request validation failed` | extension `issues`: one issue, location `query`, the parameter's `name`, code `conflicting_parameters`, member `parameters` |
+/// | [`NulCharacter`](Self::NulCharacter) | 400 | `Request validation failed` | extension `issues`: one issue, location `query`, the parameter's `name`, code `invalid_value`, member `expected` |
 /// | [`Unsupported`](Self::Unsupported) | 400 | `API version <v> is not supported` | extension `supportedVersions` (array of short-form strings) and header `X-API-Supported-Versions` |
 /// | [`Removed`](Self::Removed) | 410 | `API version <v> is no longer supported` | `Sunset` header when the version had a sunset date |
 ///
@@ -28,7 +31,8 @@ use crate::spec;
 /// followed by `…` (non-UTF-8 bytes replaced by `U+FFFD`).
 ///
 /// Converting into `actix_web::Error` gives a [`BadRequestException`] for
-/// the 400s (a [`ValidationException`] for `Conflicting`; an exception
+/// the 400s (a [`ValidationException`] for `Conflicting` and
+/// `NulCharacter`; an exception
 /// filter for `BadRequestException` receives them all) and an [`HttpException`] with status 410 for `Removed`; the
 /// response is the ordinary problem response of that type.
 ///
@@ -74,6 +78,16 @@ pub enum VersionError {
         /// The parameter's name, as configured.
         name: String,
     },
+    /// The query parameter of the query strategy holds U+0000, raw or
+    /// percent-encoded (`api-version=%00`): like every query value that
+    /// does (the crate's design rules, "Hostile input"), an
+    /// `invalid_value` issue naming the parameter, not the invalid-version
+    /// problem (which would echo the NUL in its `detail`).
+    #[error("{}", spec::VALIDATION_FAILED.detail)]
+    NulCharacter {
+        /// The parameter's name, as configured.
+        name: String,
+    },
     /// The version is not one of `supported_versions` (or, from a
     /// versioned route, no handler of the route accepts it).
     #[error("{}", spec::unsupported_version(version.short()))]
@@ -108,6 +122,7 @@ impl VersionError {
             Self::Missing
             | Self::Invalid { .. }
             | Self::Conflicting { .. }
+            | Self::NulCharacter { .. }
             | Self::Unsupported { .. } => 400,
         }
     }
@@ -124,16 +139,19 @@ impl VersionError {
                 }
             }
             Self::Invalid { source, .. } => err.with_cause(source.clone()),
-            Self::Conflicting { .. } => err.with_extension("issues", self.issues()),
+            Self::Conflicting { .. } | Self::NulCharacter { .. } => {
+                err.with_extension("issues", self.issues())
+            }
             Self::Missing | Self::Removed { .. } => err,
         }
     }
 
-    /// The `issues` of [`Conflicting`](Self::Conflicting) (none for the
-    /// other variants).
+    /// The `issues` of [`Conflicting`](Self::Conflicting) and
+    /// [`NulCharacter`](Self::NulCharacter) (none for the other variants).
     fn issues(&self) -> Vec<Issue> {
         match self {
             Self::Conflicting { name } => vec![repeated_parameter(name)],
+            Self::NulCharacter { name } => vec![nul_issue(IssueLocation::Query, name)],
             Self::Missing
             | Self::Invalid { .. }
             | Self::Unsupported { .. }
@@ -160,6 +178,7 @@ impl From<VersionError> for HttpException {
             VersionError::Missing
             | VersionError::Invalid { .. }
             | VersionError::Conflicting { .. }
+            | VersionError::NulCharacter { .. }
             | VersionError::Unsupported { .. } => err.bad_request().into_inner(),
         }
     }
@@ -184,10 +203,12 @@ impl VersionError {
             err @ Self::Removed { sunset, .. } => extra
                 .fold(err.gone(sunset), HttpException::with_header)
                 .into(),
-            err @ Self::Conflicting { .. } if extra.peek().is_none() => {
+            err @ (Self::Conflicting { .. } | Self::NulCharacter { .. })
+                if extra.peek().is_none() =>
+            {
                 ValidationException::new(err.issues()).into()
             }
-            err @ Self::Conflicting { .. } => extra
+            err @ (Self::Conflicting { .. } | Self::NulCharacter { .. }) => extra
                 .fold(
                     ValidationException::new(err.issues()).customize(),
                     |c, h| c.with_header(h),
@@ -231,6 +252,20 @@ mod tests {
             body(err),
             r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"abc\"","instance":""}"#
         );
+    }
+
+    #[test]
+    fn a_nul_is_the_invalid_value_issue_of_the_parameter() {
+        let err = VersionError::NulCharacter {
+            name: "api-version".into(),
+        };
+        assert_eq!(err.status(), 400);
+        assert_eq!(
+            body(err.clone()),
+            r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"","issues":[{"location":"query","name":"api-version","code":"invalid_value","message":"`api-version` must not contain NUL characters (U+0000)","expected":"text without NUL characters"}]}"#
+        );
+        let err: actix_web::Error = err.into();
+        assert!(BadRequestException::catch(&err).is_some());
     }
 
     #[test]

@@ -551,9 +551,18 @@ fn from_query(head: &RequestHead, name: &str) -> Result<Option<ApiVersion>, Vers
     let Some((first, mut next)) = query_value_at(query, 0, name) else {
         return Ok(None);
     };
+    let nul = || VersionError::NulCharacter {
+        name: name.to_owned(),
+    };
+    if first.contains('\0') {
+        return Err(nul());
+    }
     let version = parse_carried(&first)?;
     let mut conflicting = false;
     while let Some((value, after)) = query_value_at(query, next, name) {
+        if value.contains('\0') {
+            return Err(nul());
+        }
         conflicting |= parse_carried(&value)? != version;
         next = after;
     }
@@ -1040,6 +1049,14 @@ mod tests {
         assert_eq!(get("/users?api-version=zz&api-version=3"), invalid("zz"));
         assert_eq!(get("/users?api-version="), invalid(""));
         assert_eq!(get("/users?api-version=x"), invalid("x"));
+        // A NUL (raw or percent-encoded) is the NUL issue, before the
+        // version is parsed, in any repeat.
+        let nul = Err(VersionError::NulCharacter {
+            name: "api-version".into(),
+        });
+        assert_eq!(get("/users?api-version=%00"), nul);
+        assert_eq!(get("/users?api-version=2%00"), nul);
+        assert_eq!(get("/users?api-version=2&api-version=%002"), nul);
         assert_eq!(get("/users?version=2"), Ok(None));
         assert_eq!(get("/users"), Ok(None));
         let named = VersionStrategy::query_named("v");
