@@ -11,12 +11,7 @@ use tokio::sync::Mutex;
 static DB_LOCK: Mutex<()> = Mutex::const_new(());
 
 async fn postgres_catalog() -> Option<Catalog> {
-    let Ok(url) = std::env::var("TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
-            "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
-        );
-        eprintln!("TEST_POSTGRES_URL is not set: skipping the PostgreSQL catalog tests");
+    let Some(url) = common::postgres_url() else {
         return None;
     };
     // Start from an empty schema so the catalog seeds exactly the test rows.
@@ -52,11 +47,7 @@ pg_test!(tolerated_parameters);
 #[tokio::test]
 async fn count_strategies() {
     let _guard = DB_LOCK.lock().await;
-    let Ok(url) = std::env::var("TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
-            "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
-        );
+    let Some(url) = common::postgres_url() else {
         return;
     };
     common::reset_postgres(&url).await;

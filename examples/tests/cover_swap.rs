@@ -107,12 +107,7 @@ async fn one_of_two_writers_with_the_same_tag_wins_on_sqlite() {
 
 #[tokio::test]
 async fn one_of_two_writers_with_the_same_tag_wins_on_postgres() {
-    let Ok(url) = std::env::var("TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
-            "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
-        );
-        eprintln!("TEST_POSTGRES_URL is not set: skipping");
+    let Some(url) = common::postgres_url() else {
         return;
     };
     common::reset_postgres(&url).await;

@@ -200,12 +200,7 @@ fn every_cursor_walk_visits_every_row_once_on_sqlite() {
 
 #[test]
 fn every_cursor_walk_visits_every_row_once_on_postgres() {
-    let Ok(url) = std::env::var("TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
-            "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
-        );
-        eprintln!("TEST_POSTGRES_URL is not set: skipping");
+    let Some(url) = common::postgres_url() else {
         return;
     };
     let rt = tokio::runtime::Builder::new_current_thread()

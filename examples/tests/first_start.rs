@@ -42,12 +42,7 @@ async fn four_at_once(url: &str, reset: impl AsyncFn()) {
 
 #[tokio::test]
 async fn four_first_starts_at_once_on_postgres() {
-    let Ok(url) = std::env::var("TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
-            "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
-        );
-        eprintln!("TEST_POSTGRES_URL is not set: skipping");
+    let Some(url) = common::postgres_url() else {
         return;
     };
     four_at_once(&url, async || common::reset_postgres(&url).await).await;

@@ -14,6 +14,8 @@
 //! Each case uses its own table (named after the process and the case), so
 //! runs beside the catalog tests on a shared PostgreSQL do not interfere.
 
+mod common;
+
 use problem_core::CollectionQuery;
 use problem_core::query::{CursorPage, QueryConfig, TypedQuery};
 use proptest::prelude::*;
@@ -293,12 +295,7 @@ fn forward_and_backward_keyset_walks_agree_on_sqlite() {
 
 #[test]
 fn forward_and_backward_keyset_walks_agree_on_postgres() {
-    let Ok(url) = std::env::var("TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
-            "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
-        );
-        eprintln!("TEST_POSTGRES_URL is not set: skipping");
+    let Some(url) = common::postgres_url() else {
         return;
     };
     run(24, |rt| {

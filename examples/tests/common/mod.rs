@@ -190,6 +190,23 @@ impl RawReply {
     }
 }
 
+/// `TEST_POSTGRES_URL` (set by `.ci/run`), or `None` with a line on
+/// stderr: the PostgreSQL test is skipped. With `REQUIRE_POSTGRES=1` a
+/// missing URL fails the test instead.
+pub fn postgres_url() -> Option<String> {
+    match std::env::var("TEST_POSTGRES_URL") {
+        Ok(url) => Some(url),
+        Err(_) => {
+            assert!(
+                std::env::var("REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set"
+            );
+            eprintln!("TEST_POSTGRES_URL is not set: skipping");
+            None
+        }
+    }
+}
+
 /// Drops the catalog's tables on the PostgreSQL server at `url`, so the
 /// next catalog started on it creates and seeds them afresh.
 pub async fn reset_postgres(url: &str) {
