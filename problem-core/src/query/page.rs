@@ -466,21 +466,56 @@ impl<T> Page<T> {
     ///     })
     /// );
     /// ```
+    ///
+    /// An estimate is never below what the page shows to exist: the items
+    /// before it and on it (`(page - 1) * per_page + data.len()`; with
+    /// [`with_next(true)`](Self::with_next), one more). A database's
+    /// estimate below that (a planner's row estimate, or a count stopped at
+    /// the threshold) is raised to it, so that `total_pages` is never below
+    /// a page that has items.
+    ///
+    /// ```
+    /// use problem_core::query::{Page, Pagination, Total};
+    /// let deep = Pagination { page: 121, per_page: 100 };
+    /// let page = Page::counted(vec![0; 9], deep, Some(Total::Estimate(10_001)));
+    /// assert_eq!((page.meta.total, page.meta.total_pages), (Some(12_009), Some(121)));
+    /// ```
     pub fn counted(data: Vec<T>, pagination: Pagination, total: Option<Total>) -> Self {
-        let per_page = pagination.per_page.max(1);
-        let value = total.map(Total::value);
-        Self {
+        let mut page = Self {
             data,
             meta: PageMeta {
                 page: pagination.page,
                 per_page: pagination.per_page,
-                total: value,
-                total_pages: value.map(|t| t.div_ceil(per_page)),
+                total: None,
+                total_pages: None,
                 total_is_estimate: total.is_some_and(Total::is_estimate),
             },
             fields: FieldSelection::default(),
             extras: ListExtras::default(),
-        }
+        };
+        let value = match total {
+            Some(Total::Estimate(n)) => Some(n.max(page.shown())),
+            Some(Total::Exact(n)) => Some(n),
+            None => None,
+        };
+        page.set_total(value);
+        page
+    }
+
+    /// The items before this page and on it.
+    fn shown(&self) -> u64 {
+        self.meta
+            .page
+            .saturating_sub(1)
+            .saturating_mul(self.meta.per_page)
+            .saturating_add(self.data.len() as u64)
+    }
+
+    /// Sets `total` and `total_pages` from `total`.
+    fn set_total(&mut self, total: Option<u64>) {
+        let per_page = self.meta.per_page.max(1);
+        self.meta.total = total;
+        self.meta.total_pages = total.map(|t| t.div_ceil(per_page));
     }
 
     /// Sets the sparse fieldset.
@@ -502,7 +537,8 @@ impl<T> Page<T> {
     /// pass whether it was there. Without it, and without an exact total,
     /// the `next` link is given whenever the page is full, so the last page
     /// of an exact multiple links to an empty one. An exact total decides
-    /// on its own.
+    /// on its own. With an estimated total, `true` also raises the estimate
+    /// to at least one item after this page.
     ///
     /// ```
     /// use problem_core::query::{Page, Pagination};
@@ -513,6 +549,13 @@ impl<T> Page<T> {
     /// ```
     pub fn with_next(mut self, has_next: bool) -> Self {
         self.extras.has_next = Some(has_next);
+        if has_next
+            && self.meta.total_is_estimate
+            && let Some(total) = self.meta.total
+        {
+            let at_least = self.shown().saturating_add(1);
+            self.set_total(Some(total.max(at_least)));
+        }
         self
     }
 
