@@ -11,9 +11,7 @@ use tokio::sync::Mutex;
 static DB_LOCK: Mutex<()> = Mutex::const_new(());
 
 async fn postgres_catalog() -> Option<Catalog> {
-    let Some(url) = common::postgres_url() else {
-        return None;
-    };
+    let url = common::postgres_url()?;
     // Start from an empty schema so the catalog seeds exactly the test rows.
     common::reset_postgres(&url).await;
     Some(Catalog::start(&[("DATABASE_URL", url.as_str())]))
