@@ -93,7 +93,9 @@ pub(crate) use middleware::Call;
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use panic_hook::install_panic_hook;
 pub(crate) use panic_hook::{Catching, take_panic_location};
-pub use render::{ErrorContext, PanicError, UnknownError, default_error_response, with_headers};
+pub use render::{
+    ErrorContext, FilteredError, PanicError, UnknownError, default_error_response, with_headers,
+};
 pub(crate) use scope::PipelineInstalled;
 pub(crate) use sticky::with_sticky_headers;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};

@@ -580,33 +580,122 @@ fn render_unknown(
 /// logging, so that an exception filter can adjust it (spec,
 /// `defaultErrorResponse(error, ctx, logger, development)`).
 ///
-/// ```
-/// use problem_core::pipeline::{Pipeline, with_headers};
-/// use problem_core::ConflictException;
+/// `error` is what the filter received (`&E` for `filter::<E, _>`, any
+/// problem type: [`Problem`]), another problem to answer instead, or an
+/// `actix_web::Error` (see [`FilteredError`]). The request's method,
+/// instance, tag and version headers come from `ctx`; a 5xx is logged
+/// through `logger` under a new correlation id, and masked unless
+/// `development`. [`ErrorContext::default_response`] is the same call with
+/// the context's own error, logger and mode.
 ///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::pipeline::{Pipeline, default_error_response, with_headers};
+/// use problem_core::{ConflictException, Problem};
+///
+/// # actix_web::rt::System::new().block_on(async {
 /// let pipeline = Pipeline::builder()
-///     .filter::<ConflictException, _>(|_err, ctx| {
-///         let res = ctx.default_response();
+///     .development(false)
+///     .filter::<ConflictException, _>(|err, ctx| {
+///         let res = default_error_response(err, ctx, ctx.logger(), ctx.development());
 ///         with_headers(res, [("X-Conflict", "1")])
 ///     })
-///     .build();
+///     .build()
+///     .unwrap();
+/// let taken = || async { Err::<HttpResponse, _>(ConflictException::new().with_detail("ISBN taken")) };
+/// let app = test::init_service(App::new().wrap(pipeline).route("/books", web::post().to(taken))).await;
+/// let res = test::call_service(&app, test::TestRequest::post().uri("/books").to_request()).await;
+/// assert_eq!(res.status(), 409);
+/// assert_eq!(res.headers().get("x-conflict").unwrap(), "1");
+/// assert_eq!(
+///     test::read_body(res).await,
+///     r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"ISBN taken","instance":"/books"}"#
+/// );
+/// # });
 /// ```
-pub fn default_error_response(
-    error: &actix_web::Error,
+pub fn default_error_response<E: FilteredError + ?Sized>(
+    error: &E,
     ctx: &ErrorContext,
     logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
-    let source = ctx.source.or_else(|| {
-        error
-            .as_response_error()
-            .error_response()
-            .extensions()
-            .get::<ProblemSource>()
-            .copied()
-    });
-    let failure = Failure::of(error, source, ctx.request.as_ref());
-    render(&failure, ctx, logger, development)
+    error.render_default(ctx, logger, development)
+}
+
+/// What [`default_error_response`] renders: any problem type (what an
+/// exception filter receives), `dyn Problem`, or an `actix_web::Error`
+/// (classified as the pipeline does: a problem inside it, a framework
+/// error mapped to its problem, anything else the masked 500). Sealed.
+///
+/// ```
+/// use problem_core::NotFoundException;
+/// use problem_core::pipeline::FilteredError;
+/// fn renders<E: FilteredError + ?Sized>(_: &E) {}
+/// renders(&NotFoundException::new());
+/// renders(&actix_web::Error::from(NotFoundException::new()));
+/// renders(&NotFoundException::new() as &dyn problem_core::Problem);
+/// ```
+pub trait FilteredError: sealed::Sealed {}
+
+impl<P: Problem> FilteredError for P {}
+impl FilteredError for dyn Problem {}
+impl FilteredError for actix_web::Error {}
+
+mod sealed {
+    use actix_web::HttpResponse;
+
+    use super::{ErrorContext, Failure, LogSink, Problem, ProblemSource, render};
+
+    pub trait Sealed {
+        /// The response the pipeline would send for this error.
+        fn render_default(
+            &self,
+            ctx: &ErrorContext<'_>,
+            logger: &dyn LogSink,
+            development: bool,
+        ) -> HttpResponse;
+    }
+
+    impl<P: Problem> Sealed for P {
+        fn render_default(
+            &self,
+            ctx: &ErrorContext<'_>,
+            logger: &dyn LogSink,
+            development: bool,
+        ) -> HttpResponse {
+            render(&Failure::Problem(self), ctx, logger, development)
+        }
+    }
+
+    impl Sealed for dyn Problem {
+        fn render_default(
+            &self,
+            ctx: &ErrorContext<'_>,
+            logger: &dyn LogSink,
+            development: bool,
+        ) -> HttpResponse {
+            render(&Failure::Problem(self), ctx, logger, development)
+        }
+    }
+
+    impl Sealed for actix_web::Error {
+        fn render_default(
+            &self,
+            ctx: &ErrorContext<'_>,
+            logger: &dyn LogSink,
+            development: bool,
+        ) -> HttpResponse {
+            let source = ctx.source.or_else(|| {
+                self.as_response_error()
+                    .error_response()
+                    .extensions()
+                    .get::<ProblemSource>()
+                    .copied()
+            });
+            let failure = Failure::of(self, source, ctx.request.as_ref());
+            render(&failure, ctx, logger, development)
+        }
+    }
 }
 
 /// Returns `response` with `headers` added (each replacing earlier values of
