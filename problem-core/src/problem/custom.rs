@@ -11,15 +11,16 @@ use serde::Serialize;
 
 use super::additions::Additions;
 use super::details::Extensions;
-use super::exception::ProblemBuildError;
+use super::exception::{BoxError, ProblemBuildError};
 use super::traits::Problem;
 
-/// Overrides options (detail, extensions, headers) of any problem value,
-/// typically a `#[derive(Problem)]` type.
+/// Overrides options (the spec's `type`, `title`, `extensions`, `headers`
+/// and `cause`, and the detail) of any problem value, typically a
+/// `#[derive(Problem)]` type.
 ///
 /// The result is a [`Customized`] problem that keeps the inner type's
-/// status, type, title, name and cause; an exception filter for the inner
-/// type still catches it.
+/// status and name, and its type, title, detail and cause unless
+/// overridden; an exception filter for the inner type still catches it.
 ///
 /// ```
 /// use problem_core::{NotFoundException, Problem, ProblemExt};
@@ -38,6 +39,9 @@ pub trait ProblemExt: Problem + Sized {
         Customized {
             inner: self,
             detail: None,
+            problem_type: None,
+            title: None,
+            cause: None,
             added: Additions::default(),
         }
     }
@@ -63,6 +67,9 @@ impl<P: Problem> ProblemExt for P {}
 pub struct Customized<P> {
     inner: P,
     detail: Option<String>,
+    problem_type: Option<String>,
+    title: Option<String>,
+    cause: Option<BoxError>,
     /// The extension members and headers that override the inner problem's.
     added: Additions,
 }
@@ -78,6 +85,49 @@ impl<P: Problem> Customized<P> {
     /// ```
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
+        self
+    }
+
+    /// Replaces the problem type (a URI reference; default the inner
+    /// problem's).
+    ///
+    /// ```
+    /// use problem_core::{ConflictException, Problem, ProblemExt};
+    /// let err = ConflictException::new().customize().with_type("/problems/duplicate-isbn");
+    /// assert_eq!(err.problem_type(), "/problems/duplicate-isbn");
+    /// assert_eq!(err.inner().problem_type(), "about:blank");
+    /// ```
+    pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
+        self.problem_type = Some(problem_type.into());
+        self
+    }
+
+    /// Replaces the title (default the inner problem's); without a detail
+    /// it is also the message (`Display`).
+    ///
+    /// ```
+    /// use problem_core::{ConflictException, Problem, ProblemExt};
+    /// let err = ConflictException::new().customize().with_title("Duplicate book");
+    /// assert_eq!(err.title(), "Duplicate book");
+    /// assert_eq!(err.to_string(), "Duplicate book");
+    /// ```
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Replaces the cause (`std::error::Error::source`; never sent to the
+    /// client).
+    ///
+    /// ```
+    /// use problem_core::{Problem, ProblemExt, ServiceUnavailableException};
+    /// let io = std::io::Error::other("connection refused");
+    /// let err = ServiceUnavailableException::new().customize().with_cause(io);
+    /// assert_eq!(err.cause().unwrap().to_string(), "connection refused");
+    /// assert_eq!(std::error::Error::source(&err).unwrap().to_string(), "connection refused");
+    /// ```
+    pub fn with_cause(mut self, cause: impl Into<BoxError>) -> Self {
+        self.cause = Some(cause.into());
         self
     }
 
@@ -149,6 +199,9 @@ impl<P: Problem> fmt::Debug for Customized<P> {
         f.debug_struct("Customized")
             .field("inner", &self.inner)
             .field("detail", &self.detail)
+            .field("problem_type", &self.problem_type)
+            .field("title", &self.title)
+            .field("cause", &self.cause)
             .field("extensions", &self.added.extensions)
             .field("headers", &self.added.headers)
             .finish()
@@ -157,16 +210,21 @@ impl<P: Problem> fmt::Debug for Customized<P> {
 
 impl<P: Problem> fmt::Display for Customized<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.detail {
-            Some(d) => f.write_str(d),
-            None => fmt::Display::fmt(&self.inner, f),
+        match (&self.detail, &self.title) {
+            (Some(d), _) => f.write_str(d),
+            // The inner detail, else the overriding title.
+            (None, title) => match (self.inner.detail(), title) {
+                (Some(d), _) => f.write_str(&d),
+                (None, Some(t)) => f.write_str(t),
+                (None, None) => fmt::Display::fmt(&self.inner, f),
+            },
         }
     }
 }
 
 impl<P: Problem> StdError for Customized<P> {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Problem::cause(&self.inner)
+        Problem::cause(self)
     }
 }
 
@@ -175,10 +233,21 @@ impl<P: Problem> Problem for Customized<P> {
         self.inner.status()
     }
     fn problem_type(&self) -> &str {
-        self.inner.problem_type()
+        self.problem_type
+            .as_deref()
+            .unwrap_or_else(|| self.inner.problem_type())
     }
     fn title(&self) -> Cow<'_, str> {
-        self.inner.title()
+        match &self.title {
+            Some(t) => Cow::Borrowed(t),
+            None => self.inner.title(),
+        }
+    }
+    fn cause(&self) -> Option<&(dyn StdError + 'static)> {
+        match &self.cause {
+            Some(c) => Some(&**c as &(dyn StdError + 'static)),
+            None => Problem::cause(&self.inner),
+        }
     }
     fn detail(&self) -> Option<Cow<'_, str>> {
         match &self.detail {

@@ -5,13 +5,13 @@ use std::error::Error as StdError;
 use std::fmt;
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::HeaderMap;
+use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::builtin::BadRequestException;
 use super::details::{Extensions, ExtraMembers};
-use super::exception::ProblemBuildError;
+use super::exception::{BoxError, ProblemBuildError};
 use super::json::{MemberSink, field};
 use super::traits::Problem;
 
@@ -475,6 +475,58 @@ impl ValidationException {
     /// ```
     pub fn with_type(mut self, problem_type: impl Into<String>) -> Self {
         self.base = self.base.with_type(problem_type);
+        self
+    }
+
+    /// Replaces the title (default `Bad Request`).
+    ///
+    /// ```
+    /// use problem_core::{Problem, ValidationException};
+    /// let err = ValidationException::new(vec![]).with_title("Invalid book");
+    /// assert_eq!(err.title(), "Invalid book");
+    /// ```
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.base = self.base.with_title(title);
+        self
+    }
+
+    /// Adds an extension member (written before `issues`; one named
+    /// `issues` is replaced by the issues).
+    ///
+    /// ```
+    /// use problem_core::{Problem, ValidationException};
+    /// let err = ValidationException::new(vec![]).with_extension("book", 7);
+    /// assert_eq!(
+    ///     serde_json::to_string(&err.to_problem("/books").unwrap()).unwrap(),
+    ///     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/books","book":7,"issues":[]}"#
+    /// );
+    /// ```
+    pub fn with_extension(mut self, key: impl Into<String>, value: impl Serialize) -> Self {
+        self.base = self.base.with_extension(key, value);
+        self
+    }
+
+    /// Adds a response header.
+    ///
+    /// ```
+    /// use problem_core::{Problem, ValidationException};
+    /// let err = ValidationException::new(vec![]).with_header(("X-Request-Schema", "book-v3"));
+    /// assert_eq!(err.headers().unwrap().get("x-request-schema").unwrap(), "book-v3");
+    /// ```
+    pub fn with_header(mut self, header: impl TryIntoHeaderPair) -> Self {
+        self.base = self.base.with_header(header);
+        self
+    }
+
+    /// Sets the cause (`std::error::Error::source`; never sent).
+    ///
+    /// ```
+    /// use problem_core::{Problem, ValidationException};
+    /// let err = ValidationException::new(vec![]).with_cause(std::io::Error::other("schema file missing"));
+    /// assert_eq!(err.cause().unwrap().to_string(), "schema file missing");
+    /// ```
+    pub fn with_cause(mut self, cause: impl Into<BoxError>) -> Self {
+        self.base = self.base.with_cause(cause);
         self
     }
 
