@@ -76,6 +76,23 @@ impl ApiVersion {
         Self { major, minor }
     }
 
+    /// Parses a version as a request carries it: `1`, `1.0`, `v1`, `V1`,
+    /// `v2.1` (the same as `text.parse::<ApiVersion>()`).
+    ///
+    /// # Errors
+    /// [`VersionParseError`]: empty, malformed (`1.2.3`, `-1`, `x`), or a
+    /// number over `u16`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionParseError};
+    /// assert_eq!(ApiVersion::parse("v2.1"), Ok(ApiVersion::new(2, 1)));
+    /// assert_eq!(ApiVersion::parse(""), Err(VersionParseError::Empty));
+    /// assert!(matches!(ApiVersion::parse("1.2.3"), Err(VersionParseError::Malformed(_))));
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, VersionParseError> {
+        text.parse()
+    }
+
     /// The short text form used in header values and problem documents:
     /// `major` when the minor is zero, else `major.minor`
     /// (`X-API-Version: 1`, `2.1` stays `2.1`).

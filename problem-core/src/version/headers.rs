@@ -2,6 +2,7 @@
 //! (spec, "Response-side operations and headers"; RFC 9745 `Deprecation`,
 //! RFC 8594 `Sunset`, RFC 8288 `Link`).
 
+use std::borrow::Borrow;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use actix_web::HttpResponse;
@@ -211,9 +212,21 @@ pub trait VersionHeaders: Sized {
     }
 
     /// Adds `X-API-Supported-Versions`: the short forms in the given order,
-    /// separated by `, `. An empty list adds nothing.
-    fn with_supported_versions(mut self, versions: impl IntoIterator<Item = ApiVersion>) -> Self {
-        let versions: Vec<ApiVersion> = versions.into_iter().collect();
+    /// separated by `, `. An empty list adds nothing. Versions by value or
+    /// by reference (an array, a `Vec` or a slice).
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::{V1, V2, V3, VersionHeaders};
+    /// let supported = vec![V1, V2, V3];
+    /// let h = HeaderMap::new().with_supported_versions(&supported);
+    /// assert_eq!(h.get("x-api-supported-versions").unwrap(), "1, 2, 3");
+    /// ```
+    fn with_supported_versions(
+        mut self,
+        versions: impl IntoIterator<Item = impl Borrow<ApiVersion>>,
+    ) -> Self {
+        let versions: Vec<ApiVersion> = versions.into_iter().map(|v| *v.borrow()).collect();
         if let Some(value) = supported_value(&versions) {
             self.version_headers_mut()
                 .insert(X_API_SUPPORTED_VERSIONS, value);
@@ -221,16 +234,132 @@ pub trait VersionHeaders: Sized {
         self
     }
 
-    /// Adds `Sunset` (RFC 8594) with `date` as an IMF-fixdate
-    /// (`Fri, 31 Dec 2027 23:59:59 GMT`). A date before 1970 or after 9999
-    /// has no IMF-fixdate and adds nothing
+    /// Adds `Sunset` (RFC 8594). `date` is a [`SystemTime`] or an
+    /// [`httpdate::HttpDate`], written as an IMF-fixdate
+    /// (`Fri, 31 Dec 2027 23:59:59 GMT`), or an HTTP-date string (spec:
+    /// "The value is an HTTP date string"), written as given: an
+    /// IMF-fixdate or one of the obsolete forms of RFC 9110 §5.6.7. A day
+    /// name that does not match the date is tolerated in a string (the
+    /// spec's own example, `Sat, 31 Dec 2024`, was a Tuesday). A string
+    /// that is no HTTP-date, and a time before 1970 or after 9999 (no
+    /// IMF-fixdate), add nothing
     /// ([`VersionConfigBuilder::build`](super::VersionConfigBuilder::build)
-    /// rejects such dates).
-    fn with_sunset_date(mut self, date: SystemTime) -> Self {
-        if let Some(value) = http_date(date) {
+    /// rejects such dates in a configuration).
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::VersionHeaders;
+    /// let h = HeaderMap::new().with_sunset_date("Fri, 31 Dec 2027 23:59:59 GMT");
+    /// assert_eq!(h.get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+    /// let h = HeaderMap::new().with_sunset_date("Sat, 31 Dec 2024 23:59:59 GMT");
+    /// assert_eq!(h.get("sunset").unwrap(), "Sat, 31 Dec 2024 23:59:59 GMT");
+    /// let h = HeaderMap::new().with_sunset_date(String::from("Friday, 31-Dec-27 23:59:59 GMT"));
+    /// assert_eq!(h.get("sunset").unwrap(), "Friday, 31-Dec-27 23:59:59 GMT");
+    /// assert!(HeaderMap::new().with_sunset_date("next year").get("sunset").is_none());
+    /// ```
+    fn with_sunset_date(mut self, date: impl HttpDateInput) -> Self {
+        if let Some(value) = date.sunset_value() {
             self.version_headers_mut().insert(SUNSET, value);
         }
         self
+    }
+}
+
+/// A date [`VersionHeaders::with_sunset_date`] takes: a [`SystemTime`], an
+/// [`httpdate::HttpDate`], or an HTTP-date string (`&str` or `String`,
+/// RFC 9110 §5.6.7). Sealed.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use problem_core::version::HttpDateInput;
+/// fn takes(_: impl HttpDateInput) {}
+/// takes(UNIX_EPOCH + Duration::from_secs(1_830_297_599));
+/// takes("Fri, 31 Dec 2027 23:59:59 GMT");
+/// takes(String::from("Fri, 31 Dec 2027 23:59:59 GMT"));
+/// takes(httpdate::HttpDate::from(UNIX_EPOCH));
+/// ```
+pub trait HttpDateInput: sealed::Sealed {}
+
+impl HttpDateInput for SystemTime {}
+impl HttpDateInput for httpdate::HttpDate {}
+impl HttpDateInput for &str {}
+impl HttpDateInput for String {}
+
+/// Whether `text` is an HTTP-date (RFC 9110 §5.6.7), its day name aside:
+/// `httpdate` checks that the day name matches the date, so each of the
+/// seven names is tried in its place.
+fn is_http_date(text: &str) -> bool {
+    if httpdate::parse_http_date(text).is_ok() {
+        return true;
+    }
+    const SHORT: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    const LONG: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    // IMF-fixdate and asctime start with a 3-letter name, RFC 850 with a
+    // full one followed by `,`.
+    let rest = match text.split_once(',') {
+        Some((name, rest)) if LONG.contains(&name) => Some((rest, &LONG)),
+        _ => None,
+    };
+    let (rest, names) = match rest {
+        Some(found) => found,
+        None => match text.get(..3) {
+            Some(name) if SHORT.contains(&name) => (text.get(3..).unwrap_or(""), &SHORT),
+            _ => return false,
+        },
+    };
+    let comma = if names == &LONG { "," } else { "" };
+    names
+        .iter()
+        .any(|name| httpdate::parse_http_date(&format!("{name}{comma}{rest}")).is_ok())
+}
+
+mod sealed {
+    use std::time::SystemTime;
+
+    use actix_web::http::header::HeaderValue;
+
+    use super::{http_date, is_http_date};
+
+    pub trait Sealed {
+        /// The `Sunset` value, or `None` (no HTTP-date, out of range).
+        fn sunset_value(&self) -> Option<HeaderValue>;
+    }
+
+    impl Sealed for SystemTime {
+        fn sunset_value(&self) -> Option<HeaderValue> {
+            http_date(*self)
+        }
+    }
+
+    impl Sealed for httpdate::HttpDate {
+        fn sunset_value(&self) -> Option<HeaderValue> {
+            http_date(SystemTime::from(*self))
+        }
+    }
+
+    impl Sealed for &str {
+        fn sunset_value(&self) -> Option<HeaderValue> {
+            let text = self.trim();
+            if is_http_date(text) {
+                HeaderValue::from_str(text).ok()
+            } else {
+                None
+            }
+        }
+    }
+
+    impl Sealed for String {
+        fn sunset_value(&self) -> Option<HeaderValue> {
+            self.as_str().sunset_value()
+        }
     }
 }
 
@@ -318,9 +447,35 @@ mod tests {
     }
 
     #[test]
+    fn sunset_strings_are_http_dates_whatever_their_day_name() {
+        for (text, ok) in [
+            ("Sun, 06 Nov 1994 08:49:37 GMT", true),
+            ("Sat, 31 Dec 2024 23:59:59 GMT", true),
+            ("Sunday, 06-Nov-94 08:49:37 GMT", true),
+            ("Monday, 06-Nov-94 08:49:37 GMT", true),
+            ("Sun Nov  6 08:49:37 1994", true),
+            ("Wed Nov  6 08:49:37 1994", true),
+            ("Sat, 32 Dec 2024 23:59:59 GMT", false),
+            ("Xyz, 31 Dec 2024 23:59:59 GMT", false),
+            ("Sat, 31 Dec 2024 23:59:59 UTC", false),
+            ("2024-12-31T23:59:59Z", false),
+            ("next year", false),
+            ("", false),
+        ] {
+            assert_eq!(is_http_date(text), ok, "{text}");
+            let h = HeaderMap::new().with_sunset_date(text);
+            assert_eq!(
+                h.get(SUNSET).and_then(|v| v.to_str().ok()),
+                ok.then_some(text),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn empty_supported_list_adds_nothing_and_out_of_range_sunset_adds_nothing() {
         let h = HeaderMap::new()
-            .with_supported_versions([])
+            .with_supported_versions([] as [ApiVersion; 0])
             .with_sunset_date(UNIX_EPOCH - Duration::from_secs(10));
         assert!(h.is_empty());
     }

@@ -84,8 +84,9 @@ pub use constraint::{ConstraintParseError, VersionConstraint};
 pub use error::VersionError;
 pub use handler::VersionedHandler;
 pub use headers::{
-    DEPRECATION, SUNSET, VersionHeaders, X_API_DEPRECATED, X_API_DEPRECATION_MESSAGE,
-    X_API_SUPPORTED_VERSIONS, X_API_VERSION, default_deprecation_message,
+    DEPRECATION, HttpDateInput, SUNSET, VersionHeaders, X_API_DEPRECATED,
+    X_API_DEPRECATION_MESSAGE, X_API_SUPPORTED_VERSIONS, X_API_VERSION,
+    default_deprecation_message,
 };
 pub use lifecycle::{Deprecation, VersionState};
 pub use middleware::{VersionMiddleware, Versioning};
