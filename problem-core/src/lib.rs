@@ -7,15 +7,23 @@
 //! - [`pipeline`]: the error pipeline (masking, logging, framework errors).
 //! - [`query`]: collection query conventions.
 //! - [`version`]: API versioning.
-//! - [`routing`], [`server`]: the route table and [`ProblemApp`](server::ProblemApp).
+//! - [`routing`], [`server`]: the route table and [`ProblemApp`].
 //! - [`spec`]: every fixed detail (with its status) and limit of the spec.
+//!
+//! The items the specification names (`HttpException`, the exception
+//! classes, `ProblemDetails`, `STATUS_TITLES`, `default_error_response`,
+//! `with_headers`, `ErrorLog`, `log_error`, `redact_value`,
+//! `LOGGED_MESSAGE_LENGTH`, `ApiVersion`, `V1`..`V3`, `VersionConfig`,
+//! `VersionConstraint`, `VersionedHandler`, ...) are also re-exported at the
+//! crate root: `use problem_core::{ApiVersion, HttpException};`.
 //! - `openapi` (feature `openapi`): OpenAPI 3.1 schemas, parameters and
 //!   per-version documents from the same types and derives.
 //!
 //! ```
-//! use problem_core::{HttpException, Problem};
+//! use problem_core::{ApiVersion, HttpException, Problem, V2};
 //! let err = HttpException::new(409).unwrap().with_detail("Duplicate ISBN");
 //! assert_eq!(err.to_string(), "Duplicate ISBN");
+//! assert_eq!(ApiVersion::parse("v2"), Ok(V2));
 //! ```
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -35,6 +43,19 @@ pub mod version;
 
 pub use config::HttpConfigError;
 pub use problem::*;
+
+// The names the specification gives its operations and types, also at the
+// root (each stays at its module's path, where its docs are).
+pub use pipeline::{
+    ErrorContext, ErrorLog, LOGGED_MESSAGE_LENGTH, Logger, MemoryLogger, RequestContext,
+    default_error_response, log_error, redact, redact_value, with_headers,
+};
+pub use query::{Collection, CollectionParams, QueryConfig, TypedQuery};
+pub use server::{ListenOptions, ProblemApp};
+pub use version::{
+    ApiVersion, V1, V2, V3, VersionConfig, VersionConstraint, VersionError, VersionHeaders,
+    VersionParseError, VersionStrategy, VersionedHandler,
+};
 
 /// `#[derive(Problem)]`: a problem type with a fixed status, title and type
 /// (the spec's user-defined exception subclass). Needs the default feature
