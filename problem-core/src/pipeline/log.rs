@@ -76,6 +76,23 @@ pub trait LogSink: Send + Sync + 'static {
     fn log(&self, record: &LogRecord<'_>);
 }
 
+/// A shared logger is a logger: `.logger(Arc::clone(&memory))` keeps a
+/// handle to read the entries from (as `shared_logger` does).
+///
+/// ```
+/// use std::sync::Arc;
+/// use problem_core::pipeline::{ErrorInfo, LogLevel, LogOptions, MemoryLogger, log_error};
+/// let memory = Arc::new(MemoryLogger::default());
+/// let shared = Arc::clone(&memory);
+/// log_error(LogOptions { logger: &shared, development: false }, "[app] Job", &ErrorInfo::new("E", "m"), LogLevel::Error);
+/// assert_eq!(memory.entries().len(), 1);
+/// ```
+impl<T: LogSink + ?Sized> LogSink for Arc<T> {
+    fn log(&self, record: &LogRecord<'_>) {
+        (**self).log(record);
+    }
+}
+
 /// The default logger: `tracing` events at `error` or `warn`, target
 /// `problem_core`, with the line as the message and, in development, the
 /// error as the field `error`.
@@ -511,15 +528,47 @@ pub struct LogOptions<'a> {
 ///     format!("[app] Boot (correlation id {id}): DbError: postgres://***@db:5432 refused")
 /// );
 /// ```
-pub fn log_error(
+pub fn log_error<E: LoggedError + ?Sized>(
     options: LogOptions<'_>,
     message: &str,
-    error: &ErrorInfo,
+    error: &E,
     level: LogLevel,
 ) -> Uuid {
     let id = Uuid::new_v4();
-    write_log(options, message, error, level, id);
+    write_log(options, message, &error.error_info(), level, id);
     id
+}
+
+/// An error [`log_error`] and [`ErrorLog::log`] take: an [`ErrorInfo`], or
+/// any `std::error::Error` (read by [`ErrorInfo::from_error`]: its type
+/// name without the path, its message, and its source chain as the
+/// stack), `dyn Error` included. For a problem's extensions to be the
+/// entry's properties, pass [`ErrorInfo::from_problem`].
+///
+/// ```
+/// use problem_core::pipeline::{log_error, LogLevel, LogOptions, MemoryLogger};
+/// let logger = MemoryLogger::default();
+/// let io = std::io::Error::other("disk full");
+/// let id = log_error(LogOptions { logger: &logger, development: false }, "[app] Job", &io, LogLevel::Warn);
+/// assert_eq!(logger.entries()[0].message, format!("[app] Job (correlation id {id}): Error: disk full"));
+/// let boxed: Box<dyn std::error::Error> = Box::new(io);
+/// log_error(LogOptions { logger: &logger, development: false }, "[app] Job", &*boxed, LogLevel::Warn);
+/// ```
+pub trait LoggedError {
+    /// The name, message, stack and properties to log.
+    fn error_info(&self) -> Cow<'_, ErrorInfo>;
+}
+
+impl LoggedError for ErrorInfo {
+    fn error_info(&self) -> Cow<'_, ErrorInfo> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl<E: StdError + ?Sized> LoggedError for E {
+    fn error_info(&self) -> Cow<'_, ErrorInfo> {
+        Cow::Owned(ErrorInfo::from_error(self))
+    }
 }
 
 pub(crate) fn write_log(
@@ -625,7 +674,8 @@ impl ErrorLog {
         }
     }
 
-    /// Logs `error` under a new correlation id and returns the id.
+    /// Logs `error` (an [`ErrorInfo`] or any `std::error::Error`:
+    /// [`LoggedError`]) under a new correlation id and returns the id.
     ///
     /// ```
     /// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger};
@@ -638,7 +688,7 @@ impl ErrorLog {
     /// assert_eq!(logger.entries()[0].message, format!("[app] Job failed (correlation id {id}): Error: token=***"));
     /// assert_eq!(logger.entries()[1].correlation_id, id2);
     /// ```
-    pub fn log(&self, message: &str, error: &ErrorInfo, level: LogLevel) -> Uuid {
+    pub fn log<E: LoggedError + ?Sized>(&self, message: &str, error: &E, level: LogLevel) -> Uuid {
         log_error(self.options(), message, error, level)
     }
 

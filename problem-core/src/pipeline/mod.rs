@@ -87,7 +87,7 @@ pub use hosts::AllowedHosts;
 pub use log::LogSink as Logger;
 pub use log::{
     ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LogSink,
-    LoggedEntry, MemoryLogger, TracingLogger, log_error, stderr_line,
+    LoggedEntry, LoggedError, MemoryLogger, TracingLogger, log_error, stderr_line,
 };
 pub(crate) use middleware::Call;
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
