@@ -1,6 +1,6 @@
 //! Problem responses: [`problem_response`] and the `ResponseError` glue.
 
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 
 use actix_web::HttpResponse;
 use actix_web::body::MessageBody;
@@ -29,16 +29,29 @@ pub(crate) const FALLBACK_BODY: &str =
 /// panics: the response is then a fixed 500 problem. The body is sent as
 /// given: masking is the error pipeline's (spec, "Masking rules").
 ///
+/// `problem` by reference or by value; `headers` optional (spec,
+/// `problemResponse(problem, headers?)`): `&HeaderMap` or `None`.
+///
 /// ```
-/// use actix_web::http::header::HeaderMap;
+/// use actix_web::http::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 /// use problem_core::{problem_response, ProblemDetails};
 ///
-/// let res = problem_response(&ProblemDetails::new(404), &HeaderMap::new());
+/// let res = problem_response(&ProblemDetails::new(404), None);
 /// assert_eq!(res.status(), 404);
 /// assert_eq!(res.headers().get("content-type").unwrap(), "application/problem+json; charset=utf-8");
 /// assert_eq!(res.headers().get("x-content-type-options").unwrap(), "nosniff");
+/// let mut headers = HeaderMap::new();
+/// headers.insert(RETRY_AFTER, HeaderValue::from_static("120"));
+/// let res = problem_response(ProblemDetails::new(503), &headers);
+/// assert_eq!(res.headers().get("retry-after").unwrap(), "120");
 /// ```
-pub fn problem_response(problem: &ProblemDetails, headers: &HeaderMap) -> HttpResponse {
+pub fn problem_response<'h>(
+    problem: impl Borrow<ProblemDetails>,
+    headers: impl Into<Option<&'h HeaderMap>>,
+) -> HttpResponse {
+    let problem = problem.borrow();
+    let empty = HeaderMap::new();
+    let headers = headers.into().unwrap_or(&empty);
     match (
         StatusCode::from_u16(problem.status),
         serde_json::to_vec(problem),
