@@ -114,7 +114,45 @@ impl VersionConfigBuilder {
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn deprecated_with(mut self, version: ApiVersion, deprecation: Deprecation) -> Self {
+        // A sunset set before by `sunset` stays, unless this one has its own.
+        let earlier = self
+            .deprecated
+            .remove(&version)
+            .and_then(|d| d.sunset_date());
+        let deprecation = match (deprecation.sunset_date(), earlier) {
+            (None, Some(sunset)) => deprecation.sunset(sunset),
+            (Some(_), _) | (None, None) => deprecation,
+        };
         self.deprecated.insert(version, deprecation);
+        self
+    }
+
+    /// Sets the sunset date of `version`: its responses carry `Sunset`
+    /// (RFC 8594) from then on (spec, "States and transitions": deprecated →
+    /// deprecated with a `Sunset` header). A version not yet deprecated is
+    /// deprecated by it, with the default message. In either order with
+    /// [`deprecated`](Self::deprecated) or
+    /// [`deprecated_with`](Self::deprecated_with): a later deprecation keeps
+    /// this sunset unless it has one of its own. [`build`](Self::build)
+    /// refuses a sunset before the deprecation date.
+    ///
+    /// ```
+    /// use problem_core::version::{V2, VersionConfig, VersionStrategy};
+    ///
+    /// let sunset = httpdate::parse_http_date("Fri, 31 Dec 2027 23:59:59 GMT").unwrap();
+    /// for config in [
+    ///     VersionConfig::builder(VersionStrategy::header()).deprecated(V2).sunset(V2, sunset),
+    ///     VersionConfig::builder(VersionStrategy::header()).sunset(V2, sunset).deprecated(V2),
+    /// ] {
+    ///     let h = config.build()?.version_headers(V2);
+    ///     assert_eq!(h.get("deprecation").unwrap(), "true");
+    ///     assert_eq!(h.get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+    /// }
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
+    pub fn sunset(mut self, version: ApiVersion, date: impl Into<SystemTime>) -> Self {
+        let deprecation = self.deprecated.remove(&version).unwrap_or_default();
+        self.deprecated.insert(version, deprecation.sunset(date));
         self
     }
 
