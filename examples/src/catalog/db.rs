@@ -2,6 +2,7 @@
 //! one code path: statements are built once with sea-query and run on
 //! whichever pool is configured.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sea_query::{
@@ -11,7 +12,7 @@ use sea_query::{
 use sea_query_sqlx::SqlxBinder;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-use sqlx::{PgPool, SqlitePool};
+use sqlx::{ConnectOptions, PgPool, SqliteConnection, SqlitePool};
 
 use problem_core::query::{Total, explain_plan_rows, fold_case};
 
@@ -101,10 +102,29 @@ pub const BOOK_COLUMNS: [Books; 11] = [
 /// A connection pool to either database.
 #[derive(Debug, Clone)]
 pub enum Db {
-    /// SQLite.
-    Sqlite(SqlitePool),
+    /// SQLite, and what keeps an in-memory database alive.
+    Sqlite(SqlitePool, MemoryKeeper),
     /// PostgreSQL.
     Postgres(PgPool),
+}
+
+/// A connection to an in-memory SQLite database that is never used and
+/// never closed while a [`Db`] clone lives: the database exists as long as
+/// some connection to it is open, and the pool's own connection can be
+/// closed and replaced (sqlx closes a connection whose query was abandoned
+/// when the client hung up). Without it, the replacement opened an empty
+/// database, and every later request was a 500 (`no such table: books`).
+/// Empty (`None`) for a database file.
+#[derive(Clone, Default)]
+pub struct MemoryKeeper(Option<Arc<Mutex<SqliteConnection>>>);
+
+impl std::fmt::Debug for MemoryKeeper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            Some(_) => "MemoryKeeper(open)",
+            None => "MemoryKeeper(none)",
+        })
+    }
 }
 
 /// How long a request waits for a database connection before it fails
@@ -115,7 +135,7 @@ pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 macro_rules! on_db {
     ($db:expr, $stmt:expr, |$sql:ident, $values:ident, $pool:ident| $body:expr) => {
         match $db {
-            Db::Sqlite($pool) => {
+            Db::Sqlite($pool, _) => {
                 let ($sql, $values) = $stmt.build_sqlx(SqliteQueryBuilder);
                 // Built by sea-query: identifiers from the code, every value bound.
                 let $sql = sqlx::AssertSqlSafe($sql);
@@ -301,24 +321,28 @@ impl Db {
                     .acquire_timeout(ACQUIRE_TIMEOUT)
                     .connect_with(options)
                     .await?;
-                Ok(Db::Sqlite(pool))
+                Ok(Db::Sqlite(pool, MemoryKeeper::default()))
             }
             None => {
-                // One connection that never closes: the in-memory database
-                // lives as long as it does.
+                // A named, shared-cache in-memory database (sqlx names each
+                // `sqlite::memory:` uniquely): the keeper's connection holds
+                // it, the pool's one connection works on it.
+                let options = "sqlite::memory:"
+                    .parse::<SqliteConnectOptions>()?
+                    .foreign_keys(true);
+                let keeper = options.connect().await?;
                 let pool = SqlitePoolOptions::new()
                     .min_connections(1)
                     .max_connections(1)
                     .idle_timeout(None)
                     .max_lifetime(None)
                     .acquire_timeout(ACQUIRE_TIMEOUT)
-                    .connect_with(
-                        "sqlite::memory:"
-                            .parse::<SqliteConnectOptions>()?
-                            .foreign_keys(true),
-                    )
+                    .connect_with(options)
                     .await?;
-                Ok(Db::Sqlite(pool))
+                Ok(Db::Sqlite(
+                    pool,
+                    MemoryKeeper(Some(Arc::new(Mutex::new(keeper)))),
+                ))
             }
         }
     }
@@ -335,7 +359,7 @@ impl Db {
     /// The driver's error.
     pub async fn prepare(&self, rows: u32) -> Result<(), sqlx::Error> {
         match self {
-            Db::Sqlite(pool) => {
+            Db::Sqlite(pool, _) => {
                 let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
                 prepare_in!(&mut *tx, SqliteQueryBuilder, false, rows);
                 tx.commit().await
