@@ -209,3 +209,55 @@ fn fold_case_is_simple_case_folding() {
     assert_eq!(fold_case("ǅ"), "ǆ");
     assert_eq!(fold_case("ﬁ"), "ﬁ", "simple folding keeps one character");
 }
+
+/// Every comma list takes at most 100 entries, as `__in` does: `sort`,
+/// `fields`, `exclude` and `search_fields`, exploded repeats counted
+/// together. Each entry could be an issue of its own, so 30,000 unknown
+/// names (a 60 KB query) made a 6 MB answer.
+#[test]
+fn comma_lists_take_at_most_100_entries() {
+    for (name, entry) in [
+        ("sort", "-id"),
+        ("fields", "id"),
+        ("exclude", "title"),
+        ("search_fields", "title"),
+    ] {
+        let hundred = vec![entry; 100].join(",");
+        let query = format!("{name}={hundred}&q=night");
+        let issues = book_issues(&format!("{name}={hundred},{entry}&q=night"));
+        assert_eq!(
+            issues,
+            json!([{"location": "query", "name": name, "code": "too_many_values",
+                    "message": format!("`{name}` takes at most 100 values"), "max": 100}]),
+            "{name}"
+        );
+        // Exploded: the repeats are one list.
+        let exploded = format!("{query}&{name}={entry}");
+        assert_eq!(
+            book_issues(&exploded)[0]["code"],
+            "too_many_values",
+            "{name}"
+        );
+        // 100 entries are read as usual (repeats of one field are their
+        // own issue for sort).
+        let at_most = TypedQuery::<Book>::from_query_str(&query, &QueryConfig::default());
+        if let Err(err) = at_most {
+            assert!(
+                err.issues().iter().all(|i| i.code != "too_many_values"),
+                "{name}: {:?}",
+                err.issues()
+            );
+        }
+    }
+    // Unknown names: one issue, not one per name.
+    let unknown = (0..30_000)
+        .map(|i| format!("f{i}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    assert_eq!(
+        book_issues(&format!("fields={unknown}"))
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+}

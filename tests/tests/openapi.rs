@@ -364,7 +364,7 @@ fn derived_query_parameters() {
     let sort = by("sort");
     assert_eq!(
         sort["schema"],
-        json!({"type": "array",
+        json!({"type": "array", "maxItems": 100,
                "items": {"type": "string", "pattern": "^[+-]?(?:id|title|year)$"}})
     );
     assert!(

@@ -191,11 +191,13 @@ fn quoted(names: &[&str]) -> String {
 }
 
 fn name_list(names: &[&'static str]) -> ArrayBuilder {
-    ArrayBuilder::new().items(
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(names.iter().copied())),
-    )
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(names.iter().copied())),
+        )
+        .max_items(Some(MAX_LIST_VALUES))
 }
 
 /// The query parameters of a collection, in this order: `page`,
@@ -290,11 +292,13 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
                 quoted(&sortable),
                 schema.key
             ),
-            ArrayBuilder::new().items(
-                ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .pattern(Some(format!("^[+-]?(?:{alternatives})$"))),
-            ),
+            ArrayBuilder::new()
+                .items(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .pattern(Some(format!("^[+-]?(?:{alternatives})$"))),
+                )
+                .max_items(Some(MAX_LIST_VALUES)),
         ));
     }
     for field in schema.fields {

@@ -161,6 +161,17 @@ pub(crate) fn nul_issue(location: IssueLocation, name: &str) -> Issue {
     .with("expected", "text without NUL characters")
 }
 
+/// `too_many_values` on a list parameter longer than `max` entries
+/// (`what`: `values` or `terms`), with the `max` member.
+pub(crate) fn too_many_values(name: &str, max: usize, what: &str) -> Issue {
+    issue(
+        name,
+        code::TOO_MANY_VALUES,
+        format!("`{}` takes at most {max} {what}", shorten(name)),
+    )
+    .with("max", max)
+}
+
 /// `invalid_value` with the `expected` member.
 pub(crate) fn invalid_value(name: &str, value: &str, expected: &str) -> Issue {
     issue(

@@ -10,7 +10,9 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use super::error::{QueryError, code, invalid_value, issue, repeated_parameter, shorten};
+use super::error::{
+    QueryError, code, invalid_value, issue, repeated_parameter, shorten, too_many_values,
+};
 use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, commas, join_values};
 use super::text::QueryText;
 use super::typed::{FieldSpec, QuerySchema};
@@ -514,14 +516,7 @@ fn parse_operand(
             // Counted and checked before anything is parsed or copied.
             let count = value.bytes().filter(|&b| b == b',').count() + 1;
             if count > MAX_LIST_VALUES {
-                issues.push(
-                    issue(
-                        name,
-                        code::TOO_MANY_VALUES,
-                        format!("`{name}` takes at most {MAX_LIST_VALUES} values"),
-                    )
-                    .with("max", MAX_LIST_VALUES),
-                );
+                issues.push(too_many_values(name, MAX_LIST_VALUES, "values"));
                 return None;
             }
             if commas(value).any(|p| limits.too_long(p)) {

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::problem::Issue;
 
-use super::error::{QueryError, code, conflict, issue, shorten};
+use super::error::{QueryError, code, conflict, issue, shorten, too_many_values};
 use super::params::{MAX_SEARCH_TERMS, Pairs, QueryLimits, RawQuery, comma_list};
 use super::text::QueryText;
 use super::typed::QuerySchema;
@@ -123,14 +123,7 @@ pub(crate) fn parse_search(
     let mut found: SmallVec<[&str; MAX_SEARCH_TERMS]> = SmallVec::new();
     for term in value.split_whitespace() {
         if found.len() == MAX_SEARCH_TERMS {
-            issues.push(
-                issue(
-                    name,
-                    code::TOO_MANY_VALUES,
-                    format!("`{name}` takes at most {MAX_SEARCH_TERMS} terms"),
-                )
-                .with("max", MAX_SEARCH_TERMS),
-            );
+            issues.push(too_many_values(name, MAX_SEARCH_TERMS, "terms"));
             return None;
         }
         found.push(term);
