@@ -239,8 +239,10 @@ pub trait VersionHeaders: Sized {
     /// (`Fri, 31 Dec 2027 23:59:59 GMT`), or an HTTP-date string (spec:
     /// "The value is an HTTP date string"), written as given: an
     /// IMF-fixdate or one of the obsolete forms of RFC 9110 §5.6.7. A day
-    /// name that does not match the date is tolerated in a string (the
-    /// spec's own example, `Sat, 31 Dec 2024`, was a Tuesday). A string
+    /// name that does not match the date is tolerated in a string
+    /// (`Sat, 31 Dec 2024 23:59:59 GMT`, the shape the specification's
+    /// "Response-side operations and headers" shows, though that day was a
+    /// Tuesday). A string
     /// that is no HTTP-date, and a time before 1970 or after 9999 (no
     /// IMF-fixdate), add nothing
     /// ([`VersionConfigBuilder::build`](super::VersionConfigBuilder::build)
