@@ -619,7 +619,21 @@ pub fn default_error_response<E: FilteredError + ?Sized>(
     logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
-    error.render_default(ctx, logger, development)
+    let failure = match error.classify() {
+        Ok(problem) => Failure::Problem(problem),
+        Err(error) => {
+            let source = ctx.source.or_else(|| {
+                error
+                    .as_response_error()
+                    .error_response()
+                    .extensions()
+                    .get::<ProblemSource>()
+                    .copied()
+            });
+            Failure::of(error, source, ctx.request.as_ref())
+        }
+    };
+    render(&failure, ctx, logger, development)
 }
 
 /// What [`default_error_response`] renders: any problem type (what an
@@ -642,58 +656,29 @@ impl FilteredError for dyn Problem {}
 impl FilteredError for actix_web::Error {}
 
 mod sealed {
-    use actix_web::HttpResponse;
-
-    use super::{ErrorContext, Failure, LogSink, Problem, ProblemSource, render};
+    use super::Problem;
 
     pub trait Sealed {
-        /// The response the pipeline would send for this error.
-        fn render_default(
-            &self,
-            ctx: &ErrorContext<'_>,
-            logger: &dyn LogSink,
-            development: bool,
-        ) -> HttpResponse;
+        /// The problem itself, or the error to classify as the pipeline
+        /// does.
+        fn classify(&self) -> Result<&dyn Problem, &actix_web::Error>;
     }
 
     impl<P: Problem> Sealed for P {
-        fn render_default(
-            &self,
-            ctx: &ErrorContext<'_>,
-            logger: &dyn LogSink,
-            development: bool,
-        ) -> HttpResponse {
-            render(&Failure::Problem(self), ctx, logger, development)
+        fn classify(&self) -> Result<&dyn Problem, &actix_web::Error> {
+            Ok(self)
         }
     }
 
     impl Sealed for dyn Problem {
-        fn render_default(
-            &self,
-            ctx: &ErrorContext<'_>,
-            logger: &dyn LogSink,
-            development: bool,
-        ) -> HttpResponse {
-            render(&Failure::Problem(self), ctx, logger, development)
+        fn classify(&self) -> Result<&dyn Problem, &actix_web::Error> {
+            Ok(self)
         }
     }
 
     impl Sealed for actix_web::Error {
-        fn render_default(
-            &self,
-            ctx: &ErrorContext<'_>,
-            logger: &dyn LogSink,
-            development: bool,
-        ) -> HttpResponse {
-            let source = ctx.source.or_else(|| {
-                self.as_response_error()
-                    .error_response()
-                    .extensions()
-                    .get::<ProblemSource>()
-                    .copied()
-            });
-            let failure = Failure::of(self, source, ctx.request.as_ref());
-            render(&failure, ctx, logger, development)
+        fn classify(&self) -> Result<&dyn Problem, &actix_web::Error> {
+            Err(self)
         }
     }
 }
