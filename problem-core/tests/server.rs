@@ -534,6 +534,41 @@ async fn early_problems_carry_the_version_headers() {
     handle.stop(true).await;
 }
 
+/// Sends `request`, then reads until the server closes the connection,
+/// sending `more` every `every` once the answer has begun (a client that
+/// goes on sending its body after the answer). `None` when the connection
+/// is still open after 5 s.
+async fn answer_then_close(
+    addr: SocketAddr,
+    request: &[u8],
+    more: &[u8],
+    every: Duration,
+) -> Option<Vec<u8>> {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut buf = Vec::new();
+    let mut sending = true;
+    tokio::time::timeout(Duration::from_secs(5), async {
+        let mut chunk = [0u8; 4096];
+        loop {
+            tokio::select! {
+                read = stream.read(&mut chunk) => match read {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                },
+                () = tokio::time::sleep(every), if sending && !buf.is_empty() => {
+                    // A refused write: the server stopped reading; the
+                    // answer and the close are still read.
+                    sending = stream.write_all(more).await.is_ok();
+                }
+            }
+        }
+    })
+    .await
+    .ok()
+    .map(|()| buf)
+}
+
 /// A body not received within the body timeout gets the 408 problem and
 /// the connection is closed, whether the body is read by an extractor or
 /// buffered by the pipeline under `max_request_body_size`, and whether it
@@ -566,25 +601,14 @@ async fn a_slow_body_gets_a_408_and_the_connection_closes() {
             let request = format!(
                 "POST /raw HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{framing}\r\n\r\n{start}"
             );
-            let mut stream = TcpStream::connect(addrs[0]).await.unwrap();
-            stream.write_all(request.as_bytes()).await.unwrap();
-            let mut buf = Vec::new();
-            tokio::time::timeout(Duration::from_secs(5), async {
-                let mut chunk = [0u8; 4096];
-                loop {
-                    tokio::select! {
-                        read = stream.read(&mut chunk) => match read {
-                            Ok(0) | Err(_) => break,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        },
-                        () = tokio::time::sleep(Duration::from_millis(100)), if !buf.is_empty() => {
-                            let _ = stream.write_all(b"1\r\nx\r\n").await;
-                        }
-                    }
-                }
-            })
+            let buf = answer_then_close(
+                addrs[0],
+                request.as_bytes(),
+                b"1\r\nx\r\n",
+                Duration::from_millis(100),
+            )
             .await
-            .unwrap_or_else(|_| panic!("not closed within 5 s: {framing}, limit {limit:?}"));
+            .unwrap_or_else(|| panic!("not closed within 5 s: {framing}, limit {limit:?}"));
             let reply = parse(&buf);
             assert_eq!(reply.status, 408, "{framing}, limit {limit:?}");
             assert_eq!(reply.header("connection"), Some("close"));
@@ -610,31 +634,15 @@ async fn a_chunked_body_over_the_limit_closes_the_connection() {
         "POST /raw HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n",
         chunk.len()
     );
-    let mut stream = TcpStream::connect(s.addr).await.unwrap();
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    let mut sent = 0usize;
-    tokio::time::timeout(Duration::from_secs(5), async {
-        let mut read = [0u8; 4096];
-        let more = format!("{:x}\r\n{chunk}\r\n", chunk.len());
-        loop {
-            tokio::select! {
-                r = stream.read(&mut read) => match r {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => buf.extend_from_slice(&read[..n]),
-                },
-                // The client goes on sending after the answer.
-                () = tokio::time::sleep(Duration::from_millis(20)), if !buf.is_empty() => {
-                    if stream.write_all(more.as_bytes()).await.is_err() {
-                        break;
-                    }
-                    sent += more.len();
-                }
-            }
-        }
-    })
+    let more = format!("{:x}\r\n{chunk}\r\n", chunk.len());
+    let buf = answer_then_close(
+        s.addr,
+        request.as_bytes(),
+        more.as_bytes(),
+        Duration::from_millis(20),
+    )
     .await
-    .unwrap_or_else(|_| panic!("not closed within 5 s ({sent} bytes sent after the 413)"));
+    .expect("the connection closes within 5 s of the 413");
     let reply = parse(&buf);
     assert_eq!(reply.status, 413);
     assert_eq!(reply.header("connection"), Some("close"));
