@@ -277,6 +277,16 @@ fn typed_whitelist_errors() {
         book_issues("q=x&search_fields=title,year"),
         json!([{"location": "query", "name": "search_fields", "code": "not_searchable", "message": "`year` is not a searchable field", "allowed": ["title", "subtitle"]}])
     );
+    // A wrong entry named again is one issue, not one per entry.
+    assert_eq!(
+        book_issues("sort=-subtitle,subtitle,id,-id&search_fields=year,year&fields=nope,nope"),
+        json!([
+            {"location": "query", "name": "sort", "code": "not_sortable", "message": "`subtitle` is not a sortable field", "allowed": ["id", "title", "year", "published", "available"]},
+            {"location": "query", "name": "sort", "code": "invalid_value", "message": "`id` is sorted on more than once", "expected": "comma-separated list of distinct field names"},
+            {"location": "query", "name": "search_fields", "code": "not_searchable", "message": "`year` is not a searchable field", "allowed": ["title", "subtitle"]},
+            {"location": "query", "name": "fields", "code": "not_selectable", "message": "`nope` is not a selectable field", "allowed": ["id", "title", "year", "subtitle", "published", "available", "isbn"]}
+        ])
+    );
     assert_eq!(
         book_issues("fields=id,secret&exclude=nope"),
         json!([

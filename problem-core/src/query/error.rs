@@ -145,6 +145,15 @@ pub(crate) fn issue(name: &str, code: &'static str, message: impl Into<String>) 
     Issue::new(IssueLocation::Query, name, code, message)
 }
 
+/// Adds `issue` unless an equal one is already there: a comma list naming
+/// one wrong entry many times (`sort=-id,-id,...`) is one issue, not one
+/// per entry.
+pub(crate) fn push_once(issues: &mut Vec<Issue>, issue: Issue) {
+    if !issues.contains(&issue) {
+        issues.push(issue);
+    }
+}
+
 /// The `invalid_value` issue of a query or path parameter whose name or
 /// value holds U+0000 (raw or percent-encoded; hostile-input rule "NUL
 /// characters"), with the `expected` member. The NUL is shown as `\0`.

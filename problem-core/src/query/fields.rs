@@ -7,7 +7,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::problem::Issue;
 
-use super::error::{QueryError, code, issue, shorten};
+use super::error::{QueryError, code, issue, push_once, shorten};
 use super::params::{Pairs, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
@@ -122,7 +122,8 @@ pub(crate) fn parse_fields(
             if let Some(schema) = schema
                 && !spec.is_some_and(|s| s.selectable)
             {
-                issues.push(
+                push_once(
+                    issues,
                     issue(
                         name,
                         code::NOT_SELECTABLE,

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::problem::Issue;
 
-use super::error::{QueryError, code, conflict, issue, shorten, too_many_values};
+use super::error::{QueryError, code, conflict, issue, push_once, shorten, too_many_values};
 use super::params::{MAX_SEARCH_TERMS, Pairs, QueryLimits, RawQuery, comma_list};
 use super::text::QueryText;
 use super::typed::QuerySchema;
@@ -85,7 +85,8 @@ pub(crate) fn parse_search(
             if let Some(schema) = schema
                 && !spec.is_some_and(|s| s.searchable)
             {
-                issues.push(
+                push_once(
+                    issues,
                     issue(
                         "search_fields",
                         code::NOT_SEARCHABLE,
@@ -138,7 +139,8 @@ pub(crate) fn parse_search(
     if let Some(schema) = schema
         && !schema.fields.iter().any(|f| f.searchable)
     {
-        issues.push(
+        push_once(
+            issues,
             issue(
                 name,
                 code::NOT_SEARCHABLE,

@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::problem::Issue;
 
-use super::error::{QueryError, code, issue, shorten};
+use super::error::{QueryError, code, issue, push_once, shorten};
 use super::params::{Pairs, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
@@ -226,7 +226,8 @@ pub(crate) fn parse_sort_into(
             (Direction::Asc, entry)
         };
         if name.is_empty() {
-            issues.push(
+            push_once(
+                issues,
                 issue(
                     "sort",
                     code::INVALID_VALUE,
@@ -240,7 +241,8 @@ pub(crate) fn parse_sort_into(
         if let Some(schema) = schema
             && !spec.is_some_and(|f| f.sortable)
         {
-            issues.push(
+            push_once(
+                issues,
                 issue(
                     "sort",
                     code::NOT_SORTABLE,
@@ -251,7 +253,8 @@ pub(crate) fn parse_sort_into(
             continue;
         }
         if out.iter().any(|f| f.field == name) {
-            issues.push(
+            push_once(
+                issues,
                 issue(
                     "sort",
                     code::INVALID_VALUE,
