@@ -437,9 +437,19 @@ fn every_kind_of_sort_key_round_trips_through_a_version_3_cursor() {
         "sort=text,flag,day,single,big",
     ];
     for sort in sorts {
+        // The walk must give the rows in the order of one page holding them all.
+        let whole: Vec<u64> = parse::<Every>(&format!("{sort}&limit=40"))
+            .unwrap()
+            .cursor_page_in_memory(&rows)
+            .unwrap()
+            .data
+            .iter()
+            .map(|r| r["id"].as_u64().unwrap())
+            .collect();
         let mut qs = format!("{sort}&limit=3");
         let mut seen = Vec::new();
         loop {
+            assert!(seen.len() < rows.len(), "{sort}: the walk does not end");
             let q = parse::<Every>(&qs).unwrap_or_else(|e| panic!("{qs}: {e:?}"));
             let page = q.cursor_page_in_memory(&rows).unwrap();
             seen.extend(page.data.iter().map(|r| r["id"].as_u64().unwrap()));
@@ -454,6 +464,7 @@ fn every_kind_of_sort_key_round_trips_through_a_version_3_cursor() {
                 .unwrap()
                 .to_vec();
             let q = parse::<Every>(&format!("{sort}&limit=3")).unwrap();
+            assert_eq!(after.len(), q.order().fields().len(), "{sort}");
             for (field, v) in q.order().fields().iter().zip(&after) {
                 let want = <Every as problem_core::query::CollectionQuery>::SCHEMA
                     .field(&field.field)
@@ -468,6 +479,7 @@ fn every_kind_of_sort_key_round_trips_through_a_version_3_cursor() {
             }
             qs = format!("{sort}&limit=3&cursor={next}");
         }
+        assert_eq!(seen, whole, "{sort}");
         seen.sort_unstable();
         assert_eq!(seen, (0..40).collect::<Vec<u64>>(), "{sort}");
     }

@@ -1595,7 +1595,9 @@ async fn panics_in_error_display_filters_and_loggers_are_caught() {
     let res = test::call_service(&svc, TestRequest::get().uri("/x").to_request()).await;
     assert_eq!(res.status(), 500);
     let body = body_json(res).await;
-    assert!(body["correlationId"].is_string(), "{body}");
+    let id = body["correlationId"].as_str().expect("a correlation id");
+    assert!(uuid::Uuid::parse_str(id).is_ok(), "{body}");
+    assert_eq!(body, masked(id));
 }
 
 /// Outside development the log line is one line: a message's line breaks
@@ -1620,6 +1622,7 @@ async fn a_logged_message_cannot_forge_another_line() {
     let res = test::call_service(&svc, TestRequest::get().uri("/x").to_request()).await;
     assert_eq!(res.status(), 500);
     let entries = logger.entries();
+    assert_eq!(entries.len(), 1, "{entries:?}");
     let id = entries[0].correlation_id;
     assert_eq!(
         entries[0].message,
