@@ -1061,25 +1061,22 @@ async fn a_long_query_keeps_the_paging_links_in_the_link_header() {
     let query = format!("id__not_in={}&per_page=1&page=2", ids.join(","));
     let (status, headers, body) = cat.get_json(&format!("/books?{query}")).await;
     assert_eq!(status, 200, "{body}");
-    let links = &body["links"];
-    for rel in ["self", "first", "prev", "next", "last"] {
-        assert!(links[rel].is_string(), "{rel}: {links}");
-    }
+    let page = |n: u32| format!("/books?id__not_in={}&per_page=1&page={n}", ids.join(","));
+    assert_eq!(
+        body["links"],
+        json!({"self": page(2), "first": page(1), "prev": page(1), "next": page(3), "last": page(30)})
+    );
     let link = header(&headers, "link").expect("a Link header");
     assert_eq!(
         link,
-        format!(
-            "<{}>; rel=\"prev\", <{}>; rel=\"next\"",
-            links["prev"].as_str().unwrap(),
-            links["next"].as_str().unwrap()
-        )
+        format!("<{}>; rel=\"prev\", <{}>; rel=\"next\"", page(1), page(3))
     );
     // A short query keeps every link.
-    let (_, headers, body) = cat.get_json("/books?per_page=1&page=2").await;
-    let link = header(&headers, "link").unwrap();
-    assert_eq!(link.matches("; rel=").count(), 5, "{link}");
-    assert!(link.starts_with(&format!(
-        "<{}>; rel=\"self\"",
-        body["links"]["self"].as_str().unwrap()
-    )));
+    let (_, headers, _) = cat.get_json("/books?per_page=1&page=2").await;
+    assert_eq!(
+        header(&headers, "link").unwrap(),
+        "</books?per_page=1&page=2>; rel=\"self\", </books?per_page=1&page=1>; rel=\"first\", \
+         </books?per_page=1&page=1>; rel=\"prev\", </books?per_page=1&page=3>; rel=\"next\", \
+         </books?per_page=1&page=30>; rel=\"last\""
+    );
 }

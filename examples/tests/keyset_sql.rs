@@ -177,8 +177,8 @@ async fn check(pool: &Pool, table: &str, items: &[Item], sorts: &[(String, u64)]
             }
             assert!(forward.len() <= items.len() + 1, "{base}: bounded walk");
         }
-        let total: usize = forward.iter().map(|p| p.0.len()).sum();
-        assert_eq!(total, items.len(), "{base}: every row once");
+        let walked: Vec<i64> = forward.iter().flat_map(|p| p.0.iter().copied()).collect();
+        assert_eq!(walked, expected_order(items, sort), "{base}: every row once, in order");
 
         let mut backward: Vec<Vec<i64>> = vec![forward.last().unwrap().0.clone()];
         let mut prev = forward.last().unwrap().2.clone();
@@ -208,6 +208,36 @@ async fn check(pool: &Pool, table: &str, items: &[Item], sorts: &[(String, u64)]
         assert_eq!(backward, forward_ids, "{base}: backward walk");
     }
     pool.execute(&format!("DROP TABLE {table}")).await;
+}
+
+/// The ids of `items` in the order `sort` gives, written out here rather
+/// than taken from the crate: nulls first ascending and last descending,
+/// text by code point (the tables use `COLLATE "C"`), the key `id`
+/// ascending as the last tie-breaker.
+fn expected_order(items: &[Item], sort: &str) -> Vec<i64> {
+    use std::cmp::Ordering;
+    let mut sorted: Vec<&Item> = items.iter().collect();
+    sorted.sort_by(|x, y| {
+        for entry in sort.split(',').chain(["id"]) {
+            let (desc, field) = match entry.strip_prefix('-') {
+                Some(field) => (true, field),
+                None => (false, entry),
+            };
+            let order = match field {
+                "id" => x.id.cmp(&y.id),
+                "a" => x.a.cmp(&y.a),
+                "b" => x.b.cmp(&y.b),
+                "c" => x.c.cmp(&y.c),
+                other => panic!("no field {other}"),
+            };
+            let order = if desc { order.reverse() } else { order };
+            if order != Ordering::Equal {
+                return order;
+            }
+        }
+        Ordering::Equal
+    });
+    sorted.into_iter().map(|i| i.id).collect()
 }
 
 fn items() -> impl Strategy<Value = Vec<Item>> {
