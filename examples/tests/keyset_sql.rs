@@ -178,7 +178,11 @@ async fn check(pool: &Pool, table: &str, items: &[Item], sorts: &[(String, u64)]
             assert!(forward.len() <= items.len() + 1, "{base}: bounded walk");
         }
         let walked: Vec<i64> = forward.iter().flat_map(|p| p.0.iter().copied()).collect();
-        assert_eq!(walked, expected_order(items, sort), "{base}: every row once, in order");
+        assert_eq!(
+            walked,
+            expected_order(items, sort),
+            "{base}: every row once, in order"
+        );
 
         let mut backward: Vec<Vec<i64>> = vec![forward.last().unwrap().0.clone()];
         let mut prev = forward.last().unwrap().2.clone();

@@ -24,19 +24,21 @@ struct Catalog {
     addr: String,
     stderr: Arc<Mutex<String>>,
     stdout: Arc<Mutex<String>>,
+    /// The two pipe readers; each ends at its pipe's end of file.
+    readers: Vec<std::thread::JoinHandle<()>>,
 }
 
-fn collect(pipe: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+fn collect(pipe: impl Read + Send + 'static) -> (Arc<Mutex<String>>, std::thread::JoinHandle<()>) {
     let out = Arc::new(Mutex::new(String::new()));
     let sink = out.clone();
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         for line in BufReader::new(pipe).lines().map_while(Result::ok) {
             let mut s = sink.lock().unwrap();
             s.push_str(&line);
             s.push('\n');
         }
     });
-    out
+    (out, reader)
 }
 
 impl Catalog {
@@ -61,8 +63,9 @@ impl Catalog {
             cmd.env_remove("NODE_ENV");
         }
         let mut child = cmd.spawn().expect("catalog binary starts");
-        let stdout = collect(child.stdout.take().unwrap());
-        let stderr = collect(child.stderr.take().unwrap());
+        let (stdout, out_reader) = collect(child.stdout.take().unwrap());
+        let (stderr, err_reader) = collect(child.stderr.take().unwrap());
+        let readers = vec![out_reader, err_reader];
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let text = stderr.lock().unwrap().clone();
@@ -73,6 +76,7 @@ impl Catalog {
                     addr,
                     stderr,
                     stdout,
+                    readers,
                 };
             }
             assert!(Instant::now() < deadline, "catalog did not start: {text}");
@@ -84,11 +88,14 @@ impl Catalog {
         }
     }
 
-    /// Stops the catalog; its stdout and stderr.
+    /// Stops the catalog; its whole stdout and stderr (the readers are
+    /// joined, so nothing written before the exit is missed).
     fn stop(mut self) -> (String, String) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        std::thread::sleep(Duration::from_millis(100));
+        for reader in self.readers.drain(..) {
+            reader.join().expect("a pipe reader");
+        }
         let out = self.stdout.lock().unwrap().clone();
         let err = self.stderr.lock().unwrap().clone();
         (out, err)
