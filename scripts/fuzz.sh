@@ -8,7 +8,8 @@
 # Needs cargo-fuzz (`cargo install cargo-fuzz --locked`); installs it when
 # missing. Crashes are written to fuzz/artifacts/<target>/; the corpus grows
 # in fuzz/corpus/<target>/ (both ignored by git). Exits non-zero when a
-# target crashed.
+# target crashed, ran no input, or fewer targets than fuzz/Cargo.toml
+# declares were found.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +26,14 @@ cd fuzz
 TARGETS=("$@")
 if [ "${#TARGETS[@]}" -eq 0 ]; then
     mapfile -t TARGETS < <(cargo fuzz list)
+    # Every [[bin]] of fuzz/Cargo.toml is a target: a list that comes back
+    # short (or empty, when `cargo fuzz list` fails) is a failure, not a
+    # run that fuzzes nothing.
+    declared=$(grep -c '^\[\[bin\]\]' Cargo.toml)
+    if [ "${#TARGETS[@]}" -ne "$declared" ] || [ "$declared" -eq 0 ]; then
+        echo "fuzz.sh: cargo fuzz list gave ${#TARGETS[@]} targets, fuzz/Cargo.toml declares $declared" >&2
+        exit 1
+    fi
 fi
 
 cargo fuzz build -O >&2 || exit 1
@@ -46,8 +55,12 @@ for t in "${TARGETS[@]}"; do
     took="${took:-$(( $(date +%s) - start ))}"
     execs=$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -n1)
     corpus=$(ls "corpus/$t" | wc -l)
-    if [ "$rc" -eq 0 ]; then
+    if [ "$rc" -eq 0 ] && [ "${execs:-0}" -gt 0 ]; then
         verdict=OK
+    elif [ "$rc" -eq 0 ]; then
+        verdict="NO RUNS (libFuzzer reported no executed units; see fuzz/$log)"
+        status=1
+        tail -n 40 "$log" >&2
     else
         verdict="CRASH (exit $rc; see fuzz/$log and fuzz/artifacts/$t/)"
         status=1
