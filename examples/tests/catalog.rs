@@ -473,7 +473,7 @@ async fn covers_are_stored_and_served() {
     )
     .await
     .unwrap();
-    assert_eq!(res.status(), 204);
+    assert_eq!(res.status(), 201);
     let res = cat.get("/books/7/cover").send().await.unwrap();
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers().get("content-type").unwrap(), "image/png");
@@ -593,7 +593,7 @@ async fn unterminated_multipart_bodies_are_malformed() {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), 204);
+    assert_eq!(res.status(), 201);
     let res = cat.get("/books/7/cover").send().await.unwrap();
     assert_eq!(res.bytes().await.unwrap().to_vec(), big);
 }
@@ -902,7 +902,7 @@ async fn if_match_protects_deletes_and_cover_uploads() {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), 204);
+    assert_eq!(res.status(), 201);
     let res = put(stale, &[1, 2, 3]).await.unwrap();
     assert_eq!(res.status(), 412);
     assert_eq!(
@@ -959,8 +959,8 @@ async fn if_none_match_guards_deletes_and_cover_uploads() {
         let res = cat.get("/books/8/cover").send().await.unwrap();
         (res.status().as_u16(), res.bytes().await.unwrap().to_vec())
     };
-    // No cover yet: `*` stores; then there is one, and `*` refuses.
-    assert_eq!(put("*", &png).await.unwrap().status(), 204);
+    // No cover yet: `*` stores it (a 201); then there is one, and `*` refuses.
+    assert_eq!(put("*", &png).await.unwrap().status(), 201);
     assert_eq!(cover().await, (200, png.clone()));
     let (status, _, body) = json(put("*", &gif).await.unwrap()).await;
     assert_eq!((status, body), (412, precondition_failed("/books/8/cover")));

@@ -15,7 +15,7 @@ async fn two_writers_one_tag(db: &Db) {
         db.put_cover(1, "image/png", png.clone(), Replacing::Whatever)
             .await
             .unwrap(),
-        CoverWrite::Stored
+        CoverWrite::Created
     );
     // Both read the first cover; the first write wins, the second finds
     // another cover in place and stores nothing.
@@ -25,7 +25,7 @@ async fn two_writers_one_tag(db: &Db) {
         db.put_cover(1, "image/gif", a.clone(), Replacing::Exactly(&png))
             .await
             .unwrap(),
-        CoverWrite::Stored
+        CoverWrite::Replaced
     );
     assert_eq!(
         db.put_cover(1, "image/gif", b, Replacing::Exactly(&png))
@@ -42,7 +42,7 @@ async fn two_writers_one_tag(db: &Db) {
         db.put_cover(1, "image/png", png.clone(), Replacing::Whatever)
             .await
             .unwrap(),
-        CoverWrite::Stored
+        CoverWrite::Replaced
     );
     assert_eq!(
         db.cover(1).await.unwrap(),
@@ -62,7 +62,7 @@ async fn two_writers_one_tag(db: &Db) {
         db.put_cover(2, "image/gif", a.clone(), Replacing::Nothing)
             .await
             .unwrap(),
-        CoverWrite::Stored
+        CoverWrite::Created
     );
     assert_eq!(
         db.put_cover(2, "image/png", png.clone(), Replacing::Nothing)

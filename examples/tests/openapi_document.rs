@@ -173,7 +173,8 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "PUT".into(),
                     "/books/{id}/cover".into(),
                     vec![
-                        "204", "400", "401", "404", "410", "412", "413", "415", "421", "500", "503"
+                        "201", "204", "400", "401", "404", "410", "412", "413", "415", "421",
+                        "500", "503"
                     ]
                 ),
                 (

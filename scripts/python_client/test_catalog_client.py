@@ -304,7 +304,7 @@ def test_conditional_writes_with_if_match() -> None:
         r = get_cover.sync_detailed(client=c, id=4)
         assert r.status_code == HTTPStatus.NOT_FOUND, "the 412 stored the cover"
         r = upload()
-        assert r.status_code == HTTPStatus.NO_CONTENT, (r.status_code, r.content)
+        assert r.status_code == HTTPStatus.CREATED, (r.status_code, r.content)
         r = get_cover.sync_detailed(client=c, id=4)
         assert r.status_code == HTTPStatus.OK, (r.status_code, r.content)
         assert r.headers["content-type"] == "image/png", r.headers

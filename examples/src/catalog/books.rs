@@ -296,7 +296,7 @@ pub async fn delete_book(
 }
 
 /// `PUT /books/{id}/cover`: `multipart/form-data` with a file part
-/// `cover`; 204; with `If-Match`, 412 and nothing stored when the cover
+/// `cover`; 201 when the book had no cover, 204 when it replaced one; with `If-Match`, 412 and nothing stored when the cover
 /// changed since the client read it (`If-Match: *`: only when it has one);
 /// with `If-None-Match: *`, only when it has none.
 #[utoipa::path(
@@ -305,7 +305,7 @@ pub async fn delete_book(
     operation_id = "putCover",
     tag = "books",
     summary = "Upload a book's cover (editor or admin)",
-    description = "`multipart/form-data` with a file part `cover`; 204. With `If-Match`, 412 and nothing stored when the cover changed since the client read it (`If-Match: *`: only when it has one); with `If-None-Match: *`, only when it has none.",
+    description = "`multipart/form-data` with a file part `cover`; 201 when the book had no cover, 204 when it replaced one. With `If-Match`, 412 and nothing stored when the cover changed since the client read it (`If-Match: *`: only when it has one); with `If-None-Match: *`, only when it has none.",
     security(("bearer" = [])),
     params(
         ("id" = i64, Path, description = "The book's id."),
@@ -314,7 +314,8 @@ pub async fn delete_book(
     ),
     request_body(content = inline(CoverUpload), content_type = "multipart/form-data"),
     responses(
-        (status = 204, description = "Stored."),
+        (status = 201, description = "Stored: the book had no cover (RFC 9110 §9.3.4)."),
+        (status = 204, description = "Stored: it replaced the book's cover."),
         (status = 400, description = "The id is not an integer, the multipart body is malformed, or it has no `cover` part.",
             body = inline(BadRequestProblem), content_type = "application/problem+json"),
         (status = 401, response = inline(Unauthorized)),
@@ -413,7 +414,10 @@ pub async fn put_cover(
         .await
         .map_err(db_error)?
     {
-        CoverWrite::Stored => Ok(HttpResponse::NoContent().finish()),
+        // RFC 9110 §9.3.4: a PUT that creates the target's first
+        // representation answers 201 (the target URI names it).
+        CoverWrite::Created => Ok(HttpResponse::Created().finish()),
+        CoverWrite::Replaced => Ok(HttpResponse::NoContent().finish()),
         CoverWrite::Changed => Err(PreconditionFailed.into()),
         // Deleted while its cover was uploading.
         CoverWrite::NoBook => Err(not_found(id)),

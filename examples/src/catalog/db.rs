@@ -237,8 +237,10 @@ pub enum Replacing<'a> {
 /// What [`Db::put_cover`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CoverWrite {
-    /// The cover was stored.
-    Stored,
+    /// The cover was stored where the book had none (a `201`).
+    Created,
+    /// The cover replaced the book's cover (a `204`).
+    Replaced,
     /// Nothing was stored: the book's cover was not the one `replacing`
     /// named (a `412`).
     Changed,
@@ -566,60 +568,74 @@ impl Db {
                     .to_owned(),
             )
         };
-        let result = match replacing {
-            Replacing::Whatever | Replacing::Nothing => {
-                let row = Query::select()
-                    .exprs([Expr::val(id), Expr::val(content_type), Expr::val(data)])
-                    .and_where(book_exists())
-                    .to_owned();
-                let mut insert = Query::insert();
-                insert
-                    .into_table(Covers::Table)
-                    .columns([Covers::BookId, Covers::ContentType, Covers::Data])
-                    .select_from(row)
-                    .map_err(|e| sqlx::Error::Protocol(e.to_string()))?
-                    .on_conflict(if replacing == Replacing::Nothing {
-                        OnConflict::column(Covers::BookId).do_nothing().to_owned()
-                    } else {
-                        OnConflict::column(Covers::BookId)
-                            .update_columns([Covers::ContentType, Covers::Data])
-                            .to_owned()
-                    });
-                on_db!(self, insert, |sql, values, pool| {
-                    sqlx::query_with(sql, values)
-                        .execute(pool)
-                        .await
-                        .map(|done| done.rows_affected())
-                })
-            }
-            Replacing::Exactly(current) => {
-                let update = Query::update()
-                    .table(Covers::Table)
-                    .values([
-                        (Covers::ContentType, content_type.into()),
-                        (Covers::Data, data.into()),
-                    ])
-                    .and_where(Expr::col(Covers::BookId).eq(id))
-                    .and_where(Expr::col(Covers::Data).eq(current.to_vec()))
-                    .and_where(book_exists())
-                    .to_owned();
-                on_db!(self, update, |sql, values, pool| {
-                    sqlx::query_with(sql, values)
-                        .execute(pool)
-                        .await
-                        .map(|done| done.rows_affected())
-                })
-            }
-        };
-        let affected = match result {
-            Ok(rows) => rows,
+        let statement = |sql_result: Result<u64, sqlx::Error>| match sql_result {
+            Ok(rows) => Ok(rows),
             // PostgreSQL: the book was deleted between the statement's
             // snapshot and its foreign-key check.
-            Err(sqlx::Error::Database(e)) if e.is_foreign_key_violation() => 0,
-            Err(e) => return Err(e),
+            Err(sqlx::Error::Database(e)) if e.is_foreign_key_violation() => Ok(0),
+            Err(e) => Err(e),
         };
-        if affected > 0 {
-            Ok(CoverWrite::Stored)
+        // A first cover is an insert that does nothing when the book has
+        // one; a replacement is an update. Each statement says by its row
+        // count whether it wrote, so `Created` and `Replaced` are what
+        // happened, not what an earlier read saw.
+        if !matches!(replacing, Replacing::Exactly(_)) {
+            let row = Query::select()
+                .exprs([
+                    Expr::val(id),
+                    Expr::val(content_type),
+                    Expr::val(data.clone()),
+                ])
+                .and_where(book_exists())
+                .to_owned();
+            let mut insert = Query::insert();
+            insert
+                .into_table(Covers::Table)
+                .columns([Covers::BookId, Covers::ContentType, Covers::Data])
+                .select_from(row)
+                .map_err(|e| sqlx::Error::Protocol(e.to_string()))?
+                .on_conflict(OnConflict::column(Covers::BookId).do_nothing().to_owned());
+            let inserted = statement(on_db!(self, insert, |sql, values, pool| {
+                sqlx::query_with(sql, values)
+                    .execute(pool)
+                    .await
+                    .map(|done| done.rows_affected())
+            }))?;
+            if inserted > 0 {
+                return Ok(CoverWrite::Created);
+            }
+        }
+        let mut update = Query::update();
+        update
+            .table(Covers::Table)
+            .values([
+                (Covers::ContentType, content_type.into()),
+                (Covers::Data, data.into()),
+            ])
+            .and_where(Expr::col(Covers::BookId).eq(id))
+            .and_where(book_exists());
+        match replacing {
+            Replacing::Whatever => {}
+            Replacing::Exactly(current) => {
+                update.and_where(Expr::col(Covers::Data).eq(current.to_vec()));
+            }
+            // The book has a cover (the insert did nothing): a 412.
+            Replacing::Nothing => {
+                return if self.book(id).await?.is_none() {
+                    Ok(CoverWrite::NoBook)
+                } else {
+                    Ok(CoverWrite::Changed)
+                };
+            }
+        }
+        let updated = statement(on_db!(self, update, |sql, values, pool| {
+            sqlx::query_with(sql, values)
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        }))?;
+        if updated > 0 {
+            Ok(CoverWrite::Replaced)
         } else if self.book(id).await?.is_none() {
             Ok(CoverWrite::NoBook)
         } else {
