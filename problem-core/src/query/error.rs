@@ -224,7 +224,7 @@ pub(crate) fn shorten(value: &str) -> String {
 /// ```
 /// use problem_core::query::ApplyError;
 /// let err = ApplyError::FieldType { index: 3, field: "year", expected: "integer" };
-/// assert_eq!(err.to_string(), "member `year` of item #3 is not a integer");
+/// assert_eq!(err.to_string(), "member `year` of item #3 is not a valid integer");
 /// let err: actix_web::Error = ApplyError::NoCursorKey.into();
 /// assert_eq!(err.as_response_error().status_code(), 500);
 /// ```
@@ -244,8 +244,10 @@ pub enum ApplyError {
         /// Why.
         message: String,
     },
-    /// An item's member does not have the field's type.
-    #[error("member `{field}` of item #{index} is not a {expected}")]
+    /// An item's member does not have the field's type, or holds a value
+    /// the type cannot hold (an integer outside `i64`, such as a `u64`
+    /// above `i64::MAX`).
+    #[error("member `{field}` of item #{index} is not a valid {expected}")]
     FieldType {
         /// Position of the item.
         index: usize,
