@@ -35,6 +35,14 @@ mod valid;
 /// (its name or `rename`) may not be a reserved parameter (`page`,
 /// `per_page`, `limit`, `cursor`, `sort`, `q`, `search`, `search_fields`,
 /// `fields`, `exclude`): `page=..` could never filter it.
+///
+/// `rename` gives the field its name everywhere the query reads it, not
+/// only in the query string: its parameters (`<name>__gt`), its entries in
+/// `sort`, `fields` and `exclude`, the JSON member the in-memory filters
+/// and sorts read from each item (so the item must serialize it under
+/// that name, e.g. with the same `#[serde(rename = "..")]`), and its SQL
+/// column unless `column` names another. `key` and `default_sort` name
+/// fields by that name too. To change only the SQL column, use `column`.
 #[proc_macro_derive(CollectionQuery, attributes(query))]
 pub fn derive_collection_query(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -1,7 +1,10 @@
 //! Schemas of the collection envelopes (spec, "Pagination": the offset
 //! envelope `{"data", "meta", "links"}`, the cursor envelope and the bare
 //! array) for `#[utoipa::path(responses(...))]`, named after the item
-//! type, so `body = Page<Book>` documents a listing of `Book`s.
+//! type, so `body = Page<Book>` documents a listing of `Book`s. Written
+//! through a type alias (`type BookPage = Page<Book>;`, then
+//! `body = BookPage`) the listing's schema is `BookPage`; written out,
+//! utoipa's path macro appends the type argument (`BookPage_Book`).
 //!
 //! Items of a listing are reduced by the sparse fieldset (`fields`,
 //! `exclude`): the envelopes' `data` items are [`Fieldset<T>`], `T`'s

@@ -35,7 +35,7 @@
 //! ```
 //! use problem_core::CollectionQuery;
 //! use problem_core::query::{QueryConfig, TypedQuery};
-//! use sea_query::{Alias, Asterisk, Query, SqliteQueryBuilder};
+//! use problem_core::sea_query::{Alias, Asterisk, Query, SqliteQueryBuilder};
 //!
 //! #[derive(CollectionQuery)]
 //! #[allow(dead_code)]

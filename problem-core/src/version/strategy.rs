@@ -30,10 +30,16 @@ pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 ///   ASCII digit (`/v1`, `/v2.1`, `/v1.2.3`); `/videos` or `/v` carry none.
 ///   Without a prefix the segment is the first one; with prefix `/api` the
 ///   path must start with the segment `/api`.
-/// - Header: the header is present (its first value is read), even empty.
-/// - Query: the parameter is present (its first occurrence is read), even
-///   empty (`?api-version=`). The raw query is decoded with
-///   `form_urlencoded`.
+/// - Header: the header is present, even empty. Several field lines mean
+///   what one line of their values joined by `, ` means (RFC 9110 §5.3):
+///   identical lines are one version, different lines (`2` and `2.0`) are
+///   the malformed version `"2, 2.0"` ([`VersionError::Invalid`]).
+/// - Query: the parameter is present, even empty (`?api-version=`). The
+///   raw query is decoded with `form_urlencoded`. Repeated, every value is
+///   parsed: values naming one version (`2` and `2.0`) are that version,
+///   values naming different versions are [`VersionError::Conflicting`]
+///   (the 400 issue `conflicting_parameters`, the rule for every repeated
+///   query parameter), a malformed one is [`VersionError::Invalid`].
 /// - Media type: an `Accept` entry (over every `Accept` header, entries
 ///   separated by commas, media types compared case-insensitively, params
 ///   such as `;q=0.9` allowed) is `application/vnd.<name>.v…+json`. When
