@@ -197,6 +197,12 @@ impl VersionStrategy {
 
     /// The query strategy with any parameter name.
     ///
+    /// The collection extractor ignores `api-version` by default and reads
+    /// any other parameter as a filter: with another name, list it in
+    /// `QueryConfig::ignore_parameters` too
+    /// (`QueryConfig::default().ignore_parameters(["v"])`), or `?v=2` on a
+    /// listing is the 400 issue `unknown_parameter`.
+    ///
     /// ```
     /// use actix_web::test::TestRequest;
     /// use problem_core::version::{ApiVersion, VersionStrategy};
