@@ -499,7 +499,7 @@ async fn a_missing_member_of_a_json_body_is_required_at_its_pointer() {
         json!({"type": "about:blank", "title": "Bad Request", "status": 400,
                "detail": "Request validation failed", "instance": "/t",
                "issues": [{"location": "body", "name": "/title", "code": "required",
-                           "message": "missing field `title` at line 1 column 13"}]})
+                           "message": "missing field `title`"}]})
     );
 }
 
@@ -1396,6 +1396,137 @@ async fn content_types_allow_whitespace_around_semicolons() {
     );
 }
 
+/// Every member error of a JSON body is an issue, not only the first
+/// (spec, "Schema validation failed": the list of issues): missing members,
+/// members of the wrong type and unknown ones, at every depth, in the order
+/// they are read; at most 20. An integer member takes a number with a zero
+/// fraction (`2000.0`, `2e3`, `-0`), as JSON Schema's `integer` does.
+#[actix_web::test]
+async fn every_member_error_of_a_json_body_is_an_issue() {
+    use problem_core::pipeline::Body;
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code, reason = "only deserialized")]
+    struct Author {
+        name: String,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code, reason = "only deserialized")]
+    struct Book {
+        title: String,
+        year: i32,
+        price: f64,
+        tags: Vec<String>,
+        author: Author,
+    }
+    #[derive(serde::Deserialize)]
+    struct Numbers {
+        nums: Vec<i64>,
+    }
+    async fn create(book: Body<Book>) -> HttpResponse {
+        HttpResponse::Ok().body(book.0.year.to_string())
+    }
+    async fn numbers(n: Body<Numbers>) -> HttpResponse {
+        HttpResponse::Ok().body(format!("{:?}", n.0.nums))
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/b", create).post("/n", numbers))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let send = |path: &'static str, body: String| {
+        TestRequest::post()
+            .uri(path)
+            .insert_header(("content-type", "application/json"))
+            .set_payload(body)
+            .to_request()
+    };
+    let issue = |name: &str, code: &str, message: &str| json!({"location": "body", "name": name, "code": code, "message": message});
+    let cases = [
+        (
+            "{}".to_owned(),
+            vec![
+                issue("/title", "required", "missing field `title`"),
+                issue("/year", "required", "missing field `year`"),
+                issue("/price", "required", "missing field `price`"),
+                issue("/tags", "required", "missing field `tags`"),
+                issue("/author", "required", "missing field `author`"),
+            ],
+        ),
+        (
+            r#"{"title": 1, "year": "x", "price": [], "tags": ["a", 2], "author": {"name": null, "age": 3}}"#.to_owned(),
+            vec![
+                issue("/title", "invalid_value", "invalid type: integer `1`, expected a string"),
+                issue("/year", "invalid_value", "invalid type: string \"x\", expected i32"),
+                issue("/price", "invalid_value", "invalid type: sequence, expected f64"),
+                issue("/tags/1", "invalid_value", "invalid type: integer `2`, expected a string"),
+                issue("/author/name", "invalid_value", "invalid type: null, expected a string"),
+                issue("/author/age", "unknown_field", "unknown field `age`, expected `name`"),
+            ],
+        ),
+        (
+            r#"{"title": "a", "year": 2000.5, "price": 1, "tags": [], "author": {"name": "b"}}"#.to_owned(),
+            vec![issue("/year", "invalid_value", "invalid type: floating point `2000.5`, expected i32")],
+        ),
+        (
+            r#"{"title": "a", "ti\u0000tle": "b", "year": 1, "price": 1, "tags": [], "author": {"name": "b"}}"#.to_owned(),
+            vec![issue("", "invalid_value", "invalid value: a string with a NUL character, expected a string without NUL characters (U+0000)")],
+        ),
+    ];
+    for (body, issues) in cases {
+        let res = test::call_service(&svc, send("/b", body.clone())).await;
+        assert_eq!(res.status(), 400, "{body}");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/b",
+                   "issues": issues}),
+            "{body}"
+        );
+    }
+    // At most 20 issues.
+    let strings = vec!["\"x\""; 25].join(",");
+    let res = test::call_service(&svc, send("/n", format!(r#"{{"nums": [{strings}]}}"#))).await;
+    assert_eq!(res.status(), 400);
+    let expected: Vec<_> = (0..20)
+        .map(|i| {
+            issue(
+                &format!("/nums/{i}"),
+                "invalid_value",
+                "invalid type: string \"x\", expected i64",
+            )
+        })
+        .collect();
+    assert_eq!(body_json(res).await["issues"], json!(expected));
+    // Integers written with a zero fraction are integers.
+    for (written, read) in [
+        ("2000.0", "2000"),
+        ("2e3", "2000"),
+        ("-0", "0"),
+        ("-0.0", "0"),
+        ("1e0", "1"),
+    ] {
+        let body = format!(
+            r#"{{"title": "a", "year": {written}, "price": 1, "tags": [], "author": {{"name": "b"}}}}"#
+        );
+        let res = test::call_service(&svc, send("/b", body)).await;
+        assert_eq!(res.status(), 200, "{written}");
+        assert_eq!(test::read_body(res).await, read, "{written}");
+    }
+    let res = test::call_service(
+        &svc,
+        send(
+            "/n",
+            r#"{"nums": [9.223372036854776e18, -9.223372036854776e18]}"#.into(),
+        ),
+    )
+    .await;
+    assert_eq!(res.status(), 400, "2^63 is not an i64");
+    let res = test::call_service(&svc, send("/n", r#"{"nums": [4.5e15, -1e2]}"#.into())).await;
+    assert_eq!(test::read_body(res).await, "[4500000000000000, -100]");
+}
+
 /// serde raises a duplicate member, an unknown one (`deny_unknown_fields`)
 /// and a missing one at the object holding it: the issue names the member
 /// itself, at every depth. A struct is read from an object only, never
@@ -1428,32 +1559,32 @@ async fn member_errors_name_the_member_and_structs_are_objects() {
         (
             r#"{"title": "a", "title": "b", "authors": []}"#,
             json!({"location": "body", "name": "/title", "code": "invalid_value",
-                   "message": "duplicate field `title` at line 1 column 22"}),
+                   "message": "duplicate field `title`"}),
         ),
         (
             r#"{"title": "a", "authors": [{"name": "x"}, {"name": "y", "name": "z"}]}"#,
             json!({"location": "body", "name": "/authors/1/name", "code": "invalid_value",
-                   "message": "duplicate field `name` at line 1 column 62"}),
+                   "message": "duplicate field `name`"}),
         ),
         (
             r#"{"title": "a", "authors": [{"name": "x", "age": 3}]}"#,
             json!({"location": "body", "name": "/authors/0/age", "code": "unknown_field",
-                   "message": "unknown field `age`, expected `name` at line 1 column 46"}),
+                   "message": "unknown field `age`, expected `name`"}),
         ),
         (
             r#"["a", []]"#,
             json!({"location": "body", "name": "", "code": "invalid_value",
-                   "message": "invalid type: sequence, expected struct Book at line 1 column 1"}),
+                   "message": "invalid type: sequence, expected struct Book"}),
         ),
         (
             r#"{"title": "a", "authors": [["x"]]}"#,
             json!({"location": "body", "name": "/authors/0", "code": "invalid_value",
-                   "message": "invalid type: sequence, expected struct Author at line 1 column 28"}),
+                   "message": "invalid type: sequence, expected struct Author"}),
         ),
         (
             r#"{"title": "a", "authors": [{}]}"#,
             json!({"location": "body", "name": "/authors/0/name", "code": "required",
-                   "message": "missing field `name` at line 1 column 29"}),
+                   "message": "missing field `name`"}),
         ),
     ];
     for (body, issue) in cases {

@@ -315,7 +315,39 @@ async fn body_extractors_answer_the_spec_errors() {
             json!({"type": "about:blank", "title": "Bad Request", "status": 400,
                    "detail": "Request validation failed", "instance": "/books",
                    "issues": [{"location": "body", "name": "/year", "code": "invalid_value",
-                               "message": "invalid type: string \"old\", expected i32 at line 1 column 28"}]}),
+                               "message": "invalid type: string \"old\", expected i32"}]}),
+        ),
+        // A member error and a failed rule of another member: both issues;
+        // the rules of the member in error are not checked.
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                json_ct,
+                "{\"title\": \"\", \"year\": \"old\"}",
+            ),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+            "detail": "Request validation failed", "instance": "/books",
+            "issues": [
+                {"location": "body", "name": "/year", "code": "invalid_value",
+                 "message": "invalid type: string \"old\", expected i32"},
+                {"location": "body", "name": "/title", "code": "length",
+                 "message": "title must not be empty", "min": 1}
+            ]}),
+        ),
+        (
+            request("POST", "/books", "localhost", json_ct, "{}"),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+            "detail": "Request validation failed", "instance": "/books",
+            "issues": [
+                {"location": "body", "name": "/title", "code": "required",
+                 "message": "missing field `title`"},
+                {"location": "body", "name": "/year", "code": "required",
+                 "message": "missing field `year`"}
+            ]}),
         ),
         (
             request(
@@ -329,7 +361,7 @@ async fn body_extractors_answer_the_spec_errors() {
             json!({"type": "about:blank", "title": "Bad Request", "status": 400,
                    "detail": "Request validation failed", "instance": "/books",
                    "issues": [{"location": "body", "name": "/year", "code": "required",
-                               "message": "missing field `year` at line 1 column 17"}]}),
+                               "message": "missing field `year`"}]}),
         ),
         (
             request("POST", "/books", "localhost", form_ct, "year=1965"),

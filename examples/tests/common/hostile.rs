@@ -183,7 +183,7 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
             validation(
                 "/books",
                 json!([{"location": "body", "name": "/title", "code": "invalid_value",
-                        "message": "invalid value: a string with a NUL character, expected a string without NUL characters (U+0000) at line 1 column 45"}])
+                        "message": "invalid value: a string with a NUL character, expected a string without NUL characters (U+0000)"}])
             )
         )
     );

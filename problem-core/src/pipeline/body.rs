@@ -18,7 +18,9 @@ use super::checked::{Checked, EXPECTED_FINITE};
 use super::framework::{
     PayloadTooLarge, payload_error, push_pointer_token, unsupported_media_type, value_issue,
 };
-use crate::problem::{BadRequestException, HttpException, IssueLocation, ValidationException};
+use crate::problem::{
+    BadRequestException, HttpException, Issue, IssueLocation, ValidationException,
+};
 use crate::query::form_decode;
 
 /// The largest body the body extractors read, in bytes; put it in app data.
@@ -62,7 +64,9 @@ fn problem(p: impl Into<actix_web::Error>) -> actix_web::Error {
     p.into()
 }
 
-/// RFC 6901 JSON pointer of a `serde_path_to_error` path.
+/// RFC 6901 JSON pointer of a `serde_path_to_error` path. A segment it
+/// could not name (a member whose own name was refused, such as one
+/// holding U+0000) ends the pointer at the object holding it.
 fn pointer(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut out = String::new();
@@ -71,10 +75,143 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
             Segment::Seq { index } => push_pointer_token(&mut out, &index.to_string()),
             Segment::Map { key } => push_pointer_token(&mut out, key),
             Segment::Enum { variant } => push_pointer_token(&mut out, variant),
-            Segment::Unknown => push_pointer_token(&mut out, "?"),
+            Segment::Unknown => break,
         }
     }
     out
+}
+
+/// At most this many issues are gathered from one body's member errors.
+const MAX_BODY_ISSUES: usize = 20;
+/// At most this many reads of the document gather them (each read stops
+/// at its first error), so a large body of wrong members costs a bounded
+/// amount of work.
+const MAX_BODY_READS: usize = 40;
+
+/// Stand-ins tried, in order, for a member that is missing or of the wrong
+/// type, so the reads after it reach the members after it.
+fn stand_ins() -> [serde_json::Value; 6] {
+    use serde_json::Value;
+    [
+        Value::String(String::new()),
+        Value::from(0),
+        Value::Bool(false),
+        Value::Null,
+        Value::Array(Vec::new()),
+        Value::Object(serde_json::Map::new()),
+    ]
+}
+
+/// Every member error of a well-formed JSON body whose first error is
+/// `first` (spec, "Schema validation failed": the list of issues), not
+/// only the first: the document is read again with a stand-in for each
+/// member found wrong (or, for an unknown member, without it) until it
+/// reads or the bounds are reached. An error inside a stand-in is not the
+/// client's: the next stand-in is tried.
+fn member_issues<T: DeserializeOwned>(
+    bytes: &[u8],
+    first: (String, String),
+) -> (Vec<Issue>, Option<(T, Vec<String>)>) {
+    let issue = |(at, message): (String, String)| value_issue(IssueLocation::Body, &at, message);
+    let first = issue(first);
+    let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return (vec![first], None);
+    };
+    let mut issues: Vec<Issue> = Vec::new();
+    // The pointer of each member standing in, and the next stand-in to try.
+    let mut patched: Vec<(String, usize)> = Vec::new();
+    let mut read = None;
+    for _ in 0..MAX_BODY_READS {
+        let found = match serde_path_to_error::deserialize::<_, T>(Checked(&doc)) {
+            Ok(value) => {
+                read = Some(value);
+                break;
+            }
+            Err(e) => issue((pointer(e.path()), e.into_inner().to_string())),
+        };
+        let name = found.name.clone();
+        let inside = |p: &str| name == p || name.starts_with(&format!("{p}/"));
+        let slot = patched.iter().position(|(p, _)| inside(p));
+        let (at, next) = match slot {
+            // A stand-in (or what is inside it) is wrong: the next one.
+            Some(i) => {
+                let (at, tried) = &mut patched[i];
+                *tried += 1;
+                (at.clone(), *tried)
+            }
+            None => {
+                // The document itself, or more than the bounds allow: stop.
+                if name.is_empty() || issues.len() == MAX_BODY_ISSUES {
+                    break;
+                }
+                let unknown = found.code == crate::query::code::UNKNOWN_FIELD;
+                issues.push(found);
+                if unknown {
+                    if !remove(&mut doc, &name) {
+                        break;
+                    }
+                    continue;
+                }
+                patched.push((name.clone(), 0));
+                (name, 0)
+            }
+        };
+        let Some(stand_in) = stand_ins().into_iter().nth(next) else {
+            break;
+        };
+        if !set(&mut doc, &at, stand_in) {
+            break;
+        }
+    }
+    // The first read found `first`; a read of the document that diverges
+    // from it keeps `first` alone.
+    if issues.first().map(|i| &i.name) == Some(&first.name) {
+        let read = read.map(|value| (value, patched.into_iter().map(|(p, _)| p).collect()));
+        (issues, read)
+    } else {
+        (vec![first], None)
+    }
+}
+
+/// The parent pointer and the last token (unescaped) of a JSON pointer.
+fn split_pointer(pointer: &str) -> Option<(&str, String)> {
+    let at = pointer.rfind('/')?;
+    let token = pointer[at + 1..].replace("~1", "/").replace("~0", "~");
+    Some((&pointer[..at], token))
+}
+
+/// Sets the member or element at `pointer` (adding a missing member).
+fn set(doc: &mut serde_json::Value, pointer: &str, value: serde_json::Value) -> bool {
+    let Some((parent, token)) = split_pointer(pointer) else {
+        return false;
+    };
+    match doc.pointer_mut(parent) {
+        Some(serde_json::Value::Object(map)) => {
+            map.insert(token, value);
+            true
+        }
+        Some(serde_json::Value::Array(items)) => {
+            match token.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                Some(item) => {
+                    *item = value;
+                    true
+                }
+                None => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Removes the member at `pointer`.
+fn remove(doc: &mut serde_json::Value, pointer: &str) -> bool {
+    let Some((parent, token)) = split_pointer(pointer) else {
+        return false;
+    };
+    match doc.pointer_mut(parent) {
+        Some(serde_json::Value::Object(map)) => map.remove(&token).is_some(),
+        _ => false,
+    }
 }
 
 fn data_error(name: String, message: String) -> actix_web::Error {
@@ -192,17 +329,45 @@ async fn read(payload: &mut Payload, limit: usize) -> Result<BytesMut, actix_web
     Ok(buf)
 }
 
+/// Why a body did not read as `T`.
+pub(crate) enum BodyError<T> {
+    /// Answered as it is (415, 413, malformed JSON, a form's value error).
+    Answer(actix_web::Error),
+    /// Member errors of a well-formed JSON body: one issue each, and the
+    /// body as read with stand-ins for those members (when it then reads)
+    /// with their pointers, so rules of the other members can be checked.
+    Members {
+        issues: Vec<Issue>,
+        read: Option<(T, Vec<String>)>,
+    },
+}
+
+impl<T> BodyError<T> {
+    fn into_error(self) -> actix_web::Error {
+        match self {
+            Self::Answer(e) => e,
+            Self::Members { issues, .. } => problem(ValidationException::new(issues)),
+        }
+    }
+}
+
+impl<T> From<actix_web::Error> for BodyError<T> {
+    fn from(e: actix_web::Error) -> Self {
+        Self::Answer(e)
+    }
+}
+
 /// Parses a body of the request's content type into `T`.
 pub(crate) async fn parse_body<T: DeserializeOwned>(
     req: &HttpRequest,
     payload: &mut Payload,
-) -> Result<T, actix_web::Error> {
+) -> Result<T, BodyError<T>> {
     let limit = req
         .app_data::<BodyConfig>()
         .map(|c| c.limit)
         .unwrap_or_else(|| BodyConfig::default().limit);
     let Some(format) = format_of(req) else {
-        return Err(problem(unsupported_media_type(Some(req))));
+        return Err(problem(unsupported_media_type(Some(req))).into());
     };
     let bytes = read(payload, limit).await?;
     match format {
@@ -212,17 +377,18 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
                 let too_many = HttpException::new(TOO_MANY_FORM_FIELDS.status)
                     .map(|e| e.with_detail(TOO_MANY_FORM_FIELDS.detail))
                     .map_err(|_| problem(BadRequestException::new()))?;
-                return Err(problem(too_many));
+                return Err(problem(too_many).into());
             }
             if let Some(name) = first_non_utf8_field(&bytes) {
                 return Err(data_error(
                     name,
                     "invalid value: bytes that are not UTF-8, expected a UTF-8 string".into(),
-                ));
+                )
+                .into());
             }
             let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(&bytes));
             serde_path_to_error::deserialize(Checked(de))
-                .map_err(|e| data_error(pointer(e.path()), e.inner().to_string()))
+                .map_err(|e| data_error(pointer(e.path()), e.inner().to_string()).into())
         }
     }
 }
@@ -299,33 +465,35 @@ fn first_non_utf8_field(bytes: &[u8]) -> Option<String> {
 /// Parses a JSON body: one value, nothing but whitespace after it, syntax
 /// checked before any field error; non-finite numbers and NUL characters
 /// are value errors on their member.
-fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> {
+fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
     // JSON exchanged between systems is UTF-8 (RFC 8259 §8.1); serde_json
     // checks it only in the strings it decodes, so a document with invalid
     // UTF-8 in a skipped member, or one a field error is found in first,
     // would otherwise pass the syntax check.
     if std::str::from_utf8(bytes).is_err() {
-        return Err(malformed());
+        return Err(malformed().into());
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize(Checked(&mut de)) {
         Ok(value) => match de.end() {
             Ok(()) => Ok(value),
-            Err(_) => Err(malformed()),
+            Err(_) => Err(malformed().into()),
         },
         Err(e) => {
             let path = pointer(e.path());
             let inner = e.into_inner();
             if inner.is_data() {
-                // A field error counts only in a well-formed document.
+                // A field error counts only in a well-formed document; then
+                // every member error is an issue.
                 return if well_formed(bytes) {
-                    Err(data_error(path, inner.to_string()))
+                    let (issues, read) = member_issues::<T>(bytes, (path, inner.to_string()));
+                    Err(BodyError::Members { issues, read })
                 } else {
-                    Err(malformed())
+                    Err(malformed().into())
                 };
             }
             if !inner.is_syntax() {
-                return Err(malformed());
+                return Err(malformed().into());
             }
             if well_formed(bytes) {
                 // A syntax error of `T`'s parse in a well-formed document:
@@ -333,29 +501,31 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> 
                 // name a lone surrogate (`"\ud800"`: the grammar allows it,
                 // no Rust string holds it; RFC 8259 §8.2).
                 let text = inner.to_string();
-                return if text.starts_with("number out of range") {
-                    Err(data_error(
+                return Err(if text.starts_with("number out of range") {
+                    data_error(
                         path,
                         format!("invalid value: a number out of range, expected {EXPECTED_FINITE}"),
-                    ))
+                    )
                 } else if ["surrogate", "hex escape", "unicode code point"]
                     .iter()
                     .any(|m| text.contains(m))
                 {
-                    Err(data_error(
+                    data_error(
                         path,
                         "invalid value: a lone surrogate escape, expected a string of Unicode scalar values".into(),
-                    ))
+                    )
                 } else {
-                    Err(malformed())
-                };
+                    malformed()
+                }
+                .into());
             }
             match non_finite_token(bytes, &inner) {
                 Some(_) => Err(data_error(
                     path,
                     format!("invalid value: a non-finite number, expected {EXPECTED_FINITE}"),
-                )),
-                None => Err(malformed()),
+                )
+                .into()),
+                None => Err(malformed().into()),
             }
         }
     }
@@ -368,9 +538,10 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> 
 /// `Unsupported content type: <content-type>`, a structured-syntax
 /// `+json` type such as `application/merge-patch+json` included (it names
 /// another document format; actix-web's `Json` accepts those); malformed JSON 400
-/// `Malformed JSON body`; a value of the wrong type 400
-/// `Request validation failed` with an `issues` entry naming the JSON
-/// pointer; more than 1000 form fields 413
+/// `Malformed JSON body`; members missing, of the wrong type or unknown
+/// (`deny_unknown_fields`) 400 `Request validation failed` with one
+/// `issues` entry per member, each naming its JSON pointer, in the order
+/// they are read, at most 20 (a form body: the first); more than 1000 form fields 413
 /// `The request body has more than 1000 fields.`; an unreadable body 400
 /// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413;
 /// a body not received within the server's body timeout 408
@@ -390,7 +561,12 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, actix_web::Error> 
 ///   string escape naming a lone surrogate (`"\ud800"`, valid grammar that
 ///   no Rust string holds) is a 400 `invalid_value` issue on that member;
 /// - a form field whose name or value, percent-decoded, is not UTF-8 is a
-///   400 `invalid_value` issue on that field (not replaced by U+FFFD).
+///   400 `invalid_value` issue on that field (not replaced by U+FFFD);
+/// - an integer member takes a JSON number with a zero fraction (`2000.0`,
+///   `2e3`, `-0`) as that integer, as JSON Schema's `integer` (2020-12,
+///   Validation §6.1.1) and so an OpenAPI 3.1 document do;
+/// - a member whose name is refused (it holds U+0000) is an issue on the
+///   object holding it.
 ///
 /// ```
 /// use problem_core::pipeline::Body;
@@ -431,21 +607,26 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let req = req.clone();
         let mut payload = payload.take();
-        Box::pin(async move { parse_body(&req, &mut payload).await.map(Body) })
+        Box::pin(async move {
+            parse_body(&req, &mut payload)
+                .await
+                .map(Body)
+                .map_err(BodyError::into_error)
+        })
     }
 }
 
 #[cfg(feature = "validator")]
 mod valid {
     use super::*;
-    use crate::problem::Issue;
     use validator::{Validate, ValidationErrors, ValidationErrorsKind};
 
     /// [`Body`] then `validator::Validate`: a failed validation answers 400
     /// `Request validation failed` with one `issues` entry per failed rule
     /// (`location` `body`, `name` the JSON pointer, `code` the rule's code,
     /// e.g. `length`, `range`, and the rule's parameters such as `min`,
-    /// `max`).
+    /// `max`). A JSON body with member errors (missing, wrong type) lists
+    /// them first, then the failed rules of the other members.
     ///
     /// ```
     /// use problem_core::pipeline::ValidBody;
@@ -560,10 +741,38 @@ mod valid {
             let req = req.clone();
             let mut payload = payload.take();
             Box::pin(async move {
-                let value: T = parse_body(&req, &mut payload).await?;
-                match value.validate() {
-                    Ok(()) => Ok(ValidBody(value)),
-                    Err(errors) => Err(ValidationException::new(validation_issues(&errors)).into()),
+                match parse_body::<T>(&req, &mut payload).await {
+                    Ok(value) => match value.validate() {
+                        Ok(()) => Ok(ValidBody(value)),
+                        Err(errors) => {
+                            Err(ValidationException::new(validation_issues(&errors)).into())
+                        }
+                    },
+                    // Member errors, then the rules of the other members
+                    // (checked on the body read with stand-ins, whose own
+                    // rules are not the client's).
+                    Err(BodyError::Members {
+                        mut issues,
+                        read: Some((value, stand_ins)),
+                    }) => {
+                        if let Err(errors) = value.validate() {
+                            let standing_in = |name: &str| {
+                                stand_ins.iter().any(|p| {
+                                    name == p
+                                        || name
+                                            .strip_prefix(p.as_str())
+                                            .is_some_and(|r| r.starts_with('/'))
+                                })
+                            };
+                            issues.extend(
+                                validation_issues(&errors)
+                                    .into_iter()
+                                    .filter(|i| !standing_in(&i.name)),
+                            );
+                        }
+                        Err(ValidationException::new(issues).into())
+                    }
+                    Err(e) => Err(e.into_error()),
                 }
             })
         }

@@ -40,12 +40,17 @@ enum Shape {
     Any,
     /// A map only, not a sequence (structs and struct variants).
     Object,
+    /// An integer, also written as a number with a zero fraction (`2000.0`,
+    /// `2e3`, `-0`): JSON Schema's `integer` (2020-12, Validation §6.1.1),
+    /// which an OpenAPI 3.1 document declares for integer members. Such a
+    /// number is handed to the visitor as the integer it is.
+    Integer,
 }
 
 macro_rules! forward_deserialize {
-    ($($method:ident)*) => {$(
+    ($shape:ident: $($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.0.$method(Guard(visitor, Shape::Any))
+            self.0.$method(Guard(visitor, Shape::$shape))
         }
     )*};
 }
@@ -53,13 +58,16 @@ macro_rules! forward_deserialize {
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
     type Error = D::Error;
 
-    forward_deserialize! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+    forward_deserialize! { Any:
+        deserialize_any deserialize_bool deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_option deserialize_unit deserialize_seq deserialize_map
         deserialize_identifier deserialize_ignored_any
+    }
+
+    forward_deserialize! { Integer:
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -139,6 +147,34 @@ fn finite<E: de::Error>(v: f64) -> Result<(), E> {
     }
 }
 
+/// A float with a zero fraction, as the integer it is.
+enum Integral {
+    Signed(i64),
+    Unsigned(u64),
+}
+
+/// `v` as an integer when its fraction is zero and it fits `i64` (or, when
+/// positive, `u64`); `-0.0` is `0`.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "the bounds are checked first: the value is whole and within the target type"
+)]
+fn integral(v: f64) -> Option<Integral> {
+    // 2^63 and 2^64, exactly representable.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+    if v.fract() != 0.0 {
+        None
+    } else if (-TWO_63..TWO_63).contains(&v) {
+        Some(Integral::Signed(v as i64))
+    } else if (0.0..TWO_64).contains(&v) {
+        Some(Integral::Unsigned(v as u64))
+    } else {
+        None
+    }
+}
+
 fn no_nul<E: de::Error>(v: &str) -> Result<(), E> {
     if v.contains('\0') {
         Err(E::invalid_value(
@@ -165,12 +201,22 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<V> {
 
     fn visit_f32<E: de::Error>(self, v: f32) -> Result<Self::Value, E> {
         finite(f64::from(v))?;
-        self.0.visit_f32(v)
+        match self.1 {
+            Shape::Integer => self.visit_f64(f64::from(v)),
+            Shape::Any | Shape::Object => self.0.visit_f32(v),
+        }
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
         finite(v)?;
-        self.0.visit_f64(v)
+        match self.1 {
+            Shape::Integer => match integral(v) {
+                Some(Integral::Signed(i)) => self.0.visit_i64(i),
+                Some(Integral::Unsigned(u)) => self.0.visit_u64(u),
+                None => self.0.visit_f64(v),
+            },
+            Shape::Any | Shape::Object => self.0.visit_f64(v),
+        }
     }
 
     fn visit_char<E: de::Error>(self, v: char) -> Result<Self::Value, E> {
@@ -217,7 +263,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<V> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         match self.1 {
-            Shape::Any => self.0.visit_seq(Checked(seq)),
+            Shape::Any | Shape::Integer => self.0.visit_seq(Checked(seq)),
             Shape::Object => Err(de::Error::invalid_type(Unexpected::Seq, &self)),
         }
     }

@@ -154,6 +154,26 @@ fn validation(location: IssueLocation, name: &str, message: String) -> Mapped {
 ///   `#[serde(deny_unknown_fields)]`): code `unknown_field`;
 /// - anything else: code `invalid_value` at `at`.
 pub(crate) fn value_issue(location: IssueLocation, at: &str, message: String) -> Issue {
+    // serde_json ends its messages with the error's position (` at line 1
+    // column 13`); the issue's JSON pointer says where, and a message
+    // read again from the parsed document has no position to give.
+    let message = match message.rfind(" at line ") {
+        Some(cut)
+            if message[cut + " at line ".len()..]
+                .split_once(" column ")
+                .is_some_and(|(line, column)| {
+                    !line.is_empty()
+                        && !column.is_empty()
+                        && line
+                            .bytes()
+                            .chain(column.bytes())
+                            .all(|b| b.is_ascii_digit())
+                }) =>
+        {
+            message[..cut].to_owned()
+        }
+        _ => message,
+    };
     /// serde's messages that name a member: the code of each, and whether
     /// `serde_path_to_error` stops at the object holding the member (the
     /// member is then added to the pointer) or at the member itself.
