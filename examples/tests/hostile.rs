@@ -47,6 +47,46 @@ async fn put_cover(cat: &Catalog, part_type: &str, data: &[u8]) -> reqwest::Resp
         .unwrap()
 }
 
+/// Row 27: a body under a content coding is refused, not stored: a gzip
+/// JSON body used to be `Malformed JSON body`, and a plain one labelled
+/// gzip (or an unknown coding) was stored under a false label.
+#[tokio::test]
+async fn content_codings_are_415_and_nothing_is_stored() {
+    let cat = Catalog::start(&[("CATALOG_SEED_ROWS", "10")]);
+    let book =
+        r#"{"isbn": "9785550004102", "title": "Coded", "author": "A", "year": 2000, "price": 1}"#;
+    for coding in ["gzip", "x-unknown"] {
+        let res = cat
+            .request(Method::POST, "/books")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .header("Content-Type", "application/json")
+            .header("Content-Encoding", coding)
+            .body(book)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(header(res.headers(), "accept-encoding"), Some("identity"));
+        let (status, _, body) = json(res).await;
+        let detail = format!("Unsupported content encoding: {coding}");
+        assert_eq!((status, body), (415, problem(415, Some(&detail), "/books")));
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        let res = cat
+            .request(Method::PUT, "/books/6/cover")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .header("Content-Type", "multipart/form-data; boundary=b0und")
+            .header("Content-Encoding", coding)
+            .body(multipart("image/png", &png))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 415, "{coding}");
+    }
+    let (status, _, body) = cat.get_json("/books?isbn=9785550004102").await;
+    assert_eq!((status, &body["meta"]["total"]), (200, &json!(0)), "{body}");
+    let res = cat.get("/books/6/cover").send().await.unwrap();
+    assert_eq!(res.status(), 404, "nothing was stored");
+}
+
 /// Row 5: covers are sniffed from their bytes; only PNG, JPEG, GIF and WebP
 /// are stored, and they are served with the sniffed type, `nosniff` and a
 /// sandboxing CSP.

@@ -108,6 +108,18 @@ pub fn unsupported_content_type(content_type: &str) -> String {
     format!("Unsupported content type: {content_type}")
 }
 
+/// 415: `Unsupported content encoding: <codings>`, a request body under a
+/// content coding the body readers do not decode (the crate's HTTP rule,
+/// RFC 9110 §8.4 and §12.5.3; the answer carries `Accept-Encoding:
+/// identity`).
+///
+/// ```
+/// assert_eq!(problem_core::spec::unsupported_content_encoding("gzip"), "Unsupported content encoding: gzip");
+/// ```
+pub fn unsupported_content_encoding(codings: &str) -> String {
+    format!("Unsupported content encoding: {codings}")
+}
+
 /// 400: `Invalid API version "<raw>"` (the raw value as carried, clipped).
 ///
 /// ```

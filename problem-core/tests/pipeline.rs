@@ -1396,6 +1396,60 @@ async fn content_types_allow_whitespace_around_semicolons() {
     );
 }
 
+/// A body under a content coding is not decoded: any coding but
+/// `identity` is a 415 naming it, with `Accept-Encoding: identity`
+/// (RFC 9110 §8.4, §12.5.3), before the body is read. A `Content-Type`
+/// with bytes beyond ASCII inside a quoted parameter is still its type;
+/// elsewhere it is a 415 naming the value as sent.
+#[actix_web::test]
+async fn content_codings_are_415_and_obs_text_is_read() {
+    let svc = service!(title_app());
+    let send = |content_type: &[u8], encoding: Option<&str>| {
+        let mut req = TestRequest::post()
+            .uri("/b")
+            .insert_header((
+                "content-type",
+                actix_web::http::header::HeaderValue::from_bytes(content_type).unwrap(),
+            ))
+            .set_payload(r#"{"title": "Dune"}"#);
+        if let Some(encoding) = encoding {
+            req = req.insert_header(("content-encoding", encoding));
+        }
+        req.to_request()
+    };
+    for encoding in ["gzip", "x-unknown", "identity, gzip", "br"] {
+        let res = test::call_service(&svc, send(b"application/json", Some(encoding))).await;
+        assert_eq!(res.status(), 415, "{encoding}");
+        assert_eq!(res.headers().get("accept-encoding").unwrap(), "identity");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Unsupported Media Type", "status": 415,
+                   "detail": format!("Unsupported content encoding: {encoding}"), "instance": "/b"}),
+            "{encoding}"
+        );
+    }
+    for encoding in ["identity", "IDENTITY", "identity, ", ""] {
+        let res = test::call_service(&svc, send(b"application/json", Some(encoding))).await;
+        assert_eq!(res.status(), 200, "{encoding:?}");
+        assert_eq!(test::read_body(res).await, "Dune");
+    }
+    let res = test::call_service(&svc, send(b"application/json; x=\"\xe9\"", None)).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(test::read_body(res).await, "Dune");
+    for (sent, shown) in [
+        (&b"text/pl\xe9in"[..], "text/pl\u{fffd}in"),
+        (&b"application/json\xe9"[..], "application/json\u{fffd}"),
+    ] {
+        let res = test::call_service(&svc, send(sent, None)).await;
+        assert_eq!(res.status(), 415, "{shown}");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Unsupported Media Type", "status": 415,
+                   "detail": format!("Unsupported content type: {shown}"), "instance": "/b"})
+        );
+    }
+}
+
 /// Every member error of a JSON body is an issue, not only the first
 /// (spec, "Schema validation failed": the list of issues): missing members,
 /// members of the wrong type and unknown ones, at every depth, in the order

@@ -3,7 +3,7 @@
 use actix_web::http::header::{self, EntityTag};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, mime, web};
 use futures_util::StreamExt;
-use problem_core::pipeline::framework::unsupported_media_type;
+use problem_core::pipeline::framework::{unsupported_content_encoding, unsupported_media_type};
 use problem_core::pipeline::{
     PreconditionFailed, UnknownError, ValidBody, check_preconditions, content_type, entity_tag,
 };
@@ -207,8 +207,9 @@ pub async fn get_book(
         DuplicateIsbn,
         (status = 413, description = "More than 1000 form fields; a body over the size limit gets an empty 413 instead.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 415, description = "The body is neither JSON nor a form.",
-            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 415, description = "The body is neither JSON nor a form, or it has a `Content-Encoding` other than `identity` (the answer then carries `Accept-Encoding: identity`).",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Accept-Encoding" = String, description = "`identity`, when the body had a content coding."))),
         (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
@@ -325,8 +326,9 @@ pub async fn delete_book(
             body = ProblemDetails, content_type = "application/problem+json"),
         (status = 413, description = "More than 1000 form fields; a body over the size limit gets an empty 413 instead.",
             body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 415, description = "The body is not `multipart/form-data`, or the cover is not a PNG, JPEG, GIF or WebP image.",
-            body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not `multipart/form-data`, it has a `Content-Encoding` other than `identity` (the answer then carries `Accept-Encoding: identity`), or the cover is not a PNG, JPEG, GIF or WebP image.",
+            body = ProblemDetails, content_type = "application/problem+json",
+            headers(("Accept-Encoding" = String, description = "`identity`, when the body had a content coding."))),
         (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
@@ -341,6 +343,10 @@ pub async fn put_cover(
     let Some(content_type) = form_data(&req) else {
         return Err(unsupported_media_type(Some(&req)).into());
     };
+    // The body is read as sent: a compressed one is refused, not stored.
+    if let Some(coded) = unsupported_content_encoding(&req) {
+        return Err(coded.into());
+    }
     // actix-multipart is given the type as `mime` writes it, so whitespace
     // around `;` (RFC 9110 §8.3.1) reads as it does in the check above.
     let mut headers = header::HeaderMap::new();

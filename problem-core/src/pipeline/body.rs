@@ -16,7 +16,8 @@ use serde::de::DeserializeOwned;
 
 use super::checked::{Checked, EXPECTED_FINITE};
 use super::framework::{
-    PayloadTooLarge, payload_error, push_pointer_token, unsupported_media_type, value_issue,
+    PayloadTooLarge, payload_error, push_pointer_token, unsupported_content_encoding,
+    unsupported_media_type, value_issue,
 };
 use crate::problem::{
     BadRequestException, HttpException, Issue, IssueLocation, ValidationException,
@@ -226,7 +227,9 @@ fn data_error(name: String, message: String) -> actix_web::Error {
 /// writes it: `type "/" subtype *( OWS ";" OWS [ parameter ] )`, so
 /// whitespace around `;` and empty parameters are allowed
 /// (`application/json ; charset=utf-8`, `multipart/form-data;\tboundary=x`).
-/// `None` when the header is absent, not visible ASCII or not a media type.
+/// `None` when the header is absent or not a media type. Bytes beyond
+/// ASCII (obs-text, §5.5) are allowed inside a quoted parameter value
+/// only, where they do not change which type it is.
 ///
 /// The `mime` crate alone refuses whitespace before `;`; the value is
 /// parsed as sent first and, only when that fails, again with the optional
@@ -246,11 +249,47 @@ fn data_error(name: String, message: String) -> actix_web::Error {
 /// assert!(content_type(&TestRequest::default().to_http_request()).is_none());
 /// ```
 pub fn content_type(req: &HttpRequest) -> Option<mime::Mime> {
-    let value = req.headers().get(header::CONTENT_TYPE)?.to_str().ok()?;
+    let raw = req.headers().get(header::CONTENT_TYPE)?;
+    let quoted_obs_text;
+    let value = match raw.to_str() {
+        Ok(value) => value,
+        Err(_) => {
+            quoted_obs_text = without_quoted_obs_text(raw.as_bytes())?;
+            quoted_obs_text.as_str()
+        }
+    };
     value
         .parse()
         .ok()
         .or_else(|| without_ows(value).parse().ok())
+}
+
+/// A header value whose bytes beyond ASCII, each inside a quoted string,
+/// are replaced by `?`; `None` when one is outside a quoted string (not a
+/// token character) or a control character is anywhere.
+fn without_quoted_obs_text(bytes: &[u8]) -> Option<String> {
+    let (mut quoted, mut escaped) = (false, false);
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        let c = match b {
+            0x80..=0xff if quoted => '?',
+            b'\t' | 0x20..=0x7e => char::from(b),
+            _ => return None,
+        };
+        if quoted {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                quoted = false;
+            }
+        } else if c == '"' {
+            quoted = true;
+        }
+        out.push(c);
+    }
+    Some(out)
 }
 
 /// `value` with the whitespace around each `;` outside quoted strings and
@@ -369,6 +408,9 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
     let Some(format) = format_of(req) else {
         return Err(problem(unsupported_media_type(Some(req))).into());
     };
+    if let Some(coded) = unsupported_content_encoding(req) {
+        return Err(problem(coded).into());
+    }
     let bytes = read(payload, limit).await?;
     match format {
         Format::Json => parse_json(&bytes),
@@ -535,7 +577,10 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
 /// (`application/x-www-form-urlencoded`), deserialized into `T`.
 ///
 /// Errors, as the spec's table: another content type 415
-/// `Unsupported content type: <content-type>`, a structured-syntax
+/// `Unsupported content type: <content-type>`; a body under a content
+/// coding other than `identity` 415 `Unsupported content encoding:
+/// <codings>` with `Accept-Encoding: identity` (the body is not decoded;
+/// [`unsupported_content_encoding`](crate::pipeline::framework::unsupported_content_encoding)); a structured-syntax
 /// `+json` type such as `application/merge-patch+json` included (it names
 /// another document format; actix-web's `Json` accepts those); malformed JSON 400
 /// `Malformed JSON body`; members missing, of the wrong type or unknown

@@ -74,8 +74,9 @@ pub(crate) enum Mapped {
     Unknown,
 }
 
-/// `Unsupported content type: <content-type>` (415); `(none)` when the
-/// request has no `Content-Type`.
+/// `Unsupported content type: <content-type>` (415), the value as sent
+/// (bytes that are not UTF-8 shown as U+FFFD); `(none)` when the request
+/// has no `Content-Type`.
 ///
 /// ```
 /// use actix_web::test::TestRequest;
@@ -90,9 +91,57 @@ pub(crate) enum Mapped {
 pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaTypeException {
     let ct = req
         .and_then(|r| r.headers().get(header::CONTENT_TYPE))
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("(none)");
-    UnsupportedMediaTypeException::new().with_detail(crate::spec::unsupported_content_type(ct))
+        .map_or(std::borrow::Cow::Borrowed("(none)"), |v| {
+            String::from_utf8_lossy(v.as_bytes())
+        });
+    UnsupportedMediaTypeException::new().with_detail(crate::spec::unsupported_content_type(&ct))
+}
+
+/// The 415 of a request whose body is under a content coding (RFC 9110
+/// §8.4: `Content-Encoding` lists the codings applied to the content): a
+/// body reader that does not decode it would take gzip bytes for JSON,
+/// or store a body under a label that says it is compressed. `None` when
+/// the request has no `Content-Encoding`, or only `identity` (in any case;
+/// empty list elements ignored). Otherwise the 415 problem, detail
+/// `Unsupported content encoding: <the header's value>` (several field
+/// lines joined by `, `), with `Accept-Encoding: identity` (§12.5.3: the
+/// codings the server takes). [`Body`](crate::pipeline::Body) and
+/// [`ValidBody`](crate::pipeline::ValidBody) answer it before reading the
+/// body; a handler reading the payload itself calls it first.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::Problem as _;
+/// use problem_core::pipeline::framework::unsupported_content_encoding;
+///
+/// let req = TestRequest::post().insert_header(("Content-Encoding", "gzip")).to_http_request();
+/// let err = unsupported_content_encoding(&req).unwrap();
+/// assert_eq!(err.status().as_u16(), 415);
+/// assert_eq!(err.detail().as_deref(), Some("Unsupported content encoding: gzip"));
+/// assert_eq!(err.headers().get("accept-encoding").unwrap(), "identity");
+/// let plain = TestRequest::post().insert_header(("Content-Encoding", "Identity")).to_http_request();
+/// assert!(unsupported_content_encoding(&plain).is_none());
+/// assert!(unsupported_content_encoding(&TestRequest::post().to_http_request()).is_none());
+/// ```
+pub fn unsupported_content_encoding(req: &HttpRequest) -> Option<UnsupportedMediaTypeException> {
+    let mut lines = req.headers().get_all(header::CONTENT_ENCODING).peekable();
+    lines.peek()?;
+    let text: Vec<std::borrow::Cow<'_, str>> = lines
+        .map(|v| String::from_utf8_lossy(v.as_bytes()))
+        .collect();
+    let identity_only = text
+        .iter()
+        .flat_map(|line| line.split(','))
+        .map(|coding| coding.trim_matches([' ', '\t']))
+        .all(|coding| coding.is_empty() || coding.eq_ignore_ascii_case("identity"));
+    if identity_only {
+        return None;
+    }
+    Some(
+        UnsupportedMediaTypeException::new()
+            .with_detail(crate::spec::unsupported_content_encoding(&text.join(", ")))
+            .with_header((header::ACCEPT_ENCODING, "identity")),
+    )
 }
 
 fn bad_request(detail: &str) -> Mapped {
