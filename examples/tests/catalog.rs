@@ -180,8 +180,37 @@ async fn one_book_404_and_a_bad_id() {
     let (status, _, body) = cat.get_json("/books/abc").await;
     assert_eq!(status, 400);
     let mut expected = problem(400, Some("Request validation failed"), "/books/abc");
-    expected["issues"] = json!([{"location": "path", "name": "id", "code": "invalid_value", "message": "`abc` is not an integer", "expected": "integer"}]);
+    expected["issues"] = json!([{"location": "path", "name": "id", "code": "invalid_value", "message": "`abc` is not a valid integer", "expected": "integer"}]);
     assert_eq!(body, expected);
+    // Out of range, or written with a plus sign: one book has one URL.
+    for id in ["99999999999999999999", "+1"] {
+        let (status, _, body) = cat.get_json(&format!("/books/{id}")).await;
+        let mut expected = problem(
+            400,
+            Some("Request validation failed"),
+            &format!("/books/{id}"),
+        );
+        expected["issues"] = json!([{"location": "path", "name": "id", "code": "invalid_value",
+                                     "message": format!("`{id}` is not a valid integer"), "expected": "integer"}]);
+        assert_eq!((status, body), (400, expected), "{id}");
+    }
+    // A missing book's cover is the book's 404; a book without a cover says so.
+    let (status, _, body) = cat.get_json("/books/999999/cover").await;
+    assert_eq!(
+        (status, body),
+        (
+            404,
+            problem(404, Some("Book 999999 not found"), "/books/999999/cover")
+        )
+    );
+    let (status, _, body) = cat.get_json("/books/1/cover").await;
+    assert_eq!(
+        (status, body),
+        (
+            404,
+            problem(404, Some("Book 1 has no cover"), "/books/1/cover")
+        )
+    );
 }
 
 fn new_book(isbn: &str) -> Value {
@@ -516,7 +545,10 @@ async fn covers_are_stored_and_served() {
     .unwrap();
     let (status, _, body) = json(res).await;
     assert_eq!(status, 400);
-    assert_eq!(body["issues"][0]["name"], json!("cover"));
+    let mut expected = problem(400, Some("Request validation failed"), "/books/7/cover");
+    expected["issues"] = json!([{"location": "body", "name": "/cover", "code": "required",
+                                 "message": "a file part named `cover` is required"}]);
+    assert_eq!(body, expected);
     let res = cat
         .request(Method::PUT, "/books/999999/cover")
         .header("Authorization", format!("Bearer {ADMIN}"))

@@ -132,20 +132,24 @@ mod tests {
 }
 
 /// Parses the `{id}` path parameter: a 400 problem naming it when it is not
-/// an integer.
+/// an integer in `i64`'s range, written as the query's integers are
+/// (`1`, `-1`; not `+1`, so one book has one URL).
 pub fn book_id(raw: &str) -> Result<i64, actix_web::Error> {
-    raw.parse::<i64>().map_err(|_| {
-        ValidationException::new(vec![
-            Issue::new(
-                IssueLocation::Path,
-                "id",
-                "invalid_value",
-                format!("`{raw}` is not an integer"),
-            )
-            .with("expected", "integer"),
-        ])
-        .into()
-    })
+    raw.parse::<i64>()
+        .ok()
+        .filter(|_| !raw.starts_with('+'))
+        .ok_or_else(|| {
+            ValidationException::new(vec![
+                Issue::new(
+                    IssueLocation::Path,
+                    "id",
+                    "invalid_value",
+                    format!("`{raw}` is not a valid integer"),
+                )
+                .with("expected", "integer"),
+            ])
+            .into()
+        })
 }
 
 fn not_found(id: i64) -> actix_web::Error {
@@ -398,7 +402,7 @@ pub async fn put_cover(
     let Some((content_type, data)) = cover else {
         return Err(ValidationException::new(vec![Issue::new(
             IssueLocation::Body,
-            "cover",
+            "/cover",
             "required",
             "a file part named `cover` is required",
         )])
@@ -490,9 +494,13 @@ pub async fn get_cover(
             .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
             .insert_header((header::CONTENT_SECURITY_POLICY, "sandbox"))
             .body(data)),
-        None => Err(NotFoundException::new()
-            .with_detail(format!("Book {id} has no cover"))
-            .into()),
+        // The book, or its cover: each 404 says which is missing.
+        None => match db.book(id).await.map_err(db_error)? {
+            None => Err(not_found(id)),
+            Some(_) => Err(NotFoundException::new()
+                .with_detail(format!("Book {id} has no cover"))
+                .into()),
+        },
     }
 }
 
