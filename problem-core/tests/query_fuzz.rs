@@ -1,8 +1,9 @@
-//! Property tests: arbitrary query strings never panic, whatever the mode.
+//! Property tests: arbitrary query strings never panic, whatever the mode;
+//! a refused one names its issues, an accepted one pages well-typed items.
 
 mod query_support;
 
-use problem_core::query::{CollectionParams, QueryConfig, RawQuery, TypedQuery};
+use problem_core::query::{CollectionParams, QueryConfig, QueryError, RawQuery, TypedQuery};
 use proptest::prelude::*;
 use query_support::{Book, config};
 
@@ -64,16 +65,38 @@ fn query_string() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Whatever the query, parsing answers: a refused query names at least one
+/// issue (or is the too-many-parameters error), and an accepted one pages
+/// items of the schema's types without an error.
 fn check(qs: &str) {
-    let _ = CollectionParams::from_query_str(qs);
+    if let Err(e) = CollectionParams::from_query_str(qs) {
+        assert_refused(qs, &e);
+    }
+    let items = vec![
+        serde_json::json!({"id": 1, "title": "t", "year": 1, "subtitle": null,
+                           "published": "2024-01-01", "available": true, "isbn": "1"}),
+        serde_json::json!({"id": 2, "title": "é", "year": -1, "subtitle": "s",
+                           "published": "1999-12-31", "available": false, "isbn": "2"}),
+    ];
     for cfg in [config(), QueryConfig::default().lenient(true)] {
-        if let Ok(q) = TypedQuery::<Book>::from_query_str(qs, &cfg) {
-            let items = vec![
-                serde_json::json!({"id": 1, "title": "t", "year": 1, "published": "2024-01-01", "available": true}),
-            ];
-            let _ = q.page_in_memory(&items);
-            let _ = q.cursor_page_in_memory(&items);
+        match TypedQuery::<Book>::from_query_str(qs, &cfg) {
+            Ok(q) => {
+                let page = q.page_in_memory(&items);
+                assert!(page.is_ok(), "{qs}: {:?}", page.err());
+                // A cursor page needs a key (the lenient configuration has
+                // a random one): either way it never panics.
+                let _ = q.cursor_page_in_memory(&items);
+            }
+            Err(e) => assert_refused(qs, &e),
         }
+    }
+}
+
+fn assert_refused(qs: &str, e: &QueryError) {
+    match e {
+        QueryError::TooManyParameters => {}
+        QueryError::Invalid(issues) => assert!(!issues.is_empty(), "{qs}: no issue"),
+        other => panic!("{qs}: {other:?}"),
     }
 }
 
@@ -93,8 +116,12 @@ proptest! {
     #[test]
     fn arbitrary_pairs_never_panic(pairs in prop::collection::vec((".{0,12}", ".{0,12}"), 0..20)) {
         if let Ok(raw) = RawQuery::from_pairs(pairs) {
-            let _ = CollectionParams::parse(&raw);
-            let _ = TypedQuery::<Book>::parse(&raw, &config());
+            if let Err(e) = CollectionParams::parse(&raw) {
+                assert_refused("pairs", &e);
+            }
+            if let Err(e) = TypedQuery::<Book>::parse(&raw, &config()) {
+                assert_refused("pairs", &e);
+            }
         }
     }
 }
