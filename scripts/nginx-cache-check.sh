@@ -117,10 +117,12 @@ nginx -t -p "$out/nginx" -c "$out/nginx/nginx.conf" 2>"$out/nginx/config-test.lo
     || { cat "$out/nginx/config-test.log" >&2; fail "nginx rejects its configuration"; }
 nginx -p "$out/nginx" -c "$out/nginx/nginx.conf" &
 pids+=($!)
+ready=0
 for _ in $(seq 1 100); do
-    curl --silent --max-time 1 -o /dev/null "http://127.0.0.1:$port/health" && break
+    curl --silent --max-time 1 -o /dev/null "http://127.0.0.1:$port/health" && { ready=1; break; }
     sleep 0.1
 done
+[ "$ready" = 1 ] || fail "nginx did not answer /health within 10 s"
 base="http://127.0.0.1:$port"
 log "nginx on $base, catalog on http://$upstream"
 
@@ -147,7 +149,7 @@ expect v2-miss X-Cache-Status "$(header v2-miss x-cache-status)" MISS
 expect v2-miss X-API-Version "$(header v2-miss x-api-version)" 2
 expect v2-miss Vary "$(header v2-miss vary)" "Prefer, X-API-Version, Accept"
 expect v2-miss Deprecation "$(header v2-miss deprecation)" "@1767225600"
-expect v2-miss body "$(cut -c1 "$out/v2-miss.body")" "["
+expect v2-miss body "$(cat "$out/v2-miss.body")" '[{"id":1}]'
 
 fetch v2-hit -H 'X-API-Version: 2' "$url"
 expect v2-hit X-Cache-Status "$(header v2-hit x-cache-status)" HIT
@@ -156,10 +158,10 @@ cmp -s "$out/v2-miss.body" "$out/v2-hit.body" || fail "v2-hit: the cached body d
 
 fetch v3-default "$url"
 expect v3-default status "$(status v3-default)" 200
-[ "$(header v3-default x-cache-status)" != HIT ] || fail "v3-default: a version-2 response was served from the cache"
+expect v3-default X-Cache-Status "$(header v3-default x-cache-status)" MISS
 expect v3-default X-API-Version "$(header v3-default x-api-version)" 3
 expect v3-default Deprecation "$(header v3-default deprecation)" ""
-expect v3-default body "$(cut -c1-8 "$out/v3-default.body")" '{"data":'
+expect v3-default body "$(cut -c1-19 "$out/v3-default.body")" '{"data":[{"id":1}],'
 
 fetch v3-hit "$url"
 expect v3-hit X-Cache-Status "$(header v3-hit x-cache-status)" HIT
@@ -167,9 +169,9 @@ expect v3-hit X-API-Version "$(header v3-hit x-api-version)" 3
 cmp -s "$out/v3-default.body" "$out/v3-hit.body" || fail "v3-hit: the cached body differs"
 
 fetch v2-accept -H 'Accept: application/vnd.catalog.v2+json' "$url"
-[ "$(header v2-accept x-cache-status)" != HIT ] || fail "v2-accept: a version-3 response was served from the cache"
+expect v2-accept X-Cache-Status "$(header v2-accept x-cache-status)" MISS
 expect v2-accept X-API-Version "$(header v2-accept x-api-version)" 2
-expect v2-accept body "$(cut -c1 "$out/v2-accept.body")" "["
+expect v2-accept body "$(cat "$out/v2-accept.body")" '[{"id":1}]'
 
 # nginx keeps one stored variant per Vary combination: the first
 # version-2 response is still there, beside the version-3 one.

@@ -21,6 +21,7 @@ import base64
 import datetime
 import inspect
 import io
+import json
 import os
 import sys
 import time
@@ -193,7 +194,13 @@ def test_create_book_and_duplicate_isbn_problem(books: list[BookFields]) -> None
         r = create_book.sync_detailed(client=c, body=new)
     assert r.status_code == HTTPStatus.UNAUTHORIZED, (r.status_code, r.content)
     assert isinstance(r.parsed, ProblemDetails), type(r.parsed)
-    assert r.parsed.status == 401, r.parsed
+    assert json.loads(r.content) == {
+        "type": "about:blank",
+        "title": "Unauthorized",
+        "status": 401,
+        "instance": "/books",
+    }, r.content
+    assert r.headers["www-authenticate"] == 'Bearer realm="catalog"', r.headers
 
     with authed() as c:
         r = create_book.sync_detailed(client=c, body=new)
@@ -293,7 +300,14 @@ def test_conditional_writes_with_if_match() -> None:
         assert r.status_code == HTTPStatus.NO_CONTENT, (r.status_code, r.content)
         r = get_book.sync_detailed(client=c, id=2)
         assert r.status_code == HTTPStatus.NOT_FOUND, (r.status_code, r.content)
-        assert isinstance(r.parsed, ProblemDetails) and r.parsed.status == 404, r.parsed
+        assert isinstance(r.parsed, ProblemDetails), type(r.parsed)
+        assert json.loads(r.content) == {
+            "type": "about:blank",
+            "title": "Not Found",
+            "status": 404,
+            "detail": "Book 2 not found",
+            "instance": "/books/2",
+        }, r.content
 
         def upload(**kw):
             body = PutCoverBody(cover=File(payload=io.BytesIO(PNG), file_name="cover.png", mime_type="image/png"))
