@@ -187,10 +187,20 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
             )
         )
     );
+    let before = total(cat).await;
     let (status, body) = post(cat, FORM, form("1", "1").replace("Tester", "Te%00ster")).await;
-    assert_eq!(status, 400, "{body}");
-    assert_eq!(body["issues"][0]["name"], json!("/author"));
-    assert_eq!(body["issues"][0]["code"], json!("invalid_value"));
+    assert_eq!(
+        (status, body),
+        (
+            400,
+            validation(
+                "/books",
+                json!([{"location": "body", "name": "/author", "code": "invalid_value",
+                        "message": "invalid value: a string with a NUL character, expected a string without NUL characters (U+0000)"}])
+            )
+        )
+    );
+    assert_eq!(total(cat).await, before, "nothing was stored");
 }
 
 /// Dates are RFC 3339's: four-digit years, no sign, in a body and in a
@@ -211,20 +221,18 @@ pub async fn dates_and_signed_zeros_are_the_same_on_every_database(cat: &Catalog
     ] {
         let body = json_book("1").replace('}', &format!(r#", "published_at": "{date}"}}"#));
         let (status, body) = post(cat, JSON, body).await;
-        assert_eq!(status, 400, "{date}: {body}");
-        assert_eq!(body["issues"].as_array().map(Vec::len), Some(1), "{body}");
-        let issue = &body["issues"][0];
         assert_eq!(
-            (&issue["location"], &issue["name"], &issue["code"]),
+            (status, body),
             (
-                &json!("body"),
-                &json!("/published_at"),
-                &json!("invalid_value")
+                400,
+                validation(
+                    "/books",
+                    json!([{"location": "body", "name": "/published_at", "code": "invalid_value",
+                            "message": expected(date)}])
+                )
             ),
-            "{body}"
+            "{date}"
         );
-        let message = issue["message"].as_str().unwrap();
-        assert!(message.starts_with(&expected(date)), "{message}");
         let form = format!(
             "{}&published_at={}",
             form("1", "1"),
