@@ -134,6 +134,23 @@ async fn covers_are_sniffed_and_served_safely() {
     assert_eq!(header(&h, "x-content-type-options"), Some("nosniff"));
     assert_eq!(header(&h, "content-security-policy"), Some("sandbox"));
     assert_eq!(res.bytes().await.unwrap().to_vec(), gif);
+    // JPEG, WebP and PNG too, each claimed to be something else: each is
+    // stored (a replacement: 204) and served as what its bytes are.
+    let jpeg: &[u8] = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9";
+    let webp: &[u8] = b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00";
+    let png: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89";
+    for (bytes, claimed, served) in [
+        (jpeg, "image/png", "image/jpeg"),
+        (webp, "application/octet-stream", "image/webp"),
+        (png, "image/gif", "image/png"),
+    ] {
+        let res = put_cover(&cat, claimed, bytes).await;
+        assert_eq!(res.status(), 204, "{served}");
+        let res = cat.get("/books/6/cover").send().await.unwrap();
+        assert_eq!(res.status(), 200, "{served}");
+        assert_eq!(header(res.headers(), "content-type"), Some(served));
+        assert_eq!(res.bytes().await.unwrap().to_vec(), bytes, "{served}");
+    }
 }
 
 /// Covers take `multipart/form-data` only, at most 1000 form fields
