@@ -5,6 +5,8 @@
 //! so the replacement found an empty database, and every later request
 //! was a 500 (`no such table: books`) until a restart.
 
+mod common;
+
 use examples::catalog::db::{Books, Db};
 use sea_query::Query;
 
@@ -36,4 +38,51 @@ async fn the_in_memory_database_outlives_the_pool_s_connection() {
         }
     };
     assert_eq!((count(&db).await, count(&other).await), (30, 5));
+}
+
+/// The same through HTTP, as RELIABILITY row 25 found it: clients that
+/// send a list query and hang up within 10 ms, for 2 s, leave the catalog
+/// answering `/books/1` and `/books` with 200.
+#[tokio::test]
+async fn clients_hanging_up_mid_query_leave_the_database_in_place() {
+    use tokio::io::AsyncWriteExt;
+    let cat = common::Catalog::start(&[("CATALOG_SEED_ROWS", "3000")]);
+    let addr = cat.addr;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let clients: Vec<_> = (0..10)
+        .map(|i| {
+            tokio::spawn(async move {
+                let mut sent = 0u32;
+                while std::time::Instant::now() < deadline {
+                    let Ok(mut stream) = tokio::net::TcpStream::connect(addr).await else {
+                        continue;
+                    };
+                    let request = format!(
+                        "GET /books?q=a+e&sort=-title,price&per_page=100&page={} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                        1 + (sent + i) % 20
+                    );
+                    if stream.write_all(request.as_bytes()).await.is_ok() {
+                        sent += 1;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                    // Dropped: the client hangs up before the answer.
+                }
+                sent
+            })
+        })
+        .collect();
+    let mut sent = 0;
+    for client in clients {
+        sent += client.await.unwrap();
+    }
+    assert!(sent >= 10, "the clients sent {sent} requests");
+    let (status, _, body) = cat.get_json("/books/1").await;
+    assert_eq!(
+        (status, &body["id"]),
+        (200, &serde_json::json!(1)),
+        "{body}"
+    );
+    let (status, _, body) = cat.get_json("/books?per_page=1").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["meta"]["total"], serde_json::json!(3000));
 }
