@@ -689,9 +689,20 @@ async fn a_chunked_body_over_the_limit_closes_the_connection() {
 #[actix_web::test]
 async fn head_answers_with_the_headers_of_get_on_404_and_405() {
     let s = start();
-    for path in ["/nope", "/books", "/v9/x%20y"] {
+    for (path, status, detail) in [
+        ("/nope", 404, "No route for GET /nope"),
+        ("/books", 405, "GET is not allowed on /books"),
+        ("/v9/x%20y", 404, "No route for GET /v9/x%20y"),
+    ] {
         let get = exchange(s.addr, &request("GET", path, "localhost", "", "")).await;
         let head = exchange(s.addr, &request("HEAD", path, "localhost", "", "")).await;
+        assert_eq!(get.status, status, "{path}");
+        assert_eq!(
+            serde_json::from_slice::<Value>(&get.body).unwrap(),
+            json!({"type": "about:blank", "title": problem_core::status_title(status),
+                   "status": status, "detail": detail, "instance": path}),
+            "{path}"
+        );
         assert_eq!(head.status, get.status, "{path}");
         assert!(head.body.is_empty(), "{path}");
         let without_date = |r: &Reply| -> Vec<(String, String)> {
