@@ -1307,7 +1307,15 @@ fn generated_sql_uses_only_whitelisted_columns_and_binds_values() {
         sql,
         r#"SELECT * FROM "items" WHERE "name" LIKE ? ESCAPE '\' AND REPLACE("name", ?, ?) <> "name" AND "day_col" > ? AND (LOWER("name") LIKE LOWER(?) ESCAPE '\' OR LOWER("note") LIKE LOWER(?) ESCAPE '\') ORDER BY "rank" DESC NULLS LAST, "day_col" ASC, "id" ASC LIMIT ? OFFSET ?"#
     );
-    assert_eq!(values.0.len(), 8);
-    let (pg, _) = stmt.build(PostgresQueryBuilder);
-    assert!(pg.contains(r#""name" LIKE $1 ESCAPE"#), "{pg}");
+    // Every value bound, none in the SQL text (the `'` and `"` included).
+    assert_eq!(
+        format!("{:?}", values.0),
+        r#"[String(Some("%x'\"%")), String(Some("x'\"")), String(Some("")), TimeDate(Some(2024-01-01)), String(Some("%a%")), String(Some("%a%")), BigUnsigned(Some(3)), BigUnsigned(Some(0))]"#
+    );
+    let (pg, pg_values) = stmt.build(PostgresQueryBuilder);
+    assert_eq!(
+        pg,
+        r#"SELECT * FROM "items" WHERE "name" LIKE $1 ESCAPE E'\\' AND REPLACE("name", $2, $3) <> "name" AND "day_col" > $4 AND (LOWER("name") LIKE LOWER($5) ESCAPE E'\\' OR LOWER("note") LIKE LOWER($6) ESCAPE E'\\') ORDER BY "rank" DESC NULLS LAST, "day_col" ASC, "id" ASC LIMIT $7 OFFSET $8"#
+    );
+    assert_eq!(pg_values, values);
 }
