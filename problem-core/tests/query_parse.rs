@@ -71,9 +71,18 @@ fn pagination_errors() {
             {"location": "query", "name": "page", "code": "invalid_value", "message": "`x` is not a valid integer", "expected": "integer"}
         ])
     );
-    assert_eq!(untyped_issues("per_page=-5")[0]["code"], "out_of_range");
-    assert_eq!(untyped_issues("per_page=1.5")[0]["code"], "invalid_value");
-    assert_eq!(untyped_issues("page=-1")[0]["code"], "out_of_range");
+    assert_eq!(
+        untyped_issues("per_page=-5"),
+        json!([{"location": "query", "name": "per_page", "code": "out_of_range", "message": "`per_page` must be 1 or more, got -5", "minimum": 1, "maximum": 100}])
+    );
+    assert_eq!(
+        untyped_issues("per_page=1.5"),
+        json!([{"location": "query", "name": "per_page", "code": "invalid_value", "message": "`1.5` is not a valid integer", "expected": "integer"}])
+    );
+    assert_eq!(
+        untyped_issues("page=-1"),
+        json!([{"location": "query", "name": "page", "code": "out_of_range", "message": "`page` must be 1 or more, got -1", "minimum": 1}])
+    );
     assert_eq!(
         untyped_issues("per_page=10&limit=20"),
         json!([{"location": "query", "name": "per_page", "code": "conflicting_parameters", "message": "`per_page` (10) and `limit` (20) differ: send one of them", "parameters": ["per_page", "limit"]}])
@@ -86,9 +95,11 @@ fn pagination_errors() {
         untyped_issues("cursor=abc&page=2"),
         json!([{"location": "query", "name": "cursor", "code": "conflicting_parameters", "message": "`cursor` and `page` cannot be combined: a cursor already says which page comes next", "parameters": ["cursor", "page"]}])
     );
+    // The largest page whose offset fits: (i64::MAX / 20) + 1 at the
+    // default page size.
     assert_eq!(
-        untyped_issues("page=99999999999999999999")[0]["code"],
-        "out_of_range"
+        untyped_issues("page=99999999999999999999"),
+        json!([{"location": "query", "name": "page", "code": "out_of_range", "message": "`page` is too large", "minimum": 1, "maximum": 461_168_601_842_738_791_u64}])
     );
 }
 
@@ -155,7 +166,10 @@ fn filter_errors_untyped() {
         untyped_issues(&format!("a__not_in={hundred},1")),
         json!([{"location": "query", "name": "a__not_in", "code": "too_many_values", "message": "`a__not_in` takes at most 100 values", "max": 100}])
     );
-    assert_eq!(untyped_issues("__gt=1")[0]["code"], "unknown_field");
+    assert_eq!(
+        untyped_issues("__gt=1"),
+        json!([{"location": "query", "name": "__gt", "code": "unknown_field", "message": "the filter names no field"}])
+    );
     // the versioning query parameter is not a filter
     assert!(Filter::parse(&raw("api-version=2")).unwrap().is_empty());
 }
@@ -184,8 +198,8 @@ fn search_and_fields() {
     );
     let many = vec!["t"; 21].join("+");
     assert_eq!(
-        untyped_issues(&format!("q={many}"))[0]["code"],
-        "too_many_values"
+        untyped_issues(&format!("q={many}")),
+        json!([{"location": "query", "name": "q", "code": "too_many_values", "message": "`q` takes at most 20 terms", "max": 20}])
     );
     let f = FieldSelection::parse(&raw("fields=id,title&exclude=title")).unwrap();
     assert!(f.keeps("id") && !f.keeps("title") && !f.keeps("year"));
@@ -331,7 +345,10 @@ fn lenient_mode_and_ignored_parameters() {
     assert_eq!(q.filter().conditions().len(), 1);
     // lenient does not hide real mistakes
     let err = TypedQuery::<Book>::from_query_str("year__ne=1", &lenient).unwrap_err();
-    assert_eq!(err.issues()[0].code, "operator_not_allowed");
+    assert_eq!(
+        serde_json::to_value(err.issues()).unwrap(),
+        json!([{"location": "query", "name": "year__ne", "code": "operator_not_allowed", "message": "operator `ne` is not allowed on `year`", "allowed": ["eq", "gt", "gte", "lt", "lte", "in"]}])
+    );
     let custom = QueryConfig::default().ignore_parameters(["v", "utm_source"]);
     assert!(TypedQuery::<Book>::from_query_str("v=2&utm_source=x", &custom).is_ok());
     assert_eq!(

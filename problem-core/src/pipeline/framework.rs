@@ -1,6 +1,12 @@
 //! Errors raised by actix-web itself, mapped to the spec's table
 //! (spec, "Errors raised by the service itself").
 //!
+//! actix-web's `web::Json<T>` reports a member error without its path:
+//! the issue names the member when serde's message does (missing, unknown
+//! and duplicate members), else the document (`""`), and only the first
+//! member error is known. [`Body`](crate::pipeline::Body) reads the body
+//! itself: every member error, each at its JSON pointer.
+//!
 //! ```
 //! use actix_web::{test, web, App, HttpResponse};
 //! use problem_core::pipeline::Pipeline;
