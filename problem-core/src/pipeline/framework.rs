@@ -112,7 +112,7 @@ pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaType
 /// `Unsupported content encoding: <the header's value>` (several field
 /// lines joined by `, `), with `Accept-Encoding: identity` (§12.5.3: the
 /// codings the server takes). [`Body`](crate::pipeline::Body) and
-/// [`ValidBody`](crate::pipeline::ValidBody) answer it before reading the
+/// `ValidBody` (feature `validator`) answer it before reading the
 /// body; a handler reading the payload itself calls it first.
 ///
 /// ```
