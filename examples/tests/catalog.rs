@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::hostile::problem;
 use common::lists;
 use common::{ADMIN, Catalog, EDITOR, PROBLEM_JSON, header, json};
 use reqwest::Method;
@@ -37,14 +38,6 @@ async fn count_strategies() {
     let cat = Catalog::start(&[("CATALOG_SEED_ROWS", rows.as_str())]);
     // SQLite has no planner estimate: the count stops at the threshold + 1.
     lists::count_strategies(&cat, 10_001).await;
-}
-
-fn problem(status: u16, detail: Option<&str>, instance: &str) -> Value {
-    let mut p = json!({"type": "about:blank", "title": problem_core::status_title(status), "status": status, "instance": instance});
-    if let Some(d) = detail {
-        p["detail"] = json!(d);
-    }
-    p
 }
 
 #[tokio::test]

@@ -4,6 +4,10 @@
 //! `ETag` / `If-None-Match` → 304, `If-Match` → 412, percent-encoded link
 //! targets and malformed later version carriers.
 
+mod header_support;
+
+use header_support::{headers, pairs};
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -129,25 +133,6 @@ macro_rules! service {
         )
         .await
     }};
-}
-
-fn headers<B>(res: &ServiceResponse<B>) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = res
-        .headers()
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_owned()))
-        .collect();
-    out.sort();
-    out
-}
-
-fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = list
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    out.sort();
-    out
 }
 
 fn head(uri: &str) -> TestRequest {

@@ -3,6 +3,10 @@
 //! lifecycle state, each version error as a problem document, neutral
 //! paths and the URL-path rewrite.
 
+mod header_support;
+
+use header_support::{headers, pairs};
+
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use actix_web::dev::ServiceResponse;
@@ -71,25 +75,6 @@ async fn run(config: VersionConfig, req: TestRequest) -> ServiceResponse {
     test::call_service(&app, req.to_request())
         .await
         .map_into_boxed_body()
-}
-
-fn headers(res: &ServiceResponse) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = res
-        .headers()
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_owned()))
-        .collect();
-    out.sort();
-    out
-}
-
-fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = list
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    out.sort();
-    out
 }
 
 async fn body(res: ServiceResponse) -> String {
