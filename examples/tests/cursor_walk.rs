@@ -165,6 +165,29 @@ async fn check(cat: &Catalog, books: &[NewBook]) {
     assert_eq!(status, 200);
     let rows = all["data"].as_array().unwrap().clone();
     assert_eq!(rows.len(), books.len());
+    // Read back as sent, in the order of the creates (ids rise; PostgreSQL's
+    // sequence need not start at 1), but for the documented normalisation:
+    // a `-0.0` is stored as `0.0`.
+    let unsigned_zero = |x: f64| if x == 0.0 { 0.0 } else { x };
+    let ids: Vec<i64> = rows.iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    for (i, (row, b)) in rows.iter().zip(books).enumerate() {
+        let sent = json!({
+            "id": ids[i],
+            "isbn": format!("{:013}", 9_780_000_000_000u64 + i as u64),
+            "title": b.title, "author": b.author, "genre": "fiction", "year": b.year,
+            "price": unsigned_zero(b.price), "rating": unsigned_zero(b.rating),
+            "subtitle": b.subtitle, "published_at": b.published_at, "in_stock": true,
+        });
+        assert_eq!(row, &sent, "book {i}");
+        for member in ["price", "rating"] {
+            assert_eq!(
+                row[member].as_f64().map(f64::to_bits),
+                sent[member].as_f64().map(f64::to_bits),
+                "book {i}: {member}"
+            );
+        }
+    }
     for sort in SORTS {
         for limit in [1, 7] {
             let walked = lists::walk_cursor_both_ways(cat, &format!("sort={sort}"), limit).await;
