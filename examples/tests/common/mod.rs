@@ -73,7 +73,9 @@ impl Catalog {
                 panic!("the catalog did not start: {:#?}", log.lock().unwrap());
             }
         };
+        // Loopback only: no proxy from the environment is ever used.
         let client = reqwest::Client::builder()
+            .no_proxy()
             .timeout(Duration::from_secs(20))
             .redirect(reqwest::redirect::Policy::none())
             .build()
