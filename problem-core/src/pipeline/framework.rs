@@ -124,7 +124,7 @@ pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaType
 /// let err = unsupported_content_encoding(&req).unwrap();
 /// assert_eq!(err.status().as_u16(), 415);
 /// assert_eq!(err.detail().as_deref(), Some("Unsupported content encoding: gzip"));
-/// assert_eq!(err.headers().get("accept-encoding").unwrap(), "identity");
+/// assert_eq!(err.headers().unwrap().get("accept-encoding").unwrap(), "identity");
 /// let plain = TestRequest::post().insert_header(("Content-Encoding", "Identity")).to_http_request();
 /// assert!(unsupported_content_encoding(&plain).is_none());
 /// assert!(unsupported_content_encoding(&TestRequest::post().to_http_request()).is_none());
