@@ -324,14 +324,16 @@ fn openapi(input: &Input<'_>, plan: &[Plan<'_, '_>]) -> TokenStream {
                 let required = f.option_inner().is_none();
                 quote!((#header, #required))
             });
+            let members = vec_from(&quote!(#o::Vec), members);
+            let headers = vec_from(&quote!(#o::Vec), headers);
             quote! {
                 #o::ProblemCase {
                     status: #status,
                     problem_type: #problem_type,
                     title: #title,
                     has_detail: #has_detail,
-                    members: #o::Vec::from([#(#members),*]),
-                    headers: #o::Vec::from([#(#headers),*]),
+                    members: #members,
+                    headers: #headers,
                 }
             }
         })
@@ -421,10 +423,12 @@ pub(crate) fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
                 #p::member_doc(#key, (&&#p::JsonTypeOf::<#ty>::NEW).json_type(), #required, #fdoc)
             }
         });
+        let members = vec_from(&quote!(#p::Vec), members);
         quote! {
-            #p::type_doc(#problem_type, #title, #status, #doc, #p::Vec::from([#(#members),*]))
+            #p::type_doc(#problem_type, #title, #status, #doc, #members)
         }
     });
+    let cases = vec_from(&quote!(#p::Vec), cases);
     quote! {
         #[automatically_derived]
         #[allow(unused_qualifications, clippy::needless_borrow)]
@@ -432,10 +436,19 @@ pub(crate) fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
             fn problem_type_docs() -> #p::Vec<::problem_core::ProblemTypeDoc> {
                 #[allow(unused_imports)]
                 use #p::{ViaAnyJsonType as _, ViaKnownJsonType as _};
-                #p::Vec::from([#(#cases),*])
+                #cases
             }
         }
     }
+}
+
+/// `<Vec<_> as ::core::convert::From<[_; N]>>::from([items])`: a fully
+/// qualified call, so it compiles without the prelude's `From` in scope
+/// (`#![no_implicit_prelude]`).
+fn vec_from(vec: &TokenStream, items: impl Iterator<Item = TokenStream>) -> TokenStream {
+    let items: Vec<TokenStream> = items.collect();
+    let n = items.len();
+    quote!(<#vec<_> as ::core::convert::From<[_; #n]>>::from([#(#items),*]))
 }
 
 /// One case (struct or variant) with its keys resolved against the
