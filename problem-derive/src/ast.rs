@@ -257,7 +257,7 @@ impl Field<'_> {
     /// The binding, spanned so that a type error on its use points at `span`
     /// (the field's type, or the `detail` literal).
     pub(crate) fn binding_at(&self, span: Span) -> Ident {
-        Ident::new(&format!("__self_{}", self.index), span)
+        crate::expand::local(&format!("__self_{}", self.index), span)
     }
 
     /// `Some(T)` when the field's type is written `Option<T>`.

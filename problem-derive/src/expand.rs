@@ -4,7 +4,9 @@
 //! The generated code names only `::problem_core::...` paths (everything
 //! else through `::problem_core::__private`), binds fields as `__self_N`
 //! (no unused-variable warnings) and matches on `*self` with `ref`
-//! bindings, so empty enums work too.
+//! bindings, so empty enums work too. Everything is emitted in a
+//! `const _` block that shadows the generated local names (`scoped`), so
+//! user items named `__self_0` or `__formatter` do not clash.
 
 use std::collections::BTreeSet;
 
@@ -69,13 +71,14 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
     let defaults = input.defaults();
     let plan: Vec<Plan<'_, '_>> = cases.iter().map(|case| Plan::new(case, defaults)).collect();
 
+    let formatter = local("__formatter", Span::call_site());
     let display_arms = plan.iter().map(|c| {
         let pat = c.bound_pattern();
         match c.detail_args() {
-            Some(args) => quote!(#pat => __formatter.write_fmt(#p::format_args!(#args)),),
+            Some(args) => quote!(#pat => #formatter.write_fmt(#p::format_args!(#args)),),
             None => {
                 let title = c.title_expr();
-                quote!(#pat => __formatter.write_str(#title),)
+                quote!(#pat => #formatter.write_str(#title),)
             }
         }
     });
@@ -90,11 +93,12 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                     // Spanned on the field's type: a type that is not an
                     // error is one error there (`ErrorSource`).
                     if f.option_inner().is_some() {
+                        let source = local("__source", span);
                         let call =
-                            quote_spanned!(span=> (&&&#p::SourceField(__source)).as_dyn_error());
+                            quote_spanned!(span=> (&&&#p::SourceField(#source)).as_dyn_error());
                         quote! {
                             match #b {
-                                #p::Some(__source) => #p::Some(#call),
+                                #p::Some(#source) => #p::Some(#call),
                                 #p::None => #p::None,
                             }
                         }
@@ -163,6 +167,7 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         }
     });
 
+    let extensions = local("__extensions", Span::call_site());
     let extensions_fn = plan.iter().any(|c| !c.extensions.is_empty()).then(|| {
         let arms = plan.iter().map(|c| {
             if c.extensions.is_empty() {
@@ -174,17 +179,16 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                 let span = f.ty.span();
                 let b = f.binding();
                 let bs = f.binding_at(span);
-                let value = Ident::new("__value", span);
+                let value = local("__value", span);
                 if f.option_inner().is_some() {
-                    let call =
-                        quote_spanned!(span=> #p::extension(&mut __extensions, #key, #value));
+                    let call = quote_spanned!(span=> #p::extension(&mut #extensions, #key, #value));
                     quote! {
                         if let #p::Some(#value) = #b {
                             #call?;
                         }
                     }
                 } else {
-                    let call = quote_spanned!(span=> #p::extension(&mut __extensions, #key, #bs));
+                    let call = quote_spanned!(span=> #p::extension(&mut #extensions, #key, #bs));
                     quote!(#call?;)
                 }
             });
@@ -192,13 +196,14 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         });
         quote! {
             fn extensions(&self) -> #p::Result<#p::Extensions, #p::ProblemBuildError> {
-                let mut __extensions = #p::Extensions::new();
+                let mut #extensions = #p::Extensions::new();
                 match *self { #(#arms)* }
-                #p::Ok(__extensions)
+                #p::Ok(#extensions)
             }
         }
     });
 
+    let headers = local("__headers", Span::call_site());
     let headers_fn = plan.iter().any(|c| !c.headers.is_empty()).then(|| {
         let arms = plan.iter().map(|c| {
             if c.headers.is_empty() {
@@ -210,16 +215,16 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                 let span = f.ty.span();
                 let b = f.binding();
                 let bs = f.binding_at(span);
-                let value = Ident::new("__value", span);
+                let value = local("__value", span);
                 if f.option_inner().is_some() {
-                    let call = quote_spanned!(span=> #p::header(&mut __headers, #name, #value));
+                    let call = quote_spanned!(span=> #p::header(&mut #headers, #name, #value));
                     quote! {
                         if let #p::Some(#value) = #b {
                             #call?;
                         }
                     }
                 } else {
-                    let call = quote_spanned!(span=> #p::header(&mut __headers, #name, #bs));
+                    let call = quote_spanned!(span=> #p::header(&mut #headers, #name, #bs));
                     quote!(#call?;)
                 }
             });
@@ -227,9 +232,9 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         });
         quote! {
             fn headers(&self) -> #p::Result<#p::HeaderMap, #p::ProblemBuildError> {
-                let mut __headers = #p::HeaderMap::new();
+                let mut #headers = #p::HeaderMap::new();
                 match *self { #(#arms)* }
-                #p::Ok(__headers)
+                #p::Ok(#headers)
             }
         }
     });
@@ -243,7 +248,7 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         #[automatically_derived]
         #[allow(unused_qualifications)]
         impl #impl_generics #p::fmt::Display for #ident #ty_generics #display_where {
-            fn fmt(&self, __formatter: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+            fn fmt(&self, #formatter: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
                 match *self { #(#display_arms)* }
             }
         }
@@ -350,12 +355,13 @@ fn openapi(input: &Input<'_>, plan: &[Plan<'_, '_>]) -> TokenStream {
             }
         }
     }
+    let schemas = local("__schemas", Span::call_site());
     let schemas_fn = (!member_types.is_empty()).then(|| {
         quote! {
-            fn schemas(__schemas: &mut #o::Vec<(#p::String, #o::RefOr<#o::Schema>)>) {
+            fn schemas(#schemas: &mut #o::Vec<(#p::String, #o::RefOr<#o::Schema>)>) {
                 #[allow(unused_imports)]
                 use #o::{ViaAnyValue as _, ViaPartialSchema as _, ViaSchema as _};
-                #((&&&#o::SchemaOf::<#member_types>::NEW).member_schemas(__schemas);)*
+                #((&&&#o::SchemaOf::<#member_types>::NEW).member_schemas(#schemas);)*
             }
         }
     });
@@ -439,6 +445,52 @@ pub(crate) fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
                 #cases
             }
         }
+    }
+}
+
+/// A generated local binding (`__self_N`, `__formatter`, ...), located at
+/// `span` for errors. A user item of the same name in scope (a unit struct
+/// `__formatter`, a `const __self_0`) would turn the binding into a
+/// pattern naming it, whatever the span's hygiene: `scoped` shadows every
+/// such name with a function, which a binding may shadow in turn.
+pub(crate) fn local(name: &str, span: Span) -> Ident {
+    Ident::new(name, span)
+}
+
+/// The generated items in a `const _: () = { .. };` block that first
+/// declares a function for every local name the expansion binds, so user
+/// items of those names (`struct __self_0;`) are shadowed, not matched.
+pub(crate) fn scoped(input: &Input<'_>, items: TokenStream) -> TokenStream {
+    let fields = input
+        .cases()
+        .iter()
+        .map(|c| c.fields.len())
+        .max()
+        .unwrap_or(0);
+    let mut names: Vec<String> = [
+        "__formatter",
+        "__extensions",
+        "__headers",
+        "__value",
+        "__source",
+        "__schemas",
+    ]
+    .map(str::to_owned)
+    .into();
+    for i in 0..fields {
+        names.push(format!("__self_{i}"));
+        names.push(format!("__self_{i}_count"));
+    }
+    let names = names.iter().map(|n| Ident::new(n, Span::call_site()));
+    quote! {
+        #[allow(non_local_definitions)]
+        const _: () = {
+            #(
+                #[allow(dead_code, non_snake_case)]
+                fn #names() {}
+            )*
+            #items
+        };
     }
 }
 
@@ -573,12 +625,12 @@ impl<'c, 'a> Plan<'c, 'a> {
         // Spanned on the literal: a field that lacks the formatting trait
         // is reported on `detail`, not on the derive.
         let values = values.into_iter().map(|i| {
-            let b = Ident::new(&format!("__self_{i}"), span);
+            let b = local(&format!("__self_{i}"), span);
             quote_spanned!(span=> #b = #b)
         });
         let counts = counts.into_iter().map(|i| {
-            let b = Ident::new(&format!("__self_{i}"), span);
-            let c = Ident::new(&format!("__self_{i}_count"), span);
+            let b = local(&format!("__self_{i}"), span);
+            let c = local(&format!("__self_{i}_count"), span);
             quote_spanned!(span=> #c = *#b)
         });
         Some(quote!(#fmt #(, #values)* #(, #counts)*))

@@ -34,5 +34,5 @@ fn derive(node: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     valid::validate(&input)?;
     let mut tokens = expand::derive(&input);
     tokens.extend(expand::type_docs(&input, &docs::cases(node)));
-    Ok(tokens)
+    Ok(expand::scoped(&input, tokens))
 }
