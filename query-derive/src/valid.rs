@@ -126,15 +126,26 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     }
                 }
                 Applies::Nullable => {
-                    if !f.nullable {
+                    let written = quote::ToTokens::to_token_stream(f.ty)
+                        .to_string()
+                        .replace(' ', "");
+                    if !f.nullable && known == KnownType::Other {
+                        // Perhaps an alias of `Option<T>`: the derive sees
+                        // only the spelling, so `Option<alias>` would be
+                        // the nested option it refuses.
                         push(Error::new(
                             op.span,
                             format!(
-                                "`{name}` needs a nullable field and `{}` is not an `Option`: declare it as `Option<{}>` or remove `{name}`",
+                                "`{name}` needs a nullable field and `{}` is written `{written}`, not `Option<..>`: nullability is read from the written type, so write the `Option` out (like `Option<String>`) instead of a type alias, or remove `{name}`",
                                 f.name,
-                                quote::ToTokens::to_token_stream(f.ty)
-                                    .to_string()
-                                    .replace(' ', ""),
+                            ),
+                        ));
+                    } else if !f.nullable {
+                        push(Error::new(
+                            op.span,
+                            format!(
+                                "`{name}` needs a nullable field and `{}` is not an `Option`: declare it as `Option<{written}>` or remove `{name}`",
+                                f.name,
                             ),
                         ));
                     }
