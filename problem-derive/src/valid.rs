@@ -119,6 +119,92 @@ fn type_mistake(value: &str) -> Option<String> {
             "`type` must be a URI reference, which cannot contain {what}: {fix}, {EXAMPLE}"
         ));
     }
+    structure_mistake(value).map(|m| format!("`type` must be a URI reference (RFC 3986): {m}"))
+}
+
+/// What is wrong with the structure of `value` (made only of URI
+/// characters): `scheme:` then `//authority`, path, `?query`, `#fragment`,
+/// or a relative reference without the scheme.
+fn structure_mistake(value: &str) -> Option<String> {
+    let (before_fragment, fragment) = match value.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (value, None),
+    };
+    if fragment.is_some_and(|f| f.contains('#')) {
+        return Some(
+            "it has a second `#` (only the first starts the fragment); a second `#` must be written `%23`"
+                .to_owned(),
+        );
+    }
+    let (before_query, query) = match before_fragment.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (before_fragment, None),
+    };
+    // A `:` before any `/` ends the scheme; without a valid scheme it
+    // would sit in the first segment of a relative reference.
+    let first_segment = before_query.split('/').next().unwrap_or_default();
+    let rest = match first_segment.split_once(':') {
+        Some(("", _)) => {
+            return Some(
+                "it starts with `:`, an empty scheme: write the scheme before the colon (`https://example.com/problems/x`), or leave the colon out for a relative reference (`/problems/x`)"
+                    .to_owned(),
+            );
+        }
+        Some((scheme, _)) => {
+            let mut chars = scheme.chars();
+            let starts_with_letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+            if !starts_with_letter || !chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+            {
+                return Some(format!(
+                    "`{scheme}` before the `:` is not a scheme (a scheme starts with a letter, then only letters, digits, `+`, `-` and `.`), and a relative reference cannot have a `:` in its first segment: fix the scheme (`https:`), or write the colon `%3A` (or start with `./`)"
+                ));
+            }
+            &before_query[scheme.len() + 1..]
+        }
+        None => before_query,
+    };
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(r) => match r.find('/') {
+            Some(i) => (Some(&r[..i]), &r[i..]),
+            None => (Some(r), ""),
+        },
+        None => (None, rest),
+    };
+    if let Some(authority) = authority {
+        let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        if let Some(literal) = host.strip_prefix('[') {
+            match literal.split_once(']') {
+                None => {
+                    return Some(
+                        "the `[` of the IP literal host is never closed: write `]` after the address (`https://[::1]/problems/x`)"
+                            .to_owned(),
+                    );
+                }
+                Some((_, after))
+                    if after.contains(['[', ']'])
+                        || !after.is_empty() && !after.starts_with(':') =>
+                {
+                    return Some(
+                        "only a port (`:8080`) may follow the `]` of an IP literal host (`https://[::1]:8080/problems/x`)"
+                            .to_owned(),
+                    );
+                }
+                Some(_) => {}
+            }
+        } else if host.contains(['[', ']']) {
+            return Some(
+                "`[` and `]` enclose a whole IP literal host (`https://[::1]/problems/x`): elsewhere write them `%5B` and `%5D`"
+                    .to_owned(),
+            );
+        }
+    }
+    let others = [Some(path), query, fragment];
+    if others.into_iter().flatten().any(|p| p.contains(['[', ']'])) {
+        return Some(
+            "`[` and `]` are allowed only around an IP literal host (`https://[::1]/problems/x`): in a path, query or fragment write them `%5B` and `%5D`"
+                .to_owned(),
+        );
+    }
     None
 }
 
@@ -343,5 +429,26 @@ mod tests {
         assert!(msg("/problems/100%").contains("`%25`"));
         assert!(msg("/problems/%zz").contains("`%25`"));
         assert!(msg("/a\tb").contains("'\\t'"));
+        for ok in [
+            "https://[::1]/problems/x",
+            "https://[::1]:8080/problems/x",
+            "https://user@[v1.x]/p",
+            "./a:b",
+            "/a:b?c:d#e:f?/g",
+            "mailto:a@example.com",
+            "a+b-c.d:x",
+            "#frag",
+            "?q=1",
+        ] {
+            assert_eq!(type_mistake(ok), None, "{ok}");
+        }
+        assert!(msg("/problems/x#a#b").contains("`%23`"));
+        assert!(msg("1http://example.com/x").contains("`1http` before the `:` is not a scheme"));
+        assert!(msg("my_type:x").contains("`my_type` before the `:`"));
+        assert!(msg("://example.com/x").contains("empty scheme"));
+        assert!(msg("https://[::1/problems/x").contains("never closed"));
+        assert!(msg("https://[::1]x/p").contains("only a port"));
+        assert!(msg("/problems/[x]").contains("`%5B`"));
+        assert!(msg("https://a[b]/p").contains("`%5B`"));
     }
 }
