@@ -358,6 +358,11 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
                 "`rename` needs a non-empty member name, e.g. `rename = \"bookId\"`",
             ));
         }
+        if let Some(r) = &a.rename
+            && let Some(msg) = standard_member(&r.lit.value())
+        {
+            errors.push(syn::Error::new(r.lit.span(), msg));
+        }
         if let Role::Extension(name) = case.role(field)
             && !extension_names.insert(name.clone())
         {
@@ -373,6 +378,21 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
             ));
         }
     }
+}
+
+/// Why a `rename` to a standard member of the problem body (RFC 9457 and
+/// the pipeline's own members) could never be sent: the real member wins.
+fn standard_member(name: &str) -> Option<String> {
+    let why = match name {
+        "type" | "title" | "status" | "instance" => "and always wins",
+        "detail" => "(a problem's own detail replaces it)",
+        "correlationId" => "(the pipeline sets it on a masked 5xx, replacing this one)",
+        "stack" => "(the pipeline sets it in development, replacing this one)",
+        _ => return None,
+    };
+    Some(format!(
+        "`{name}` is a standard member {why}: choose another name, or `#[problem(skip)]`"
+    ))
 }
 
 /// Two field keys that exclude each other: the error is on the second.
