@@ -74,7 +74,7 @@ impl Errors {
 /// Parses the `#[problem(...)]` attributes of a struct, enum or variant.
 pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
     let mut out = Attrs::default();
-    for attr in problem_attrs(attrs, errors) {
+    for attr in problem_attrs(attrs, "`#[problem(status = 404)]`", errors) {
         let result = attr.parse_nested_meta(|meta| {
             let (name, span) = key_name(&meta)?;
             let key = Key { span };
@@ -115,7 +115,7 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
 /// Parses the `#[problem(...)]` attributes of a field.
 pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
-    for attr in problem_attrs(attrs, errors) {
+    for attr in problem_attrs(attrs, "`#[problem(skip)]`", errors) {
         let result = attr.parse_nested_meta(|meta| {
             let (name, span) = key_name(&meta)?;
             let key = Key { span };
@@ -152,12 +152,21 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     out
 }
 
-/// The `#[problem(...)]` attributes among `attrs`; `#[problem]` and
-/// `#[problem = ...]` are reported.
-fn problem_attrs<'a>(attrs: &'a [Attribute], errors: &mut Errors) -> Vec<&'a Attribute> {
+/// The `#[problem(...)]` attributes among `attrs`; `#[problem]`,
+/// `#[problem = ...]` and an empty `#[problem()]` are reported (`example`
+/// is a list with a key of the place).
+fn problem_attrs<'a>(
+    attrs: &'a [Attribute],
+    example: &str,
+    errors: &mut Errors,
+) -> Vec<&'a Attribute> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("problem")) {
         match &attr.meta {
+            syn::Meta::List(list) if list.tokens.is_empty() => errors.push(syn::Error::new(
+                list.delimiter.span().join(),
+                format!("`#[problem()]` lists no key: write a key inside, like {example}, or remove the attribute"),
+            )),
             syn::Meta::List(_) => out.push(attr),
             other @ (syn::Meta::Path(_) | syn::Meta::NameValue(_)) => errors.push(syn::Error::new(
                 other.span(),

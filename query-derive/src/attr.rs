@@ -46,6 +46,7 @@ impl ContainerAttrs {
     pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
         let mut out = Self::default();
         for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
+            not_empty(attr, "`#[query(key = \"isbn\")]`")?;
             attr.parse_nested_meta(|meta| {
                 let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                 match key.as_str() {
@@ -82,6 +83,20 @@ fn int_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<syn::LitI
         other,
         format!("expected an integer literal: write `{example}`"),
     ))
+}
+
+/// An empty `#[query()]` is one error on its parentheses (`example` is a
+/// list with a key of the place).
+fn not_empty(attr: &Attribute, example: &str) -> syn::Result<()> {
+    match &attr.meta {
+        syn::Meta::List(list) if list.tokens.is_empty() => Err(syn::Error::new(
+            list.delimiter.span().join(),
+            format!(
+                "`#[query()]` lists no key: write a key inside, like {example}, or remove the attribute"
+            ),
+        )),
+        syn::Meta::List(_) | syn::Meta::Path(_) | syn::Meta::NameValue(_) => Ok(()),
+    }
 }
 
 fn set<T>(
@@ -151,6 +166,7 @@ impl FieldAttrs {
         let mut seen_filter = false;
         let mut seen_select = false;
         for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
+            not_empty(attr, "`#[query(filter(eq), sort)]`")?;
             attr.parse_nested_meta(|meta| {
                 let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                 match key.as_str() {
