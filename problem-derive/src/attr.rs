@@ -242,6 +242,15 @@ fn parse_status(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<Status> {
     match value_expr(meta, name, "404")? {
         Expr::Lit(ExprLit {
             lit: Lit::Int(lit), ..
+        }) if !lit.suffix().is_empty() => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`status` is a plain integer: write `{}` without a suffix",
+                lit.base10_digits()
+            ),
+        )),
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(lit), ..
         }) => {
             let value = lit.base10_parse::<u64>().ok();
             Ok(Status { lit, value })

@@ -76,7 +76,18 @@ impl ContainerAttrs {
 fn int_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<syn::LitInt> {
     let value = meta.value()?;
     if value.peek(syn::LitInt) || (value.peek(syn::Token![-]) && value.peek2(syn::LitInt)) {
-        return value.parse();
+        let lit: LitInt = value.parse()?;
+        if !lit.suffix().is_empty() {
+            let name = example.split(' ').next().unwrap_or_default();
+            return Err(syn::Error::new(
+                lit.span(),
+                format!(
+                    "`{name}` is a plain integer: write `{}` without a suffix",
+                    lit.base10_digits()
+                ),
+            ));
+        }
+        return Ok(lit);
     }
     let other: syn::Expr = value.parse()?;
     Err(syn::Error::new_spanned(
