@@ -10,7 +10,8 @@ use crate::ast::{Table, VersionedFn};
 /// for (its `MAX_CONSTRAINTS`).
 const MAX_CONSTRAINTS: usize = 16;
 
-/// The function is an `async fn` without `self`, type or const parameters
+/// The function is a safe Rust `async fn` (no `unsafe`, no `extern` ABI)
+/// without `self`, type or const parameters
 /// (free or associated); its constraints are at most `MAX_CONSTRAINTS`,
 /// each accepts a version, and they do not overlap each other.
 pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
@@ -19,6 +20,24 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
         return Err(syn::Error::new_spanned(
             sig.fn_token,
             "#[versioned] goes on an `async fn` handler: write `async fn`",
+        ));
+    }
+    if let Some(unsafety) = sig.unsafety {
+        return Err(syn::Error::new_spanned(
+            unsafety,
+            "a #[versioned] handler must be a safe Rust `async fn`: remove `unsafe` (actix-web calls its handlers as safe functions; wrap the unsafe operation in an `unsafe` block inside)",
+        ));
+    }
+    if let Some(abi) = &sig.abi {
+        let written = match &abi.name {
+            Some(name) => format!("extern {:?}", name.value()),
+            None => "extern".to_owned(),
+        };
+        return Err(syn::Error::new_spanned(
+            abi,
+            format!(
+                "a #[versioned] handler must be a safe Rust `async fn`: remove `{written}` (actix-web calls its handlers as Rust functions)"
+            ),
         ));
     }
     if let Some(again) = f.item.attrs.iter().find(|a| {
