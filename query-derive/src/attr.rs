@@ -50,8 +50,8 @@ impl ContainerAttrs {
             attr.parse_nested_meta(|meta| {
                 let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                 match key.as_str() {
-                    "key" => set(&mut out.key, &meta, "key", meta.value()?.parse()?),
-                    "default_sort" => set(&mut out.default_sort, &meta, "default_sort", meta.value()?.parse()?),
+                    "key" => set(&mut out.key, &meta, "key", str_value(&meta, "key = \"isbn\"")?),
+                    "default_sort" => set(&mut out.default_sort, &meta, "default_sort", str_value(&meta, "default_sort = \"-year,id\"")?),
                     "max_page_size" => set(&mut out.max_page_size, &meta, "max_page_size", int_value(&meta, "max_page_size = 100")?),
                     "default_page_size" => {
                         set(&mut out.default_page_size, &meta, "default_page_size", int_value(&meta, "default_page_size = 20")?)
@@ -94,6 +94,81 @@ fn int_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<syn::LitI
         other,
         format!("expected an integer literal: write `{example}`"),
     ))
+}
+
+/// A string literal after `=`; anything else is one error saying what to
+/// write (`example`, `key = "..."`).
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Expr and syn::Lit are #[non_exhaustive]: every other value is the mistake reported"
+)]
+fn str_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
+    let name = example.split(' ').next().unwrap_or_default();
+    match meta.value()?.parse::<syn::Expr>()? {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(lit),
+            ..
+        }) => Ok(lit),
+        // `key = id`: the name in quotes.
+        syn::Expr::Path(path) if path.path.get_ident().is_some() => {
+            let ident = quote::ToTokens::to_token_stream(&path).to_string();
+            Err(syn::Error::new_spanned(
+                path,
+                format!("`{name}` must be a string literal: write `{name} = \"{ident}\"`"),
+            ))
+        }
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{name}` must be a string literal: write `{example}`"),
+        )),
+    }
+}
+
+/// `false` or `true` after `select =`; anything else (`"false"`) is one
+/// error saying what to write.
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Expr and syn::Lit are #[non_exhaustive]: every other value is the mistake reported"
+)]
+fn bool_value(meta: &ParseNestedMeta<'_>) -> syn::Result<LitBool> {
+    match meta.value()?.parse::<syn::Expr>()? {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        }) => Ok(b),
+        other => Err(syn::Error::new_spanned(
+            other,
+            "`select` takes the boolean `false`, unquoted: write `select = false` to leave the field out of `fields` (or `select` alone)",
+        )),
+    }
+}
+
+/// The `(..)` of `filter(..)` lists operators as bare names: an empty list
+/// or a literal (`filter("eq")`) is one error, before the list is read.
+fn operator_list(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    let group: proc_macro2::Group = meta.input.fork().parse()?;
+    if group.stream().is_empty() {
+        return Err(syn::Error::new(
+            group.span(),
+            "`filter()` lists no operator: write `filter(eq, ..)` or remove it",
+        ));
+    }
+    for token in group.stream() {
+        if let proc_macro2::TokenTree::Literal(lit) = token {
+            let text = lit.to_string();
+            let bare = text.trim_matches('"');
+            let write = if query_operators::find(bare).is_some() {
+                format!("write `filter({bare})`")
+            } else {
+                "write `filter(eq, in, ..)`".to_owned()
+            };
+            return Err(syn::Error::new(
+                lit.span(),
+                format!("filter operators are bare names, not literals: {write}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// An empty `#[query()]` is one error on its parentheses (`example` is a
@@ -189,6 +264,7 @@ impl FieldAttrs {
                         if !meta.input.peek(syn::token::Paren) {
                             return Err(meta.error("`filter` needs its operators: write `filter(eq, in, ..)`"));
                         }
+                        operator_list(&meta)?;
                         meta.parse_nested_meta(|op| {
                             let name = op.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                             let name = name.trim_start_matches("r#");
@@ -212,9 +288,6 @@ impl FieldAttrs {
                             out.filter.push(Op { info, span: op.path.span() });
                             Ok(())
                         })?;
-                        if out.filter.is_empty() {
-                            return Err(meta.error("`filter()` lists no operator: write `filter(eq, ..)` or remove it"));
-                        }
                         Ok(())
                     }
                     "sort" => flag(&mut out.sort, &meta, "sort"),
@@ -228,20 +301,20 @@ impl FieldAttrs {
                         }
                         seen_select = true;
                         if meta.input.peek(syn::Token![=]) {
-                            let b: LitBool = meta.value()?.parse()?;
+                            let b = bool_value(&meta)?;
                             if !b.value {
                                 out.no_select = Some(b.span());
                             }
                         }
                         Ok(())
                     }
-                    "column" => set(&mut out.column, &meta, "column", meta.value()?.parse()?),
-                    "rename" => set(&mut out.rename, &meta, "rename", meta.value()?.parse()?),
+                    "column" => set(&mut out.column, &meta, "column", str_value(&meta, "column = \"published_at\"")?),
+                    "rename" => set(&mut out.rename, &meta, "rename", str_value(&meta, "rename = \"book_id\"")?),
                     "folded_column" => set(
                         &mut out.folded_column,
                         &meta,
                         "folded_column",
-                        meta.value()?.parse()?,
+                        str_value(&meta, "folded_column = \"title_folded\"")?,
                     ),
                     "key" | "default_sort" | "max_page_size" | "default_page_size" => Err(meta.error(format!(
                         "`{key}` belongs on the struct: move it to `#[query({key} = ..)]` above `struct`; on a field use one of: {FIELD_KEYS}"
