@@ -116,14 +116,15 @@ impl<'a> Input<'a> {
             ));
         }
         let named = match &data.fields {
-            Fields::Named(n) => n,
+            Fields::Named(n) if !n.named.is_empty() => n,
             Fields::Unnamed(u) => {
                 return Err(syn::Error::new_spanned(
                     u,
                     "#[derive(CollectionQuery)] needs named fields: write `struct Name { field: Type, .. }`",
                 ));
             }
-            Fields::Unit => {
+            // `struct Name;` or `struct Name {}`.
+            Fields::Unit | Fields::Named(_) => {
                 return Err(syn::Error::new_spanned(
                     &input.ident,
                     "#[derive(CollectionQuery)] needs at least one named field: write `struct Name { id: i64 }`",

@@ -270,6 +270,13 @@ impl FieldAttrs {
                             let name = name.trim_start_matches("r#");
                             let Some(info) = query_operators::find(name) else {
                                 let all = OPERATORS.iter().map(|o| o.name).collect::<Vec<_>>().join(", ");
+                                if let Some(o) = query_operators::find(&name.to_ascii_lowercase()) {
+                                    return Err(op.error(format!(
+                                        "unknown filter operator `{}`: did you mean `{}`? operators are lower case",
+                                        path_text(&op),
+                                        o.name
+                                    )));
+                                }
                                 let hint = query_operators::alias(name)
                                     .map(|o| format!("did you mean `{}`? ", o.name))
                                     .unwrap_or_default();

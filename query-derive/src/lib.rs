@@ -21,7 +21,8 @@ mod valid;
 ///
 /// Container: `#[query(key = "id", default_sort = "-year,id",
 /// max_page_size = 100, default_page_size = 20)]` (all optional; `key`
-/// defaults to a field named `id`). Fields: `#[query(filter(eq, in, ..),
+/// and `default_sort` name fields by their query names, after `rename`;
+/// `key` defaults to the field whose query name is `id`). Fields: `#[query(filter(eq, in, ..),
 /// sort, search, select = false, column = "sql_column",
 /// rename = "param_name", folded_column = "sql_column")]`, where `filter`
 /// lists operators by their names in `problem_core::query::Operator` (the

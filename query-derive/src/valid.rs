@@ -90,10 +90,19 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     c.span(),
                     "`folded_column` must be a SQL identifier (`title_folded`) or `table.column`, made of letters, digits and `_`",
                 ));
+            } else if !matches!(f.known_type(), KnownType::Text | KnownType::Other) {
+                push(Error::new(
+                    c.span(),
+                    format!(
+                        "`folded_column` is for text fields and `{}` is {}: remove `folded_column`",
+                        f.name,
+                        type_name(f.known_type())
+                    ),
+                ));
             } else if f.attrs.search.is_none() && !f.attrs.filter.iter().any(|o| o.info.folded) {
                 push(Error::new(
                     c.span(),
-                    "`folded_column` is the column search reads: add `search` to this field, or remove `folded_column`",
+                    "`folded_column` is the column that `search` and the case-folding operators (`icontains`, `iexact`, `istarts_with`) read: add `search` or one of them to this field, or remove `folded_column`",
                 ));
             }
         }
@@ -181,13 +190,16 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
             let k = lit.value();
             match input.field(&k) {
                 None => {
-                    push(Error::new(
-                        lit.span(),
-                        format!(
+                    let msg = match renamed(input, &k) {
+                        Some(to) => format!(
+                            "`{k}` is renamed to `{to}`: write `key = \"{to}\"` (the key is named by its query name)"
+                        ),
+                        None => format!(
                             "`key = \"{k}\"` names no field of `{struct_name}`: use one of: {}",
                             names(input)
                         ),
-                    ));
+                    };
+                    push(Error::new(lit.span(), msg));
                 }
                 Some(f) if f.nullable => push(Error::new(
                     lit.span(),
@@ -206,7 +218,16 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
             k
         }
         None => {
-            if input.field("id").is_none() {
+            if input.field("id").is_none()
+                && let Some(to) = renamed(input, "id")
+            {
+                push(Error::new(
+                    input.ident.span(),
+                    format!(
+                        "`id` is renamed to `{to}`: write `#[query(key = \"{to}\")]` above the struct (the key is named by its query name)"
+                    ),
+                ));
+            } else if input.field("id").is_none() {
                 push(Error::new(
                     input.ident.span(),
                     format!(
@@ -390,6 +411,17 @@ fn sort_suggestion(entries: &[&str]) -> String {
     } else {
         fixed.join(",")
     }
+}
+
+/// The query name of the field whose Rust name is `rust_name`, when it is
+/// renamed to another name.
+fn renamed(input: &Input<'_>, rust_name: &str) -> Option<String> {
+    input
+        .fields
+        .iter()
+        .find(|f| f.ident.to_string().trim_start_matches("r#") == rust_name)
+        .filter(|f| f.name != rust_name)
+        .map(|f| f.name.clone())
 }
 
 fn names(input: &Input<'_>) -> String {

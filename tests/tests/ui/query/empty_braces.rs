@@ -1,0 +1,6 @@
+use problem_core::CollectionQuery;
+
+#[derive(CollectionQuery)]
+struct BookQuery {}
+
+fn main() {}
