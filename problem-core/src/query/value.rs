@@ -333,7 +333,7 @@ pub(crate) fn format_date(d: Date) -> String {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of a `CollectionQuery`",
     label = "not a queryable type",
-    note = "use an integer (i8..i64, u8..u32), f32, f64, bool, String, time::Date or time::OffsetDateTime, or Option of one of them"
+    note = "use an integer (i8..i64, u8..u64; a u64 up to i64::MAX), f32, f64, bool, String, time::Date or time::OffsetDateTime, or Option of one of them"
 )]
 pub trait QueryValue {
     /// How query values of this type parse and compare.
