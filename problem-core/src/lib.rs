@@ -59,7 +59,9 @@ pub use version::{
 
 /// `#[derive(Problem)]`: a problem type with a fixed status, title and type
 /// (the spec's user-defined exception subclass). Needs the default feature
-/// `derive`.
+/// `derive`. The generated code names `::problem_core`: with a renamed
+/// dependency (`pc = { package = "problem-core", .. }`), add
+/// `extern crate pc as problem_core;` at the crate root.
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use problem_derive::Problem;
@@ -71,13 +73,44 @@ pub use problem_derive::Problem;
 /// wrapped in [`version::Versioned`], answered exactly as the handler's
 /// own output (call `.into_inner()` when calling the handler directly).
 /// Needs the default feature `derive`.
+///
+/// `"2"` means exactly 2.0 (like `"2.0"`); write `"2.x"` for every 2.*.
+/// It goes on a free `async fn` or an associated function of an inherent
+/// `impl` without generic parameters: not on a method of a trait impl,
+/// and the handler cannot use an enclosing `impl`'s generic parameters.
+/// The generated code names `::problem_core`: with a renamed dependency
+/// (`pc = { package = "problem-core", .. }`), add
+/// `extern crate pc as problem_core;` at the crate root.
+///
+/// ```
+/// use problem_core::{version, versioned};
+///
+/// struct Books;
+///
+/// impl Books {
+///     // Exactly 2.0: it does not overlap `list_v21` below.
+///     #[versioned("2")]
+///     async fn list_v2() -> &'static str {
+///         "books 2.0"
+///     }
+/// }
+///
+/// #[versioned("2.1+")]
+/// async fn list_v21() -> &'static str {
+///     "books 2.1 and later"
+/// }
+///
+/// let _ = actix_web::web::get().to(version::versioned![Books::list_v2, list_v21]);
+/// ```
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use version_macros::versioned;
 
 /// `#[derive(CollectionQuery)]`: the whitelist of a collection's query
 /// parameters (see [`query::CollectionQuery`]). Needs the default feature
-/// `derive`.
+/// `derive`. The generated code names `::problem_core`: with a renamed
+/// dependency (`pc = { package = "problem-core", .. }`), add
+/// `extern crate pc as problem_core;` at the crate root.
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use query_derive::CollectionQuery;

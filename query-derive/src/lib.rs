@@ -44,6 +44,13 @@ mod valid;
 /// that name, e.g. with the same `#[serde(rename = "..")]`), and its SQL
 /// column unless `column` names another. `key` and `default_sort` name
 /// fields by that name too. To change only the SQL column, use `column`.
+///
+/// The generated code names `::problem_core`: with a renamed dependency
+/// (`pc = { package = "problem-core", .. }` in `Cargo.toml`), add
+/// `extern crate pc as problem_core;` at the crate root.
+///
+/// Examples are doctests of `problem_core::CollectionQuery` (this crate
+/// cannot depend on `problem-core`).
 #[proc_macro_derive(CollectionQuery, attributes(query))]
 pub fn derive_collection_query(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

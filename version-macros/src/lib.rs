@@ -22,7 +22,9 @@ use proc_macro::TokenStream;
 /// `versioned![Books::list_v1, ..]`; `Self` works in it).
 ///
 /// Constraint literals: `"1.0"` (exact), `"2.x"` (every 2.*), `"2.1+"`
-/// (2.1 and later), `"1.0..=2.5"` (inclusive range); a constraint in
+/// (2.1 and later), `"1.0..=2.5"` (inclusive range). A bare major is
+/// exact too: `"2"` means 2.0 only, like `"2.0"`; write `"2.x"` for every
+/// 2.*. A constraint in
 /// another notation (`">=2.1"`, `"1..2"`, `"2.*"`) is an error giving the
 /// literal to write instead. A malformed literal,
 /// a non-string argument, no argument, or two overlapping constraints on
@@ -31,6 +33,20 @@ use proc_macro::TokenStream;
 /// handler is a safe Rust `async fn`), a method (`self`), a type or const
 /// parameter or an `impl Trait` argument (`versioned![...]` lists handlers
 /// without generic arguments), and more than 16 constraints.
+///
+/// Where it goes: a free `async fn`, or an associated function of an
+/// inherent `impl` without generic parameters. It cannot go on a method
+/// of a trait impl (it changes the return type, which the trait fixes),
+/// and the handler cannot use an enclosing `impl`'s generic parameters
+/// (the function body moves into an inner function, which does not see
+/// them, and `versioned![...]` names handlers without generic arguments).
+///
+/// The generated code names `::problem_core`: with a renamed dependency
+/// (`pc = { package = "problem-core", .. }` in `Cargo.toml`), add
+/// `extern crate pc as problem_core;` at the crate root.
+///
+/// Examples (compiled as doctests of `problem_core::versioned`, the
+/// re-export: this crate cannot depend on `problem-core`).
 #[proc_macro_attribute]
 pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
     let args = proc_macro2::TokenStream::from(args);
@@ -49,7 +65,9 @@ pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// Handlers whose constraints overlap are rejected at compile time by a
 /// const-evaluated assertion naming both; a listed function without
-/// `#[versioned(...)]` is a compile error saying to add it.
+/// `#[versioned(...)]` is a compile error saying to add it. The generated
+/// code names `::problem_core`: with a renamed dependency, add
+/// `extern crate pc as problem_core;` at the crate root.
 #[proc_macro]
 pub fn versioned_table(input: TokenStream) -> TokenStream {
     syn::parse::<ast::Table>(input)

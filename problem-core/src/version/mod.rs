@@ -106,7 +106,9 @@ pub use strategy::{
 ///
 /// Compile errors: a listed function without `#[versioned]`, a handler
 /// listed twice, and two handlers whose constraints overlap (a
-/// const-evaluated assertion naming both).
+/// const-evaluated assertion naming both). The generated code names
+/// `::problem_core`: with a renamed dependency, add
+/// `extern crate pc as problem_core;` at the crate root.
 ///
 /// ```
 /// use actix_web::{test, web, App};
