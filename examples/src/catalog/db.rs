@@ -535,13 +535,18 @@ impl Db {
             .from_table(Books::Table)
             .and_where(Expr::col(Books::Id).eq(id))
             .to_owned();
-        let affected = on_db!(self, books, |sql, values, pool| {
+        Ok(self.execute(&books).await? > 0)
+    }
+
+    /// Runs a write statement (built by sea-query, every value bound): the
+    /// number of rows it changed.
+    async fn execute<S: SqlxBinder>(&self, statement: &S) -> Result<u64, sqlx::Error> {
+        on_db!(self, statement, |sql, values, pool| {
             sqlx::query_with(sql, values)
                 .execute(pool)
-                .await?
-                .rows_affected()
-        });
-        Ok(affected > 0)
+                .await
+                .map(|done| done.rows_affected())
+        })
     }
 
     /// Stores a book's cover, in one statement that also requires the book
@@ -595,12 +600,7 @@ impl Db {
                 .select_from(row)
                 .map_err(|e| sqlx::Error::Protocol(e.to_string()))?
                 .on_conflict(OnConflict::column(Covers::BookId).do_nothing().to_owned());
-            let inserted = statement(on_db!(self, insert, |sql, values, pool| {
-                sqlx::query_with(sql, values)
-                    .execute(pool)
-                    .await
-                    .map(|done| done.rows_affected())
-            }))?;
+            let inserted = statement(self.execute(&insert).await)?;
             if inserted > 0 {
                 return Ok(CoverWrite::Created);
             }
@@ -628,12 +628,7 @@ impl Db {
                 };
             }
         }
-        let updated = statement(on_db!(self, update, |sql, values, pool| {
-            sqlx::query_with(sql, values)
-                .execute(pool)
-                .await
-                .map(|done| done.rows_affected())
-        }))?;
+        let updated = statement(self.execute(&update).await)?;
         if updated > 0 {
             Ok(CoverWrite::Replaced)
         } else if self.book(id).await?.is_none() {

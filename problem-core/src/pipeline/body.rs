@@ -264,29 +264,47 @@ pub fn content_type(req: &HttpRequest) -> Option<mime::Mime> {
         .or_else(|| without_ows(value).parse().ok())
 }
 
+/// Where a header value's characters stand: inside a quoted string (RFC
+/// 9110 §5.6.4, with its backslash escapes) or not.
+#[derive(Default)]
+struct Quotes {
+    quoted: bool,
+    escaped: bool,
+}
+
+impl Quotes {
+    /// Whether `c`, the next character, belongs to a quoted string (its
+    /// opening and closing quotes included).
+    fn step(&mut self, c: char) -> bool {
+        if self.quoted {
+            if self.escaped {
+                self.escaped = false;
+            } else if c == '\\' {
+                self.escaped = true;
+            } else if c == '"' {
+                self.quoted = false;
+            }
+            true
+        } else {
+            self.quoted = c == '"';
+            self.quoted
+        }
+    }
+}
+
 /// A header value whose bytes beyond ASCII, each inside a quoted string,
 /// are replaced by `?`; `None` when one is outside a quoted string (not a
 /// token character) or a control character is anywhere.
 fn without_quoted_obs_text(bytes: &[u8]) -> Option<String> {
-    let (mut quoted, mut escaped) = (false, false);
+    let mut quotes = Quotes::default();
     let mut out = String::with_capacity(bytes.len());
     for &b in bytes {
         let c = match b {
-            0x80..=0xff if quoted => '?',
+            0x80..=0xff if quotes.quoted => '?',
             b'\t' | 0x20..=0x7e => char::from(b),
             _ => return None,
         };
-        if quoted {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                quoted = false;
-            }
-        } else if c == '"' {
-            quoted = true;
-        }
+        quotes.step(c);
         out.push(c);
     }
     Some(out)
@@ -296,17 +314,12 @@ fn without_quoted_obs_text(bytes: &[u8]) -> Option<String> {
 /// the empty parameters (`;;`, a trailing `;`) taken out.
 fn without_ows(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
-    let (mut quoted, mut escaped, mut after_semicolon) = (false, false, false);
+    let mut quotes = Quotes::default();
+    let mut after_semicolon = false;
     for c in value.trim().chars() {
-        if quoted {
+        if quotes.step(c) {
+            after_semicolon = false;
             out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                quoted = false;
-            }
             continue;
         }
         match c {
@@ -320,7 +333,6 @@ fn without_ows(value: &str) -> String {
             }
             c => {
                 after_semicolon = false;
-                quoted = c == '"';
                 out.push(c);
             }
         }
