@@ -1610,6 +1610,48 @@ async fn every_member_error_of_a_json_body_is_an_issue() {
     assert_eq!(res.status(), 400, "2^63 is not an i64");
     let res = test::call_service(&svc, send("/n", r#"{"nums": [4.5e15, -1e2]}"#.into())).await;
     assert_eq!(test::read_body(res).await, "[4500000000000000, -100]");
+    // Beyond 2^53 a float is not taken for an integer: the number written
+    // may not be the one read.
+    let res =
+        test::call_service(&svc, send("/n", r#"{"nums": [9007199254740993.0]}"#.into())).await;
+    assert_eq!(
+        body_json(res).await["issues"],
+        json!([issue(
+            "/nums/0",
+            "invalid_value",
+            "invalid type: floating point `9007199254740992.0`, expected i64"
+        )])
+    );
+    // A body over 16 KiB names its first member error only: gathering
+    // holds the document as a tree, up to a hundred times its size.
+    let pad = vec!["[]"; 8 * 1024].join(",");
+    let big = format!(
+        r#"{{"title": 1, "year": "x", "price": 1, "tags": [], "author": {{"name": "b"}}, "pad": [{pad}]}}"#
+    );
+    assert!(big.len() > 16 * 1024);
+    let res = test::call_service(&svc, send("/b", big)).await;
+    assert_eq!(
+        body_json(res).await["issues"],
+        json!([issue(
+            "/title",
+            "invalid_value",
+            "invalid type: integer `1`, expected a string"
+        )])
+    );
+    // A duplicate member: the first value's error, as read from the bytes.
+    let res = test::call_service(
+        &svc,
+        send("/b", r#"{"title": 1, "title": 2, "year": "x", "price": 1, "tags": [], "author": {"name": "b"}}"#.into()),
+    )
+    .await;
+    assert_eq!(
+        body_json(res).await["issues"],
+        json!([issue(
+            "/title",
+            "invalid_value",
+            "invalid type: integer `1`, expected a string"
+        )])
+    );
 }
 
 /// serde raises a duplicate member, an unknown one (`deny_unknown_fields`)

@@ -84,6 +84,13 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
 
 /// At most this many issues are gathered from one body's member errors.
 const MAX_BODY_ISSUES: usize = 20;
+/// Every member error is gathered from a body of at most this many bytes;
+/// a larger one's 400 names its first member error. Gathering holds the
+/// document as a `serde_json::Value`, which can take a hundred times the
+/// body's size (`[[[]]]` nests), and reads it again for each issue: bound
+/// by this, a failing body costs about what a valid body of the largest
+/// size does.
+const MAX_GATHERED_BODY: usize = 16 * 1024;
 /// At most this many reads of the document gather them (each read stops
 /// at its first error), so a large body of wrong members costs a bounded
 /// amount of work.
@@ -115,6 +122,9 @@ fn member_issues<T: DeserializeOwned>(
 ) -> (Vec<Issue>, Option<(T, Vec<String>)>) {
     let issue = |(at, message): (String, String)| value_issue(IssueLocation::Body, &at, message);
     let first = issue(first);
+    if bytes.len() > MAX_GATHERED_BODY {
+        return (vec![first], None);
+    }
     let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(bytes) else {
         return (vec![first], None);
     };
@@ -166,7 +176,9 @@ fn member_issues<T: DeserializeOwned>(
     }
     // The first read found `first`; a read of the document that diverges
     // from it keeps `first` alone.
-    if issues.first().map(|i| &i.name) == Some(&first.name) {
+    // (A duplicate member is one member in the document: its read names
+    // another value, and so differs.)
+    if issues.first() == Some(&first) {
         let read = read.map(|value| (value, patched.into_iter().map(|(p, _)| p).collect()));
         (issues, read)
     } else {
@@ -389,6 +401,13 @@ pub(crate) enum BodyError<T> {
     /// with their pointers, so rules of the other members can be checked.
     Members {
         issues: Vec<Issue>,
+        #[cfg_attr(
+            not(feature = "validator"),
+            allow(
+                dead_code,
+                reason = "read by ValidBody, which needs the validator feature"
+            )
+        )]
         read: Option<(T, Vec<String>)>,
     },
 }
@@ -598,7 +617,9 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
 /// `Malformed JSON body`; members missing, of the wrong type or unknown
 /// (`deny_unknown_fields`) 400 `Request validation failed` with one
 /// `issues` entry per member, each naming its JSON pointer, in the order
-/// they are read, at most 20 (a form body: the first); more than 1000 form fields 413
+/// they are read, at most 20 (a body over 16 KiB, one holding a number
+/// beyond `f64`'s range, or a form body: the first); more than 1000 form
+/// fields 413
 /// `The request body has more than 1000 fields.`; an unreadable body 400
 /// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413;
 /// a body not received within the server's body timeout 408

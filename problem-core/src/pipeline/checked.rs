@@ -147,32 +147,19 @@ fn finite<E: de::Error>(v: f64) -> Result<(), E> {
     }
 }
 
-/// A float with a zero fraction, as the integer it is.
-enum Integral {
-    Signed(i64),
-    Unsigned(u64),
-}
-
-/// `v` as an integer when its fraction is zero and it fits `i64` (or, when
-/// positive, `u64`); `-0.0` is `0`.
+/// `v` as an integer when its fraction is zero and it is below 2^53 in size,
+/// where every integer is exactly a float (beyond, the number written may
+/// not be the one read: `9007199254740993.0` reads as `...992`); `-0.0`
+/// is `0`.
 #[allow(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
     reason = "the bounds are checked first: the value is whole and within the target type"
 )]
-fn integral(v: f64) -> Option<Integral> {
-    // 2^63 and 2^64, exactly representable.
-    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
-    if v.fract() != 0.0 {
-        None
-    } else if (-TWO_63..TWO_63).contains(&v) {
-        Some(Integral::Signed(v as i64))
-    } else if (0.0..TWO_64).contains(&v) {
-        Some(Integral::Unsigned(v as u64))
-    } else {
-        None
-    }
+fn integral(v: f64) -> Option<i64> {
+    // 2^53: every integer up to it is exactly a float.
+    const TWO_53: f64 = 9_007_199_254_740_992.0;
+    (v.fract() == 0.0 && v.abs() < TWO_53).then(|| v as i64)
 }
 
 fn no_nul<E: de::Error>(v: &str) -> Result<(), E> {
@@ -211,8 +198,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<V> {
         finite(v)?;
         match self.1 {
             Shape::Integer => match integral(v) {
-                Some(Integral::Signed(i)) => self.0.visit_i64(i),
-                Some(Integral::Unsigned(u)) => self.0.visit_u64(u),
+                Some(i) => self.0.visit_i64(i),
                 None => self.0.visit_f64(v),
             },
             Shape::Any | Shape::Object => self.0.visit_f64(v),

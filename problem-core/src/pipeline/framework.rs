@@ -109,8 +109,8 @@ pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaType
 /// or store a body under a label that says it is compressed. `None` when
 /// the request has no `Content-Encoding`, or only `identity` (in any case;
 /// empty list elements ignored). Otherwise the 415 problem, detail
-/// `Unsupported content encoding: <the header's value>` (several field
-/// lines joined by `, `), with `Accept-Encoding: identity` (§12.5.3: the
+/// `Unsupported content encoding: <codings>` (the codings of every field
+/// line, joined by `, `), with `Accept-Encoding: identity` (§12.5.3: the
 /// codings the server takes). [`Body`](crate::pipeline::Body) and
 /// `ValidBody` (feature `validator`) answer it before reading the
 /// body; a handler reading the payload itself calls it first.
@@ -135,17 +135,23 @@ pub fn unsupported_content_encoding(req: &HttpRequest) -> Option<UnsupportedMedi
     let text: Vec<std::borrow::Cow<'_, str>> = lines
         .map(|v| String::from_utf8_lossy(v.as_bytes()))
         .collect();
-    let identity_only = text
+    let codings: Vec<&str> = text
         .iter()
         .flat_map(|line| line.split(','))
         .map(|coding| coding.trim_matches([' ', '\t']))
-        .all(|coding| coding.is_empty() || coding.eq_ignore_ascii_case("identity"));
-    if identity_only {
+        .filter(|coding| !coding.is_empty())
+        .collect();
+    if codings
+        .iter()
+        .all(|coding| coding.eq_ignore_ascii_case("identity"))
+    {
         return None;
     }
     Some(
         UnsupportedMediaTypeException::new()
-            .with_detail(crate::spec::unsupported_content_encoding(&text.join(", ")))
+            .with_detail(crate::spec::unsupported_content_encoding(
+                &codings.join(", "),
+            ))
             .with_header((header::ACCEPT_ENCODING, "identity")),
     )
 }
