@@ -159,7 +159,7 @@ fn finite<E: de::Error>(v: f64) -> Result<(), E> {
 fn integral(v: f64) -> Option<i64> {
     // 2^53: every integer up to it is exactly a float.
     const TWO_53: f64 = 9_007_199_254_740_992.0;
-    (v.fract() == 0.0 && v.abs() < TWO_53).then(|| v as i64)
+    (v.fract() == 0.0 && v.abs() < TWO_53).then_some(v as i64)
 }
 
 fn no_nul<E: de::Error>(v: &str) -> Result<(), E> {
