@@ -42,6 +42,13 @@ pub(crate) enum KnownType {
 }
 
 impl Field<'_> {
+    /// Whether a query reads the field's values (`filter`, `sort`, `search`).
+    /// A field that is neither that nor the key is only selected: its type
+    /// may be anything (`ValueKind::Opaque`).
+    pub(crate) fn is_queried(&self) -> bool {
+        !self.attrs.filter.is_empty() || self.attrs.sort.is_some() || self.attrs.search.is_some()
+    }
+
     pub(crate) fn known_type(&self) -> KnownType {
         match last_ident(self.value_ty).map(|i| i.to_string()).as_deref() {
             Some("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64") => KnownType::Integer,

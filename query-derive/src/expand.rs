@@ -24,7 +24,13 @@ pub(crate) fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
             .as_ref()
             .map_or(f.name.clone(), |c| c.value());
         let vty = f.value_ty;
-        let kind = quote_spanned!(vty.span()=> <#vty as #q::QueryValue>::KIND);
+        // A field only selected is never parsed, compared or sorted: its
+        // type needs no `QueryValue`.
+        let kind = if f.is_queried() || *name == resolved.key {
+            quote_spanned!(vty.span()=> <#vty as #q::QueryValue>::KIND)
+        } else {
+            quote!(#q::ValueKind::Opaque)
+        };
         let nullable = f.nullable;
         let ops = f.attrs.filter.iter().map(|o| {
             let v = Ident::new(o.info.variant, Span::call_site());

@@ -37,6 +37,13 @@ mod valid;
 /// `per_page`, `limit`, `cursor`, `sort`, `q`, `search`, `search_fields`,
 /// `fields`, `exclude`): `page=..` could never filter it.
 ///
+/// Field types: a field that is filtered, sorted, searched or the key
+/// needs `problem_core::query::QueryValue` (integers, floats, `bool`,
+/// `String`, `time::Date`, `time::OffsetDateTime`, `Option` of one of them,
+/// or an enum of unit variants that implements it with `ValueKind::OneOf`).
+/// Any other field is only selected (`fields`, `exclude`) and may have any
+/// type: `Vec<String>`, a nested struct (`ValueKind::Opaque`).
+///
 /// `rename` gives the field its name everywhere the query reads it, not
 /// only in the query string: its parameters (`<name>__gt`), its entries in
 /// `sort`, `fields` and `exclude`, the JSON member the in-memory filters

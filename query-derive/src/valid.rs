@@ -2,7 +2,7 @@
 //! what to write instead.
 
 use query_operators::Applies;
-use syn::Error;
+use syn::{Error, LitStr};
 
 use crate::ast::{Input, KnownType};
 
@@ -34,9 +34,17 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         None => errors = Some(e),
     };
     let struct_name = input.ident.to_string();
+    let key_name = input
+        .attrs
+        .key
+        .as_ref()
+        .map_or("id".to_owned(), LitStr::value);
 
     for (i, f) in input.fields.iter().enumerate() {
-        if let Some(span) = f.nested_option {
+        // A field only selected may have any type, nested options too.
+        if let Some(span) = f.nested_option
+            && (f.is_queried() || f.name == key_name)
+        {
             push(Error::new(
                 span,
                 "`Option<Option<T>>` is not a queryable type: use `Option<T>` for a nullable field",

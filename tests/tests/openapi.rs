@@ -436,6 +436,64 @@ fn derived_query_parameters() {
     );
 }
 
+#[derive(serde::Serialize)]
+#[allow(dead_code)]
+enum Binding {
+    Hardcover,
+    Paperback,
+}
+
+impl problem_core::query::QueryValue for Binding {
+    const KIND: problem_core::query::ValueKind =
+        problem_core::query::ValueKind::OneOf(&["Hardcover", "Paperback"]);
+}
+
+#[derive(CollectionQuery)]
+#[allow(dead_code)]
+struct EditionQuery {
+    id: i64,
+    #[query(filter(eq, not_in), sort)]
+    binding: Binding,
+    tags: Vec<String>,
+}
+
+/// An enum field's parameters list its names (`enum`), so a generated
+/// client offers them; a field only selected has no parameter but is in
+/// `fields`.
+#[test]
+fn enum_query_parameters_list_the_names() {
+    let params = js(EditionQuery::into_params(|| None));
+    let by = |name: &str| {
+        params
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .clone()
+    };
+    assert_eq!(
+        by("binding")["schema"],
+        json!({"type": "string", "enum": ["Hardcover", "Paperback"]})
+    );
+    assert_eq!(
+        by("binding__not_in")["schema"],
+        json!({"type": "array", "minItems": 1, "maxItems": 100,
+               "items": {"type": "string", "enum": ["Hardcover", "Paperback"]}})
+    );
+    assert_eq!(
+        by("fields")["schema"]["items"]["enum"],
+        json!(["id", "binding", "tags"])
+    );
+    assert!(
+        params
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| !p["name"].as_str().unwrap().starts_with("tags"))
+    );
+}
+
 fn config() -> VersionConfig {
     VersionConfig::builder(VersionStrategy::combined([
         VersionStrategy::url_path(),

@@ -254,3 +254,196 @@ fn date_times_outside_four_digit_years_are_invalid_values() {
         ))
     );
 }
+
+/// A unit-variant enum, serialized in snake case: queryable as
+/// `ValueKind::OneOf` of the names serde writes.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Shelf {
+    Draft,
+    InPrint,
+    OutOfPrint,
+}
+
+impl problem_core::query::QueryValue for Shelf {
+    const KIND: ValueKind = ValueKind::OneOf(&["draft", "in_print", "out_of_print"]);
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+struct Dimensions {
+    width: u32,
+    height: u32,
+}
+
+/// Fields only selected (no filter, sort or search, not the key) may have
+/// any type: a `Vec`, a struct, a nested `Option`.
+#[derive(CollectionQuery)]
+#[allow(dead_code)]
+struct ShelfQuery {
+    id: i64,
+    #[query(filter(eq, ne, in, not_in, is_null), sort)]
+    shelf: Option<Shelf>,
+    tags: Vec<String>,
+    size: Dimensions,
+    note: Option<Option<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+struct Copy_ {
+    id: i64,
+    shelf: Option<Shelf>,
+    tags: Vec<String>,
+    size: Dimensions,
+    note: Option<Option<String>>,
+}
+
+fn copies() -> Vec<Copy_> {
+    let mk = |id, shelf, tags: &[&str]| Copy_ {
+        id,
+        shelf,
+        tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+        size: Dimensions {
+            width: 10 * id as u32,
+            height: 20,
+        },
+        note: None,
+    };
+    vec![
+        mk(1, Some(Shelf::OutOfPrint), &["a"]),
+        mk(2, Some(Shelf::Draft), &[]),
+        mk(3, None, &["b", "c"]),
+        mk(4, Some(Shelf::InPrint), &["d"]),
+        mk(5, Some(Shelf::Draft), &["e"]),
+    ]
+}
+
+fn shelf_ids(qs: &str) -> Vec<i64> {
+    q::<ShelfQuery>(qs)
+        .page_in_memory(copies())
+        .unwrap()
+        .data
+        .iter()
+        .map(|v| v["id"].as_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn enum_fields_are_one_of_their_names_and_other_fields_any_type() {
+    let s = ShelfQuery::SCHEMA;
+    let kinds: Vec<(&str, ValueKind, bool)> = s
+        .fields
+        .iter()
+        .map(|f| (f.name, f.kind, f.nullable))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "id",
+                ValueKind::Integer {
+                    min: i64::MIN,
+                    max: i64::MAX
+                },
+                false
+            ),
+            (
+                "shelf",
+                ValueKind::OneOf(&["draft", "in_print", "out_of_print"]),
+                true
+            ),
+            ("tags", ValueKind::Opaque, false),
+            ("size", ValueKind::Opaque, false),
+            ("note", ValueKind::Opaque, true),
+        ]
+    );
+    assert_eq!(
+        s.selectable_fields(),
+        ["id", "shelf", "tags", "size", "note"]
+    );
+    assert_eq!(s.filterable_fields(), ["shelf"]);
+
+    assert_eq!(shelf_ids("shelf=draft"), [2, 5]);
+    assert_eq!(shelf_ids("shelf__ne=draft"), [1, 4]);
+    assert_eq!(shelf_ids("shelf__in=in_print,out_of_print"), [1, 4]);
+    assert_eq!(
+        shelf_ids("shelf__not_in=draft&shelf__is_null=false"),
+        [1, 4]
+    );
+    assert_eq!(shelf_ids("shelf__is_null=true"), [3]);
+    // Sorted by name as text, null first (as SQLite sorts).
+    assert_eq!(shelf_ids("sort=shelf"), [3, 2, 5, 4, 1]);
+    // The key breaks ties ascending: `-shelf,id`.
+    assert_eq!(shelf_ids("sort=-shelf"), [1, 4, 2, 5, 3]);
+
+    let query = q::<ShelfQuery>("fields=tags,size&shelf=in_print");
+    let page = query.page_in_memory(copies()).unwrap();
+    let selected: Vec<serde_json::Value> = page
+        .data
+        .into_iter()
+        .map(|v| query.fields().apply(v))
+        .collect();
+    assert_eq!(
+        serde_json::Value::Array(selected),
+        serde_json::json!([{"tags": ["d"], "size": {"width": 40, "height": 20}}])
+    );
+}
+
+#[test]
+fn an_enum_value_walks_cursors_in_order() {
+    let config = QueryConfig::default()
+        .cursor_keys([b"an-example-cursor-key-of-32-bytes".to_vec()])
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut qs = "sort=-shelf&limit=2".to_owned();
+    for _ in 0..5 {
+        let page = TypedQuery::<ShelfQuery>::from_query_str(&qs, &config)
+            .unwrap()
+            .cursor_page_in_memory(copies())
+            .unwrap();
+        seen.extend(page.data.iter().map(|v| v["id"].as_i64().unwrap()));
+        match page.meta.next_cursor {
+            Some(c) => qs = format!("sort=-shelf&limit=2&cursor={c}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [1, 4, 2, 5, 3]);
+}
+
+#[test]
+fn an_enum_value_not_listed_is_an_invalid_value_with_the_names() {
+    let err = TypedQuery::<ShelfQuery>::from_query_str(
+        "shelf=Draft&shelf__in=draft,gone&sort=tags&tags=a&shelf__gt=draft",
+        &QueryConfig::default(),
+    )
+    .err()
+    .unwrap_or_else(|| panic!("accepted"));
+    assert_eq!(
+        serde_json::to_value(err.issues()).unwrap(),
+        serde_json::json!([
+            {"location": "query", "name": "sort", "code": "not_sortable", "message": "`tags` is not a sortable field", "allowed": ["shelf"]},
+            {"location": "query", "name": "shelf", "code": "invalid_value", "message": "`Draft` is not one of the allowed values", "expected": "one of the allowed values", "allowed": ["draft", "in_print", "out_of_print"]},
+            {"location": "query", "name": "shelf__in", "code": "invalid_value", "message": "`gone` is not one of the allowed values", "expected": "one of the allowed values", "allowed": ["draft", "in_print", "out_of_print"]},
+            {"location": "query", "name": "tags", "code": "unknown_parameter", "message": "unknown query parameter `tags`", "allowed": ["shelf"]},
+            {"location": "query", "name": "shelf__gt", "code": "operator_not_allowed", "message": "operator `gt` is not allowed on `shelf`", "allowed": ["eq", "ne", "in", "not_in", "is_null"]}
+        ])
+    );
+}
+
+/// An item whose member is a name the kind does not list (a `rename_all`
+/// the `OneOf` list does not follow) is the documented apply error, not a
+/// value that silently matches nothing.
+#[test]
+fn an_item_with_a_name_not_listed_is_a_field_type_error() {
+    let items =
+        [serde_json::json!({"id": 1, "shelf": "InPrint", "tags": [], "size": {}, "note": null})];
+    assert_eq!(
+        q::<ShelfQuery>("shelf=in_print")
+            .page_in_memory(items)
+            .unwrap_err(),
+        problem_core::query::ApplyError::FieldType {
+            index: 0,
+            field: "shelf",
+            expected: "one of the allowed values"
+        }
+    );
+}

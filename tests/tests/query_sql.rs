@@ -59,6 +59,43 @@ struct ItemQuery {
     day: Date,
     #[query(filter(gt, lt), sort)]
     weight: f64,
+    #[query(filter(eq, ne, in, not_in), sort)]
+    shelf: Shelf,
+}
+
+/// A unit-variant enum stored as its serde name in a text column
+/// (`ValueKind::OneOf`): filtered and sorted as text alike in memory, on
+/// SQLite and on PostgreSQL.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Shelf {
+    Draft,
+    InPrint,
+    OutOfPrint,
+}
+
+const SHELVES: [&str; 3] = ["draft", "in_print", "out_of_print"];
+
+impl problem_core::query::QueryValue for Shelf {
+    const KIND: problem_core::query::ValueKind = problem_core::query::ValueKind::OneOf(&SHELVES);
+}
+
+impl Shelf {
+    fn name(self) -> &'static str {
+        SHELVES[self as usize]
+    }
+}
+
+impl TryFrom<String> for Shelf {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "draft" => Ok(Self::Draft),
+            "in_print" => Ok(Self::InPrint),
+            "out_of_print" => Ok(Self::OutOfPrint),
+            _ => Err(format!("no shelf {s}")),
+        }
+    }
 }
 
 fn ser_date<S: Serializer>(d: &Date, s: S) -> Result<S::Ok, S::Error> {
@@ -82,6 +119,8 @@ struct Item {
     #[sqlx(rename = "day_col")]
     day: Date,
     weight: f64,
+    #[sqlx(try_from = "String")]
+    shelf: Shelf,
 }
 
 const TEXT_CHARS: &[char] = &['a', 'b', 'A', 'B', '%', '_', '\\', '\'', ' '];
@@ -110,22 +149,26 @@ fn items() -> impl Strategy<Value = Vec<Item>> {
             prop::option::of(text()),
             day(),
             (-4i32..5).prop_map(|w| f64::from(w) * 0.5),
+            prop::sample::select(&[Shelf::Draft, Shelf::InPrint, Shelf::OutOfPrint][..]),
         ),
         0..30,
     )
     .prop_map(|rows| {
         rows.into_iter()
             .enumerate()
-            .map(|(i, (name, score, rank, flag, note, day, weight))| Item {
-                id: i as i64 + 1,
-                name,
-                score,
-                rank,
-                flag,
-                note,
-                day,
-                weight,
-            })
+            .map(
+                |(i, (name, score, rank, flag, note, day, weight, shelf))| Item {
+                    id: i as i64 + 1,
+                    name,
+                    score,
+                    rank,
+                    flag,
+                    note,
+                    day,
+                    weight,
+                    shelf,
+                },
+            )
             .collect()
     })
 }
@@ -187,11 +230,21 @@ fn filter() -> impl Strategy<Value = String> {
             .prop_map(|(o, d)| format!("day__{o}={d}")),
         (prop::sample::select(&["gt", "lt"][..]), -4i32..5)
             .prop_map(|(o, w)| format!("weight__{o}={}", f64::from(w) * 0.5)),
+        (
+            prop::sample::select(&["eq", "ne"][..]),
+            prop::sample::select(&SHELVES[..])
+        )
+            .prop_map(|(o, v)| format!("shelf__{o}={v}")),
+        (
+            prop::sample::select(&["in", "not_in"][..]),
+            prop::sample::subsequence(&SHELVES[..], 1..3)
+        )
+            .prop_map(|(o, v)| format!("shelf__{o}={}", v.join(","))),
     ]
 }
 
-const SORTABLE: [&str; 8] = [
-    "id", "name", "score", "rank", "flag", "note", "day", "weight",
+const SORTABLE: [&str; 9] = [
+    "id", "name", "score", "rank", "flag", "note", "day", "weight", "shelf",
 ];
 
 fn query() -> impl Strategy<Value = String> {
@@ -714,6 +767,7 @@ macro_rules! engine {
                             .bind(&it.note)
                             .bind(it.day)
                             .bind(it.weight)
+                            .bind(it.shelf.name())
                             .execute(&self.pool)
                             .await
                             .unwrap();
@@ -757,16 +811,16 @@ macro_rules! engine {
 engine!(
     Sqlite,
     SqliteQueryBuilder,
-    "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, rank INTEGER, flag BOOLEAN NOT NULL, note TEXT, day_col DATE NOT NULL, weight REAL NOT NULL)",
-    "INSERT INTO items VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, rank INTEGER, flag BOOLEAN NOT NULL, note TEXT, day_col DATE NOT NULL, weight REAL NOT NULL, shelf TEXT NOT NULL)",
+    "INSERT INTO items VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "CREATE TABLE wide (id INTEGER PRIMARY KEY, stamp TEXT NOT NULL, big INTEGER NOT NULL, tiny INTEGER NOT NULL, small INTEGER NOT NULL, ratio REAL NOT NULL, zero REAL NOT NULL, title TEXT NOT NULL, title_folded TEXT NOT NULL, body TEXT, body_folded TEXT)",
     "INSERT INTO wide VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 );
 engine!(
     Postgres,
     PostgresQueryBuilder,
-    "CREATE TEMPORARY TABLE items (id BIGINT PRIMARY KEY, name TEXT COLLATE \"C\" NOT NULL, score INTEGER NOT NULL, rank BIGINT, flag BOOLEAN NOT NULL, note TEXT COLLATE \"C\", day_col DATE NOT NULL, weight DOUBLE PRECISION NOT NULL)",
-    "INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    "CREATE TEMPORARY TABLE items (id BIGINT PRIMARY KEY, name TEXT COLLATE \"C\" NOT NULL, score INTEGER NOT NULL, rank BIGINT, flag BOOLEAN NOT NULL, note TEXT COLLATE \"C\", day_col DATE NOT NULL, weight DOUBLE PRECISION NOT NULL, shelf TEXT COLLATE \"C\" NOT NULL)",
+    "INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     "CREATE TEMPORARY TABLE wide (id BIGINT PRIMARY KEY, stamp TIMESTAMPTZ NOT NULL, big BIGINT NOT NULL, tiny SMALLINT NOT NULL, small SMALLINT NOT NULL, ratio REAL NOT NULL, zero DOUBLE PRECISION NOT NULL, title TEXT COLLATE \"C\" NOT NULL, title_folded TEXT COLLATE \"C\" NOT NULL, body TEXT COLLATE \"C\", body_folded TEXT COLLATE \"C\")",
     "INSERT INTO wide VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
 );
@@ -990,6 +1044,7 @@ fn fixed_rows() -> Vec<Item> {
         note: note.map(Into::into),
         day: d,
         weight: 0.0,
+        shelf: [Shelf::Draft, Shelf::InPrint, Shelf::OutOfPrint][id as usize % 3],
     };
     vec![
         mk(1, "' OR 1=1 --", Some("100%")),
@@ -1020,6 +1075,10 @@ fn check_literals(db: &impl Db<Item>) {
         ("q=AB", vec![4, 5]),
         ("q=%27+1%3D1", vec![1]),
         ("name__in=ABC,plain", vec![2, 4]),
+        ("shelf=in_print", vec![1, 4]),
+        ("shelf__in=draft,out_of_print", vec![2, 3, 5]),
+        ("shelf__not_in=draft,out_of_print", vec![1, 4]),
+        ("sort=-shelf", vec![2, 5, 1, 4, 3]),
     ] {
         let q = parse(qs);
         let mut stmt = base();

@@ -115,6 +115,11 @@ pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
         ValueKind::DateTime => ObjectBuilder::new()
             .schema_type(Type::String)
             .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))),
+        ValueKind::OneOf(names) => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(names.iter().copied())),
+        // No parameter reads a selected-only field; any JSON value.
+        ValueKind::Opaque => ObjectBuilder::new(),
     }
 }
 
@@ -156,7 +161,9 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
                 | ValueKind::Float
                 | ValueKind::Boolean
                 | ValueKind::Date
-                | ValueKind::DateTime => value,
+                | ValueKind::DateTime
+                | ValueKind::OneOf(_)
+                | ValueKind::Opaque => value,
             };
             ArrayBuilder::new()
                 .items(item)

@@ -560,6 +560,11 @@ impl KeyReader<'_> {
                 FieldValue::Integer(v)
             }
             (ValueKind::Text, WireValue::Text(v)) => FieldValue::Text(v.into()),
+            // A name no longer listed (a variant renamed since the cursor
+            // was written) is a stale cursor.
+            (ValueKind::OneOf(names), WireValue::Text(v)) if names.contains(&v) => {
+                FieldValue::Text(v.into())
+            }
             // As `serde_json`'s `as_f64` reads an integer.
             (ValueKind::Float, WireValue::Integer(v)) => FieldValue::Float(v as f64),
             (ValueKind::Float, WireValue::Float(v)) if v.is_finite() => FieldValue::Float(v),
@@ -576,7 +581,9 @@ impl KeyReader<'_> {
                 | ValueKind::Boolean
                 | ValueKind::Text
                 | ValueKind::Date
-                | ValueKind::DateTime,
+                | ValueKind::DateTime
+                | ValueKind::OneOf(_)
+                | ValueKind::Opaque,
                 WireValue::False
                 | WireValue::True
                 | WireValue::Integer(_)
@@ -636,6 +643,7 @@ fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
         (ValueKind::Float, FieldValue::Float(v)) => v.is_finite(),
         // As `serde_json`'s `as_f64` reads an integer.
         (ValueKind::Float, FieldValue::Integer(v)) => return Some(FieldValue::Float(*v as f64)),
+        (ValueKind::OneOf(names), FieldValue::Text(v)) => names.contains(&v.as_str()),
         (ValueKind::Boolean, FieldValue::Boolean(_))
         | (ValueKind::Text, FieldValue::Text(_))
         | (ValueKind::Date, FieldValue::Date(_))
@@ -647,7 +655,9 @@ fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
             | ValueKind::Boolean
             | ValueKind::Text
             | ValueKind::Date
-            | ValueKind::DateTime,
+            | ValueKind::DateTime
+            | ValueKind::OneOf(_)
+            | ValueKind::Opaque,
             FieldValue::Integer(_)
             | FieldValue::Float(_)
             | FieldValue::Boolean(_)
@@ -1716,6 +1726,9 @@ mod tests {
                 .prop_map(FieldValue::Float),
             any::<bool>().prop_map(FieldValue::Boolean),
             any::<String>().prop_map(|s| FieldValue::Text(s.into())),
+            // Names of the `OneOf` kind of `any_kind`, and one it lacks.
+            prop::sample::select(&["", "a", "b", "Dune"][..])
+                .prop_map(|s| FieldValue::Text(s.into())),
             (Date::MIN.to_julian_day()..=Date::MAX.to_julian_day())
                 .prop_map(|d| FieldValue::Date(Date::from_julian_day(d).unwrap())),
             (
@@ -1748,6 +1761,8 @@ mod tests {
             Just(ValueKind::Text),
             Just(ValueKind::Date),
             Just(ValueKind::DateTime),
+            Just(ValueKind::OneOf(&["", "a", "Dune"])),
+            Just(ValueKind::Opaque),
         ]
     }
 

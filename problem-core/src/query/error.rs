@@ -5,6 +5,8 @@ use crate::problem::{BadRequestException, Issue, IssueLocation, ValidationExcept
 
 use crate::spec::{TOO_MANY_QUERY_PARAMETERS, VALIDATION_FAILED};
 
+use super::value::ValueKind;
+
 /// The stable `code` of each query issue (`issues[].code`).
 ///
 /// ```
@@ -179,6 +181,27 @@ pub(crate) fn too_many_values(name: &str, max: usize, what: &str) -> Issue {
         format!("`{}` takes at most {max} {what}", shorten(name)),
     )
     .with("max", max)
+}
+
+/// `invalid_value` of a filter value that `kind` does not parse: the
+/// `expected` member, and for [`ValueKind::OneOf`] the `allowed` names.
+pub(crate) fn invalid_filter_value(name: &str, value: &str, kind: ValueKind) -> Issue {
+    match kind {
+        ValueKind::OneOf(names) => issue(
+            name,
+            code::INVALID_VALUE,
+            format!("`{}` is not one of the allowed values", shorten(value)),
+        )
+        .with("expected", kind.expected())
+        .with("allowed", names),
+        ValueKind::Integer { .. }
+        | ValueKind::Float
+        | ValueKind::Boolean
+        | ValueKind::Text
+        | ValueKind::Date
+        | ValueKind::DateTime
+        | ValueKind::Opaque => invalid_value(name, value, kind.expected()),
+    }
 }
 
 /// `invalid_value` with the `expected` member.

@@ -11,7 +11,8 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 
 use super::error::{
-    QueryError, code, invalid_value, issue, repeated_parameter, shorten, too_many_values,
+    QueryError, code, invalid_filter_value, invalid_value, issue, repeated_parameter, shorten,
+    too_many_values,
 };
 use super::params::{MAX_LIST_VALUES, Pairs, QueryLimits, RawQuery, commas, join_values};
 use super::text::QueryText;
@@ -493,7 +494,7 @@ fn parse_operand(
     let one = |v: &str, issues: &mut Vec<Issue>| match kind.parse(v) {
         Some(v) => Some(v),
         None => {
-            issues.push(invalid_value(name, v, kind.expected()));
+            issues.push(invalid_filter_value(name, v, kind));
             None
         }
     };

@@ -43,12 +43,41 @@ pub enum ValueKind {
     /// PostgreSQL's precision, which a finer bound value is cut to) and in the
     /// years 0000 to 9999 once in UTC.
     DateTime,
+    /// One of a fixed set of names: an enum of unit variants, serialized as
+    /// strings (serde's default for them, after any `rename_all`). A query
+    /// value must be one of the names (else `invalid_value` with `allowed`);
+    /// values compare and sort as text, so the SQL column holds the names as
+    /// text. No order (`gt`...) and no text matching apply.
+    ///
+    /// ```
+    /// use problem_core::query::{FieldValue, ValueKind};
+    /// let status = ValueKind::OneOf(&["draft", "published"]);
+    /// assert_eq!(status.parse("draft"), Some(FieldValue::Text("draft".into())));
+    /// assert_eq!(status.parse("Draft"), None);
+    /// assert_eq!(status.expected(), "one of the allowed values");
+    /// ```
+    OneOf(&'static [&'static str]),
+    /// A field that is only ever selected (`fields`, `exclude`): no filter,
+    /// sort or search reads its values, so its Rust type needs no
+    /// [`QueryValue`] (a `Vec`, a nested struct, an enum with data).
+    /// `#[derive(CollectionQuery)]` gives this kind to every field without
+    /// `filter`, `sort` or `search` that is not the key. Nothing parses or
+    /// reads as it.
+    ///
+    /// ```
+    /// use problem_core::query::ValueKind;
+    /// assert_eq!(ValueKind::Opaque.parse("anything"), None);
+    /// assert_eq!(ValueKind::Opaque.from_json(&serde_json::json!([1, 2])), None);
+    /// ```
+    Opaque,
 }
 
 impl ValueKind {
     /// The `expected` member of an `invalid_value` issue for this kind:
     /// `integer`, `number`, `boolean`, `string`, `RFC 3339 date`,
-    /// `RFC 3339 date-time`.
+    /// `RFC 3339 date-time`, `one of the allowed values` (the issue then
+    /// lists them in `allowed`), `selected field` ([`Opaque`](Self::Opaque),
+    /// which no issue names).
     ///
     /// ```
     /// use problem_core::query::ValueKind;
@@ -64,6 +93,8 @@ impl ValueKind {
             Self::Text => "string",
             Self::Date => "RFC 3339 date",
             Self::DateTime => "RFC 3339 date-time",
+            Self::OneOf(_) => "one of the allowed values",
+            Self::Opaque => "selected field",
         }
     }
 
@@ -100,6 +131,10 @@ impl ValueKind {
             Self::Text => Some(FieldValue::Text(QueryText::from(s))),
             Self::Date => parse_date(s).map(FieldValue::Date),
             Self::DateTime => parse_date_time(s).map(FieldValue::DateTime),
+            Self::OneOf(names) => names
+                .contains(&s)
+                .then(|| FieldValue::Text(QueryText::from(s))),
+            Self::Opaque => None,
         }
     }
 
@@ -155,6 +190,13 @@ impl ValueKind {
                 .and_then(|s| OffsetDateTime::parse(s, &Rfc3339).ok())
                 .and_then(|d| d.checked_to_offset(UtcOffset::UTC))
                 .map(FieldValue::DateTime),
+            // A name the type does not list (a `rename_all` the kind does not
+            // follow) is the wrong type, not a value that matches nothing.
+            Self::OneOf(names) => json
+                .as_str()
+                .filter(|s| names.contains(s))
+                .map(|s| FieldValue::Text(QueryText::from(s))),
+            Self::Opaque => None,
         }
     }
 }
@@ -330,10 +372,46 @@ pub(crate) fn format_date(d: Date) -> String {
 /// assert_eq!(<u64 as QueryValue>::KIND.parse("9223372036854775808"), None);
 /// assert_eq!(<bool as QueryValue>::KIND.parse("true"), Some(FieldValue::Boolean(true)));
 /// ```
+///
+/// Only a field that is filtered, sorted, searched or the key needs this
+/// trait: any other field is only selected and may have any type
+/// ([`ValueKind::Opaque`]).
+///
+/// An enum of unit variants, serialized as strings, is queryable with
+/// [`ValueKind::OneOf`] listing the names as serde writes them. Filtering
+/// it takes `eq`, `ne`, `in`, `not_in` (and `is_null` when it is an
+/// `Option`); a value not listed is a 400 `invalid_value` whose `allowed`
+/// names the list. An item whose member is not listed is
+/// [`ApplyError::FieldType`](super::ApplyError::FieldType) in memory.
+///
+/// ```
+/// use problem_core::CollectionQuery;
+/// use problem_core::query::{QueryValue, ValueKind};
+///
+/// #[derive(serde::Serialize)]
+/// #[serde(rename_all = "snake_case")]
+/// enum Status {
+///     Draft,
+///     InPrint,
+/// }
+/// impl QueryValue for Status {
+///     const KIND: ValueKind = ValueKind::OneOf(&["draft", "in_print"]);
+/// }
+///
+/// #[derive(CollectionQuery)]
+/// #[allow(dead_code)]
+/// struct BookQuery {
+///     #[query(sort)]
+///     id: i64,
+///     #[query(filter(eq, in), sort)]
+///     status: Status,
+///     tags: Vec<String>, // only selected: any type
+/// }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of a `CollectionQuery`",
     label = "not a queryable type",
-    note = "use an integer (i8..i64, u8..u64; a u64 up to i64::MAX), f32, f64, bool, String, time::Date or time::OffsetDateTime, or Option of one of them"
+    note = "use an integer (i8..i64, u8..u64; a u64 up to i64::MAX), f32, f64, bool, String, time::Date or time::OffsetDateTime, or Option of one of them; an enum of unit variants implements `QueryValue` with `ValueKind::OneOf`; a field that is only selected (no filter, sort or search) may have any type"
 )]
 pub trait QueryValue {
     /// How query values of this type parse and compare.
