@@ -42,7 +42,8 @@ async fn the_in_memory_database_outlives_the_pool_s_connection() {
 
 /// The same through HTTP, as RELIABILITY row 25 found it: clients that
 /// send a list query and hang up within 10 ms, for 2 s, leave the catalog
-/// answering `/books/1` and `/books` with 200.
+/// answering `/books/1` and `/books` with 200 (after 503s while the
+/// abandoned queries drain, never a 500).
 #[tokio::test]
 async fn clients_hanging_up_mid_query_leave_the_database_in_place() {
     use tokio::io::AsyncWriteExt;
@@ -76,11 +77,24 @@ async fn clients_hanging_up_mid_query_leave_the_database_in_place() {
         sent += client.await.unwrap();
     }
     assert!(sent >= 10, "the clients sent {sent} requests");
-    let (status, _, body) = cat.get_json("/books/1").await;
+    // The abandoned queries still run (actix-web does not cancel a handler
+    // whose client left), one at a time on the one in-memory connection:
+    // until that backlog drains, a request may wait past the pool's acquire
+    // timeout and get the 503. What must never come is the 500 of a lost
+    // database. Bounded: 120 tries, 0.5 s apart.
+    let mut answers = Vec::new();
+    let (status, body) = loop {
+        let (status, _, body) = cat.get_json("/books/1").await;
+        answers.push(status);
+        if status != 503 || answers.len() == 120 {
+            break (status, body);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    };
     assert_eq!(
         (status, &body["id"]),
         (200, &serde_json::json!(1)),
-        "{body}"
+        "{body} after {answers:?}"
     );
     let (status, _, body) = cat.get_json("/books?per_page=1").await;
     assert_eq!(status, 200, "{body}");
