@@ -115,6 +115,45 @@ pub use version_macros::versioned;
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use query_derive::CollectionQuery;
 
+/// `#[derive(QueryValue)]`: makes an enum of unit variants a queryable
+/// field type (see [`query::QueryValue`]), as
+/// [`ValueKind::OneOf`](query::ValueKind::OneOf) of the names serde
+/// serializes its variants as (`#[serde(rename_all = "..")]` and
+/// `#[serde(rename = "..")]` are read; `skip` and `skip_serializing`
+/// variants are left out). Needs the default feature `derive`.
+///
+/// ```
+/// use problem_core::query::{QueryValue as _, ValueKind};
+/// use problem_core::{CollectionQuery, QueryValue};
+///
+/// #[derive(serde::Serialize, QueryValue)]
+/// #[serde(rename_all = "kebab-case")]
+/// enum Status {
+///     Draft,
+///     InPrint,
+///     #[serde(rename = "gone")]
+///     OutOfPrint,
+///     #[serde(skip)]
+///     Internal,
+/// }
+/// assert_eq!(Status::KIND, ValueKind::OneOf(&["draft", "in-print", "gone"]));
+///
+/// #[derive(CollectionQuery)]
+/// #[allow(dead_code)]
+/// struct BookQuery {
+///     id: i64,
+///     #[query(filter(eq, in), sort)]
+///     status: Status,
+/// }
+/// ```
+///
+/// A variant holding data, a generic enum, or a serde attribute under which
+/// a variant is not written as a string (`tag`, `untagged`, `into`...) is
+/// a compile error saying what to write instead.
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use query_derive::QueryValue;
+
 /// The [`sea-query`](https://docs.rs/sea-query) crate this crate builds SQL
 /// with (feature `sea-query`): use it through this path and your
 /// `SelectStatement`s are always the ones

@@ -15,6 +15,7 @@ mod attr;
 mod expand;
 mod fallback;
 mod valid;
+mod value;
 
 /// Derives `problem_core::query::CollectionQuery`: the whitelist of a
 /// collection's query parameters.
@@ -68,4 +69,24 @@ pub fn derive_collection_query(input: TokenStream) -> TokenStream {
         Ok(tokens) => tokens.into(),
         Err(err) => fallback::expand(&input, &err).into(),
     }
+}
+
+/// Derives `problem_core::query::QueryValue` for an enum of unit variants:
+/// `ValueKind::OneOf` of the names serde serializes the variants as, read
+/// from the same `#[serde(rename_all = "..")]` and `#[serde(rename = "..")]`
+/// attributes (variants with `#[serde(skip)]` or `skip_serializing` are
+/// left out). A field of the enum's type can then be filtered with `eq`,
+/// `ne`, `in` and `not_in`, and sorted (as text).
+///
+/// Refused, each with a spanned error: structs and unions, generic enums,
+/// variants holding data, an unknown `rename_all` rule, two variants with
+/// one name, and serde attributes under which a variant is no string
+/// (`tag`, `content`, `untagged`, `into`, `remote`; on a variant
+/// `untagged`, `serialize_with`, `with`).
+///
+/// Examples are doctests of `problem_core::QueryValue`.
+#[proc_macro_derive(QueryValue)]
+pub fn derive_query_value(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    value::derive(&input).into()
 }

@@ -447,3 +447,173 @@ fn an_item_with_a_name_not_listed_is_a_field_type_error() {
         }
     );
 }
+
+mod derived_value {
+    //! `#[derive(QueryValue)]` lists exactly the names serde writes: each
+    //! rename rule, `rename`, `skip`, raw identifiers, compared with
+    //! `serde_json`'s own output of every variant.
+    use problem_core::QueryValue;
+    use problem_core::query::{QueryValue as _, ValueKind};
+    use serde::Serialize;
+
+    macro_rules! rule {
+        ($name:ident, $rule:literal) => {
+            #[derive(Serialize, QueryValue, Clone, Copy)]
+            #[serde(rename_all = $rule)]
+            #[allow(dead_code, non_camel_case_types)]
+            enum $name {
+                Draft,
+                InPrint,
+                OutOfPrintSince2020,
+                A,
+                r#Type,
+                NaïveÜber,
+            }
+            impl $name {
+                const ALL: [Self; 6] = [
+                    Self::Draft,
+                    Self::InPrint,
+                    Self::OutOfPrintSince2020,
+                    Self::A,
+                    Self::r#Type,
+                    Self::NaïveÜber,
+                ];
+            }
+        };
+    }
+    rule!(Lower, "lowercase");
+    rule!(Upper, "UPPERCASE");
+    rule!(Pascal, "PascalCase");
+    rule!(Camel, "camelCase");
+    rule!(Snake, "snake_case");
+    rule!(ScreamingSnake, "SCREAMING_SNAKE_CASE");
+    rule!(Kebab, "kebab-case");
+    rule!(ScreamingKebab, "SCREAMING-KEBAB-CASE");
+
+    fn serde_names<T: Serialize>(all: &[T]) -> Vec<String> {
+        all.iter()
+            .map(|v| match serde_json::to_value(v).unwrap() {
+                serde_json::Value::String(s) => s,
+                other => panic!("not a string: {other}"),
+            })
+            .collect()
+    }
+
+    fn kind_names(kind: ValueKind) -> Vec<String> {
+        match kind {
+            ValueKind::OneOf(names) => names.iter().map(|n| (*n).to_owned()).collect(),
+            other => panic!("not OneOf: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_rename_rule_gives_serde_s_names() {
+        let cases: [(Vec<String>, ValueKind); 8] = [
+            (serde_names(&Lower::ALL), Lower::KIND),
+            (serde_names(&Upper::ALL), Upper::KIND),
+            (serde_names(&Pascal::ALL), Pascal::KIND),
+            (serde_names(&Camel::ALL), Camel::KIND),
+            (serde_names(&Snake::ALL), Snake::KIND),
+            (serde_names(&ScreamingSnake::ALL), ScreamingSnake::KIND),
+            (serde_names(&Kebab::ALL), Kebab::KIND),
+            (serde_names(&ScreamingKebab::ALL), ScreamingKebab::KIND),
+        ];
+        for (serde, kind) in cases {
+            assert_eq!(kind_names(kind), serde);
+        }
+        // Written out once, independently of serde.
+        assert_eq!(
+            kind_names(Snake::KIND),
+            [
+                "draft",
+                "in_print",
+                "out_of_print_since2020",
+                "a",
+                "type",
+                "naïve_Über"
+            ]
+        );
+        assert_eq!(
+            kind_names(ScreamingKebab::KIND),
+            [
+                "DRAFT",
+                "IN-PRINT",
+                "OUT-OF-PRINT-SINCE2020",
+                "A",
+                "TYPE",
+                "NAïVE-ÜBER"
+            ]
+        );
+    }
+
+    #[derive(Serialize, QueryValue)]
+    #[serde(
+        rename_all(serialize = "camelCase", deserialize = "snake_case"),
+        deny_unknown_fields
+    )]
+    #[allow(dead_code)]
+    enum Mixed {
+        #[serde(rename = "first")]
+        One,
+        #[serde(rename(serialize = "second", deserialize = "2"), alias = "deux")]
+        Two,
+        #[serde(skip)]
+        Hidden,
+        #[serde(skip_serializing)]
+        AlsoHidden,
+        #[serde(skip_deserializing)]
+        WrittenOnly,
+        ThreeFour,
+    }
+
+    #[test]
+    fn rename_skip_and_other_attributes() {
+        assert_eq!(
+            Mixed::KIND,
+            ValueKind::OneOf(&["first", "second", "writtenOnly", "threeFour"])
+        );
+        assert_eq!(
+            serde_names(&[Mixed::One, Mixed::Two, Mixed::WrittenOnly, Mixed::ThreeFour]),
+            kind_names(Mixed::KIND)
+        );
+    }
+
+    /// Without serde attributes, the names are the variants'.
+    #[derive(Serialize, QueryValue)]
+    #[allow(dead_code)]
+    enum Plain {
+        Hardcover,
+        Paperback,
+    }
+
+    #[derive(problem_core::CollectionQuery)]
+    #[allow(dead_code)]
+    struct EditionQuery {
+        id: i64,
+        #[query(filter(eq, in), sort)]
+        binding: Plain,
+    }
+
+    #[test]
+    fn a_derived_enum_filters_in_a_collection_query() {
+        use problem_core::query::{CollectionQuery as _, QueryConfig, TypedQuery};
+        assert_eq!(
+            EditionQuery::SCHEMA.fields[1].kind,
+            ValueKind::OneOf(&["Hardcover", "Paperback"])
+        );
+        let items = [
+            serde_json::json!({"id": 1, "binding": Plain::Paperback}),
+            serde_json::json!({"id": 2, "binding": Plain::Hardcover}),
+        ];
+        let q = TypedQuery::<EditionQuery>::from_query_str(
+            "binding=Hardcover",
+            &QueryConfig::default(),
+        )
+        .unwrap();
+        let page = q.page_in_memory(items).unwrap();
+        assert_eq!(
+            serde_json::to_value(&page.data).unwrap(),
+            serde_json::json!([{"id": 2, "binding": "Hardcover"}])
+        );
+    }
+}

@@ -378,7 +378,11 @@ pub(crate) fn format_date(d: Date) -> String {
 /// ([`ValueKind::Opaque`]).
 ///
 /// An enum of unit variants, serialized as strings, is queryable with
-/// [`ValueKind::OneOf`] listing the names as serde writes them. Filtering
+/// [`ValueKind::OneOf`] listing the names as serde writes them:
+/// `#[derive(QueryValue)]` (the re-exported derive,
+/// [`problem_core::QueryValue`](crate::QueryValue)) reads them from the
+/// enum's serde attributes; by hand, as below, the list is yours to keep
+/// in step. Filtering
 /// it takes `eq`, `ne`, `in`, `not_in` (and `is_null` when it is an
 /// `Option`); a value not listed is a 400 `invalid_value` whose `allowed`
 /// names the list. An item whose member is not listed is

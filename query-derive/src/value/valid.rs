@@ -1,0 +1,116 @@
+//! Checks the enum and works out the name serde serializes each variant
+//! as: every mistake is one spanned error saying what to write instead.
+
+use syn::Error;
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+
+use super::ast::Input;
+use super::rename::RenameRule;
+
+/// The serialized names of the variants serde serializes, in order. `Err(None)`:
+/// a serde attribute is malformed (an unknown `rename_all` rule...), which
+/// serde's derive reports; one mistake is one error, so none is added here.
+pub(crate) fn names(input: &Input<'_>) -> Result<Vec<String>, Option<Error>> {
+    let mut serde_reports = input.serde_malformed;
+    let mut errors: Vec<Error> = Vec::new();
+    let mut push = |e: Error| errors.push(e);
+    let name = input.ident.unraw().to_string();
+    if let Some(span) = input.generics {
+        push(Error::new(
+            span,
+            format!(
+                "`#[derive(QueryValue)]` takes no generic parameters: `{name}`'s names must be known without them"
+            ),
+        ));
+    }
+    for (span, key) in &input.not_strings {
+        push(Error::new(*span, container_advice(key)));
+    }
+    let rule = match &input.rename_all {
+        Some(lit) => match RenameRule::from_name(&lit.value()) {
+            Some(rule) => rule,
+            None => {
+                serde_reports = true;
+                RenameRule::Pascal
+            }
+        },
+        None => RenameRule::Pascal,
+    };
+    let mut names: Vec<(String, &syn::Ident)> = Vec::new();
+    for v in &input.variants {
+        // Never serialized: neither a name nor a mistake, whatever it holds.
+        if v.skipped {
+            continue;
+        }
+        if !v.fields.is_empty() {
+            push(Error::new(
+                v.fields.span(),
+                format!(
+                    "`{}` holds data: `#[derive(QueryValue)]` takes unit variants only, which serialize as their names; a field whose type holds data can only be selected (remove its `filter`, `sort` and `search`)",
+                    v.ident.unraw()
+                ),
+            ));
+            continue;
+        }
+        for (span, key) in &v.not_strings {
+            push(Error::new(*span, variant_advice(key)));
+        }
+        let serialized = match &v.rename {
+            Some(lit) => lit.value(),
+            None => rule.apply_to_variant(&v.ident.unraw().to_string()),
+        };
+        if let Some((_, first)) = names.iter().find(|(n, _)| *n == serialized) {
+            push(Error::new(
+                v.rename.as_ref().map_or(v.ident.span(), |l| l.span()),
+                format!(
+                    "`{}` and `{}` both serialize as \"{serialized}\": give one another `#[serde(rename = \"..\")]`",
+                    first.unraw(),
+                    v.ident.unraw()
+                ),
+            ));
+            continue;
+        }
+        names.push((serialized, v.ident));
+    }
+    if names.is_empty() && errors.is_empty() && !serde_reports {
+        errors.push(Error::new(
+            input.ident.span(),
+            format!(
+                "`{name}` has no variant that serializes: a `QueryValue` needs at least one name to filter by"
+            ),
+        ));
+    }
+    let mut errors = errors.into_iter();
+    match errors.next() {
+        Some(mut first) => {
+            first.extend(errors);
+            Err(Some(first))
+        }
+        None if serde_reports => Err(None),
+        None => Ok(names.into_iter().map(|(n, _)| n).collect()),
+    }
+}
+
+fn container_advice(key: &str) -> String {
+    let why = match key {
+        "tag" | "content" => {
+            "serializes a unit variant as an object (`{\"<tag>\": \"Name\"}`), not a string"
+        }
+        "untagged" => "serializes a unit variant as `null`, not its name",
+        _ => "serializes through another type, whose names this derive cannot see",
+    };
+    format!(
+        "`#[serde({key})]` {why}: `#[derive(QueryValue)]` needs each variant written as its name; remove `{key}`, or implement `QueryValue` by hand with `ValueKind::OneOf` listing what is serialized"
+    )
+}
+
+fn variant_advice(key: &str) -> String {
+    let why = match key {
+        "untagged" => "serializes this unit variant as `null`, not a name",
+        _ => "serializes this variant through a function, whose output this derive cannot see",
+    };
+    format!(
+        "`#[serde({key})]` {why}: use `#[serde(rename = \"..\")]` to choose its name, or implement `QueryValue` by hand with `ValueKind::OneOf`"
+    )
+}

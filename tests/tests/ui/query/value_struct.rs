@@ -1,0 +1,6 @@
+use problem_core::QueryValue;
+
+#[derive(QueryValue)]
+struct Isbn(String);
+
+fn main() {}
