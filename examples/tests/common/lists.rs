@@ -758,6 +758,33 @@ pub async fn count_strategies(cat: &Catalog, estimate: u64) {
             assert_eq!(header(&headers, "x-total-count"), Some("12000"));
         }
     }
+    // A page that is not full holds the last rows: the estimate becomes
+    // what it shows (rows 11,999 and 12,000 on page 1,715 of 7). An empty
+    // page past the end shows there are at most the rows before it
+    // (12,100 before page 122 of 100): an estimate is not raised to them
+    // (it was, to 12,100: more rows than exist).
+    for (page, per_page, total, rows) in [
+        (1715u64, 7u64, 12_000, 2),
+        (122, 100, estimate.min(12_100), 0),
+    ] {
+        let query = format!("per_page={per_page}&page={page}&fields=id");
+        let (status, _, body) = json(
+            cat.get(&format!("/books?{query}"))
+                .header("Prefer", "count=estimated")
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 200, "{query}: {body}");
+        assert_eq!(
+            body["meta"],
+            json!({"page": page, "per_page": per_page, "total": total,
+                   "total_pages": total.div_ceil(per_page), "total_is_estimate": true}),
+            "{query}"
+        );
+        assert_eq!(body["data"].as_array().map(Vec::len), Some(rows), "{query}");
+    }
     // A cursor listing has no total: the preference is not applied, and
     // the response does not vary by it.
     let (status, headers, body) = json(

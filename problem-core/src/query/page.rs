@@ -472,13 +472,23 @@ impl<T> Page<T> {
     /// [`with_next(true)`](Self::with_next), one more). A database's
     /// estimate below that (a planner's row estimate, or a count stopped at
     /// the threshold) is raised to it, so that `total_pages` is never below
-    /// a page that has items.
+    /// a page that has items. A page that is not full ends the items, so
+    /// an estimate then becomes what it shows; and an empty page past the
+    /// end shows that there are at most the items before it, so a larger
+    /// estimate is lowered to that.
     ///
     /// ```
     /// use problem_core::query::{Page, Pagination, Total};
     /// let deep = Pagination { page: 121, per_page: 100 };
     /// let page = Page::counted(vec![0; 9], deep, Some(Total::Estimate(10_001)));
     /// assert_eq!((page.meta.total, page.meta.total_pages), (Some(12_009), Some(121)));
+    /// let page = Page::counted(vec![0; 9], deep, Some(Total::Estimate(20_000)));
+    /// assert_eq!((page.meta.total, page.meta.total_pages), (Some(12_009), Some(121)));
+    /// let past = Pagination { page: 102, per_page: 100 };
+    /// let page = Page::<u8>::counted(vec![], past, Some(Total::Estimate(10_009)));
+    /// assert_eq!((page.meta.total, page.meta.total_pages), (Some(10_009), Some(101)));
+    /// let page = Page::<u8>::counted(vec![], past, Some(Total::Estimate(20_000)));
+    /// assert_eq!((page.meta.total, page.meta.total_pages), (Some(10_100), Some(101)));
     /// ```
     pub fn counted(data: Vec<T>, pagination: Pagination, total: Option<Total>) -> Self {
         let mut page = Self {
@@ -494,12 +504,27 @@ impl<T> Page<T> {
             extras: ListExtras::default(),
         };
         let value = match total {
-            Some(Total::Estimate(n)) => Some(n.max(page.shown())),
+            Some(Total::Estimate(n)) => Some(page.bound_estimate(n)),
             Some(Total::Exact(n)) => Some(n),
             None => None,
         };
         page.set_total(value);
         page
+    }
+
+    /// An estimated total kept within what this page shows: at least the
+    /// items before it and on it; exactly those when the page is not full
+    /// (it holds the last items); at most the items before it when it is
+    /// empty (past the end).
+    fn bound_estimate(&self, estimate: u64) -> u64 {
+        let shown = self.shown();
+        if self.data.is_empty() {
+            estimate.min(shown)
+        } else if (self.data.len() as u64) < self.meta.per_page {
+            shown
+        } else {
+            estimate.max(shown)
+        }
     }
 
     /// The items before this page and on it.
