@@ -166,7 +166,7 @@ pub const DEFAULT_MAX_PAGE_SIZE: u64 = 100;
 pub const DEFAULT_MAX_FILTERS: usize = 64;
 /// Default of `QueryLimits::max_value_length`: each filter value, list item
 /// and search term at most 256 characters.
-pub const DEFAULT_MAX_VALUE_LENGTH: usize = 256;
+pub const DEFAULT_MAX_VALUE_LENGTH: usize = query_operators::DEFAULT_MAX_VALUE_LENGTH;
 /// The cap on the error message in a log line outside development, in
 /// characters (spec, `LOGGED_MESSAGE_LENGTH`).
 pub const LOGGED_MESSAGE_LENGTH: usize = 500;

@@ -41,7 +41,7 @@ mod value;
 /// Field types: a field that is filtered, sorted, searched or the key
 /// needs `problem_core::query::QueryValue` (integers, floats, `bool`,
 /// `String`, `time::Date`, `time::OffsetDateTime`, `Option` of one of them,
-/// or an enum of unit variants that implements it with `ValueKind::OneOf`).
+/// or an enum of unit variants with `#[derive(problem_core::QueryValue)]`).
 /// Any other field is only selected (`fields`, `exclude`) and may have any
 /// type: `Vec<String>`, a nested struct (`ValueKind::Opaque`).
 ///

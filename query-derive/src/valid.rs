@@ -153,7 +153,7 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                         push(Error::new(
                             op.span,
                             format!(
-                                "`{name}` needs a nullable field and `{}` is written `{written}`, not `Option<..>`: nullability is read from the written type, so write the `Option` out (like `Option<String>`) instead of a type alias, or remove `{name}`",
+                                "`{name}` needs a nullable field and `{}` is written `{written}`, not `Option<..>`: declare it as `Option<{written}>`, or, if `{written}` is an alias of an `Option`, write the `Option` out (nullability is read from the written type), or remove `{name}`",
                                 f.name,
                             ),
                         ));

@@ -208,6 +208,16 @@ macro_rules! table {
 
 operators!(table);
 
+/// The default longest filter value, list entry and search term, in
+/// characters (the crate's design rules, "Query size limits"): the runtime's
+/// default limit, and the longest name `#[derive(QueryValue)]` accepts for a
+/// variant (a longer one could be listed but never sent).
+///
+/// ```
+/// assert_eq!(query_operators::DEFAULT_MAX_VALUE_LENGTH, 256);
+/// ```
+pub const DEFAULT_MAX_VALUE_LENGTH: usize = 256;
+
 /// The query parameter names with a meaning of their own; every other
 /// parameter is a filter (spec, "Collection request", Query). The derive
 /// refuses a filterable field of one of these names, which could never be

@@ -30,6 +30,8 @@ fn one_bad_attribute_is_one_error() {
         "tests/ui/problem/bad_attribute_in_use.stderr",
         "tests/ui/version/handler_not_versioned.stderr",
         "tests/ui/query/value_in_use.stderr",
+        "tests/ui/query/value_generic_in_use.stderr",
+        "tests/ui/query/value_adjacent.stderr",
         // serde's derive reports an unknown rule; `QueryValue` adds none.
         "tests/ui/query/value_unknown_rule.stderr",
     ] {

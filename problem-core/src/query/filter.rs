@@ -524,10 +524,14 @@ fn parse_operand(
                 issues.push(limits.too_long_issue(name, "an entry"));
                 return None;
             }
-            let before = issues.len();
+            // The first entry that does not parse is the parameter's one
+            // issue: a list of 100 bad entries is not 100 issues (each
+            // carrying `allowed`, for a `OneOf` field).
             let mut values = Vec::with_capacity(count);
-            values.extend(commas(value).filter_map(|p| one(p, issues)));
-            (issues.len() == before).then_some((op, Operand::List(values)))
+            for entry in commas(value) {
+                values.push(one(entry, issues)?);
+            }
+            Some((op, Operand::List(values)))
         }
         Class::Null => {
             let truth = match value {
@@ -601,6 +605,36 @@ mod tests {
         }
         for name in ["", "e", "eqq", "not in", "in "] {
             assert_eq!(Operator::from_name(name), None, "{name}");
+        }
+    }
+
+    /// A list's first entry that does not parse is the parameter's one
+    /// issue, whatever follows: 100 bad entries are not 100 issues.
+    #[test]
+    fn a_list_with_bad_entries_is_one_issue() {
+        let int = ValueKind::Integer { min: 0, max: 9 };
+        let mut issues = Vec::new();
+        let bad = vec!["x"; 100].join(",");
+        for (value, first) in [("1,x,y", "x"), ("10,2", "10"), (bad.as_str(), "x")] {
+            issues.clear();
+            let parsed = parse_operand(
+                "id__in",
+                Operator::In,
+                value,
+                int,
+                &QueryLimits::default(),
+                &mut issues,
+            );
+            assert_eq!(parsed, None, "{value}");
+            assert_eq!(
+                serde_json::to_value(&issues).unwrap(),
+                serde_json::json!([{
+                    "location": "query", "name": "id__in", "code": "invalid_value",
+                    "message": format!("`{first}` is not a valid integer"),
+                    "expected": "integer"
+                }]),
+                "{value}"
+            );
         }
     }
 

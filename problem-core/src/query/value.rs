@@ -47,7 +47,11 @@ pub enum ValueKind {
     /// strings (serde's default for them, after any `rename_all`). A query
     /// value must be one of the names (else `invalid_value` with `allowed`);
     /// values compare and sort as text, so the SQL column holds the names as
-    /// text. No order (`gt`...) and no text matching apply.
+    /// text. No order (`gt`...) and no text matching apply. An item's or a
+    /// row's value that is not listed (a variant a newer build added) is
+    /// read as text all the same. A name holding a comma cannot be sent in
+    /// `in` or `not_in`, which split on commas; `#[derive(QueryValue)]`
+    /// refuses one.
     ///
     /// ```
     /// use problem_core::query::{FieldValue, ValueKind};
@@ -190,12 +194,10 @@ impl ValueKind {
                 .and_then(|s| OffsetDateTime::parse(s, &Rfc3339).ok())
                 .and_then(|d| d.checked_to_offset(UtcOffset::UTC))
                 .map(FieldValue::DateTime),
-            // A name the type does not list (a `rename_all` the kind does not
-            // follow) is the wrong type, not a value that matches nothing.
-            Self::OneOf(names) => json
-                .as_str()
-                .filter(|s| names.contains(s))
-                .map(|s| FieldValue::Text(QueryText::from(s))),
+            // Any name, listed or not: a stored value this build does not
+            // list (a variant added by a newer one, during a rolling
+            // deploy) matches no filter value but sorts and pages as text.
+            Self::OneOf(_) => json.as_str().map(|s| FieldValue::Text(QueryText::from(s))),
             Self::Opaque => None,
         }
     }
@@ -385,8 +387,8 @@ pub(crate) fn format_date(d: Date) -> String {
 /// in step. Filtering
 /// it takes `eq`, `ne`, `in`, `not_in` (and `is_null` when it is an
 /// `Option`); a value not listed is a 400 `invalid_value` whose `allowed`
-/// names the list. An item whose member is not listed is
-/// [`ApplyError::FieldType`](super::ApplyError::FieldType) in memory.
+/// names the list. A stored value that is not listed is read as text: it
+/// matches no filter value, and sorts and pages as text.
 ///
 /// ```
 /// use problem_core::CollectionQuery;
@@ -415,7 +417,7 @@ pub(crate) fn format_date(d: Date) -> String {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of a `CollectionQuery`",
     label = "not a queryable type",
-    note = "use an integer (i8..i64, u8..u64; a u64 up to i64::MAX), f32, f64, bool, String, time::Date or time::OffsetDateTime, or Option of one of them; an enum of unit variants implements `QueryValue` with `ValueKind::OneOf`; a field that is only selected (no filter, sort or search) may have any type"
+    note = "use an integer (i8..i64, u8..u64; a u64 up to i64::MAX), f32, f64, bool, String, time::Date or time::OffsetDateTime, or Option of one of them; for an enum of unit variants, add `#[derive(problem_core::QueryValue)]` to it; the key and every field with filter, sort or search need `QueryValue`, a field only selected may have any type"
 )]
 pub trait QueryValue {
     /// How query values of this type parse and compare.

@@ -15,7 +15,7 @@ pub(crate) struct Input<'a> {
     /// `rename_all = ".."` or `rename_all(serialize = "..")`.
     pub rename_all: Option<LitStr>,
     /// Serde attributes under which a unit variant is no string, each with
-    /// its span and key (`tag`, `untagged`, `into`...).
+    /// its span and key (`tag`, `untagged`, `into`, `remote`).
     pub not_strings: Vec<(Span, String)>,
     pub variants: Vec<Variant<'a>>,
     /// A `#[serde(..)]` attribute this derive could not read: serde's
@@ -65,7 +65,8 @@ impl<'a> Input<'a> {
                                 rename_all = Some(lit);
                             }
                         }
-                        "tag" | "content" | "untagged" | "into" | "remote" => {
+                        // `content` goes with `tag`, whose error covers both.
+                        "tag" | "untagged" | "into" | "remote" => {
                             not_strings.push((meta.path.span(), key));
                             skip(&meta)?;
                         }

@@ -1,9 +1,10 @@
 //! Checks the enum and works out the name serde serializes each variant
 //! as: every mistake is one spanned error saying what to write instead.
 
-use syn::Error;
+use query_operators::DEFAULT_MAX_VALUE_LENGTH;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
+use syn::{Error, Fields};
 
 use super::ast::Input;
 use super::rename::RenameRule;
@@ -43,6 +44,24 @@ pub(crate) fn names(input: &Input<'_>) -> Result<Vec<String>, Option<Error>> {
         if v.skipped {
             continue;
         }
+        if let Fields::Named(_) | Fields::Unnamed(_) = v.fields
+            && v.fields.is_empty()
+        {
+            // serde writes `A()` as `{"A":[]}` and `A {}` as `{"A":{}}`.
+            let written = if let Fields::Named(_) = v.fields {
+                "{}"
+            } else {
+                "()"
+            };
+            push(Error::new(
+                v.fields.span(),
+                format!(
+                    "`{0}{written}` is serialized as an object (`{{\"{0}\": ..}}`), not a name: write the unit variant `{0}` without `{written}`",
+                    v.ident.unraw()
+                ),
+            ));
+            continue;
+        }
         if !v.fields.is_empty() {
             push(Error::new(
                 v.fields.span(),
@@ -60,9 +79,31 @@ pub(crate) fn names(input: &Input<'_>) -> Result<Vec<String>, Option<Error>> {
             Some(lit) => lit.value(),
             None => rule.apply_to_variant(&v.ident.unraw().to_string()),
         };
+        let span = v.rename.as_ref().map_or(v.ident.span(), |l| l.span());
+        // `in` and `not_in` split their value on commas.
+        if serialized.contains(',') {
+            push(Error::new(
+                span,
+                format!(
+                    "\"{serialized}\" holds a comma, and `in` and `not_in` split their values on commas, so it could never be sent in them: rename it without a comma"
+                ),
+            ));
+            continue;
+        }
+        if serialized.chars().count() > DEFAULT_MAX_VALUE_LENGTH {
+            push(Error::new(
+                span,
+                format!(
+                    "`{}` serializes as a name of {} characters, and a filter value may have at most {DEFAULT_MAX_VALUE_LENGTH} by default: rename it shorter",
+                    v.ident.unraw(),
+                    serialized.chars().count()
+                ),
+            ));
+            continue;
+        }
         if let Some((_, first)) = names.iter().find(|(n, _)| *n == serialized) {
             push(Error::new(
-                v.rename.as_ref().map_or(v.ident.span(), |l| l.span()),
+                span,
                 format!(
                     "`{}` and `{}` both serialize as \"{serialized}\": give one another `#[serde(rename = \"..\")]`",
                     first.unraw(),
@@ -94,9 +135,7 @@ pub(crate) fn names(input: &Input<'_>) -> Result<Vec<String>, Option<Error>> {
 
 fn container_advice(key: &str) -> String {
     let why = match key {
-        "tag" | "content" => {
-            "serializes a unit variant as an object (`{\"<tag>\": \"Name\"}`), not a string"
-        }
+        "tag" => "serializes a unit variant as an object (`{\"<tag>\": \"Name\"}`), not a string",
         "untagged" => "serializes a unit variant as `null`, not its name",
         _ => "serializes through another type, whose names this derive cannot see",
     };
