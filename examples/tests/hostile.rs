@@ -503,3 +503,31 @@ async fn exploded_lists_and_conflicting_repeats() {
         )
     );
 }
+
+/// RELIABILITY row 29: a list parameter of bad entries is one issue, its
+/// first bad entry, however many follow (one issue per entry made a short
+/// query a 19-times-larger answer).
+#[tokio::test]
+async fn a_list_of_bad_entries_is_one_issue() {
+    let cat = Catalog::start(&[]);
+    let bad: Vec<String> = (0..99).map(|i| format!("v{i}")).collect();
+    let bad = bad.join(",");
+    let (status, _, body) = cat
+        .get_json(&format!("/books?id__in=5,{bad}&year__in={bad},v99"))
+        .await;
+    assert_eq!(
+        (status, body),
+        (
+            400,
+            hostile::validation(
+                "/books",
+                json!([
+                    {"location": "query", "name": "id__in", "code": "invalid_value",
+                     "message": "`v0` is not a valid integer", "expected": "integer"},
+                    {"location": "query", "name": "year__in", "code": "invalid_value",
+                     "message": "`v0` is not a valid integer", "expected": "integer"}
+                ])
+            )
+        )
+    );
+}
