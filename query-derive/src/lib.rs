@@ -43,7 +43,9 @@ mod value;
 /// `String`, `time::Date`, `time::OffsetDateTime`, `Option` of one of them,
 /// or an enum of unit variants with `#[derive(problem_core::QueryValue)]`).
 /// Any other field is only selected (`fields`, `exclude`) and may have any
-/// type: `Vec<String>`, a nested struct (`ValueKind::Opaque`).
+/// type: `Vec<String>`, a nested struct (`ValueKind::Opaque`). `column` is
+/// the SQL column filters, sorting and search read, so it goes on the key
+/// or a field with one of them (elsewhere it is an error).
 ///
 /// `rename` gives the field its name everywhere the query reads it, not
 /// only in the query string: its parameters (`<name>__gt`), its entries in

@@ -88,6 +88,15 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     c.span(),
                     "`column` must be a SQL identifier (`published_at`) or `table.column`, made of letters, digits and `_`",
                 ));
+            } else if !f.is_queried() && f.name != key_name {
+                // Only filters, sorts and search name the column in SQL.
+                push(Error::new(
+                    c.span(),
+                    format!(
+                        "`column` is the SQL column that filters, sorting and search read, and `{}` has none of them: remove `column`, or add `filter(..)`, `sort` or `search`",
+                        f.name
+                    ),
+                ));
             }
         }
         if let Some(c) = &f.attrs.folded_column {
