@@ -317,14 +317,26 @@ fn copies() -> Vec<Copy_> {
     ]
 }
 
-fn shelf_ids(qs: &str) -> Vec<i64> {
+/// The ids of the in-memory offset page of `items` for `qs`.
+fn ids_of<T: serde::Serialize>(qs: &str, items: impl IntoIterator<Item = T>) -> Vec<i64> {
     q::<ShelfQuery>(qs)
-        .page_in_memory(copies())
+        .page_in_memory(items)
         .unwrap()
         .data
         .iter()
         .map(|v| v["id"].as_i64().unwrap())
         .collect()
+}
+
+/// A configuration with a fixed cursor key.
+fn keyed() -> QueryConfig {
+    QueryConfig::default()
+        .cursor_keys([b"an-example-cursor-key-of-32-bytes".to_vec()])
+        .unwrap()
+}
+
+fn shelf_ids(qs: &str) -> Vec<i64> {
+    ids_of(qs, copies())
 }
 
 #[test]
@@ -390,9 +402,7 @@ fn enum_fields_are_one_of_their_names_and_other_fields_any_type() {
 
 #[test]
 fn an_enum_value_walks_cursors_in_order() {
-    let config = QueryConfig::default()
-        .cursor_keys([b"an-example-cursor-key-of-32-bytes".to_vec()])
-        .unwrap();
+    let config = keyed();
     let mut seen = Vec::new();
     let mut qs = "sort=-shelf&limit=2".to_owned();
     for _ in 0..5 {
@@ -440,22 +450,12 @@ fn an_item_with_a_name_not_listed_is_read_as_text() {
             serde_json::json!({"id": 2, "shelf": "archived", "tags": [], "size": {}, "note": null}),
         ]
     };
-    let ids = |qs: &str| -> Vec<i64> {
-        q::<ShelfQuery>(qs)
-            .page_in_memory(items())
-            .unwrap()
-            .data
-            .iter()
-            .map(|v| v["id"].as_i64().unwrap())
-            .collect()
-    };
+    let ids = |qs: &str| ids_of(qs, items());
     assert_eq!(ids("shelf=in_print"), [1]);
     assert_eq!(ids("shelf__ne=in_print"), [2]);
     assert_eq!(ids("shelf__not_in=draft,in_print"), [2]);
     assert_eq!(ids("sort=shelf"), [2, 1]);
-    let config = QueryConfig::default()
-        .cursor_keys([b"an-example-cursor-key-of-32-bytes".to_vec()])
-        .unwrap();
+    let config = keyed();
     let first = TypedQuery::<ShelfQuery>::from_query_str("sort=shelf&limit=1", &config)
         .unwrap()
         .cursor_page_in_memory(items())
