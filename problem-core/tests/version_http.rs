@@ -274,9 +274,16 @@ async fn repeated_version_carriers_conflict_or_are_invalid() {
         body(res).await,
         r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"","issues":[{"location":"query","name":"api-version","code":"conflicting_parameters","message":"`api-version` is given more than once with different values: send it once","parameters":["api-version"]}]}"#
     );
-    // The same version twice is one version.
-    let res = run(catalog(), get("/books?api-version=2&api-version=v2")).await;
+    // The same value twice is one version; one version written two ways
+    // is two values, as two header lines `2` and `2.0` are.
+    let res = run(catalog(), get("/books?api-version=v2&api-version=v2")).await;
     assert_eq!(body(res).await, "books v2");
+    let res = run(catalog(), get("/books?api-version=2&api-version=v2")).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        body(res).await,
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"","issues":[{"location":"query","name":"api-version","code":"conflicting_parameters","message":"`api-version` is given more than once with different values: send it once","parameters":["api-version"]}]}"#
+    );
     // A malformed value anywhere, in any carrier, is the invalid version.
     let cases = [
         (get("/books?api-version=3&api-version=zz"), "zz"),

@@ -70,8 +70,8 @@ pub enum VersionError {
         source: VersionParseError,
     },
     /// The query parameter of the query strategy is repeated with different
-    /// versions (`api-version=2&api-version=3`; repeated with the same
-    /// version it is accepted). A malformed value among the repeats is
+    /// values (`api-version=2&api-version=3`, and `2` with `2.0`; the same
+    /// value repeated is accepted). A malformed value among the repeats is
     /// [`Invalid`](Self::Invalid) instead.
     #[error("{}", spec::VALIDATION_FAILED.detail)]
     Conflicting {

@@ -36,10 +36,11 @@ pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 ///   the malformed version `"2, 2.0"` ([`VersionError::Invalid`]).
 /// - Query: the parameter is present, even empty (`?api-version=`). The
 ///   raw query is decoded with `form_urlencoded`. Repeated, every value is
-///   parsed: values naming one version (`2` and `2.0`) are that version,
-///   values naming different versions are [`VersionError::Conflicting`]
-///   (the 400 issue `conflicting_parameters`, the rule for every repeated
-///   query parameter), a malformed one is [`VersionError::Invalid`].
+///   parsed: the same value repeated is that version, different values
+///   (even `2` and `2.0`, as for header lines) are
+///   [`VersionError::Conflicting`] (the 400 issue `conflicting_parameters`,
+///   the rule for every repeated query parameter), a malformed one is
+///   [`VersionError::Invalid`].
 /// - Media type: an `Accept` entry (over every `Accept` header, entries
 ///   separated by commas, media types compared case-insensitively, params
 ///   such as `;q=0.9` allowed) is `application/vnd.<name>.v…+json`. When
@@ -553,8 +554,8 @@ fn from_header<'v>(
 }
 
 /// The version of the query parameter `name`. Repeated, every value is
-/// parsed (a malformed one is [`VersionError::Invalid`]) and they must name
-/// one version, else [`VersionError::Conflicting`] (the crate's rule for
+/// parsed (a malformed one is [`VersionError::Invalid`]) and they must be
+/// the same text, else [`VersionError::Conflicting`] (the crate's rule for
 /// repeated query parameters).
 fn from_query(head: &RequestHead, name: &str) -> Result<Option<ApiVersion>, VersionError> {
     let Some(query) = head.uri.query() else {
@@ -575,7 +576,10 @@ fn from_query(head: &RequestHead, name: &str) -> Result<Option<ApiVersion>, Vers
         if value.contains('\0') {
             return Err(nul());
         }
-        conflicting |= parse_carried(&value)? != version;
+        parse_carried(&value)?;
+        // Different values, even of one version (`2` and `2.0`): the rule
+        // for every repeated query parameter, as for header lines.
+        conflicting |= value != first;
         next = after;
     }
     if conflicting {
@@ -1043,15 +1047,17 @@ mod tests {
         assert_eq!(get("/users?api-version=2"), Ok(Some(v(2, 0))));
         assert_eq!(get("/users?page=2&api-version=v1.5"), Ok(Some(v(1, 5))));
         assert_eq!(get("/users?api-version=%32"), Ok(Some(v(2, 0))));
-        // Repeated: one version (however written) or a conflict; a
-        // malformed repeat is the invalid version, before or after.
+        // Repeated: one value (percent-decoded) or a conflict, even of one
+        // version written twice ways; a malformed repeat is the invalid
+        // version, before or after.
         assert_eq!(
-            get("/users?api-version=2&api-version=v2.0"),
+            get("/users?api-version=2&api-version=%32"),
             Ok(Some(v(2, 0)))
         );
         let conflict = Err(VersionError::Conflicting {
             name: "api-version".into(),
         });
+        assert_eq!(get("/users?api-version=2&api-version=v2.0"), conflict);
         assert_eq!(get("/users?api-version=1&api-version=2"), conflict);
         assert_eq!(
             get("/users?api-version=3&x=1&api-version=3&api-version=2"),
