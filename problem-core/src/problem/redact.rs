@@ -7,9 +7,11 @@
 //!   `#` unescaped, as DSNs are often written (`postgres://app:pa/ss@db`),
 //!   is hidden up to its `@` too.
 //! - `key=value` and `key: value` (spaces around `=`/`:` allowed, the key
-//!   and the value optionally quoted, as in JSON) where the key contains,
-//!   case-insensitively, `password`, `passwd`, `pwd`, `secret`, `token`,
-//!   `api_key`, `apikey`, `access_key` or `authorization`: the value becomes
+//!   and the value optionally quoted, as in JSON) where the key is named
+//!   like a credential ([`is_sensitive_key`]: it contains, ignoring ASCII
+//!   case and reading `-` as `_`, `password`, `passwd`, `pwd`, `secret`,
+//!   `token`, `api_key`, `apikey`, `access_key`, `authorization`, `cookie`
+//!   or `credential`): the value becomes
 //!   `***` (a quoted value up to its closing quote, else up to whitespace or
 //!   one of `,;&)]}`); `authorization: Bearer x` keeps the scheme word.
 //! - `Bearer <credentials>` and `Basic <credentials>` (the scheme word
@@ -17,9 +19,8 @@
 //!   become `***`.
 //!
 //! In JSON values ([`redact_value`]), string values are redacted as text
-//! and the values of members whose name looks like a credential
-//! (`password`, `passwd`, `secret`, `token`, `authorization`, `cookie`,
-//! `api_key`, `apikey`, `credential`) are replaced by `***` whole.
+//! and the values of members named like a credential (the same names) are
+//! replaced by `***` whole.
 
 use std::borrow::Cow;
 
@@ -77,8 +78,10 @@ fn redact_once(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// The names whose `key=value` / `key: value` values are hidden.
-const SECRET_KEYS: [&str; 9] = [
+/// The names of credentials: a `key=value` / `key: value` in text, or a
+/// JSON member, whose name contains one of them (ignoring ASCII case, `-`
+/// read as `_`) has its value hidden. One list for text and JSON alike.
+const SECRET_NAMES: [&str; 11] = [
     "password",
     "passwd",
     "pwd",
@@ -88,6 +91,8 @@ const SECRET_KEYS: [&str; 9] = [
     "apikey",
     "access_key",
     "authorization",
+    "cookie",
+    "credential",
 ];
 
 fn is_key_byte(b: u8) -> bool {
@@ -189,8 +194,7 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
             i = end.max(j);
             continue;
         }
-        let lower = word.to_ascii_lowercase();
-        if SECRET_KEYS.iter().any(|k| lower.contains(k)) {
+        if is_sensitive_key(word) {
             let mut k = j;
             if k < bytes.len() && matches!(bytes[k], b'"' | b'\'') {
                 k += 1;
@@ -222,7 +226,7 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                     // scheme (`token`, `Digest`, `AWS4-HMAC-SHA256`), the
                     // credentials run to the end of the line; the scheme
                     // word is kept.
-                    _ if lower.contains("authorization") => {
+                    _ if word.to_ascii_lowercase().contains("authorization") => {
                         let start = auth_scheme_at(bytes, k)
                             .or_else(|| scheme_word_end(bytes, k))
                             .unwrap_or(k);
@@ -346,32 +350,31 @@ fn has_scheme(head: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
-/// Whether a member name denotes a credential whose value is hidden whole:
-/// it contains, ignoring ASCII case, `password`, `passwd`, `secret`,
-/// `token`, `authorization`, `cookie`, `api_key`, `apikey` or `credential`.
+/// Whether a name denotes a credential: it contains, ignoring ASCII case
+/// and reading `-` as `_`, `password`, `passwd`, `pwd`, `secret`, `token`,
+/// `api_key`, `apikey`, `access_key`, `authorization`, `cookie` or
+/// `credential`. A JSON member so named is hidden whole
+/// ([`redact_value`]); in text, a `key=value` / `key: value` so named has
+/// its value hidden ([`redact`]).
 ///
 /// ```
 /// use problem_core::pipeline::is_sensitive_key;
 /// assert!(is_sensitive_key("X_API_KEY"));
+/// assert!(is_sensitive_key("x-api-key"));
 /// assert!(is_sensitive_key("refreshToken"));
 /// assert!(is_sensitive_key("DB_PASSWORD"));
+/// assert!(is_sensitive_key("Set-Cookie"));
 /// assert!(!is_sensitive_key("isbn"));
-/// assert!(!is_sensitive_key("api-key"));
 /// ```
 pub fn is_sensitive_key(key: &str) -> bool {
-    const NEEDLES: [&str; 9] = [
-        "password",
-        "passwd",
-        "secret",
-        "token",
-        "authorization",
-        "cookie",
-        "api_key",
-        "apikey",
-        "credential",
-    ];
-    let lower = key.to_ascii_lowercase();
-    NEEDLES.iter().any(|n| lower.contains(n))
+    let name: String = key
+        .bytes()
+        .map(|b| match b {
+            b'-' => '_',
+            b => char::from(b.to_ascii_lowercase()),
+        })
+        .collect();
+    SECRET_NAMES.iter().any(|n| name.contains(n))
 }
 
 /// Redacts a JSON value in place: every string through [`redact`], and the
@@ -494,11 +497,11 @@ mod tests {
 
     #[test]
     fn sensitive_keys() {
-        let mut v = serde_json::json!({"Authorization": "Bearer x", "api_key": 5, "nested": {"dbPassword": null, "ok": "s"}});
+        let mut v = serde_json::json!({"Authorization": "Bearer x", "api_key": 5, "nested": {"dbPassword": null, "ok": "s"}, "access_key": "AKIA", "X-Api-Key": "k", "pwd": "p"});
         redact_value(&mut v);
         assert_eq!(
             v,
-            serde_json::json!({"Authorization": "***", "api_key": "***", "nested": {"dbPassword": null, "ok": "s"}})
+            serde_json::json!({"Authorization": "***", "api_key": "***", "nested": {"dbPassword": null, "ok": "s"}, "access_key": "***", "X-Api-Key": "***", "pwd": "***"})
         );
     }
 
@@ -551,6 +554,13 @@ mod tests {
                 r#"{"password":***,"id":1}"#,
             ),
             (r#"secret={"a":"x]y","b":[1]} tail"#, "secret=*** tail"),
+            // The JSON member names are text keys too, `-` read as `_`.
+            ("X-API-Key: k123 next", "X-API-Key: *** next"),
+            (
+                "access-key=AK1 cookie: sid=abc",
+                "access-key=*** cookie: ***",
+            ),
+            ("credentials=u:p ok", "credentials=*** ok"),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
