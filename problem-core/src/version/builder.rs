@@ -181,7 +181,8 @@ impl VersionConfigBuilder {
     }
 
     /// Like [`removed`](Self::removed), with the `Sunset` date sent on the
-    /// 410.
+    /// 410. [`build`](Self::build) refuses a sunset before the version's
+    /// deprecation date.
     ///
     /// ```
     /// use actix_web::{test, web, App};
@@ -326,6 +327,13 @@ impl VersionConfigBuilder {
                 return fail(format!("default_version {default} is removed"));
             }
         }
+        let early_sunset = |version: ApiVersion, sunset: SystemTime, date: SystemTime| {
+            fail(format!(
+                "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
+                show(sunset),
+                show(date)
+            ))
+        };
         for (version, d) in &self.deprecated {
             for (what, date) in [("deprecation date", d.date), ("sunset date", d.sunset)] {
                 if let Some(date) = date {
@@ -335,11 +343,7 @@ impl VersionConfigBuilder {
             if let (Some(date), Some(sunset)) = (d.date, d.sunset)
                 && sunset < date
             {
-                return fail(format!(
-                    "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
-                    show(sunset),
-                    show(date)
-                ));
+                return early_sunset(*version, sunset, date);
             }
             for (rel, link) in [("deprecation", &d.link), ("sunset", &d.sunset_link)] {
                 if let Some(link) = link
@@ -354,6 +358,13 @@ impl VersionConfigBuilder {
         for (version, sunset) in &self.removed {
             if let Some(sunset) = sunset {
                 check_date(*version, "sunset date", *sunset)?;
+                // The 410's sunset against the version's deprecation date,
+                // as for a deprecation's own sunset.
+                if let Some(date) = self.deprecated.get(version).and_then(|d| d.date)
+                    && *sunset < date
+                {
+                    return early_sunset(*version, *sunset, date);
+                }
             }
         }
         for path in &self.neutral_paths {

@@ -664,6 +664,18 @@ mod tests {
             )),
             "invalid version configuration: the sunset date of version 2.0 (Sun, 17 Mar 2030 17:46:40 GMT) is earlier than its deprecation date (Wed, 18 May 2033 03:33:20 GMT)"
         );
+        // The 410's sunset too, in either order.
+        for config in [
+            b().deprecated_with(ApiVersion::V2, Deprecation::new().date(at(2_000_000_000)))
+                .removed_with_sunset(ApiVersion::V2, at(1_900_000_000)),
+            b().removed_with_sunset(ApiVersion::V2, at(1_900_000_000))
+                .deprecated_with(ApiVersion::V2, Deprecation::new().date(at(2_000_000_000))),
+        ] {
+            assert_eq!(
+                err(config),
+                "invalid version configuration: the sunset date of version 2.0 (Sun, 17 Mar 2030 17:46:40 GMT) is earlier than its deprecation date (Wed, 18 May 2033 03:33:20 GMT)"
+            );
+        }
         assert_eq!(
             err(b().deprecated_with(
                 ApiVersion::V2,
