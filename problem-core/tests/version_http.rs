@@ -256,7 +256,7 @@ async fn combined_malformed_first_source_is_400_not_skipped() {
     assert_eq!(res.status(), 400);
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"two\"","instance":""}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"two\"","instance":"/books"}"#
     );
 }
 
@@ -272,7 +272,7 @@ async fn repeated_version_carriers_conflict_or_are_invalid() {
     );
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"","issues":[{"location":"query","name":"api-version","code":"conflicting_parameters","message":"`api-version` is given more than once with different values: send it once","parameters":["api-version"]}]}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/books","issues":[{"location":"query","name":"api-version","code":"conflicting_parameters","message":"`api-version` is given more than once with different values: send it once","parameters":["api-version"]}]}"#
     );
     // The same value twice is one version; one version written two ways
     // is two values, as two header lines `2` and `2.0` are.
@@ -282,7 +282,7 @@ async fn repeated_version_carriers_conflict_or_are_invalid() {
     assert_eq!(res.status(), 400);
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"","issues":[{"location":"query","name":"api-version","code":"conflicting_parameters","message":"`api-version` is given more than once with different values: send it once","parameters":["api-version"]}]}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/books","issues":[{"location":"query","name":"api-version","code":"conflicting_parameters","message":"`api-version` is given more than once with different values: send it once","parameters":["api-version"]}]}"#
     );
     // A malformed value anywhere, in any carrier, is the invalid version.
     let cases = [
@@ -305,7 +305,7 @@ async fn repeated_version_carriers_conflict_or_are_invalid() {
         let res = run(catalog(), req).await;
         assert_eq!(res.status(), 400, "{raw}");
         let expected = format!(
-            r#"{{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"{raw}\"","instance":""}}"#
+            r#"{{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"{raw}\"","instance":"/books"}}"#
         );
         assert_eq!(body(res).await, expected);
     }
@@ -531,7 +531,7 @@ async fn lifecycle_removed_is_410_with_sunset() {
     );
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Gone","status":410,"detail":"API version 1 is no longer supported","instance":""}"#
+        r#"{"type":"about:blank","title":"Gone","status":410,"detail":"API version 1 is no longer supported","instance":"/v1/books"}"#
     );
 }
 
@@ -549,7 +549,7 @@ async fn lifecycle_removed_without_sunset() {
     );
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Gone","status":410,"detail":"API version 1 is no longer supported","instance":""}"#
+        r#"{"type":"about:blank","title":"Gone","status":410,"detail":"API version 1 is no longer supported","instance":"/v1/books"}"#
     );
 }
 
@@ -573,7 +573,7 @@ async fn unsupported_version_is_400_with_supported_versions() {
     );
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 7 is not supported","instance":"","supportedVersions":["2","3"]}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 7 is not supported","instance":"/books","supportedVersions":["2","3"]}"#
     );
 }
 
@@ -583,7 +583,7 @@ async fn unsupported_minor_version_uses_the_short_form() {
     assert_eq!(res.status(), 400);
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 2.5 is not supported","instance":"","supportedVersions":["2","3"]}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 2.5 is not supported","instance":"/v2.5/books","supportedVersions":["2","3"]}"#
     );
 }
 
@@ -620,32 +620,47 @@ async fn missing_required_version_is_400() {
     );
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":""}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":"/books"}"#
     );
 }
 
 #[actix_web::test]
 async fn malformed_versions_are_400_in_every_strategy() {
     let cases = [
-        (VersionStrategy::url_path(), get("/v1.2.3/books"), "v1.2.3"),
+        (
+            VersionStrategy::url_path(),
+            get("/v1.2.3/books"),
+            "v1.2.3",
+            "/v1.2.3/books",
+        ),
         (
             VersionStrategy::header(),
             get("/books").insert_header(("X-API-Version", "-1")),
             "-1",
+            "/books",
         ),
         (
             VersionStrategy::query(),
             get("/books?api-version=99999"),
             "99999",
+            "/books",
         ),
-        (VersionStrategy::query(), get("/books?api-version="), ""),
+        (
+            VersionStrategy::query(),
+            get("/books?api-version="),
+            "",
+            "/books",
+        ),
         (
             VersionStrategy::media_type("vnd.catalog"),
             get("/books").insert_header(("Accept", "application/vnd.catalog.vnext+json")),
             "vnext",
+            "/books",
         ),
     ];
-    for (strategy, req, raw) in cases {
+    // `instance` is the path as received, without the query, with the
+    // versioning middleware alone (no pipeline).
+    for (strategy, req, raw, instance) in cases {
         let res = run(builder(strategy).build().unwrap(), req).await;
         assert_eq!(res.status(), 400);
         assert_eq!(
@@ -653,7 +668,7 @@ async fn malformed_versions_are_400_in_every_strategy() {
             "1, 2, 3"
         );
         let expected = format!(
-            r#"{{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"{raw}\"","instance":""}}"#
+            r#"{{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"{raw}\"","instance":"{instance}"}}"#
         );
         assert_eq!(body(res).await, expected);
     }
@@ -669,7 +684,7 @@ async fn hostile_version_values_are_clipped() {
     .await;
     assert_eq!(res.status(), 400);
     let expected = format!(
-        r#"{{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"{}…\"","instance":""}}"#,
+        r#"{{"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid API version \"{}…\"","instance":"/books"}}"#,
         "9".repeat(64)
     );
     assert_eq!(body(res).await, expected);

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use actix_web::body::{EitherBody, MessageBody};
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Payload, Service, ServiceRequest, ServiceResponse, Transform, forward_ready};
 use actix_web::http::Uri;
 use actix_web::http::header::{self, HeaderMap};
@@ -21,7 +21,7 @@ use super::cache::SharedHeaders;
 use super::config::VersionConfig;
 use crate::pipeline::merge_map;
 use crate::pipeline::{add_shared_sticky_headers, merge_vary, with_sticky_headers};
-use crate::problem::{InternalServerErrorException, find_route_problem};
+use crate::problem::{InternalServerErrorException, ProblemSource, find_route_problem};
 use crate::routing::OriginalPath;
 
 /// The versioning middleware: `App::new().wrap(Versioning::new(config))`.
@@ -306,7 +306,18 @@ where
                 if let Some(vary) = &self.vary {
                     add_shared_sticky_headers(&req, vary.clone());
                 }
+                // `ResponseError` cannot see the request: the document is
+                // written again with the path as received as `instance`
+                // (the pipeline, when installed, renders it once more).
+                let instance = req.path().to_owned();
                 let mut res = req.error_response(err);
+                let document = res.response().error().and_then(|error| {
+                    let source = *res.response().extensions().get::<ProblemSource>()?;
+                    source.find(error)?.to_problem_json(&instance).ok()
+                });
+                if let Some(document) = document {
+                    res = res.map_body(|_, _| BoxBody::new(document));
+                }
                 merge_map(res.headers_mut(), &headers);
                 add_vary(res.headers_mut(), self.vary.as_deref());
                 return VersionFuture::Answered {
