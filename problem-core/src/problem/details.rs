@@ -34,7 +34,23 @@ pub const ABOUT_BLANK: &str = "about:blank";
 ///
 /// Deserializing reads any problem document: unknown members become
 /// extensions, a missing `type` is `about:blank` and a missing `title` is the
-/// status's default title; `status` is required.
+/// status's default title; `status` (a JSON number naming a `u16`) is
+/// required. A standard member of the wrong JSON type is ignored as that
+/// member (RFC 9457 §3.1: `"detail": 5` leaves `detail` `None`); a
+/// `detail`, `correlationId` or `stack` of another type is kept as an
+/// extension of its name, which is written back in its place. A member
+/// given twice is an error.
+///
+/// ```
+/// use problem_core::ProblemDetails;
+/// let p: ProblemDetails = serde_json::from_str(r#"{"status":409.0,"detail":5,"title":null}"#).unwrap();
+/// assert_eq!((p.status, p.title.as_str(), p.detail.as_deref()), (409, "Conflict", None));
+/// assert_eq!(p.extensions.get("detail"), Some(&serde_json::json!(5)));
+/// assert_eq!(p.extensions.get("title"), None);
+/// assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"type":"about:blank","title":"Conflict","status":409,"detail":5}"#);
+/// assert!(serde_json::from_str::<ProblemDetails>(r#"{"status":"409"}"#).is_err());
+/// assert!(serde_json::from_str::<ProblemDetails>(r#"{"status":409,"detail":5,"detail":"x"}"#).is_err());
+/// ```
 ///
 /// ```
 /// use problem_core::ProblemDetails;
@@ -283,21 +299,39 @@ impl<'de> Visitor<'de> for ProblemVisitor {
         let mut correlation_id = None;
         let mut stack = None;
         let mut extensions = Extensions::new();
+        // The standard members met so far: each at most once, of the right
+        // type or not.
+        let mut seen: Vec<&'static str> = Vec::new();
         while let Some(key) = access.next_key::<String>()? {
-            match key.as_str() {
-                "type" => set_once(&mut problem_type, &key, access.next_value()?)?,
-                "title" => set_once(&mut title, &key, access.next_value()?)?,
-                "status" => set_once(&mut status, &key, access.next_value()?)?,
-                "detail" => set_once(&mut detail, &key, access.next_value()?)?,
-                "instance" => set_once(&mut instance, &key, access.next_value()?)?,
-                "correlationId" => set_once(&mut correlation_id, &key, access.next_value()?)?,
-                "stack" => set_once(&mut stack, &key, access.next_value()?)?,
-                _ => {
-                    let value: Value = access.next_value()?;
-                    if extensions.insert(key.clone(), value).is_some() {
-                        return Err(de::Error::custom(format_args!("duplicate member `{key}`")));
-                    }
+            let value: Value = access.next_value()?;
+            if let Some(&name) = STANDARD_MEMBERS.iter().find(|n| **n == key) {
+                if seen.contains(&name) {
+                    return Err(de::Error::custom(format_args!("duplicate member `{key}`")));
                 }
+                seen.push(name);
+            }
+            // A standard member of the wrong type is ignored as that member
+            // (RFC 9457 §3.1). `detail`, `correlationId` and `stack` are
+            // kept as an extension of their name, which is written back in
+            // their place; `type`, `title`, `status` and `instance` never
+            // are, so such a value is dropped.
+            let kept = match key.as_str() {
+                "type" => take_text(&mut problem_type, value).and(None),
+                "title" => take_text(&mut title, value).and(None),
+                "instance" => take_text(&mut instance, value).and(None),
+                "status" => {
+                    status = status_of(&value);
+                    None
+                }
+                "detail" => take_text(&mut detail, value),
+                "correlationId" => take_text(&mut correlation_id, value),
+                "stack" => take_text(&mut stack, value),
+                _ => Some(value),
+            };
+            if let Some(value) = kept
+                && extensions.insert(key.clone(), value).is_some()
+            {
+                return Err(de::Error::custom(format_args!("duplicate member `{key}`")));
             }
         }
         let status = status.ok_or_else(|| de::Error::missing_field("status"))?;
@@ -314,11 +348,40 @@ impl<'de> Visitor<'de> for ProblemVisitor {
     }
 }
 
-fn set_once<T, E: de::Error>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), E> {
-    if slot.replace(value).is_some() {
-        return Err(E::custom(format_args!("duplicate member `{key}`")));
+/// The members RFC 9457 §3.1 and this crate define.
+const STANDARD_MEMBERS: [&str; 7] = [
+    "type",
+    "title",
+    "status",
+    "detail",
+    "instance",
+    "correlationId",
+    "stack",
+];
+
+/// A string member into `slot`; any other JSON value is given back (it is
+/// not that member).
+fn take_text(slot: &mut Option<String>, value: Value) -> Option<Value> {
+    match value {
+        Value::String(text) => {
+            *slot = Some(text);
+            None
+        }
+        other => Some(other),
     }
-    Ok(())
+}
+
+/// `status` as a JSON number naming a `u16` (`404`, `404.0`); `None` for
+/// anything else.
+fn status_of(value: &Value) -> Option<u16> {
+    let number = value.as_number()?;
+    match number.as_u64() {
+        Some(code) => u16::try_from(code).ok(),
+        None => number
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && (0.0..=f64::from(u16::MAX)).contains(f))
+            .map(|f| f as u16),
+    }
 }
 
 #[cfg(test)]
@@ -328,6 +391,46 @@ mod tests {
 
     fn to_json(p: &ProblemDetails) -> String {
         serde_json::to_string(p).unwrap()
+    }
+
+    /// A standard member of the wrong type (RFC 9457 §3.1: ignored as that
+    /// member) reads, writes and reads back the same, as the fuzz target
+    /// `problem_json` requires of every document.
+    #[test]
+    fn wrong_typed_members_round_trip() {
+        for (doc, written) in [
+            (
+                r#"{"status":400,"detail":5}"#,
+                r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":5}"#,
+            ),
+            (
+                r#"{"status":400.0,"type":null,"title":[1],"instance":{}}"#,
+                r#"{"type":"about:blank","title":"Bad Request","status":400}"#,
+            ),
+            (
+                r#"{"stack":true,"status":500,"correlationId":7,"x":1}"#,
+                r#"{"type":"about:blank","title":"Internal Server Error","status":500,"stack":true,"correlationId":7,"x":1}"#,
+            ),
+        ] {
+            let p: ProblemDetails = serde_json::from_str(doc).unwrap();
+            let text = to_json(&p);
+            assert_eq!(text, written, "{doc}");
+            let back: ProblemDetails = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, p, "{doc}");
+        }
+        for doc in [
+            r#"{"status":"400"}"#,
+            r#"{"status":400,"status":401}"#,
+            r#"{"status":400,"detail":5,"detail":"x"}"#,
+            r#"{"status":400,"type":1,"type":"x"}"#,
+            r#"{"status":70000}"#,
+            r#"{"status":400.5}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<ProblemDetails>(doc).is_err(),
+                "{doc}"
+            );
+        }
     }
 
     #[test]
