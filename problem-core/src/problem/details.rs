@@ -367,7 +367,11 @@ fn take_text(slot: &mut Option<String>, value: Value) -> Option<Value> {
             *slot = Some(text);
             None
         }
-        other => Some(other),
+        other @ (Value::Null
+        | Value::Bool(_)
+        | Value::Number(_)
+        | Value::Array(_)
+        | Value::Object(_)) => Some(other),
     }
 }
 
