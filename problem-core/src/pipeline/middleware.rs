@@ -59,12 +59,17 @@ pub(crate) struct PipelineInner {
 /// The error pipeline: install it as the outermost middleware of an
 /// actix-web `App` (or let [`ProblemApp`](crate::server::ProblemApp) do it).
 ///
-/// After it, every error response is a problem document (spec, "Errors"),
-/// except the spec's empty 413:
+/// After it, every error the application raises is answered as a problem
+/// document (spec, "Errors"), except the spec's empty 413:
 /// - errors returned by handlers, extractors, guards, middleware and
 ///   services: problem types answer as themselves, actix-web's own errors as
 ///   the spec's table ([`framework`](super::framework)), anything else as an
 ///   unknown error (masked 500);
+/// - a 4xx or 5xx response a handler builds without a body and without
+///   `Content-Type` (`HttpResponse::NotFound().finish()`): the problem of
+///   its status. One built with a body of its own is the handler's answer
+///   and passes as it is (not masked, and a 5xx so built is not logged):
+///   return an error instead to have it answered and logged;
 /// - a panic in a handler: an unknown error, and the worker goes on serving;
 /// - every 5xx is logged once at `error` under a fresh correlation id equal
 ///   to the body's `correlationId`; outside development a 5xx keeps only
@@ -432,8 +437,11 @@ impl PipelineBuilder {
     /// built-ins and `#[derive(Problem)]` types included, each handed to it
     /// as an `HttpException` with the same members). It catches the
     /// problems the framework raises too (`Malformed JSON body` is a
-    /// `BadRequestException`, a path no route matches a
-    /// `NotFoundException`). The filter returns the response; it may start
+    /// `BadRequestException`; with [`ProblemApp`](crate::server::ProblemApp)'s
+    /// route table, a path no route matches is a `NotFoundException`; on a
+    /// plain `App`, actix-web's own 404 has no error to filter and is
+    /// answered as the default 404 problem, as is a bodiless error response
+    /// a handler builds). The filter returns the response; it may start
     /// from [`ErrorContext::default_response`]. Filters registered later are
     /// tried first.
     ///

@@ -38,7 +38,9 @@ use crate::pipeline::merge_map;
 /// Resolution ([`resolve_version`](Self::resolve_version)), in order:
 ///
 /// 1. the strategy's version; a malformed one is
-///    [`VersionError::Invalid`] (400);
+///    [`VersionError::Invalid`] (400), a repeated query parameter with
+///    different values [`VersionError::Conflicting`] (400) and a query
+///    value holding U+0000 [`VersionError::NulCharacter`] (400);
 /// 2. none carried: [`VersionError::Missing`] (400) with
 ///    `require_version`, else `default_version`, else also `Missing`
 ///    (there is no version to serve);
@@ -358,7 +360,8 @@ impl VersionConfig {
     /// the order given above. Never panics on any request.
     ///
     /// # Errors
-    /// [`VersionError`]: `Invalid`, `Missing`, `Removed` or `Unsupported`.
+    /// [`VersionError`]: `Invalid`, `Conflicting`, `NulCharacter`,
+    /// `Missing`, `Removed` or `Unsupported`.
     ///
     /// ```
     /// use actix_web::test::TestRequest;

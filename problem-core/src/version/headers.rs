@@ -186,7 +186,8 @@ pub trait VersionHeaders: Sized {
 
     /// Adds the deprecation warning headers: `X-API-Deprecated: true`,
     /// `X-API-Deprecation-Message: <message>` and `Deprecation: true`.
-    /// Control characters in `message` are sent as spaces.
+    /// Control characters in `message` other than tab (which a field value
+    /// may hold, RFC 9110 §5.5) are sent as spaces.
     fn with_deprecation_warning(mut self, message: impl AsRef<str>) -> Self {
         let h = self.version_headers_mut();
         h.insert(X_API_DEPRECATED, HeaderValue::from_static("true"));

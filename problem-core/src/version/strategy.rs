@@ -49,7 +49,8 @@ pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 ///   counts as `1`.
 ///
 /// A carried value that does not parse as an [`ApiVersion`] is
-/// [`VersionError::Invalid`] (400), never skipped. In a combined strategy
+/// [`VersionError::Invalid`] (400), never skipped (an `Accept` entry with
+/// `q=0` carries nothing, however it is written). In a combined strategy
 /// every source is read: the first that carries a well-formed version
 /// wins (later ones naming another version are ignored), but a malformed
 /// value in any source present, before or after the winning one, is the
@@ -257,7 +258,10 @@ impl VersionStrategy {
 
     /// The version the request carries by this strategy: `Ok(None)` when it
     /// carries none, [`VersionError::Invalid`] when the carried value is
-    /// malformed. Never any other error. A URL version segment is read
+    /// malformed, and with the query strategy
+    /// [`VersionError::Conflicting`] for a parameter repeated with
+    /// different values and [`VersionError::NulCharacter`] for a value
+    /// holding U+0000. Never any other error. A URL version segment is read
     /// from the path as received ([`OriginalPath`](crate::routing::OriginalPath),
     /// when the versioning middleware removed the segment before routing).
     ///
