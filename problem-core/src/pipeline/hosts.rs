@@ -3,6 +3,7 @@
 
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header;
+use actix_web::http::uri::Authority;
 
 use crate::HttpConfigError;
 
@@ -57,7 +58,8 @@ impl AllowedHosts {
     ///
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for an empty entry, one with
-    /// a scheme, path, whitespace or a non-numeric port.
+    /// a scheme, path, user information, whitespace or a non-numeric port,
+    /// and anything else that is no RFC 3986 authority (`[::1`, `a?b`).
     ///
     /// ```
     /// use problem_core::pipeline::AllowedHosts;
@@ -69,6 +71,8 @@ impl AllowedHosts {
     /// );
     /// assert!(AllowedHosts::new(["https://books.example"]).is_err());
     /// assert!(AllowedHosts::new([""]).is_err());
+    /// assert!(AllowedHosts::new(["[::1"]).is_err());
+    /// assert!(AllowedHosts::new(["a?b"]).is_err());
     /// ```
     pub fn new<I, S>(hosts: I) -> Result<Self, HttpConfigError>
     where
@@ -83,7 +87,12 @@ impl AllowedHosts {
                     "allowed host `{raw}` must be a host name or address, optionally with `:port`"
                 ))
             };
-            if raw.is_empty() || raw.contains(['/', '@', ' ', '\t', ',']) {
+            // An RFC 3986 authority without user information: what a
+            // `Host` value can be (`[::1` or `a?b` never is).
+            if raw.is_empty()
+                || raw.contains(['/', '@', ' ', '\t', ','])
+                || raw.parse::<Authority>().is_err()
+            {
                 return Err(invalid());
             }
             let (host, port) = split_host_port(raw);
