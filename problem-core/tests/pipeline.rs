@@ -100,6 +100,7 @@ fn routes(r: Routes) -> Routes {
     r.get("/bad-request", bad_request)
         .get("/unavailable", unavailable)
         .get("/unknown", unknown)
+        .get("/unknown/{rest}", unknown)
         .get("/panic", panics)
         .get("/bad-json", bad_json)
         .get("/ok", ok)
@@ -268,6 +269,33 @@ async fn unknown_error_is_a_bare_500_in_production() {
         )
     );
     assert!(!format!("{entry:?}").contains("s3cret"));
+}
+
+/// A credential in the path (`/reset/token=…`, `/u:pw@host`) is hidden in
+/// the log line as in the message; the body's `instance` keeps the path as
+/// received (the client sent it).
+#[actix_web::test]
+async fn a_credential_in_the_path_is_redacted_in_the_log_line() {
+    for development in [false, true] {
+        let (app, logger) = app(development);
+        let svc = service!(app);
+        let res = test::call_service(
+            &svc,
+            TestRequest::get()
+                .uri("/unknown/token=SECRET123?x=1")
+                .to_request(),
+        )
+        .await;
+        assert_eq!(res.status(), 500);
+        let body = body_json(res).await;
+        assert_eq!(body["instance"], "/unknown/token=SECRET123");
+        let entry = only_entry(&logger);
+        let id = entry.correlation_id;
+        let prefix =
+            format!("[test] Unhandled error on GET /unknown/token=*** (correlation id {id})");
+        assert!(entry.message.starts_with(&prefix), "{}", entry.message);
+        assert!(!format!("{entry:?}").contains("SECRET123"), "{entry:?}");
+    }
 }
 
 #[actix_web::test]

@@ -12,6 +12,7 @@ use uuid::Uuid;
 use super::framework::{self, Mapped};
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, write_log};
 use super::sticky::StickyHeaders;
+use crate::problem::redact::redact;
 use crate::problem::{
     Problem, ProblemDetails, ProblemSource, fallback_response, find_route_problem, finish_document,
     render_document,
@@ -504,8 +505,15 @@ pub(crate) fn render(
     res
 }
 
+/// The start of a 5xx log line. The path is redacted like the message: one
+/// holding a credential (`/reset/token=…`) is logged without it.
 fn log_line(ctx: &ErrorContext, what: &str) -> String {
-    format!("[{}] {what} on {} {}", ctx.tag, ctx.method, ctx.instance)
+    format!(
+        "[{}] {what} on {} {}",
+        ctx.tag,
+        ctx.method,
+        redact(&ctx.instance)
+    )
 }
 
 /// Logs the request's failure under a new correlation id, once: a filter
