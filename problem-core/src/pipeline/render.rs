@@ -512,7 +512,7 @@ fn log_line(ctx: &ErrorContext, what: &str) -> String {
         "[{}] {what} on {} {}",
         ctx.tag,
         ctx.method,
-        redact(&ctx.instance)
+        redact(ctx.instance)
     )
 }
 
