@@ -25,7 +25,9 @@ use super::framework::bare;
 use super::hosts::AllowedHosts;
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, TracingLogger, write_log};
 use super::panic_hook::{Catching, catch_sync, install_panic_hook};
-use super::render::{EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, render};
+use super::render::{
+    EmptyTooLarge, ErrorContext, Failure, PanicError, empty_413, log_line, render,
+};
 use super::scope::PipelineInstalled;
 use crate::HttpConfigError;
 use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
@@ -1019,13 +1021,7 @@ fn respond_with(
                         logger: &*inner.logger,
                         development: inner.development,
                     },
-                    &format!(
-                        "[{}] {} on {} {}",
-                        ctx.tag(),
-                        res.status().as_u16(),
-                        ctx.method(),
-                        ctx.instance()
-                    ),
+                    &log_line(&ctx, res.status().as_str()),
                     &info,
                     LogLevel::Error,
                     uuid::Uuid::new_v4(),

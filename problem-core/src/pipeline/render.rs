@@ -1,6 +1,7 @@
 //! Turning any failure into the response the service sends
 //! (spec, "Masking rules", "Logging and correlation ids").
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -505,15 +506,18 @@ pub(crate) fn render(
     res
 }
 
-/// The start of a 5xx log line. The path is redacted like the message: one
-/// holding a credential (`/reset/token=…`) is logged without it.
-fn log_line(ctx: &ErrorContext, what: &str) -> String {
-    format!(
-        "[{}] {what} on {} {}",
-        ctx.tag,
-        ctx.method,
-        redact(ctx.instance)
-    )
+/// The start of a 5xx log line (`what`: `Unhandled error`, or the status a
+/// filter answered). The path is redacted like the message: one holding a
+/// credential (`/reset/token=…`, also percent-encoded: `token%3D…`) is
+/// logged without it, percent-decoded then.
+pub(crate) fn log_line(ctx: &ErrorContext, what: &str) -> String {
+    let path = ctx.instance();
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    let shown = match redact(&decoded) {
+        Cow::Owned(hidden) => Cow::Owned(hidden),
+        Cow::Borrowed(_) => redact(path),
+    };
+    format!("[{}] {what} on {} {shown}", ctx.tag, ctx.method)
 }
 
 /// Logs the request's failure under a new correlation id, once: a filter

@@ -166,6 +166,21 @@ fn bracketed_end(bytes: &[u8], at: usize) -> usize {
     bytes.len()
 }
 
+/// Where a quoted value that starts at `start` ends: at the first `quote`
+/// not escaped by a backslash (`"hun\"ter2"` is one value), else at the
+/// end of the text.
+fn quoted_end(bytes: &[u8], start: usize, quote: u8) -> usize {
+    let mut i = start;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 2,
+            b if b == quote => return i,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
 /// Hides `key=value` / `key: value` secrets and `Bearer`/`Basic`
 /// credentials.
 fn redact_secrets(text: &str) -> Cow<'_, str> {
@@ -212,13 +227,7 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                     k += 1;
                 }
                 let (start, end) = match bytes.get(k) {
-                    Some(&q @ (b'"' | b'\'')) => {
-                        let start = k + 1;
-                        let end = text[start..]
-                            .find(q as char)
-                            .map_or(text.len(), |e| start + e);
-                        (start, end)
-                    }
+                    Some(&q @ (b'"' | b'\'')) => (k + 1, quoted_end(bytes, k + 1, q)),
                     // A list or object (`"password":["a","b"]`): up to
                     // its closing bracket.
                     Some(b'[' | b'{') => (k, bracketed_end(bytes, k)),
@@ -226,6 +235,15 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                     // scheme (`token`, `Digest`, `AWS4-HMAC-SHA256`), the
                     // credentials run to the end of the line; the scheme
                     // word is kept.
+                    // `Cookie: a=1; session=…`: every cookie, to the end of
+                    // the line.
+                    _ if word.to_ascii_lowercase().contains("cookie") => {
+                        let mut end = k;
+                        while end < bytes.len() && !matches!(bytes[end], b'\n' | b'\r') {
+                            end += 1;
+                        }
+                        (k, end)
+                    }
                     _ if word.to_ascii_lowercase().contains("authorization") => {
                         let start = auth_scheme_at(bytes, k)
                             .or_else(|| scheme_word_end(bytes, k))
@@ -561,6 +579,18 @@ mod tests {
                 "access-key=*** cookie: ***",
             ),
             ("credentials=u:p ok", "credentials=*** ok"),
+            // A quoted value to its unescaped closing quote.
+            (
+                r#"{"password":"hun\"ter2","id":1}"#,
+                r#"{"password":"***","id":1}"#,
+            ),
+            (r"{'password': 'it\'s'} x", r"{'password': '***'} x"),
+            (r#"{"password":"ends\\"} x"#, r#"{"password":"***"} x"#),
+            // Every cookie of a `Cookie` line.
+            (
+                "Cookie: theme=dark; session=SECRET\nnext",
+                "Cookie: ***\nnext",
+            ),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
