@@ -1,6 +1,8 @@
 //! Issue 15, row 12: `BareList`, a list answered as a bare JSON array, applies
 //! field selection and sets `Link` and `X-Total-Count`.
 
+mod header_support;
+
 use actix_web::{App, test as atest, web};
 use problem_core::CollectionQuery;
 use problem_core::query::{BareList, Collection, QueryConfig};
@@ -35,24 +37,10 @@ macro_rules! get {
     ($svc:expr, $uri:expr) => {{
         let res = atest::call_service($svc, atest::TestRequest::get().uri($uri).to_request()).await;
         let status = res.status().as_u16();
-        let mut headers: Vec<(String, String)> = res
-            .headers()
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_owned()))
-            .collect();
-        headers.sort();
+        let headers = header_support::headers(&res);
         let body = String::from_utf8(atest::read_body(res).await.to_vec()).unwrap();
         (status, headers, body)
     }};
-}
-
-fn h(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = pairs
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    v.sort();
-    v
 }
 
 #[actix_web::test]
@@ -65,7 +53,7 @@ async fn offset_page_as_a_bare_array_with_fields_link_and_total() {
         ),
         (
             200,
-            h(&[
+            header_support::pairs(&[
                 ("content-type", "application/json"),
                 ("vary", "Prefer"),
                 ("x-total-count", "5"),
@@ -87,7 +75,7 @@ async fn offset_page_as_a_bare_array_with_fields_link_and_total() {
         get!(&svc, "/orders?customer=ada&exclude=customer"),
         (
             200,
-            h(&[
+            header_support::pairs(&[
                 ("content-type", "application/json"),
                 ("vary", "Prefer"),
                 ("x-total-count", "2"),
@@ -117,7 +105,7 @@ async fn uncounted_total_sends_no_x_total_count() {
         get!(&svc, "/orders?per_page=4&page=2&fields=id"),
         (
             200,
-            h(&[
+            header_support::pairs(&[
                 ("content-type", "application/json"),
                 ("vary", "Prefer"),
                 (
@@ -161,7 +149,7 @@ async fn cursor_page_as_a_bare_array_links_the_next_cursor() {
         (status, headers, body),
         (
             200,
-            h(&[
+            header_support::pairs(&[
                 ("content-type", "application/json"),
                 (
                     "link",
@@ -191,7 +179,7 @@ async fn cursor_page_as_a_bare_array_links_the_next_cursor() {
         (status, headers, body),
         (
             200,
-            h(&[
+            header_support::pairs(&[
                 ("content-type", "application/json"),
                 (
                     "link",
@@ -209,7 +197,7 @@ async fn cursor_page_as_a_bare_array_links_the_next_cursor() {
         get!(&svc, &prev),
         (
             200,
-            h(&[
+            header_support::pairs(&[
                 ("content-type", "application/json"),
                 (
                     "link",
