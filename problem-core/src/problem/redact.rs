@@ -166,6 +166,15 @@ fn bracketed_end(bytes: &[u8], at: usize) -> usize {
     bytes.len()
 }
 
+/// The end of the line holding `at`: the next `\n` or `\r`, else the end
+/// of the text.
+fn line_end(bytes: &[u8], at: usize) -> usize {
+    bytes
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|&b| matches!(b, b'\n' | b'\r')))
+        .map_or(bytes.len(), |n| at + n)
+}
+
 /// Where a quoted value that starts at `start` ends: at the first `quote`
 /// not escaped by a backslash (`"hun\"ter2"` is one value), else at the
 /// end of the text.
@@ -226,33 +235,24 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                 while k < bytes.len() && matches!(bytes[k], b' ' | b'\t') {
                     k += 1;
                 }
+                let lower = word.to_ascii_lowercase();
                 let (start, end) = match bytes.get(k) {
                     Some(&q @ (b'"' | b'\'')) => (k + 1, quoted_end(bytes, k + 1, q)),
                     // A list or object (`"password":["a","b"]`): up to
                     // its closing bracket.
                     Some(b'[' | b'{') => (k, bracketed_end(bytes, k)),
+                    // `Cookie: a=1; session=…`: every cookie, to the end of
+                    // the line.
+                    _ if lower.contains("cookie") => (k, line_end(bytes, k)),
                     // `Authorization: <scheme> <credentials>`: whatever the
                     // scheme (`token`, `Digest`, `AWS4-HMAC-SHA256`), the
                     // credentials run to the end of the line; the scheme
                     // word is kept.
-                    // `Cookie: a=1; session=…`: every cookie, to the end of
-                    // the line.
-                    _ if word.to_ascii_lowercase().contains("cookie") => {
-                        let mut end = k;
-                        while end < bytes.len() && !matches!(bytes[end], b'\n' | b'\r') {
-                            end += 1;
-                        }
-                        (k, end)
-                    }
-                    _ if word.to_ascii_lowercase().contains("authorization") => {
+                    _ if lower.contains("authorization") => {
                         let start = auth_scheme_at(bytes, k)
                             .or_else(|| scheme_word_end(bytes, k))
                             .unwrap_or(k);
-                        let mut end = start;
-                        while end < bytes.len() && !matches!(bytes[end], b'\n' | b'\r') {
-                            end += 1;
-                        }
-                        (start, end)
+                        (start, line_end(bytes, start))
                     }
                     _ => {
                         let start = auth_scheme_at(bytes, k).unwrap_or(k);
