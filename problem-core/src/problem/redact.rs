@@ -8,10 +8,12 @@
 //!   is hidden up to its `@` too.
 //! - `key=value` and `key: value` (spaces around `=`/`:` allowed, the key
 //!   and the value optionally quoted, as in JSON) where the key is named
-//!   like a credential ([`is_sensitive_key`]: it contains, ignoring ASCII
-//!   case and reading `-` as `_`, `password`, `passwd`, `pwd`, `secret`,
-//!   `token`, `api_key`, `apikey`, `access_key`, `authorization`, `cookie`
-//!   or `credential`): the value becomes
+//!   like a credential ([`is_sensitive_key`]: ignoring ASCII case and
+//!   reading `-` as `_`, it contains `password`, `passwd`, `pwd`, `secret`,
+//!   `token`, `api_key`, `apikey`, `access_key`, `private_key`,
+//!   `privatekey`, `authorization`, `cookie`, `credential`, `session`,
+//!   `sessid` or `jwt`, or has `pass`, `pw` or `auth` as a word between `_`
+//!   and `.`): the value becomes
 //!   `***` (a quoted value up to its closing quote, else up to whitespace or
 //!   one of `,;&)]}`); `authorization: Bearer x` keeps the scheme word.
 //! - `Bearer <credentials>` and `Basic <credentials>` (the scheme word
@@ -79,21 +81,42 @@ fn redact_once(text: &str) -> Cow<'_, str> {
 }
 
 /// The names of credentials: a `key=value` / `key: value` in text, or a
-/// JSON member, whose name contains one of them (ignoring ASCII case, `-`
+/// JSON member, whose name holds one of them (ignoring ASCII case, `-`
 /// read as `_`) has its value hidden. One list for text and JSON alike.
-const SECRET_NAMES: [&str; 11] = [
-    "password",
-    "passwd",
-    "pwd",
-    "secret",
-    "token",
-    "api_key",
-    "apikey",
-    "access_key",
-    "authorization",
-    "cookie",
-    "credential",
+/// Each entry says how the name must hold it.
+const SECRET_NAMES: [(&str, NameMatch); 19] = [
+    ("password", NameMatch::Within),
+    ("passwd", NameMatch::Within),
+    ("pwd", NameMatch::Within),
+    ("secret", NameMatch::Within),
+    ("token", NameMatch::Within),
+    ("api_key", NameMatch::Within),
+    ("apikey", NameMatch::Within),
+    ("access_key", NameMatch::Within),
+    ("private_key", NameMatch::Within),
+    ("privatekey", NameMatch::Within),
+    ("authorization", NameMatch::Within),
+    ("cookie", NameMatch::Within),
+    ("credential", NameMatch::Within),
+    ("session", NameMatch::Within),
+    ("sessid", NameMatch::Within),
+    ("jwt", NameMatch::Within),
+    // Short names that are parts of ordinary words (`passage`, `upward`,
+    // `author`) count only as a whole word of the name.
+    ("pass", NameMatch::Word),
+    ("pw", NameMatch::Word),
+    ("auth", NameMatch::Word),
 ];
+
+/// How a name of [`SECRET_NAMES`] must appear in a key.
+#[derive(Clone, Copy)]
+enum NameMatch {
+    /// Anywhere in the key: `dbPassword`, `X_API_KEY`.
+    Within,
+    /// As a whole word of the key, words split at `_` and `.`: `pass`,
+    /// `db_pass`, `smtp.pass`, not `passage`.
+    Word,
+}
 
 fn is_key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
@@ -368,10 +391,12 @@ fn has_scheme(head: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
-/// Whether a name denotes a credential: it contains, ignoring ASCII case
-/// and reading `-` as `_`, `password`, `passwd`, `pwd`, `secret`, `token`,
-/// `api_key`, `apikey`, `access_key`, `authorization`, `cookie` or
-/// `credential`. A JSON member so named is hidden whole
+/// Whether a name denotes a credential: ignoring ASCII case and reading
+/// `-` as `_`, it contains `password`, `passwd`, `pwd`, `secret`, `token`,
+/// `api_key`, `apikey`, `access_key`, `private_key`, `privatekey`,
+/// `authorization`, `cookie`, `credential`, `session`, `sessid` or `jwt`,
+/// or has `pass`, `pw` or `auth` as a whole word, words split at `_` and
+/// `.` (`smtp.pass`, `X-Auth`, not `passage` or `author`). A JSON member so named is hidden whole
 /// ([`redact_value`]); in text, a `key=value` / `key: value` so named has
 /// its value hidden ([`redact`]).
 ///
@@ -382,7 +407,10 @@ fn has_scheme(head: &str) -> bool {
 /// assert!(is_sensitive_key("refreshToken"));
 /// assert!(is_sensitive_key("DB_PASSWORD"));
 /// assert!(is_sensitive_key("Set-Cookie"));
+/// assert!(is_sensitive_key("PHPSESSID"));
+/// assert!(is_sensitive_key("smtp.pass"));
 /// assert!(!is_sensitive_key("isbn"));
+/// assert!(!is_sensitive_key("author"));
 /// ```
 pub fn is_sensitive_key(key: &str) -> bool {
     let name: String = key
@@ -392,7 +420,10 @@ pub fn is_sensitive_key(key: &str) -> bool {
             b => char::from(b.to_ascii_lowercase()),
         })
         .collect();
-    SECRET_NAMES.iter().any(|n| name.contains(n))
+    SECRET_NAMES.iter().any(|&(n, how)| match how {
+        NameMatch::Within => name.contains(n),
+        NameMatch::Word => name.split(['_', '.']).any(|word| word == n),
+    })
 }
 
 /// Redacts a JSON value in place: every string through [`redact`], and the
@@ -520,6 +551,51 @@ mod tests {
         assert_eq!(
             v,
             serde_json::json!({"Authorization": "***", "api_key": "***", "nested": {"dbPassword": null, "ok": "s"}, "access_key": "***", "X-Api-Key": "***", "pwd": "***"})
+        );
+    }
+
+    /// Names of credentials in common shapes, and ordinary names that hold
+    /// a short credential word inside another word.
+    #[test]
+    fn sensitive_key_names() {
+        for name in [
+            "private_key",
+            "GITHUB_PRIVATE_KEY",
+            "privateKey",
+            "session",
+            "session_id",
+            "JSESSIONID",
+            "PHPSESSID",
+            "jwt",
+            "id_jwt",
+            "pass",
+            "SMTP_PASS",
+            "smtp.pass",
+            "pw",
+            "db-pw",
+            "auth",
+            "X-Auth",
+            "proxy_auth_value",
+        ] {
+            assert!(is_sensitive_key(name), "{name}");
+        }
+        for name in [
+            "passage",
+            "compass",
+            "passenger",
+            "upward",
+            "author",
+            "authors",
+            "oauth_provider",
+            "id",
+            "isbn",
+            "title",
+        ] {
+            assert!(!is_sensitive_key(name), "{name}");
+        }
+        assert_eq!(
+            redact("smtp.pass=hunter2 db_pw: x9 X-Auth: k author=Ann"),
+            "smtp.pass=*** db_pw: *** X-Auth: *** author=Ann"
         );
     }
 
