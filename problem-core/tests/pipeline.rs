@@ -862,6 +862,29 @@ fn configuration_errors_at_build() {
         path.to_string(),
         "invalid route: path `books` must start with `/`"
     );
+    // actix-router panics on these when the services are built, in every
+    // worker; `build()` refuses them instead.
+    for (pattern, reason) in [
+        (
+            "/books/{id",
+            r#"pattern "{id" contains malformed dynamic segment"#,
+        ),
+        (
+            "/books/{id:[}",
+            r#"Wrong path pattern: "/books/{id:[}" non-empty character class has no closing bracket"#,
+        ),
+    ] {
+        let err = ProblemApp::builder()
+            .routes(|r| r.get(pattern, ok))
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "invalid route: path `{pattern}` is not a valid actix-web resource pattern: {reason}"
+            )
+        );
+    }
     let host = ProblemApp::builder()
         .allowed_hosts(["http://x"])
         .build()

@@ -92,7 +92,7 @@ pub use log::{
 pub(crate) use middleware::Call;
 pub use middleware::{Pipeline, PipelineBuilder, PipelineService, development_from_env};
 pub use panic_hook::install_panic_hook;
-pub(crate) use panic_hook::{Catching, take_panic_location};
+pub(crate) use panic_hook::{Catching, catch_sync, take_panic_location};
 pub use render::{
     ErrorContext, FilteredError, PanicError, UnknownError, default_error_response, with_headers,
 };

@@ -245,6 +245,26 @@ fn normalize(path: &str) -> String {
         .join("/")
 }
 
+/// Why `path` (normalized) cannot be a route: it does not start with `/`,
+/// or actix-router refuses it as a resource pattern (a `{` without its
+/// `}`, a custom segment pattern that is not a regular expression, more
+/// than 16 dynamic segments). actix-router panics on such a pattern when
+/// the application's services are built, in every worker; the pattern is
+/// parsed here once, the panic caught silently (the pipeline's panic hook)
+/// and its message returned.
+fn check_pattern(path: &str) -> Result<(), String> {
+    if !path.starts_with('/') {
+        return Err(format!("path `{path}` must start with `/`"));
+    }
+    crate::pipeline::install_panic_hook();
+    crate::pipeline::catch_sync(|| actix_web::dev::ResourceDef::new(path))
+        .map(drop)
+        .map_err(|panic| {
+            let message = crate::pipeline::PanicError::from_payload(&*panic).to_string();
+            format!("path `{path}` is not a valid actix-web resource pattern: {message}")
+        })
+}
+
 impl Routes {
     /// An empty table.
     ///
@@ -258,8 +278,10 @@ impl Routes {
 
     /// Adds a route for `method` and `path` served by `handler` (any
     /// actix-web handler: async fn with extractors, returning a `Responder`).
-    /// A path that does not start with `/`, or a method and path already
-    /// added, is an [`HttpConfigError`] when the application is built.
+    /// A path that does not start with `/` or that actix-web cannot read as
+    /// a resource pattern (`/books/{id`, `/books/{id:[}`), or a method and
+    /// path already added, is an [`HttpConfigError`] when the application is
+    /// built.
     ///
     /// ```
     /// use actix_web::HttpResponse;
@@ -276,6 +298,8 @@ impl Routes {
     ///     twice.unwrap_err(),
     ///     HttpConfigError::DuplicateRoute { method: "GET".into(), path: "/books".into() }
     /// );
+    /// let open = ProblemApp::builder().routes(|r| r.get("/books/{id", report)).build();
+    /// assert!(matches!(open.unwrap_err(), HttpConfigError::InvalidRoute(_)));
     /// ```
     pub fn route<F, Args>(mut self, method: Method, path: &str, handler: F) -> AddedRoute
     where
@@ -284,10 +308,8 @@ impl Routes {
         F::Output: Responder + 'static,
     {
         let path = normalize(path);
-        if !path.starts_with('/') {
-            self.errors.push(HttpConfigError::InvalidRoute(format!(
-                "path `{path}` must start with `/`"
-            )));
+        if let Err(problem) = check_pattern(&path) {
+            self.errors.push(HttpConfigError::InvalidRoute(problem));
             return AddedRoute::new(self, None);
         }
         if self
