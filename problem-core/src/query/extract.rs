@@ -308,15 +308,20 @@ impl QueryConfig {
     }
 
     /// With the estimated strategy, count exactly up to `rows` matching
-    /// rows and estimate above (default 10,000).
+    /// rows and estimate above (default 10,000). `rows` above
+    /// `i64::MAX - 1` (`u64::MAX` for "always exact") is read as
+    /// `i64::MAX - 1`, so that the capped count's `LIMIT rows + 1` binds
+    /// as SQL's signed 64-bit integer.
     ///
     /// ```
     /// use problem_core::query::QueryConfig;
     /// assert_eq!(QueryConfig::default().count_threshold(), 10_000);
     /// assert_eq!(QueryConfig::default().estimate_threshold(1_000).count_threshold(), 1_000);
+    /// assert_eq!(QueryConfig::default().estimate_threshold(u64::MAX).count_threshold(), i64::MAX as u64 - 1);
     /// ```
     pub fn estimate_threshold(mut self, rows: u64) -> Self {
-        Arc::make_mut(&mut self.settings).estimate_threshold = rows;
+        Arc::make_mut(&mut self.settings).estimate_threshold =
+            rows.min(super::pagination::MAX_ROWS);
         self
     }
 

@@ -166,12 +166,26 @@ pub(crate) fn parse_pagination(
     Pagination { page, per_page }
 }
 
-/// The page size from `per_page` / `limit` (shared by offset and cursor pagination).
+/// The most rows a statement may ask for or count: a cursor page asks for
+/// one row more than its size, and SQL binds `LIMIT` as a signed 64-bit
+/// integer (PostgreSQL's `bigint`, SQLite's `INTEGER`), so a page size or
+/// count threshold above this (`u64::MAX` for "unbounded") is read as it.
+pub(crate) const MAX_ROWS: u64 = i64::MAX as u64 - 1;
+
+/// The page size from `per_page` / `limit` (shared by offset and cursor
+/// pagination). The limits are first bounded to what SQL can bind: `max`
+/// to 1..=[`MAX_ROWS`], `default` to 1..=`max` (a hand-written
+/// [`QuerySchema`](super::QuerySchema) is not checked by the derive).
 pub(crate) fn parse_page_size(
     raw: &Pairs<'_>,
     limits: PageSizeLimits,
     issues: &mut Vec<Issue>,
 ) -> u64 {
+    let max = limits.max.clamp(1, MAX_ROWS);
+    let limits = PageSizeLimits {
+        max,
+        default: limits.default.clamp(1, max),
+    };
     let before = issues.len();
     let per_page = raw.single("per_page", issues).map(|v| ("per_page", v));
     let limit = raw.single("limit", issues).map(|v| ("limit", v));
@@ -248,5 +262,26 @@ mod tests {
                 "{per_page}"
             );
         }
+    }
+
+    /// Limits SQL cannot bind (a page size or a limit past `i64::MAX - 1`)
+    /// or that serve nothing (a default of 0, a default over the maximum)
+    /// are bounded before a request's size is read.
+    #[test]
+    fn page_sizes_are_bounded_to_what_sql_binds() {
+        use super::{MAX_ROWS, PageSizeLimits, Pagination, RawQuery};
+        let size = |query: &str, default: u64, max: u64| {
+            let raw = RawQuery::parse(query).unwrap();
+            Pagination::parse_with(&raw, PageSizeLimits { default, max })
+                .unwrap()
+                .per_page
+        };
+        assert_eq!(size("limit=99999999999999999999", 20, u64::MAX), MAX_ROWS);
+        assert_eq!(size("per_page=9223372036854775807", 20, u64::MAX), MAX_ROWS);
+        assert_eq!(size("", u64::MAX, u64::MAX), MAX_ROWS);
+        assert_eq!(size("", 0, 100), 1);
+        assert_eq!(size("", 5, 2), 2);
+        assert_eq!(size("", 0, 0), 1);
+        assert_eq!(size("limit=7", 20, 100), 7);
     }
 }
