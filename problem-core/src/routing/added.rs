@@ -167,7 +167,20 @@ impl Routes {
     pub(crate) fn first_versioned(&self) -> Option<(&str, &str)> {
         self.entries
             .iter()
-            .find(|e| e.versioned)
+            .find(|e| e.versioned != super::Versioned::No)
+            .map(|e| (e.method.as_str(), e.path.as_str()))
+    }
+
+    /// `(method, path)` of the first `versioned![...]` route without a
+    /// fallback whose path `neutral` calls version-neutral: no version is
+    /// resolved there, so such a route could only answer 500.
+    pub(crate) fn first_unresolvable(
+        &self,
+        neutral: impl Fn(&str) -> bool,
+    ) -> Option<(&str, &str)> {
+        self.entries
+            .iter()
+            .find(|e| e.versioned == super::Versioned::WithoutFallback && neutral(&e.path))
             .map(|e| (e.method.as_str(), e.path.as_str()))
     }
 }

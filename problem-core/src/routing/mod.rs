@@ -157,7 +157,20 @@ struct Entry {
     make: RouteFactory,
     guards: Vec<Arc<dyn Guard>>,
     /// Served by a `versioned![...]` table: needs the app's versioning.
-    versioned: bool,
+    versioned: Versioned,
+}
+
+/// Whether an entry dispatches by API version, and whether it can serve a
+/// request without one (a version-neutral path).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Versioned {
+    /// An ordinary handler.
+    No,
+    /// A `versioned![...]` table with a `fallback = ..` handler.
+    WithFallback,
+    /// A `versioned![...]` table without a fallback: a request with no
+    /// resolved version is a 500.
+    WithoutFallback,
 }
 
 impl Entry {
@@ -326,8 +339,15 @@ impl Routes {
         self.entries.push(Entry {
             method,
             path,
-            versioned: std::any::TypeId::of::<F>()
-                == std::any::TypeId::of::<crate::version::VersionedRoute>(),
+            versioned: match (&handler as &dyn std::any::Any)
+                .downcast_ref::<crate::version::VersionedRoute>()
+            {
+                None => Versioned::No,
+                Some(route) if route.table().fallback_handler().is_some() => {
+                    Versioned::WithFallback
+                }
+                Some(_) => Versioned::WithoutFallback,
+            },
             make: Arc::new(move || web::to(handler.clone())),
             guards: Vec::new(),
         });

@@ -809,7 +809,11 @@ impl ProblemAppBuilder {
     ///
     /// # Errors
     /// [`HttpConfigError`]: a duplicate route, an invalid path, an invalid
-    /// allowed host, a zero body limit, or
+    /// allowed host, a zero body limit,
+    /// [`HttpConfigError::InvalidVersionConfig`] for a `versioned![...]`
+    /// route without a fallback on a version-neutral path (including
+    /// `neutral_path("/")` and the problem type pages), where no version is
+    /// resolved, or
     /// [`HttpConfigError::VersionedRouteWithoutVersioning`] naming the first
     /// `versioned![...]` route when the builder has no
     /// [`versioning`](Self::versioning) (installed into your own `App`, wrap
@@ -857,8 +861,16 @@ impl ProblemAppBuilder {
             for path in problem_types {
                 c.add_neutral_path(path);
             }
-            Versioning::new(c).vary(true)
+            c
         });
+        if let Some(config) = &versioning
+            && let Some((method, path)) = self.routes.first_unresolvable(|p| config.is_neutral(p))
+        {
+            return Err(HttpConfigError::InvalidVersionConfig(format!(
+                "route {method} {path} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` or take the path out of the neutral paths"
+            )));
+        }
+        let versioning = versioning.map(|c| Versioning::new(c).vary(true));
         let pipeline = self
             .pipeline
             .max_request_body_size(self.max_request_body_size)
