@@ -61,55 +61,6 @@ fn versioned_route_without_versioning_fails_at_build() {
     );
 }
 
-async fn any_version() -> HttpResponse {
-    HttpResponse::Ok().finish()
-}
-
-/// A `versioned![...]` route without a fallback on a version-neutral path
-/// could only answer 500 (no version is resolved there): `build()` refuses
-/// it, naming the route. With a fallback it is served.
-#[test]
-fn versioned_route_on_a_neutral_path_needs_a_fallback() {
-    let config = |neutral: &str| {
-        version::VersionConfig::builder(version::VersionStrategy::header())
-            .default_version(version::V1)
-            .neutral_path(neutral)
-            .build()
-            .unwrap()
-    };
-    for neutral in ["/orders", "/"] {
-        let err = ProblemApp::builder()
-            .versioning(config(neutral))
-            .routes(|r| {
-                r.get("/health", any_version)
-                    .get("/orders/{id}", version::versioned![list_v1, list_v2])
-            })
-            .build()
-            .map(|_| ())
-            .unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "invalid version configuration: route GET /orders/{id} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` or take the path out of the neutral paths",
-            "{neutral}"
-        );
-        let served = ProblemApp::builder()
-            .versioning(config(neutral))
-            .routes(|r| {
-                r.get(
-                    "/orders/{id}",
-                    version::versioned![list_v1, list_v2, fallback = any_version],
-                )
-            })
-            .build();
-        assert!(served.is_ok(), "{neutral}");
-    }
-    let elsewhere = ProblemApp::builder()
-        .versioning(config("/health"))
-        .routes(|r| r.get("/orders", version::versioned![list_v1, list_v2]))
-        .build();
-    assert!(elsewhere.is_ok());
-}
-
 /// Row 7: `u64` ids filter like other integers; a value over `i64::MAX` is
 /// a 400 `invalid_value`.
 #[test]

@@ -35,7 +35,7 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 /// |---|---|---|
 /// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (at the first request that needs it) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`]; cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
 /// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
-/// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). |
+/// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). The [`Collection`] extractor also ignores the query parameter of the versioning that resolved the request (`VersionStrategy::query_named`). |
 /// | [`tolerate`](Self::tolerate) | none | Names and `prefix*` patterns (`_`, `utm_*`) that strict parsing accepts and ignores: not filters, not bound into cursors, left out of the links; they still count toward the 1000-parameter limit, and one holding a NUL character is still the 400 `invalid_value` of the NUL rule ([`ToleratedParameters`]). |
 /// | [`count_strategy`](Self::count_strategy) | [`CountStrategy::Exact`] | How offset pages count their total when the client states no preference; a client's `Prefer: count=exact\|estimated\|none` (RFC 7240) overrides it, answered with `Preference-Applied` ([`CountStrategy`]). `none`: `meta.total`/`meta.total_pages`, the `last` link and `X-Total-Count` are omitted. |
 /// | [`count_total`](Self::count_total) | `true` | Shorthand: `true` is `count_strategy(Exact)`, `false` is `count_strategy(None)`. |
@@ -503,6 +503,25 @@ impl<Q> fmt::Debug for Collection<Q> {
 /// `tracing` at `warn`, or stderr when no subscriber is set).
 pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryConfig::cursor_keys): cursors are signed with a random key generated at start, so they will not survive a restart or reach another instance";
 
+impl QueryConfig {
+    /// This configuration with `names` ignored too, when one of them is
+    /// not already; `None` when every one is.
+    fn also_ignoring<'n>(&self, names: impl Iterator<Item = &'n str>) -> Option<Self> {
+        let ignored = &self.settings.ignored;
+        let missing: Vec<&str> = names.filter(|n| !ignored.iter().any(|i| i == n)).collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let all: Vec<String> = ignored
+            .iter()
+            .map(String::as_str)
+            .chain(missing)
+            .map(str::to_owned)
+            .collect();
+        Some(self.clone().ignore_parameters(all))
+    }
+}
+
 /// `config` with the process's random cursor key when it has none.
 fn with_cursor_key(config: &QueryConfig) -> Option<QueryConfig> {
     static RANDOM: OnceLock<Option<CursorKeys>> = OnceLock::new();
@@ -544,6 +563,15 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
             Some(c) => c,
             None => DEFAULT.get_or_init(QueryConfig::default),
         };
+        // The version query parameter of the versioning that resolved this
+        // request is never a filter, whatever its name.
+        let renamed = {
+            let ext = actix_web::HttpMessage::extensions(req);
+            ext.get::<crate::pipeline::StickyHeaders>()
+                .and_then(|sticky| sticky.resolved_by.as_deref())
+                .and_then(|versioning| config.also_ignoring(versioning.query_names()))
+        };
+        let config = renamed.as_ref().unwrap_or(config);
         // The parsed query keeps a copy of the configuration: the one with
         // the random key when there is no key, else a clone.
         let keyed = with_cursor_key(config).unwrap_or_else(|| config.clone());

@@ -324,6 +324,12 @@ impl VersionConfig {
         })
     }
 
+    /// The names of the query parameters that carry the version (none
+    /// without a query strategy).
+    pub(crate) fn query_names(&self) -> impl Iterator<Item = &str> {
+        self.sources.query_names()
+    }
+
     /// Makes `path` (and the paths below it) version-neutral, unless it is
     /// already: a `ProblemApp`'s problem type pages, which document the
     /// same problem type for every version.

@@ -199,11 +199,19 @@ impl VersionStrategy {
 
     /// The query strategy with any parameter name.
     ///
-    /// The collection extractor ignores `api-version` by default and reads
-    /// any other parameter as a filter: with another name, list it in
-    /// `QueryConfig::ignore_parameters` too
-    /// (`QueryConfig::default().ignore_parameters(["v"])`), or `?v=2` on a
-    /// listing is the 400 issue `unknown_parameter`.
+    /// The `Collection` extractor never reads the parameter of the
+    /// [`Versioning`](super::Versioning) that resolved the request as a
+    /// filter, whatever its name. A query parsed by hand
+    /// (`TypedQuery::from_query_str`) ignores only its configuration's
+    /// names: list it there
+    /// (`QueryConfig::default().ignore_parameters(["api-version", "v"])`).
+    ///
+    /// # Errors (at build)
+    /// An empty name, or the name of a collection query parameter
+    /// (`page`, `per_page`, `limit`, `cursor`, `sort`, `q`, `search`,
+    /// `search_fields`, `fields`, `exclude`), which a listing would read
+    /// both ways: [`HttpConfigError::InvalidVersionConfig`](crate::HttpConfigError::InvalidVersionConfig)
+    /// from [`VersionConfigBuilder::build`](super::VersionConfigBuilder::build).
     ///
     /// ```
     /// use actix_web::test::TestRequest;
@@ -377,6 +385,12 @@ impl VersionStrategy {
                     if name.is_empty() {
                         return fail("version query parameter name is empty".to_owned());
                     }
+                    if crate::query::is_reserved(name) {
+                        return fail(format!(
+                            "version query parameter name {name:?} is a collection query parameter (one of {}): choose another, such as {DEFAULT_VERSION_QUERY:?}",
+                            crate::query::RESERVED_PARAMETERS.join(", ")
+                        ));
+                    }
                 }
                 Self::MediaType { vendor } => {
                     if !vendor.to_ascii_lowercase().starts_with("vnd.")
@@ -483,6 +497,17 @@ impl VersionStrategy {
 pub(crate) struct Sources(Vec<(VersionStrategy, Option<HeaderName>)>);
 
 impl Sources {
+    /// The names of the query parameters that carry the version.
+    pub(crate) fn query_names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().filter_map(|(source, _)| match source {
+            VersionStrategy::Query { name } => Some(name.as_str()),
+            VersionStrategy::UrlPath { .. }
+            | VersionStrategy::Header { .. }
+            | VersionStrategy::MediaType { .. }
+            | VersionStrategy::Combined(_) => None,
+        })
+    }
+
     /// The version the request carries, as [`VersionStrategy::extract`]:
     /// every source is parsed, the first malformed one is the error, the
     /// first well-formed one the version.

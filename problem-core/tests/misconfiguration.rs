@@ -1,0 +1,170 @@
+//! Configurations that cannot serve are refused by `build()`, and the
+//! layers a `ProblemApp` wires together agree on what they configure: a
+//! misconfiguration is an error at build, never a 500 or a refused request
+//! at run time.
+
+use actix_web::test::{self, TestRequest};
+use actix_web::{App, HttpResponse};
+use problem_core::query::Collection;
+use problem_core::server::ProblemApp;
+use problem_core::version::{self, VersionConfig, VersionStrategy};
+use problem_core::{CollectionQuery, HttpConfigError, versioned};
+use serde_json::{Value, json};
+
+#[derive(CollectionQuery, serde::Serialize)]
+#[query(key = "id")]
+struct OrderQuery {
+    #[query(filter(eq), sort)]
+    id: i64,
+    #[query(filter(eq))]
+    customer: String,
+}
+
+#[versioned("1.x")]
+async fn list_v1() -> HttpResponse {
+    HttpResponse::Ok().finish()
+}
+
+#[versioned("2.x")]
+async fn list_v2() -> HttpResponse {
+    HttpResponse::Ok().finish()
+}
+
+async fn any_version() -> HttpResponse {
+    HttpResponse::Ok().finish()
+}
+
+/// The app as a user wires it: routes, versioning inside the pipeline.
+async fn serve(
+    app: ProblemApp,
+) -> impl actix_web::dev::Service<
+    actix_http::Request,
+    Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+    Error = actix_web::Error,
+> {
+    let a = app.clone();
+    test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.versioning())
+            .wrap(app.pipeline()),
+    )
+    .await
+}
+
+/// A `versioned![...]` route without a fallback on a version-neutral path
+/// could only answer 500 (no version is resolved there): `build()` refuses
+/// it, naming the route. With a fallback it is served.
+#[test]
+fn versioned_route_on_a_neutral_path_needs_a_fallback() {
+    let config = |neutral: &str| {
+        VersionConfig::builder(VersionStrategy::header())
+            .default_version(version::V1)
+            .neutral_path(neutral)
+            .build()
+            .unwrap()
+    };
+    for neutral in ["/orders", "/"] {
+        let err = ProblemApp::builder()
+            .versioning(config(neutral))
+            .routes(|r| {
+                r.get("/health", any_version)
+                    .get("/orders/{id}", version::versioned![list_v1, list_v2])
+            })
+            .build()
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid version configuration: route GET /orders/{id} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` or take the path out of the neutral paths",
+            "{neutral}"
+        );
+        let served = ProblemApp::builder()
+            .versioning(config(neutral))
+            .routes(|r| {
+                r.get(
+                    "/orders/{id}",
+                    version::versioned![list_v1, list_v2, fallback = any_version],
+                )
+            })
+            .build();
+        assert!(served.is_ok(), "{neutral}");
+    }
+    let elsewhere = ProblemApp::builder()
+        .versioning(config("/health"))
+        .routes(|r| r.get("/orders", version::versioned![list_v1, list_v2]))
+        .build();
+    assert!(elsewhere.is_ok());
+}
+
+/// A version query parameter may not be named like a collection query
+/// parameter: `?page=2` would select both.
+#[test]
+fn a_version_parameter_named_like_a_collection_parameter_is_refused() {
+    let err = VersionConfig::builder(VersionStrategy::query_named("page"))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::InvalidVersionConfig(
+            "version query parameter name \"page\" is a collection query parameter (one of page, per_page, limit, cursor, sort, q, search, search_fields, fields, exclude): choose another, such as \"api-version\"".into()
+        )
+    );
+}
+
+/// A renamed version query parameter (`?v=2`) is not a filter of the
+/// collection the request lists: the `Collection` extractor ignores the
+/// query parameters of the versioning that resolved the request, as it
+/// ignores `api-version` by default.
+#[actix_web::test]
+async fn a_renamed_version_parameter_is_not_a_filter() {
+    async fn list(q: Collection<OrderQuery>) -> Result<HttpResponse, actix_web::Error> {
+        let page = q.page_in_memory([
+            json!({"id": 1, "customer": "ada"}),
+            json!({"id": 2, "customer": "bob"}),
+        ])?;
+        Ok(HttpResponse::Ok().json(page.data))
+    }
+    let versioning = VersionConfig::builder(VersionStrategy::query_named("v"))
+        .default_version(version::V1)
+        .build()
+        .unwrap();
+    let app = ProblemApp::builder()
+        .development(false)
+        .versioning(versioning)
+        .routes(|r| r.get("/orders", list))
+        .build()
+        .unwrap();
+    let svc = serve(app).await;
+    let res = test::call_service(
+        &svc,
+        TestRequest::get()
+            .uri("/orders?v=2&customer=bob")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+    let body: Value = test::read_body_json(res).await;
+    assert_eq!(body, json!([{"id": 2, "customer": "bob"}]));
+    // Other unknown names are still refused, and `api-version` too: it is
+    // not this versioning's parameter, and the default ignore list is
+    // kept.
+    let res = test::call_service(
+        &svc,
+        TestRequest::get().uri("/orders?v=2&vv=1").to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    let body: Value = test::read_body_json(res).await;
+    assert_eq!(body["issues"][0]["name"], "vv");
+    assert_eq!(body["issues"].as_array().map(Vec::len), Some(1));
+    let res = test::call_service(
+        &svc,
+        TestRequest::get()
+            .uri("/orders?v=2&api-version=2")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+}
