@@ -168,3 +168,26 @@ async fn a_renamed_version_parameter_is_not_a_filter() {
     .await;
     assert_eq!(res.status(), 200);
 }
+
+/// Supported versions that are all removed serve no request (each is a
+/// 410): refused at build. With one left, the configuration builds.
+#[test]
+fn every_supported_version_removed_is_refused() {
+    let err = VersionConfig::builder(VersionStrategy::header())
+        .supported_versions([version::V1, version::V2])
+        .removed(version::V1)
+        .removed(version::V2)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid version configuration: every supported version (1.0, 2.0) is removed, so no request can be served: support a version that is not removed"
+    );
+    assert!(
+        VersionConfig::builder(VersionStrategy::header())
+            .supported_versions([version::V1, version::V2])
+            .removed(version::V1)
+            .build()
+            .is_ok()
+    );
+}

@@ -285,6 +285,7 @@ impl VersionConfigBuilder {
     /// - `require_version` is set together with `default_version`;
     /// - the default version is not in a non-empty `supported_versions`, or
     ///   is removed;
+    /// - every version of a non-empty `supported_versions` is removed;
     /// - a sunset date is earlier than the deprecation date;
     /// - a date has no IMF-fixdate (before 1970 or after 9999);
     /// - a link cannot be sent in a `Link` header;
@@ -372,11 +373,17 @@ impl VersionConfigBuilder {
                 return fail(format!("neutral path {path:?} must start with '/'"));
             }
         }
-        let advertised = supported
+        let advertised: Vec<ApiVersion> = supported
             .iter()
             .copied()
             .filter(|v| !self.removed.contains_key(v))
             .collect();
+        if !supported.is_empty() && advertised.is_empty() {
+            return fail(format!(
+                "every supported version ({}) is removed, so no request can be served: support a version that is not removed",
+                list(&supported)
+            ));
+        }
         let neutral_paths = self
             .neutral_paths
             .into_iter()
