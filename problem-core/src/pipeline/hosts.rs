@@ -22,7 +22,26 @@ use crate::HttpConfigError;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllowedHosts {
-    entries: Vec<(String, Option<String>)>,
+    entries: Vec<(String, Option<u16>)>,
+}
+
+/// A port as RFC 3986 §3.2.3 writes it (`*DIGIT`, here at least one),
+/// read as a number (`080` is port 80); `None` for anything else or a
+/// number over 65535.
+fn port_number(text: &str) -> Option<u16> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Leading zeros do not change the number; after them, at most five
+    // digits fit a `u16`.
+    let significant = text.trim_start_matches('0');
+    if significant.len() > 5 {
+        return None;
+    }
+    significant
+        .parse()
+        .ok()
+        .or(significant.is_empty().then_some(0))
 }
 
 fn split_host_port(text: &str) -> (&str, Option<&str>) {
@@ -57,9 +76,11 @@ impl AllowedHosts {
     /// Parses the entries.
     ///
     /// # Errors
-    /// [`HttpConfigError::InvalidListenOption`] for an empty entry, one with
-    /// a scheme, path, user information, whitespace or a non-numeric port,
-    /// and anything else that is no RFC 3986 authority (`[::1`, `a?b`).
+    /// [`HttpConfigError::InvalidListenOption`] for no entry at all (every
+    /// request would be refused), an empty entry, one with a scheme, path,
+    /// user information, whitespace or a port that is not digits (`+80`) or
+    /// over 65535, and anything else that is no RFC 3986 authority (`[::1`,
+    /// `a?b`). A port is a number: `books.example:080` is port 80.
     ///
     /// ```
     /// use problem_core::pipeline::AllowedHosts;
@@ -73,6 +94,8 @@ impl AllowedHosts {
     /// assert!(AllowedHosts::new([""]).is_err());
     /// assert!(AllowedHosts::new(["[::1"]).is_err());
     /// assert!(AllowedHosts::new(["a?b"]).is_err());
+    /// assert!(AllowedHosts::new(["books.example:+80"]).is_err());
+    /// assert!(AllowedHosts::new(Vec::<String>::new()).is_err());
     /// ```
     pub fn new<I, S>(hosts: I) -> Result<Self, HttpConfigError>
     where
@@ -99,12 +122,16 @@ impl AllowedHosts {
             if host.is_empty() {
                 return Err(invalid());
             }
-            if let Some(p) = port
-                && p.parse::<u16>().is_err()
-            {
-                return Err(invalid());
-            }
-            entries.push((host.to_ascii_lowercase(), port.map(str::to_owned)));
+            let port = match port {
+                None => None,
+                Some(p) => Some(port_number(p).ok_or_else(invalid)?),
+            };
+            entries.push((host.to_ascii_lowercase(), port));
+        }
+        if entries.is_empty() {
+            return Err(HttpConfigError::InvalidListenOption(
+                "allowed hosts are empty, so every request would be answered 421: list at least one host".to_owned(),
+            ));
         }
         Ok(Self { entries })
     }
@@ -121,18 +148,25 @@ impl AllowedHosts {
     /// assert!(!hosts.allows("[::1]:9090"));
     /// assert!(!hosts.allows("books.example.evil"));
     /// assert!(!hosts.allows("books.example:abc"));
+    /// assert!(AllowedHosts::new(["books.example:80"]).unwrap().allows("books.example:080"));
     /// ```
     pub fn allows(&self, host: &str) -> bool {
         // A header value is visible ASCII: only ASCII whitespace to trim.
         let (name, port) = split_host_port(host.trim_ascii());
-        if port.is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) {
-            return false;
-        }
+        // An empty port (`host:`) is the scheme's default (RFC 3986
+        // §3.2.3): it matches an entry without a port only.
+        let port = match port {
+            None | Some("") => None,
+            Some(p) => match port_number(p) {
+                Some(n) => Some(n),
+                None => return false,
+            },
+        };
         self.entries.iter().any(|(h, p)| {
             h.eq_ignore_ascii_case(name)
                 && match p {
                     None => true,
-                    Some(p) => port == Some(p.as_str()),
+                    Some(p) => port == Some(*p),
                 }
         })
     }
@@ -197,6 +231,37 @@ mod tests {
         assert!(
             !h.allows("localhost\u{2003}"),
             "only ASCII whitespace is trimmed"
+        );
+    }
+
+    /// Ports are numbers: written with leading zeros they match, with a
+    /// sign or past 65535 they are refused (an entry) or never match (a
+    /// request).
+    #[test]
+    fn ports_compare_as_numbers() {
+        for bad in ["x:+80", "x:-1", "x:65536", "x:8a", "x:", "x: 80"] {
+            assert!(AllowedHosts::new([bad]).is_err(), "{bad}");
+        }
+        let h = AllowedHosts::new(["books.example:080", "[::1]:8080"]).unwrap();
+        for (host, allowed) in [
+            ("books.example:80", true),
+            ("books.example:0080", true),
+            ("books.example:0000000000080", true),
+            ("books.example:8080", false),
+            ("books.example:+80", false),
+            ("books.example:65616", false),
+            ("books.example", false),
+            ("books.example:", false),
+            ("[::1]:08080", true),
+        ] {
+            assert_eq!(h.allows(host), allowed, "{host}");
+        }
+        assert!(AllowedHosts::new(["x"]).unwrap().allows("x:"));
+        assert_eq!(
+            AllowedHosts::new(Vec::<&str>::new())
+                .unwrap_err()
+                .to_string(),
+            "invalid listen option: allowed hosts are empty, so every request would be answered 421: list at least one host"
         );
     }
 
