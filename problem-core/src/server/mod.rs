@@ -95,6 +95,8 @@ pub struct ProblemAppBuilder {
     conditional: ConditionalRequests,
     /// The problem types already served ([`ProblemAppBuilder::problem_type`]).
     problem_types: Vec<&'static str>,
+    /// A `Cache-Control` value that is no header value, reported by `build()`.
+    invalid_cache_control: Option<String>,
 }
 
 /// Options of [`ProblemApp::listen_with`].
@@ -132,6 +134,7 @@ impl ProblemApp {
             versioning: None,
             conditional: ConditionalRequests::new(),
             problem_types: Vec::new(),
+            invalid_cache_control: None,
         }
     }
 
@@ -746,7 +749,9 @@ impl ProblemAppBuilder {
 
     /// `Cache-Control` for `GET`/`HEAD` success responses that have none
     /// (RFC 9111 §5.2), e.g. `no-cache` so caches revalidate with the
-    /// `ETag` ([`ConditionalRequests::cache_control`]).
+    /// `ETag` ([`ConditionalRequests::cache_control`]). A value that is not
+    /// a valid header value (a control character, a line break) is an
+    /// [`HttpConfigError::InvalidListenOption`] from [`build`](Self::build).
     ///
     /// ```
     /// use actix_web::HttpResponse;
@@ -767,10 +772,20 @@ impl ProblemAppBuilder {
     /// let svc = serve(app).await;
     /// let res = test::call_service(&svc, test::TestRequest::get().uri("/b").to_request()).await;
     /// assert_eq!(res.headers().get("cache-control").unwrap(), "no-cache");
+    /// let err = ProblemApp::builder().cache_control("no-cache\r\nX-Evil: 1").build().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid listen option: cache_control \"no-cache\\r\\nX-Evil: 1\" is not a valid header value"
+    /// );
     /// # });
     /// ```
     pub fn cache_control(mut self, value: &str) -> Self {
         self.conditional = self.conditional.cache_control(value);
+        self.invalid_cache_control = self
+            .conditional
+            .cache_control_value()
+            .is_none()
+            .then(|| value.to_owned());
         self
     }
 
@@ -809,7 +824,8 @@ impl ProblemAppBuilder {
     ///
     /// # Errors
     /// [`HttpConfigError`]: a duplicate route, an invalid path, an invalid
-    /// allowed host, a zero body limit,
+    /// allowed host, a zero body limit, a `Cache-Control` value that is no
+    /// header value,
     /// [`HttpConfigError::InvalidVersionConfig`] for a `versioned![...]`
     /// route without a fallback on a version-neutral path (including
     /// `neutral_path("/")` and the problem type pages), where no version is
@@ -846,6 +862,11 @@ impl ProblemAppBuilder {
     /// ```
     pub fn build(self) -> Result<ProblemApp, HttpConfigError> {
         self.routes.check()?;
+        if let Some(value) = &self.invalid_cache_control {
+            return Err(HttpConfigError::InvalidListenOption(format!(
+                "cache_control {value:?} is not a valid header value"
+            )));
+        }
         if self.versioning.is_none()
             && let Some((method, path)) = self.routes.first_versioned()
         {
