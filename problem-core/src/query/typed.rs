@@ -264,6 +264,12 @@ impl QuerySchema {
 /// A struct describing a collection's queryable fields; implemented by
 /// `#[derive(CollectionQuery)]`, which checks the attributes at compile time.
 ///
+/// Implement it with the derive. A hand-written [`QuerySchema`] is not
+/// checked: a `key` that names no field gives pages with no order (and no
+/// cursors), and a `default_sort` or filter on a field that does not
+/// exist is never applied. Only its page sizes are bounded at run time (a
+/// default of 0 or over the maximum is read as within 1..=maximum).
+///
 /// ```
 /// use problem_core::CollectionQuery;
 /// use problem_core::query::{CollectionQuery as _, QueryConfig, TypedQuery};
