@@ -78,6 +78,18 @@ fn show((major, minor): Version) -> String {
 /// What to write instead of a constraint in another notation (Cargo's
 /// `>=2.1`, Rust's `1..2`, `2.*`, ...), when it is clear.
 fn hint(text: &str) -> Option<String> {
+    if text.contains(',') {
+        let parts: Vec<String> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| format!("\"{p}\""))
+            .collect();
+        return Some(format!(
+            "one constraint per string: write #[versioned({})]",
+            parts.join(", ")
+        ));
+    }
     let trimmed = text.trim();
     if trimmed != text && parse_constraint(trimmed).is_ok() {
         return Some(format!("write \"{trimmed}\", without spaces"));

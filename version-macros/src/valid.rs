@@ -10,6 +10,13 @@ use crate::ast::{Table, VersionedFn};
 /// for (its `MAX_CONSTRAINTS`).
 const MAX_CONSTRAINTS: usize = 16;
 
+/// actix-web's route attributes (`#[get("/books")]`, ...): each replaces
+/// the function by a service struct.
+const ACTIX_ROUTE_MACROS: [&str; 11] = [
+    "get", "post", "put", "patch", "delete", "head", "options", "trace", "connect", "route",
+    "routes",
+];
+
 /// The function is a safe Rust `async fn` (no `unsafe`, no `extern` ABI)
 /// without `self`, type or const parameters
 /// (free or associated); its constraints are at most `MAX_CONSTRAINTS`,
@@ -49,6 +56,17 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
         return Err(syn::Error::new_spanned(
             again,
             "#[versioned] is given twice: list every constraint in one attribute, e.g. #[versioned(\"2.x\", \"3.x\")]",
+        ));
+    }
+    if let Some(route) = f.item.attrs.iter().find(|a| {
+        a.path()
+            .segments
+            .last()
+            .is_some_and(|s| ACTIX_ROUTE_MACROS.iter().any(|m| s.ident == m))
+    }) {
+        return Err(syn::Error::new_spanned(
+            route,
+            "actix-web's route attribute turns the function into a service, which versioned![...] cannot dispatch to: remove it and register the table on the route instead, e.g. `.route(\"/books\", web::get().to(versioned![list_v1, list_v2]))`",
         ));
     }
     if let Some(receiver) = sig.receiver() {
