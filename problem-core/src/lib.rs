@@ -150,6 +150,10 @@ pub use query_derive::CollectionQuery;
 /// A variant holding data, a generic enum, or a serde attribute under which
 /// a variant is not written as a string (`tag`, `untagged`, `into`...) is
 /// a compile error saying what to write instead.
+///
+/// The names come from the serde attributes only: derive `Serialize` too.
+/// With a hand-written `Serialize` the derive cannot see the names it
+/// writes; implement [`query::QueryValue`] by hand then, listing them.
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use query_derive::QueryValue;
