@@ -40,6 +40,8 @@ pub(crate) struct Attrs {
     pub title: Option<StrValue>,
     pub problem_type: Option<StrValue>,
     pub detail: Option<StrValue>,
+    /// thiserror's `#[error(..)]` next to the keys: refused in `valid.rs`.
+    pub thiserror: Option<Box<Attribute>>,
 }
 
 /// The keys of a field.
@@ -73,7 +75,10 @@ impl Errors {
 
 /// Parses the `#[problem(...)]` attributes of a struct, enum or variant.
 pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
-    let mut out = Attrs::default();
+    let mut out = Attrs {
+        thiserror: thiserror_attr(attrs).cloned().map(Box::new),
+        ..Attrs::default()
+    };
     for attr in problem_attrs(attrs, "`#[problem(status = 404)]`", errors) {
         let result = attr.parse_nested_meta(|meta| {
             let (name, span) = key_name(&meta)?;
@@ -110,6 +115,12 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
         }
     }
     out
+}
+
+/// thiserror's `#[error(..)]` among `attrs`: visible here when
+/// `thiserror::Error` is derived too, whose helper attribute it is.
+pub(crate) fn thiserror_attr(attrs: &[Attribute]) -> Option<&Attribute> {
+    attrs.iter().find(|a| a.path().is_ident("error"))
 }
 
 /// Parses the `#[problem(...)]` attributes of a field.

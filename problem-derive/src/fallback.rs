@@ -5,13 +5,15 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::{DeriveInput, Ident};
+use syn::{Data, DeriveInput};
 
 pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     let p = quote!(::problem_core::__private);
     let o = quote!(::problem_core::__private::openapi);
     let error = error.to_compile_error();
-    let ident = Ident::new(&input.ident.to_string(), Span::call_site());
+    // The ident itself (`r#match` stays raw), located at the derive.
+    let mut ident = input.ident.clone();
+    ident.set_span(Span::call_site());
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let extra = |bound: TokenStream| match where_clause {
         // `for<'workaround>` makes the bound on a concrete type legal
@@ -24,20 +26,27 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     };
     let error_where = extra(quote!(#p::fmt::Debug));
     let problem_where = extra(quote!(#p::fmt::Debug + #p::Send + #p::Sync + 'static));
+    // With thiserror's `#[error(..)]` (the mistake reported), thiserror's
+    // derive writes `Display` and `Error`: placeholders would conflict.
+    let display_and_error = (!has_thiserror_attr(input)).then(|| {
+        quote! {
+            #[automatically_derived]
+            #[allow(unused_qualifications)]
+            impl #impl_generics #p::fmt::Display for #ident #ty_generics #where_clause {
+                fn fmt(&self, _: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                    ::core::unreachable!()
+                }
+            }
+
+            #[automatically_derived]
+            #[allow(unused_qualifications)]
+            impl #impl_generics #p::Error for #ident #ty_generics #error_where {}
+        }
+    });
     quote! {
         #error
 
-        #[automatically_derived]
-        #[allow(unused_qualifications)]
-        impl #impl_generics #p::fmt::Display for #ident #ty_generics #where_clause {
-            fn fmt(&self, _: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
-                ::core::unreachable!()
-            }
-        }
-
-        #[automatically_derived]
-        #[allow(unused_qualifications)]
-        impl #impl_generics #p::Error for #ident #ty_generics #error_where {}
+        #display_and_error
 
         #[automatically_derived]
         #[allow(unused_qualifications)]
@@ -73,4 +82,15 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
             }
         }
     }
+}
+
+/// Whether the type or a variant has thiserror's `#[error(..)]`.
+fn has_thiserror_attr(input: &DeriveInput) -> bool {
+    let variants = match &input.data {
+        Data::Enum(data) => data.variants.iter().map(|v| v.attrs.as_slice()).collect(),
+        Data::Struct(_) | Data::Union(_) => Vec::new(),
+    };
+    std::iter::once(input.attrs.as_slice())
+        .chain(variants)
+        .any(|attrs| crate::attr::thiserror_attr(attrs).is_some())
 }

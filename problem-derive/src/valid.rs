@@ -21,6 +21,7 @@ pub(crate) fn validate(input: &Input<'_>) -> syn::Result<()> {
             "`detail` names fields, so it belongs on each variant: move it to the `#[problem(...)]` of the variants",
         ));
     }
+    check_thiserror(input, &mut errors);
     for case in input.cases() {
         check_attrs(&case.attrs, &mut errors);
         check_detail_empty(&case.attrs, &mut errors);
@@ -50,6 +51,17 @@ fn check_attrs(attrs: &Attrs, errors: &mut Errors) {
         errors.push(syn::Error::new(ty.lit.span(), msg));
     }
     if let Some(title) = &attrs.title
+        && title.lit.value().contains(['{', '}'])
+    {
+        // RFC 9457 §3.1.3: the title does not change from occurrence to
+        // occurrence. Braces are refused as in `type` (`{{` too: the title
+        // is no format string, it would be sent doubled).
+        errors.push(syn::Error::new(
+            title.lit.span(),
+            "`title` is fixed text, the same for every occurrence of the problem type (RFC 9457 §3.1.3), so it cannot name fields: remove the braces and put the varying part in `detail` (placeholders work in `detail` only), e.g. `title = \"Book not found\", detail = \"Book {id} not found\"`",
+        ));
+    }
+    if let Some(title) = &attrs.title
         && title.lit.value().trim().is_empty()
     {
         errors.push(syn::Error::new(
@@ -57,6 +69,27 @@ fn check_attrs(attrs: &Attrs, errors: &mut Errors) {
             "`title` is empty: write a short summary of the problem type, e.g. `title = \"Conflict\"`, or leave it out for the status's reason phrase",
         ));
     }
+}
+
+/// thiserror's `#[error(..)]` (with `thiserror::Error` derived too): both
+/// derives would write `Display` and `Error`. One error, on the first.
+fn check_thiserror(input: &Input<'_>, errors: &mut Errors) {
+    let Some(attr) = std::iter::once(input.defaults())
+        .chain(input.cases().iter().map(|c| &c.attrs))
+        .find_map(|a| a.thiserror.as_ref())
+    else {
+        return;
+    };
+    let detail = match attr.parse_args::<syn::LitStr>() {
+        Ok(lit) => quote::ToTokens::to_token_stream(&lit).to_string(),
+        Err(_) => "\"...\"".to_owned(),
+    };
+    errors.push(syn::Error::new_spanned(
+        attr,
+        format!(
+            "`#[error(..)]` is thiserror's, and `#[derive(Problem)]` writes `Display` (from `detail`) and `std::error::Error` itself: remove `thiserror::Error` from the derive and write the message as `#[problem(detail = {detail})]` instead of `#[error(..)]` (a cause is `#[problem(source)]`)"
+        ),
+    ));
 }
 
 /// An empty `detail` of a struct or variant (on an enum, `detail` is
@@ -359,9 +392,15 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
             ));
         }
         if let Some(r) = &a.rename
-            && let Some(msg) = standard_member(&r.lit.value())
+            && let Some(msg) = standard_member(&r.lit.value(), false)
         {
             errors.push(syn::Error::new(r.lit.span(), msg));
+        }
+        if a.rename.is_none()
+            && let Role::Extension(name) = case.role(field)
+            && let Some(msg) = standard_member(&name, true)
+        {
+            errors.push(syn::Error::new(field.span(), msg));
         }
         if let Role::Extension(name) = case.role(field)
             && !extension_names.insert(name.clone())
@@ -380,9 +419,11 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
     }
 }
 
-/// Why a `rename` to a standard member of the problem body (RFC 9457 and
-/// the pipeline's own members) could never be sent: the real member wins.
-fn standard_member(name: &str) -> Option<String> {
+/// Why an extension member named like a standard member of the problem
+/// body (RFC 9457 and the pipeline's own members) could never be sent: the
+/// real member wins. `field_name`: the member is a field's own name (no
+/// `rename`), else it is the `rename` value.
+fn standard_member(name: &str, field_name: bool) -> Option<String> {
     let why = match name {
         "type" | "title" | "status" | "instance" => "and always wins",
         "detail" => "(a problem's own detail replaces it)",
@@ -390,9 +431,15 @@ fn standard_member(name: &str) -> Option<String> {
         "stack" => "(the pipeline sets it in development, replacing this one)",
         _ => return None,
     };
-    Some(format!(
-        "`{name}` is a standard member {why}: choose another name, or `#[problem(skip)]`"
-    ))
+    Some(if field_name && name == "detail" {
+        "field `detail` would be the extension member `detail`, a standard member, and not the problem's detail (its message and `Problem::detail` never see it): to make it the detail, `#[problem(skip)]` it and write `detail = \"{detail}\"` on the type or variant; else name the member with `#[problem(rename = \"book_detail\")]` (any other name)".to_owned()
+    } else if field_name {
+        format!(
+            "field `{name}` would be the extension member `{name}`, but `{name}` is a standard member {why}, so the field would never be sent: name the member with `#[problem(rename = \"book_{name}\")]` (any other name), or `#[problem(skip)]` the field"
+        )
+    } else {
+        format!("`{name}` is a standard member {why}: choose another name, or `#[problem(skip)]`")
+    })
 }
 
 /// Two field keys that exclude each other: the error is on the second.

@@ -44,7 +44,7 @@ struct RateLimited {
     limit: u32,
     #[problem(skip)]
     width: usize,
-    r#type: &'static str,
+    r#match: &'static str,
 }
 
 #[derive(Debug, Problem)]
@@ -105,7 +105,7 @@ fn use_all() -> Vec<Box<dyn Problem>> {
             note: None,
             limit: 1,
             width: 1,
-            r#type: "x",
+            r#match: "x",
         }),
         Box::new(Storage { source: std::io::Error::other("x") }),
         Box::new(Upstream { cause: None }),
