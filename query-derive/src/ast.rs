@@ -1,15 +1,21 @@
 //! The parsed form of the deriving struct.
 
 use proc_macro2::Span;
-use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type};
+use syn::{
+    Attribute, Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, PathArguments, Type,
+};
 
 use crate::attr::{ContainerAttrs, FieldAttrs};
+use crate::value::ast::{key_of, serde_attrs, serialize_name, skip};
 
 /// The struct.
 pub(crate) struct Input<'a> {
     pub ident: &'a Ident,
     pub attrs: ContainerAttrs,
     pub fields: Vec<Field<'a>>,
+    /// `#[serde(rename_all = "..")]` (its serializing rule), checked against
+    /// the query names: the in-memory filters read items by those names.
+    pub serde_rename_all: Option<LitStr>,
 }
 
 /// One named field.
@@ -26,6 +32,17 @@ pub(crate) struct Field<'a> {
     /// `Option<Option<T>>`: refused by validation.
     pub nested_option: Option<Span>,
     pub attrs: FieldAttrs,
+    /// serde's view of the field: its `rename` (serializing name), and
+    /// whether it is never serialized (`skip`, `skip_serializing`).
+    pub serde: SerdeField,
+}
+
+/// What the `#[serde(..)]` attributes of a field say about its serialized
+/// member; a malformed one is serde's to report.
+#[derive(Default)]
+pub(crate) struct SerdeField {
+    pub rename: Option<LitStr>,
+    pub skipped: bool,
 }
 
 /// What the derive knows of a field's value type from its spelling.
@@ -163,16 +180,57 @@ impl<'a> Input<'a> {
                 nullable,
                 nested_option,
                 attrs: fattrs,
+                serde: serde_field(&f.attrs),
             });
         }
         Ok(Input {
             ident: &input.ident,
             attrs,
             fields,
+            serde_rename_all: serde_rename_all(&input.attrs),
         })
     }
 
     pub(crate) fn field(&self, name: &str) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.name == name)
     }
+}
+
+/// The serializing `rename_all` rule of the struct's `#[serde(..)]`.
+fn serde_rename_all(attrs: &[Attribute]) -> Option<LitStr> {
+    let mut rule = None;
+    for attr in serde_attrs(attrs) {
+        // A malformed attribute is serde's derive's to report.
+        let _ = attr.parse_nested_meta(|meta| {
+            if key_of(&meta) == "rename_all" {
+                if let Some(lit) = serialize_name(&meta)? {
+                    rule = Some(lit);
+                }
+            } else {
+                skip(&meta)?;
+            }
+            Ok(())
+        });
+    }
+    rule
+}
+
+fn serde_field(attrs: &[Attribute]) -> SerdeField {
+    let mut out = SerdeField::default();
+    for attr in serde_attrs(attrs) {
+        // A malformed attribute is serde's derive's to report.
+        let _ = attr.parse_nested_meta(|meta| {
+            match key_of(&meta).as_str() {
+                "rename" => {
+                    if let Some(lit) = serialize_name(&meta)? {
+                        out.rename = Some(lit);
+                    }
+                }
+                "skip" | "skip_serializing" => out.skipped = true,
+                _ => skip(&meta)?,
+            }
+            Ok(())
+        });
+    }
+    out
 }

@@ -153,7 +153,28 @@ fn operator_list(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
             "`filter()` lists no operator: write `filter(eq, ..)` or remove it",
         ));
     }
+    let mut entry_start = true;
     for token in group.stream() {
+        // `filter(*)`, `filter(!eq)`: a symbol where an operator's name goes.
+        if let proc_macro2::TokenTree::Punct(p) = &token
+            && entry_start
+            && !matches!(p.as_char(), ',' | ':')
+        {
+            let c = p.as_char();
+            let wildcard = if c == '*' {
+                " (there is no wildcard)"
+            } else {
+                ""
+            };
+            return Err(syn::Error::new(
+                p.span(),
+                format!(
+                    "`{c}` is not a filter operator{wildcard}: list by name the operators this field takes, e.g. `filter(eq, in)`, from: {}",
+                    operator_names()
+                ),
+            ));
+        }
+        entry_start = matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == ',');
         if let proc_macro2::TokenTree::Literal(lit) = token {
             let text = lit.to_string();
             let bare = text.trim_matches('"');
@@ -169,6 +190,15 @@ fn operator_list(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The names of every filter operator, from the shared operator table.
+fn operator_names() -> String {
+    OPERATORS
+        .iter()
+        .map(|o| o.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// An empty `#[query()]` is one error on its parentheses (`example` is a
@@ -269,7 +299,21 @@ impl FieldAttrs {
                             let name = op.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                             let name = name.trim_start_matches("r#");
                             let Some(info) = query_operators::find(name) else {
-                                let all = OPERATORS.iter().map(|o| o.name).collect::<Vec<_>>().join(", ");
+                                let all = operator_names();
+                                // `Operator::Eq`: the variant, for its name.
+                                let variant = op
+                                    .path
+                                    .segments
+                                    .last()
+                                    .filter(|_| op.path.segments.len() > 1)
+                                    .and_then(|s| OPERATORS.iter().find(|o| s.ident == o.variant));
+                                if let Some(o) = variant {
+                                    return Err(op.error(format!(
+                                        "unknown filter operator `{}`: did you mean `{}`? write each operator by its name, not its `Operator` variant; expected one of: {all}",
+                                        path_text(&op),
+                                        o.name
+                                    )));
+                                }
                                 if let Some(o) = query_operators::find(&name.to_ascii_lowercase()) {
                                     return Err(op.error(format!(
                                         "unknown filter operator `{}`: did you mean `{}`? operators are lower case",

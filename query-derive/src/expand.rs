@@ -5,6 +5,7 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use query_operators::Applies;
 use quote::{quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use crate::ast::Input;
@@ -12,7 +13,7 @@ use crate::valid::Resolved;
 
 pub(crate) fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
     let ident = input.ident;
-    let resource = ident.to_string();
+    let resource = ident.unraw().to_string();
     let q = quote!(::problem_core::query);
     let mut specs = Vec::new();
     let mut checks = Vec::new();

@@ -5,12 +5,15 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
+use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Ident};
 
 pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     let error = error.to_compile_error();
-    let ident = Ident::new(&input.ident.to_string(), Span::call_site());
-    let resource = input.ident.to_string();
+    // The ident itself (`r#BookQuery` stays raw), located at the derive.
+    let mut ident = input.ident.clone();
+    ident.set_span(Span::call_site());
+    let resource = input.ident.unraw().to_string();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let q = quote!(::problem_core::query);
     // Marks the fields as read, as the real expansion does: no dead-code

@@ -54,6 +54,12 @@ mod value;
 /// that name, e.g. with the same `#[serde(rename = "..")]`), and its SQL
 /// column unless `column` names another. `key` and `default_sort` name
 /// fields by that name too. To change only the SQL column, use `column`.
+/// When the struct is itself serialized (the item type deriving both
+/// `Serialize` and `CollectionQuery`), a `#[serde(rename_all = "..")]` on
+/// it or a `#[serde(rename = "..")]` on a field that serializes a field
+/// under another name than its query name is a compile error (the
+/// in-memory filters would never match it): give the field that name with
+/// `#[query(rename = "..")]`, or drop the serde rename.
 ///
 /// The generated code names `::problem_core`: with a renamed dependency
 /// (`pc = { package = "problem-core", .. }` in `Cargo.toml`), add

@@ -2,9 +2,11 @@
 //! what to write instead.
 
 use query_operators::Applies;
+use syn::ext::IdentExt;
 use syn::{Error, LitStr};
 
 use crate::ast::{Input, KnownType};
+use crate::value::rename::RenameRule;
 
 /// Container settings after defaults and checks.
 pub(crate) struct Resolved {
@@ -33,7 +35,7 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         Some(all) => all.combine(e),
         None => errors = Some(e),
     };
-    let struct_name = input.ident.to_string();
+    let struct_name = input.ident.unraw().to_string();
     let key_name = input
         .attrs
         .key
@@ -288,14 +290,21 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                 None => (false, entry.strip_prefix('+').unwrap_or(entry)),
             };
             if !looks_like_name(name) {
-                let hint = match spelled_direction(entry) {
-                    Some((field, true)) => {
-                        format!("write `-{field}` (a `-` before a field sorts it descending)")
+                let hint = if let Some((field, desc)) = spaced_sign(entry) {
+                    let sign = if desc { "-" } else { "" };
+                    format!(
+                        "write `{sign}{field}` (no space after the sign; a `-` before a field sorts it descending)"
+                    )
+                } else {
+                    match spelled_direction(entry) {
+                        Some((field, true)) => {
+                            format!("write `-{field}` (a `-` before a field sorts it descending)")
+                        }
+                        Some((field, false)) => {
+                            format!("write `{field}` (a field without `-` sorts ascending)")
+                        }
+                        None => "separate field names by commas, with a `-` before a field to sort it descending".to_owned(),
                     }
-                    Some((field, false)) => {
-                        format!("write `{field}` (a field without `-` sorts ascending)")
-                    }
-                    None => "separate field names by commas, with a `-` before a field to sort it descending".to_owned(),
                 };
                 push(Error::new(
                     lit.span(),
@@ -337,6 +346,8 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         default_sort.push((key.clone(), false));
     }
 
+    check_serde_names(input, &mut push);
+
     let max_page_size = page_size(&input.attrs.max_page_size, 100, "max_page_size", &mut push);
     let default_page_size = page_size(
         &input.attrs.default_page_size,
@@ -366,6 +377,65 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
             default_page_size,
         }),
     }
+}
+
+/// The in-memory filters and sorts read each serialized item's member by
+/// the field's query name: serde must serialize the field under it, so a
+/// `#[serde(rename_all)]` or `#[serde(rename)]` that names it otherwise is
+/// refused (one error on the `rename_all` rule, one on each `rename`).
+fn check_serde_names(input: &Input<'_>, push: &mut impl FnMut(Error)) {
+    // An unknown rule is serde's derive's to report.
+    let rule = input
+        .serde_rename_all
+        .as_ref()
+        .and_then(|lit| RenameRule::from_name(&lit.value()).map(|rule| (lit, rule)));
+    let mut by_rule: Vec<(&str, String)> = Vec::new();
+    for f in input.fields.iter().filter(|f| !f.serde.skipped) {
+        if let Some(lit) = &f.serde.rename {
+            let serialized = lit.value();
+            if serialized != f.name {
+                let fix = if valid_param_name(&serialized) {
+                    format!(
+                        "give the query the same name with `#[query(rename = \"{serialized}\")]`, or remove the serde `rename`"
+                    )
+                } else {
+                    "remove the serde `rename` (a query name is letters, digits and `_` without `__`)".to_owned()
+                };
+                push(Error::new(
+                    lit.span(),
+                    format!(
+                        "`#[serde(rename = \"{serialized}\")]` serializes this field as `{serialized}`, but its query parameter and the item member the in-memory filters and sorts read are both its query name `{}`: {fix}",
+                        f.name
+                    ),
+                ));
+            }
+        } else if let Some((_, rule)) = rule {
+            let serialized = rule.apply_to_field(&f.ident.unraw().to_string());
+            if serialized != f.name {
+                by_rule.push((&f.name, serialized));
+            }
+        }
+    }
+    let (Some((lit, _)), false) = (rule, by_rule.is_empty()) else {
+        return;
+    };
+    let list = |f: &dyn Fn(&(&str, String)) -> String| {
+        by_rule.iter().map(f).collect::<Vec<_>>().join(", ")
+    };
+    let serializes = list(&|(name, ser)| format!("`{name}` as `{ser}`"));
+    let fix = if by_rule.iter().all(|(_, ser)| valid_param_name(ser)) {
+        let renames = list(&|(name, ser)| format!("`#[query(rename = \"{ser}\")]` on `{name}`"));
+        format!("add {renames}, or remove `rename_all`")
+    } else {
+        "remove `rename_all` (a query name is letters, digits and `_` without `__`)".to_owned()
+    };
+    push(Error::new(
+        lit.span(),
+        format!(
+            "`#[serde(rename_all = \"{}\")]` serializes {serializes}, but a field's query parameter and the item member the in-memory filters and sorts read are both its query name (the field's name, or `#[query(rename = \"..\")]`): {fix}",
+            lit.value()
+        ),
+    ));
 }
 
 fn page_size(
@@ -406,6 +476,17 @@ fn spelled_direction(entry: &str) -> Option<(&str, bool)> {
     }
 }
 
+/// `- year` or `+ year`: a sign set apart from its field by spaces; the
+/// field and whether the entry asks for a descending sort.
+fn spaced_sign(entry: &str) -> Option<(&str, bool)> {
+    let (desc, rest) = match entry.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, entry.strip_prefix('+')?),
+    };
+    let field = rest.trim_start();
+    (field.len() < rest.len() && looks_like_name(field)).then_some((field, desc))
+}
+
 /// The `default_sort` text as it should be written: empty entries left
 /// out and `field desc` / `field asc` spelled `-field` / `field`.
 fn sort_suggestion(entries: &[&str]) -> String {
@@ -415,12 +496,24 @@ fn sort_suggestion(entries: &[&str]) -> String {
         .flat_map(|e| match spelled_direction(e) {
             Some((field, true)) => vec![format!("-{field}")],
             Some((field, false)) => vec![field.to_owned()],
-            // `year;id`, `year id`: the names, each once.
-            None => e
-                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-                .filter(|n| !n.is_empty())
-                .map(str::to_owned)
-                .collect(),
+            // `year;id`, `year id`: the names, each once; a `-` standing
+            // apart (`- year`) goes to the name after it.
+            None => {
+                let mut names = Vec::new();
+                let mut sign = "";
+                let words = e
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                    .filter(|n| !n.is_empty());
+                for word in words {
+                    if word.chars().all(|c| c == '-') {
+                        sign = "-";
+                    } else {
+                        names.push(format!("{sign}{word}"));
+                        sign = "";
+                    }
+                }
+                names
+            }
         })
         .collect();
     if fixed.is_empty() {
@@ -467,7 +560,7 @@ fn valid_param_name(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{sort_suggestion, spelled_direction};
+    use super::{sort_suggestion, spaced_sign, spelled_direction};
 
     #[test]
     fn default_sort_suggestions() {
@@ -479,5 +572,9 @@ mod tests {
         assert_eq!(sort_suggestion(&["year desc", "id"]), "-year,id");
         assert_eq!(sort_suggestion(&["", ""]), "-year,id");
         assert_eq!(sort_suggestion(&["year;-id"]), "year,-id");
+        assert_eq!(sort_suggestion(&["- year"]), "-year");
+        assert_eq!(sort_suggestion(&["+ year", "-  id"]), "year,-id");
+        assert_eq!(spaced_sign("- year"), Some(("year", true)));
+        assert_eq!(spaced_sign("-year"), None);
     }
 }

@@ -119,11 +119,11 @@ impl<'a> Input<'a> {
     }
 }
 
-fn serde_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
+pub(crate) fn serde_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
     attrs.iter().filter(|a| a.path().is_ident("serde"))
 }
 
-fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+pub(crate) fn key_of(meta: &ParseNestedMeta<'_>) -> String {
     meta.path
         .get_ident()
         .map(ToString::to_string)
@@ -132,7 +132,7 @@ fn key_of(meta: &ParseNestedMeta<'_>) -> String {
 
 /// The serializing name of `key = ".."` or `key(serialize = "..",
 /// deserialize = "..")`; `None` when only `deserialize` is given.
-fn serialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
+pub(crate) fn serialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
     if meta.input.peek(Token![=]) {
         return meta.value()?.parse().map(Some);
     }
@@ -150,7 +150,7 @@ fn serialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
 
 /// Skips the value of a serde attribute this derive does not read:
 /// `key`, `key = <expr>` or `key(..)`.
-fn skip(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+pub(crate) fn skip(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<syn::Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {

@@ -1,6 +1,10 @@
 //! `#[derive(QueryValue)]`: an enum of unit variants is queryable as
 //! `ValueKind::OneOf` of the names serde serializes its variants as.
 //!
+//! Its reading of `#[serde(..)]` (`ast.rs`) and serde's `rename_all` rules
+//! (`rename.rs`) serve `#[derive(CollectionQuery)]` too, which checks that
+//! serde serializes each field under its query name.
+//!
 //! As the `CollectionQuery` derive: parse (`ast.rs`: the enum and what its
 //! `#[serde(..)]` attributes say about serialization), validate
 //! (`valid.rs`: the names, or one spanned error per mistake), generate
@@ -10,10 +14,10 @@
 use proc_macro2::TokenStream;
 use syn::DeriveInput;
 
-mod ast;
+pub(crate) mod ast;
 mod expand;
 mod fallback;
-mod rename;
+pub(crate) mod rename;
 mod valid;
 
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
