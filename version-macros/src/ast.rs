@@ -68,11 +68,18 @@ pub(crate) struct VersionedFn {
 impl VersionedFn {
     /// Parses the attribute arguments and the item.
     pub(crate) fn parse(args: TokenStream, item: TokenStream) -> syn::Result<Self> {
-        let item: ItemFn = syn::parse2(item).map_err(|e| {
-            syn::Error::new(
-                e.span(),
-                "#[versioned] goes on a handler function, e.g. #[versioned(\"1.0\")] async fn list_books() -> ...",
-            )
+        let item: ItemFn = syn::parse2(item.clone()).map_err(|e| {
+            // A trait's method declaration (no body) parses as a trait item.
+            match syn::parse2::<syn::TraitItemFn>(item) {
+                Ok(decl) if decl.default.is_none() => syn::Error::new_spanned(
+                    &decl.sig,
+                    "#[versioned] goes on a handler's definition, and a trait method declaration has none: put it on the `async fn` with a body (a free function, or an associated function in an inherent `impl`)",
+                ),
+                Ok(_) | Err(_) => syn::Error::new(
+                    e.span(),
+                    "#[versioned] goes on a handler function, e.g. #[versioned(\"1.0\")] async fn list_books() -> ...",
+                ),
+            }
         })?;
         let constraints = attr::constraints(args)?;
         Ok(Self { item, constraints })

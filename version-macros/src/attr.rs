@@ -10,6 +10,9 @@ use crate::ast::{Constraint, Kind, Version};
 
 const USAGE: &str = "write a version (\"1.0\"), a major with any minor (\"2.x\"), a minimum (\"2.1+\") or a range (\"1.0..=2.5\")";
 
+/// How the attribute's list is written.
+const LIST_USAGE: &str = "write the constraints as string literals separated by commas, e.g. #[versioned(\"1.0\", \"2.x\")]";
+
 /// The constraints of the attribute arguments.
 pub(crate) fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
     if args.is_empty() {
@@ -19,7 +22,8 @@ pub(crate) fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
         ));
     }
     let parser = Punctuated::<Expr, Token![,]>::parse_terminated;
-    let list = syn::parse::Parser::parse2(parser, args)?;
+    let list = syn::parse::Parser::parse2(parser, args)
+        .map_err(|e| syn::Error::new(e.span(), format!("{e}: {LIST_USAGE}")))?;
     list.iter().map(constraint).collect()
 }
 

@@ -134,7 +134,7 @@ pub(crate) fn table(t: &Table) -> TokenStream {
         for j in i + 1..t.handlers.len() {
             let (a, b) = (&consts[i], &consts[j]);
             let message = format!(
-                "versioned! handlers `{}` and `{}` accept overlapping API versions: make their #[versioned] constraints disjoint",
+                "versioned! handlers `{}` and `{}` accept overlapping API versions: make their #[versioned] constraints disjoint (if both name one handler, list it once)",
                 display(&t.handlers[i]),
                 display(&t.handlers[j])
             );

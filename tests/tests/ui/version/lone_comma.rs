@@ -1,0 +1,8 @@
+use problem_core::versioned;
+
+#[versioned(,)]
+async fn list() -> &'static str {
+    "v"
+}
+
+fn main() {}
