@@ -289,9 +289,11 @@ impl VersionConfigBuilder {
     /// - a sunset date is earlier than the deprecation date;
     /// - a date has no IMF-fixdate (before 1970 or after 9999);
     /// - a link cannot be sent in a `Link` header;
-    /// - the strategy is unusable: an invalid header name, an empty query
-    ///   parameter name, a vendor that is not `vnd.<name>` with token
-    ///   characters, a prefix with `?` or `#`, an empty combination;
+    /// - the strategy is unusable: an invalid header name or one of HTTP's
+    ///   own request headers (`Accept`, `Host`...), an empty query
+    ///   parameter name or a collection parameter's (`page`, `sort`...), a
+    ///   vendor that is not `vnd.<name>` with token characters, a prefix
+    ///   with `?` or `#`, an empty combination;
     /// - a neutral path does not start with `/`.
     ///
     /// ```

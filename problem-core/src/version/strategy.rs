@@ -166,7 +166,10 @@ impl VersionStrategy {
     }
 
     /// The header strategy with any header name (checked by
-    /// [`VersionConfigBuilder::build`](super::VersionConfigBuilder::build)).
+    /// [`VersionConfigBuilder::build`](super::VersionConfigBuilder::build):
+    /// a valid header name, and not one of HTTP's own request headers such
+    /// as `Accept`, `Host` or `Authorization`, which clients send with
+    /// their own meaning).
     ///
     /// ```
     /// use actix_web::test::TestRequest;
@@ -177,6 +180,13 @@ impl VersionStrategy {
     /// assert_eq!(s.extract(&req), Ok(Some(ApiVersion::V2)));
     /// let req = TestRequest::get().insert_header(("X-API-Version", "2")).to_http_request();
     /// assert_eq!(s.extract(&req), Ok(None));
+    ///
+    /// use problem_core::version::VersionConfig;
+    /// let err = VersionConfig::builder(VersionStrategy::header_named("accept")).build().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid version configuration: version header name \"accept\" is HTTP's own `Accept` header, which every client sends with its own meaning: choose another, such as \"X-API-Version\""
+    /// );
     /// ```
     pub fn header_named(name: impl Into<String>) -> Self {
         Self::Header { name: name.into() }
@@ -380,6 +390,14 @@ impl VersionStrategy {
                             "version header name {name:?} is not a valid header name"
                         ));
                     }
+                    if let Some(taken) = HTTP_REQUEST_HEADERS
+                        .iter()
+                        .find(|h| h.eq_ignore_ascii_case(name))
+                    {
+                        return fail(format!(
+                            "version header name {name:?} is HTTP's own `{taken}` header, which every client sends with its own meaning: choose another, such as {DEFAULT_VERSION_HEADER:?}"
+                        ));
+                    }
                 }
                 Self::Query { name } => {
                     if name.is_empty() {
@@ -495,6 +513,40 @@ impl VersionStrategy {
 /// not on every request.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Sources(Vec<(VersionStrategy, Option<HeaderName>)>);
+
+/// Request headers with a meaning of their own in HTTP (RFC 9110, RFC
+/// 9111, RFC 9112, RFC 6265, RFC 7240, RFC 7239, Fetch): a version header
+/// may not take one of their names.
+const HTTP_REQUEST_HEADERS: [&str; 28] = [
+    "Accept",
+    "Accept-Encoding",
+    "Accept-Language",
+    "Authorization",
+    "Cache-Control",
+    "Connection",
+    "Content-Encoding",
+    "Content-Length",
+    "Content-Type",
+    "Cookie",
+    "Expect",
+    "Forwarded",
+    "Host",
+    "If-Match",
+    "If-Modified-Since",
+    "If-None-Match",
+    "If-Range",
+    "If-Unmodified-Since",
+    "Origin",
+    "Prefer",
+    "Proxy-Authorization",
+    "Range",
+    "Referer",
+    "TE",
+    "Transfer-Encoding",
+    "Upgrade",
+    "User-Agent",
+    "Via",
+];
 
 impl Sources {
     /// The names of the query parameters that carry the version.
