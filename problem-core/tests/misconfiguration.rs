@@ -52,6 +52,31 @@ async fn serve(
     .await
 }
 
+/// Issue 15, row 2: `versioned![...]` without `.versioning(config)` is an
+/// `HttpConfigError` naming the route, returned by `build()`.
+#[test]
+fn versioned_route_without_versioning_fails_at_build() {
+    let err = ProblemApp::builder()
+        .routes(|r| {
+            r.get("/health", list_v1)
+                .get("/orders", version::versioned![list_v1, list_v2])
+        })
+        .build()
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::VersionedRouteWithoutVersioning {
+            method: "GET".into(),
+            path: "/orders".into()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "route GET /orders dispatches by API version (versioned![...]) but the app has no versioning: add `.versioning(config)` to the builder"
+    );
+}
+
 /// A `versioned![...]` route without a fallback on a version-neutral path
 /// could only answer 500 (no version is resolved there): `build()` refuses
 /// it, naming the route. With a fallback it is served.
