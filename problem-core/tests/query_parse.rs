@@ -103,6 +103,42 @@ fn pagination_errors() {
     );
 }
 
+/// An empty `sort=`, `fields=`, `exclude=`, `q=`, `search=` or `cursor=`
+/// means "not given" beside a value too: sent again with a value, or beside
+/// its synonym, it neither conflicts nor leaves an empty entry.
+#[test]
+fn empty_values_beside_values_are_not_given() {
+    assert_eq!(book("sort=&sort=title").order().to_string(), "title,id");
+    assert_eq!(book("sort=title&sort=").order().to_string(), "title,id");
+    assert_eq!(book("sort=&sort=").order().to_string(), "id");
+    let fields = book("fields=&fields=title").fields().clone();
+    assert_eq!(fields, FieldSelection::parse(&raw("fields=title")).unwrap());
+    assert!(book("exclude=&exclude=").fields().is_all());
+    for qs in [
+        "q=&search=dune",
+        "q=dune&search=",
+        "q=+&search=dune",
+        "q=dune&q=",
+    ] {
+        let terms = book(qs).search().map(|s| s.terms.clone());
+        assert_eq!(terms, Some(vec!["dune".into()]), "{qs}");
+    }
+    assert!(book("q=&search=").search().is_none());
+    assert_eq!(
+        book("q=dune&search_fields=&search_fields=title")
+            .search()
+            .map(|s| s.fields.clone()),
+        Some(Some(vec!["title".into()]))
+    );
+    assert!(!book("cursor=&cursor=").has_cursor());
+    // Values that are not blank still conflict.
+    assert_eq!(
+        book_issues("q=a&search=b")[0]["code"],
+        "conflicting_parameters"
+    );
+    assert_eq!(book_issues("sort=id&sort=-id")[0]["code"], "invalid_value");
+}
+
 #[test]
 fn sort_parsing() {
     let s = Sort::parse(&raw("sort=-age,name")).unwrap();

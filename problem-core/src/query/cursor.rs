@@ -168,7 +168,9 @@ struct KeyMacs {
 
 /// The HMAC keys cursors are signed with: the first key signs, every key
 /// verifies, so a key can be rotated by putting the new one first and
-/// keeping the old one until its cursors have expired.
+/// keeping the old one for as long as its cursors should keep working.
+/// Cursors carry no expiry: one stays valid while its key is configured,
+/// and is refused (`invalid_cursor`) once the key is removed.
 ///
 /// `CursorKeys` has no built-in default key. Without configured keys
 /// (`QueryConfig::cursor_keys`), the `Collection` extractor signs with a
@@ -835,7 +837,7 @@ impl CursorPagination {
 pub(crate) fn parse_cursor_param(raw: &Pairs<'_>, issues: &mut Vec<Issue>) -> Option<String> {
     let cursor = raw.single("cursor", issues)?;
     // An empty `cursor=` means "not given", so it never conflicts.
-    if cursor.is_empty() {
+    if super::params::absent_when_blank("cursor", cursor) {
         return None;
     }
     if raw.contains("page") {

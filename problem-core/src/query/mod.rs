@@ -81,8 +81,10 @@
 //! - A sort, search or selection naming a field that does not exist is
 //!   reported like one that exists but is not marked: `not_sortable`,
 //!   `not_searchable`, `not_selectable` with `allowed`.
-//! - Empty `sort=`, `fields=`, `exclude=`, `q=`, `cursor=` mean "not given";
-//!   an empty entry inside a list (`a,,b`) is `invalid_value`.
+//! - Empty (or blank) `sort=`, `fields=`, `exclude=`, `search_fields=`,
+//!   `q=`, `search=`, `cursor=` mean "not given", also beside a value or a synonym
+//!   (`sort=&sort=id` is `sort=id`, `q=&search=dune` searches `dune`); an
+//!   empty entry inside a list (`a,,b`) is `invalid_value`.
 //! - Values of `__in`/`__not_in` cannot contain commas.
 //! - Nulls sort first ascending and last descending everywhere (SQL uses
 //!   `NULLS FIRST`/`NULLS LAST` on nullable columns).

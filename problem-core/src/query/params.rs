@@ -628,7 +628,10 @@ impl<'a> Pairs<'a> {
         match self.sent_once(slot) {
             Once::Absent => None,
             Once::Value(v) => Some(Cow::Borrowed(v)),
-            Once::Unknown => join_values(self.get_all_in(slot, name)),
+            Once::Unknown => join_values(
+                self.get_all_in(slot, name)
+                    .filter(|v| !absent_when_blank(name, v)),
+            ),
         }
     }
 
@@ -672,14 +675,38 @@ impl<'a> Pairs<'a> {
             Once::Value(v) => return Some(v),
             Once::Unknown => {}
         }
-        let mut values = self.get_all_in(slot, name);
-        let first = values.next()?;
+        let mut values = self
+            .get_all_in(slot, name)
+            .filter(|v| !absent_when_blank(name, v));
+        let Some(first) = values.next() else {
+            // Every value blank: not given, as one blank value is.
+            return Some("");
+        };
         if values.any(|v| v != first) {
             issues.push(repeated_parameter(name));
             return None;
         }
         Some(first)
     }
+}
+
+/// The parameters whose empty (or blank) value means "not given": `sort`,
+/// `fields`, `exclude`, `search_fields`, `q`, `search` and `cursor`. Sent more than once,
+/// their blank values are dropped before the others are compared or
+/// joined, so `sort=&sort=id` is `sort=id`, as `sort=` alone is no sort.
+const ABSENT_WHEN_BLANK: [&str; 7] = [
+    "sort",
+    "fields",
+    "exclude",
+    "search_fields",
+    "q",
+    "search",
+    "cursor",
+];
+
+/// Whether `value` of `name` means "not given" ([`ABSENT_WHEN_BLANK`]).
+pub(crate) fn absent_when_blank(name: &str, value: &str) -> bool {
+    value.trim().is_empty() && ABSENT_WHEN_BLANK.contains(&name)
 }
 
 /// What [`Pairs::sent_once`] knows of a parameter from its slot alone.

@@ -8,7 +8,9 @@ use smallvec::SmallVec;
 use crate::problem::Issue;
 
 use super::error::{QueryError, code, conflict, issue, push_once, shorten, too_many_values};
-use super::params::{MAX_SEARCH_TERMS, Pairs, QueryLimits, RawQuery, comma_list};
+use super::params::{
+    MAX_SEARCH_TERMS, Pairs, QueryLimits, RawQuery, absent_when_blank, comma_list,
+};
 use super::text::QueryText;
 use super::typed::QuerySchema;
 
@@ -71,8 +73,15 @@ pub(crate) fn parse_search(
     limits: &QueryLimits,
     issues: &mut Vec<Issue>,
 ) -> Option<Search> {
-    let q = raw.single("q", issues).map(|v| ("q", v));
-    let search = raw.single("search", issues).map(|v| ("search", v));
+    // A blank `q` or `search` is not given: it conflicts with no other.
+    let q = raw
+        .single("q", issues)
+        .filter(|v| !absent_when_blank("q", v))
+        .map(|v| ("q", v));
+    let search = raw
+        .single("search", issues)
+        .filter(|v| !absent_when_blank("search", v))
+        .map(|v| ("search", v));
     let search_fields = raw.joined("search_fields");
     let fields = search_fields
         .as_deref()
