@@ -21,7 +21,8 @@ mod value;
 /// collection's query parameters.
 ///
 /// Container: `#[query(key = "id", default_sort = "-year,id",
-/// max_page_size = 100, default_page_size = 20)]` (all optional; `key`
+/// max_page_size = 100, default_page_size = 20)]` (all optional, and
+/// `default_page_size` defaults to `max_page_size` when that is below 20; `key`
 /// and `default_sort` name fields by their query names, after `rename`;
 /// `key` defaults to the field whose query name is `id`). Fields: `#[query(filter(eq, in, ..),
 /// sort, search, select = false, column = "sql_column",

@@ -112,7 +112,8 @@ pub struct QuerySchema {
     /// The sort used when the request has none (`default_sort`; default:
     /// the key ascending).
     pub default_sort: &'static [(&'static str, Direction)],
-    /// Page size bounds (`default_page_size` = 20, `max_page_size` = 100).
+    /// Page size bounds (`max_page_size` = 100, `default_page_size` = 20 or
+    /// `max_page_size` when that is smaller).
     pub page_size: PageSizeLimits,
     /// The fields, in declaration order.
     pub fields: &'static [FieldSpec],
@@ -1110,9 +1111,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// The client's `count` preference that this query honours, answered
-    /// with `Preference-Applied: count=<strategy>` on offset pages; `None`
-    /// when the request stated none, or an unknown value (RFC 7240 §2:
-    /// ignored), or is a cursor page (which has no total).
+    /// with `Preference-Applied: count=<strategy>` on offset pages (a
+    /// cursor page has no total and answers none); `None` when the request
+    /// stated none, or an unknown value (RFC 7240 §2: ignored).
     ///
     /// ```
     /// # use problem_core::CollectionQuery;
@@ -1178,9 +1179,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// Reads the `count` preference of the request's `Prefer` headers
     /// ([`prefer_count`](super::prefer_count), RFC 7240): an offset page
-    /// honours `count=exact`, `count=estimated` and `count=none`; an unknown
-    /// value is ignored, and a cursor page (no total) ignores it. The
-    /// [`Collection`](super::Collection) extractor calls this.
+    /// honours `count=exact`, `count=estimated` and `count=none`, whether
+    /// its size is sent as `per_page` or `limit`; an unknown value is
+    /// ignored, and a cursor page (no total) ignores it and answers no
+    /// `Preference-Applied`. The [`Collection`](super::Collection) extractor
+    /// calls this.
     ///
     /// ```
     /// use actix_web::http::header::{HeaderMap, HeaderValue};
@@ -1198,15 +1201,12 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// let config = QueryConfig::default();
     /// let q = TypedQuery::<Q>::from_query_str("page=2", &config).unwrap().with_prefer(&headers);
     /// assert_eq!((q.count_strategy(), q.count_preference_applied()), (CountStrategy::None, Some(CountStrategy::None)));
+    /// // `limit` is `per_page`'s other name: an offset page honours it too.
     /// let q = TypedQuery::<Q>::from_query_str("limit=2", &config).unwrap().with_prefer(&headers);
-    /// assert_eq!((q.count_strategy(), q.count_preference_applied()), (CountStrategy::Exact, None));
+    /// assert_eq!(q.page(vec![1, 2], Some(7)).meta.total, None);
     /// ```
     pub fn with_prefer(mut self, headers: &actix_web::http::header::HeaderMap) -> Self {
-        self.count_preferred = if self.wants_cursor_page() {
-            None
-        } else {
-            prefer_count(headers)
-        };
+        self.count_preferred = prefer_count(headers);
         self
     }
 }

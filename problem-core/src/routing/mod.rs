@@ -227,8 +227,9 @@ impl Entry {
 ///   listing every method some path answers, `OPTIONS` last;
 /// - any other method: `405` with `Allow`.
 ///
-/// `Allow` lists the path's methods in registration order, `HEAD` right
-/// after `GET`, then `OPTIONS` ([`allow`](Routes::allow)).
+/// `Allow` lists the path's methods in registration order, the `HEAD` a
+/// `GET` answers right after it (a `HEAD` route of its own keeps its
+/// place), then `OPTIONS` ([`allow`](Routes::allow)).
 #[derive(Default)]
 pub struct Routes {
     entries: Vec<Entry>,
@@ -382,7 +383,8 @@ impl Routes {
 
     /// The methods a path answers, as its `Allow` header lists them
     /// (RFC 9110 §10.2.1): the registered ones in registration order,
-    /// `HEAD` right after `GET` (RFC 9110 §9.3.2), then `OPTIONS`
+    /// the `HEAD` a `GET` answers right after it (RFC 9110 §9.3.2; a
+    /// `HEAD` route of its own keeps its place), then `OPTIONS`
     /// (RFC 9110 §9.3.7). `None` for a path with no route.
     ///
     /// ```
