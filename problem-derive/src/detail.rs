@@ -189,8 +189,73 @@ fn arg_ref(s: &str) -> Option<ArgRef> {
     }
 }
 
+/// Checks `spec` against Rust's format spec grammar (`std::fmt`,
+/// "Syntax"): `[[fill]align][sign]['#']['0'][width]['.' precision][type]`,
+/// a width or precision being digits or a `name$` / `0$` argument, the
+/// type one of `?`, `x?`, `X?`, `x`, `X`, `o`, `b`, `e`, `E`. rustc checks
+/// it too, but its error would point into the generated code.
+fn check_spec(spec: &str, inner: &str) -> Result<(), String> {
+    let mut rest = spec;
+    let mut chars = rest.chars();
+    let is_align = |c: Option<char>| matches!(c, Some('<' | '^' | '>'));
+    match (chars.next(), chars.next()) {
+        (Some(fill), second) if is_align(second) => rest = &rest[fill.len_utf8() + 1..],
+        (first, _) if is_align(first) => rest = &rest[1..],
+        _ => {}
+    }
+    // A sign (`+` or `-`), then `#`, then `0`, each optional.
+    for flag in [&['+', '-'][..], &['#'], &['0']] {
+        if let Some(after) = rest.strip_prefix(flag) {
+            rest = after;
+        }
+    }
+    let count = |text: &str| -> usize {
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        let word = text
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(text.len());
+        if word > 0 && text[word..].starts_with('$') {
+            word + 1
+        } else {
+            digits
+        }
+    };
+    rest = &rest[count(rest)..];
+    if let Some(after) = rest.strip_prefix('.') {
+        let n = count(after);
+        if n == 0 {
+            return Err(bad_spec(spec, inner));
+        }
+        rest = &after[n..];
+    }
+    match rest {
+        "" | "?" | "x?" | "X?" | "x" | "X" | "o" | "b" | "e" | "E" => Ok(()),
+        _ => Err(bad_spec(spec, inner)),
+    }
+}
+
+/// The error of a spec that is not Rust's, with the fix for the specs of
+/// Python and C (`.2f`, `d`, `s`).
+fn bad_spec(spec: &str, inner: &str) -> String {
+    let foreign = spec
+        .strip_suffix(['f', 'd', 's', 'g', 'i', 'u'])
+        .filter(|head| check_spec(head, inner).is_ok());
+    match foreign {
+        Some(head) if head.is_empty() => format!(
+            "`{{{inner}}}` in `detail`: `{spec}` is not a Rust format spec; a value is written with its `Display` as `{{field}}`: remove `:{spec}`"
+        ),
+        Some(head) => format!(
+            "`{{{inner}}}` in `detail`: `{spec}` is not a Rust format spec; Rust writes it without the type letter: `:{head}`"
+        ),
+        None => format!(
+            "`{{{inner}}}` in `detail`: `{spec}` is not a Rust format spec: write `[[fill]align][sign][#][0][width][.precision][type]`, the type one of `?`, `x`, `X`, `o`, `b`, `e`, `E` (std::fmt)"
+        ),
+    }
+}
+
 /// Splits a format spec into text and `name$` / `0$` count arguments.
 fn parse_spec(spec: &str, inner: &str) -> Result<Vec<SpecPart>, String> {
+    check_spec(spec, inner)?;
     if spec.contains(".*") {
         return Err(format!(
             "`{{{inner}}}` in `detail`: `.*` precision is not supported; write a fixed precision such as `.2` or name a field: `.field$`"
@@ -256,6 +321,37 @@ mod tests {
                 Piece::Text(" already exists".into()),
             ]
         );
+    }
+
+    /// Rust's format specs pass; Python's and C's are refused with the
+    /// spec to write instead.
+    #[test]
+    fn format_specs() {
+        for ok in [
+            "", "?", "#?", ">8", "<", "^10", "-^10", "─^20", "+.3e", "08.3", "#x", "#010b", "x?",
+            "X?", ">width$", ".prec$", "w$.p$", "1$", "+", "0", ".0", "E", "o",
+        ] {
+            assert_eq!(check_spec(ok, "v"), Ok(()), "{ok}");
+        }
+        for (bad, message) in [
+            (
+                ".2f",
+                "`{v}` in `detail`: `.2f` is not a Rust format spec; Rust writes it without the type letter: `:.2`",
+            ),
+            (
+                "d",
+                "`{v}` in `detail`: `d` is not a Rust format spec; a value is written with its `Display` as `{field}`: remove `:d`",
+            ),
+            (
+                "z",
+                "`{v}` in `detail`: `z` is not a Rust format spec: write `[[fill]align][sign][#][0][width][.precision][type]`, the type one of `?`, `x`, `X`, `o`, `b`, `e`, `E` (std::fmt)",
+            ),
+        ] {
+            assert_eq!(check_spec(bad, "v"), Err(message.to_owned()), "{bad}");
+        }
+        for bad in [".", "8.", "+-", "??", ">>>", "x#", ",", "5,"] {
+            assert!(check_spec(bad, "v").is_err(), "{bad}");
+        }
     }
 
     #[test]
