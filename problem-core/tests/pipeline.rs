@@ -172,6 +172,60 @@ fn only_entry(logger: &MemoryLogger) -> LoggedEntry {
     entries.into_iter().next().unwrap()
 }
 
+/// A problem type written by hand, answering with `standalone_response`.
+#[derive(Debug)]
+struct Teapot;
+
+impl std::fmt::Display for Teapot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Short and stout")
+    }
+}
+
+impl std::error::Error for Teapot {}
+
+impl problem_core::Problem for Teapot {
+    fn status(&self) -> StatusCode {
+        StatusCode::IM_A_TEAPOT
+    }
+    fn detail(&self) -> Option<std::borrow::Cow<'_, str>> {
+        Some("Short and stout".into())
+    }
+    fn name(&self) -> &'static str {
+        "Teapot"
+    }
+}
+
+impl actix_web::ResponseError for Teapot {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::IM_A_TEAPOT
+    }
+    fn error_response(&self) -> HttpResponse {
+        problem_core::problem::standalone_response(self)
+    }
+}
+
+/// The pipeline finds a hand-written problem type by its
+/// `standalone_response`, as it finds a derived one: the full document,
+/// with `instance`.
+#[actix_web::test]
+async fn a_hand_written_problem_type_is_a_problem() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.get("/tea", || async { Err::<HttpResponse, _>(Teapot) }))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/tea").to_request()).await;
+    assert_eq!(res.status(), 418);
+    assert_problem_headers(&res);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "I'm a teapot", "status": 418,
+               "detail": "Short and stout", "instance": "/tea"})
+    );
+}
+
 #[actix_web::test]
 async fn four_xx_is_full_in_both_modes_and_not_logged() {
     for dev in [false, true] {

@@ -219,7 +219,42 @@ fn find_problem<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 /// document (a 5xx keeps only `type`, `title`, `status` and its headers),
 /// with `instance` empty because `ResponseError` cannot see the request.
 /// The pipeline replaces it with the full response.
-#[doc(hidden)]
+///
+/// A problem type written by hand (not `#[derive(Problem)]`) answers with
+/// it from its `error_response`: the response also carries the
+/// [`ProblemSource`] by which the pipeline finds the problem again. Without
+/// it the pipeline sees an unknown error (a masked 500).
+///
+/// ```
+/// use std::fmt;
+/// use actix_web::http::StatusCode;
+/// use actix_web::{HttpResponse, ResponseError};
+/// use problem_core::Problem;
+/// use problem_core::problem::standalone_response;
+///
+/// #[derive(Debug)]
+/// struct Teapot;
+///
+/// impl fmt::Display for Teapot {
+///     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///         f.write_str("I'm a teapot")
+///     }
+/// }
+/// impl std::error::Error for Teapot {}
+/// impl Problem for Teapot {
+///     fn status(&self) -> StatusCode { StatusCode::IM_A_TEAPOT }
+///     fn name(&self) -> &'static str { "Teapot" }
+/// }
+/// impl ResponseError for Teapot {
+///     fn status_code(&self) -> StatusCode { Problem::status(self) }
+///     fn error_response(&self) -> HttpResponse { standalone_response(self) }
+/// }
+///
+/// let res = Teapot.error_response();
+/// assert_eq!(res.status(), 418);
+/// assert_eq!(res.headers().get("content-type").unwrap(), "application/problem+json; charset=utf-8");
+/// assert!(res.extensions().get::<problem_core::ProblemSource>().is_some());
+/// ```
 pub fn standalone_response<P: Problem>(problem: &P) -> HttpResponse {
     let mut res =
         render_document(problem, "", false, |_| None).unwrap_or_else(|_| fallback_response());

@@ -27,6 +27,12 @@ use super::titles::status_title;
 /// with the problem. The `Display` of a problem is its message: the detail,
 /// else the title.
 ///
+/// Derive it (`#[derive(Problem)]`). Written by hand, its
+/// `ResponseError::error_response` must be
+/// [`standalone_response(self)`](crate::problem::standalone_response), by
+/// which the pipeline finds the problem in the error; any other response
+/// is read as an unknown error (a masked 500).
+///
 /// ```
 /// use problem_core::{NotFoundException, Problem};
 ///
