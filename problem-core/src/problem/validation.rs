@@ -105,7 +105,9 @@ impl Issue {
     }
 
     /// Adds a code-specific member (replacing one of the same name, in its
-    /// place); a value that does not serialize is stored as `null`.
+    /// place); a value that does not serialize is stored as `null`, and a
+    /// `key` naming one of the issue's own members (`location`, `name`,
+    /// `code`, `message`) is ignored.
     ///
     /// ```
     /// use problem_core::{Issue, IssueLocation};
@@ -123,6 +125,9 @@ impl Issue {
         self
     }
 }
+
+/// The members every [`Issue`] has, which [`IssueMembers`] never holds.
+const ISSUE_MEMBERS: [&str; 4] = ["location", "name", "code", "message"];
 
 /// The code-specific members of an [`Issue`] (`expected`, `allowed`, ...),
 /// in insertion order, each name once, serialized inline in the issue
@@ -168,7 +173,10 @@ impl IssueMembers {
     }
 
     /// Sets member `key` (replacing its value, in its place, if it was
-    /// there); a value that does not serialize is stored as `null`.
+    /// there); a value that does not serialize is stored as `null`. The
+    /// issue's own members (`location`, `name`, `code`, `message`) are
+    /// not extras: such a `key` is ignored, so an issue never has a member
+    /// twice.
     ///
     /// ```
     /// use problem_core::problem::IssueMembers;
@@ -179,9 +187,13 @@ impl IssueMembers {
     /// m.insert("allowed", &["id"]);
     /// let unserializable: HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
     /// m.insert("bad", &unserializable);
+    /// m.insert("code", &"other");
     /// assert_eq!(m.as_json(), r#""allowed":["id"],"expected":"integer","bad":null"#);
     /// ```
     pub fn insert(&mut self, key: &str, value: &(impl Serialize + ?Sized)) {
+        if ISSUE_MEMBERS.contains(&key) {
+            return;
+        }
         if self.json.is_empty() {
             // Most issues have one member: room for it in one allocation.
             self.json.reserve(32 + key.len());
