@@ -39,12 +39,23 @@ pub use crate::spec::DEFAULT_BODY_TIMEOUT;
 /// use problem_core::pipeline::BodyTimedOut;
 /// let e = BodyTimedOut { timeout: std::time::Duration::from_secs(30) };
 /// assert_eq!(e.to_string(), "the request body was not received within 30 s");
+/// let e = BodyTimedOut { timeout: std::time::Duration::from_millis(1500) };
+/// assert_eq!(e.to_string(), "the request body was not received within 1500 ms");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the request body was not received within {} s", timeout.as_secs())]
+#[error("the request body was not received within {}", seconds_or_millis(*timeout))]
 pub struct BodyTimedOut {
     /// The configured timeout.
     pub timeout: Duration,
+}
+
+/// `30 s` for whole seconds, else `1500 ms` (whole milliseconds).
+fn seconds_or_millis(timeout: Duration) -> String {
+    if timeout.subsec_nanos() == 0 {
+        format!("{} s", timeout.as_secs())
+    } else {
+        format!("{} ms", timeout.as_millis())
+    }
 }
 
 /// Whether a payload error is the body timeout.

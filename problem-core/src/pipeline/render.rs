@@ -108,6 +108,8 @@ impl std::fmt::Display for PanicError {
     }
 }
 
+impl std::error::Error for PanicError {}
+
 impl actix_web::ResponseError for PanicError {}
 
 /// Any error that is not a problem type, kept with its type name and
