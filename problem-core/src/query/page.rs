@@ -626,7 +626,9 @@ impl<T> Page<T> {
             self_: self_url(path, query, tolerated),
             first: Some(at(1)),
             prev: (page > 1).then(|| at(prev)),
-            next: next.then(|| at(page + 1)),
+            // No page follows `u64::MAX` (a hand-built `Pagination`; a
+            // parsed page is at most `i64::MAX + 1`).
+            next: page.checked_add(1).filter(|_| next).map(at),
             last: known_pages.map(|tp| at(tp.max(1))),
         }
     }
