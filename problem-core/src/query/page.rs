@@ -1011,3 +1011,24 @@ pub fn request_path(req: &HttpRequest) -> String {
         None => req.path().to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The last page a `u64` can number has no next link (it overflowed).
+    #[test]
+    fn no_page_after_u64_max() {
+        let page = Page::new(
+            vec![1, 2],
+            Pagination {
+                page: u64::MAX,
+                per_page: 2,
+            },
+            None,
+        );
+        let links = page.links("/n", "");
+        assert_eq!(links.next, None);
+        assert_eq!(links.prev.as_deref(), Some("/n?page=18446744073709551614"));
+    }
+}
