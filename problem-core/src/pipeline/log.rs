@@ -508,6 +508,14 @@ pub struct LogOptions<'a> {
     pub development: bool,
 }
 
+impl std::fmt::Debug for LogOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogOptions")
+            .field("development", &self.development)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Logs an error the way the pipeline does and returns its new correlation
 /// id (a random UUID v4) (spec, `logError(options, message, error, level?)`).
 ///

@@ -116,6 +116,20 @@ impl std::fmt::Debug for Pipeline {
     }
 }
 
+impl std::fmt::Debug for PipelineBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PipelineBuilder")
+            .field("tag", &self.tag)
+            .field("development", &self.development)
+            .field("filters", &self.filters.len())
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("max_request_body_size", &self.max_request_body_size)
+            .field("body_timeout", &self.body_timeout)
+            .field("versioning", &self.versioning)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Builds a [`Pipeline`].
 ///
 /// ```

@@ -76,6 +76,19 @@ impl std::fmt::Debug for ProblemApp {
     }
 }
 
+impl std::fmt::Debug for ProblemAppBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProblemAppBuilder")
+            .field("pipeline", &self.pipeline)
+            .field("routes", &self.routes)
+            .field("max_request_body_size", &self.max_request_body_size)
+            .field("versioning", &self.versioning)
+            .field("conditional", &self.conditional)
+            .field("problem_types", &self.problem_types)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Builds a [`ProblemApp`].
 ///
 /// ```

@@ -84,7 +84,7 @@ use crate::routing::OriginalPath;
 /// assert_eq!(test::read_body(res).await, "books v2.0");
 /// # });
 /// ```
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Versioning {
     config: Arc<VersionConfig>,
     vary: bool,
