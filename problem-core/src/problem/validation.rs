@@ -573,6 +573,15 @@ impl ValidationException {
     }
 }
 
+/// The same problem as an [`HttpException`](crate::HttpException) (a
+/// handler returning `Result<_, HttpException>` can `?` it): the 400 with
+/// its detail and headers, the issues as the `issues` extension member.
+impl From<ValidationException> for crate::HttpException {
+    fn from(value: ValidationException) -> Self {
+        crate::HttpException::from(value.base).with_extension("issues", value.issues)
+    }
+}
+
 impl fmt::Debug for ValidationException {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ValidationException")
@@ -652,6 +661,29 @@ mod tests {
     use super::*;
     use crate::problem::{HttpException, NotFoundException};
     use serde_json::json;
+
+    /// As an `HttpException`, a validation error is the same document.
+    #[test]
+    fn into_http_exception_keeps_the_document() {
+        let err = ValidationException::new(vec![Issue::new(
+            IssueLocation::Query,
+            "q",
+            "required",
+            "q is required",
+        )]);
+        let direct = err.to_problem("/s").unwrap();
+        let converted = HttpException::from(err).to_problem("/s").unwrap();
+        assert_eq!(
+            serde_json::to_value(&converted).unwrap(),
+            serde_json::to_value(&direct).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_value(&converted).unwrap(),
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/s",
+                   "issues": [{"location": "query", "name": "q", "code": "required", "message": "q is required"}]})
+        );
+    }
 
     /// `to_problem_json` writes exactly the bytes of the serialized `to_problem`.
     fn same_bytes(p: &dyn Problem, instance: &str) -> String {
