@@ -29,19 +29,22 @@ pub struct AllowedHosts {
 /// read as a number (`080` is port 80); `None` for anything else or a
 /// number over 65535.
 fn port_number(text: &str) -> Option<u16> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+    if text.is_empty() {
         return None;
     }
-    // Leading zeros do not change the number; after them, at most five
-    // digits fit a `u16`.
-    let significant = text.trim_start_matches('0');
-    if significant.len() > 5 {
-        return None;
+    // One pass: leading zeros keep the number 0; it is refused as soon as
+    // it passes 65535, so it never overflows.
+    let mut n: u32 = 0;
+    for b in text.bytes() {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + u32::from(b - b'0');
+        if n > u32::from(u16::MAX) {
+            return None;
+        }
     }
-    significant
-        .parse()
-        .ok()
-        .or(significant.is_empty().then_some(0))
+    u16::try_from(n).ok()
 }
 
 fn split_host_port(text: &str) -> (&str, Option<&str>) {

@@ -564,12 +564,16 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
             None => DEFAULT.get_or_init(QueryConfig::default),
         };
         // The version query parameter of the versioning that resolved this
-        // request is never a filter, whatever its name.
-        let renamed = {
+        // request is never a filter, whatever its name. Looked up only
+        // when some versioning of the process reads another name than
+        // `api-version`, which the configuration ignores by default.
+        let renamed = if crate::version::renamed_query_in_use() {
             let ext = actix_web::HttpMessage::extensions(req);
             ext.get::<crate::pipeline::StickyHeaders>()
                 .and_then(|sticky| sticky.resolved_by.as_deref())
                 .and_then(|versioning| config.also_ignoring(versioning.query_names()))
+        } else {
+            None
         };
         let config = renamed.as_ref().unwrap_or(config);
         // The parsed query keeps a copy of the configuration: the one with

@@ -413,6 +413,7 @@ impl VersionConfigBuilder {
             cache: HeaderCache::default(),
         };
         config.cache = HeaderCache::of(&config);
+        config.note_renamed_query();
         Ok(config)
     }
 }

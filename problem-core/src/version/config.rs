@@ -87,6 +87,17 @@ pub struct VersionConfig {
     pub(super) vary: Option<Arc<HeaderMap>>,
 }
 
+/// Whether a configuration built in this process reads the version from a
+/// query parameter not named `api-version`: until one does, the
+/// `Collection` extractor need not look up the resolving configuration
+/// (the default query configuration already ignores `api-version`).
+static RENAMED_QUERY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// See [`RENAMED_QUERY`].
+pub(crate) fn renamed_query_in_use() -> bool {
+    RENAMED_QUERY.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Default for VersionConfig {
     /// The default strategy (path, header, query) with the builder's
     /// defaults: no default version, every well-formed version accepted,
@@ -328,6 +339,17 @@ impl VersionConfig {
     /// without a query strategy).
     pub(crate) fn query_names(&self) -> impl Iterator<Item = &str> {
         self.sources.query_names()
+    }
+
+    /// Notes, for [`renamed_query_in_use`], that this configuration reads
+    /// the version from a query parameter not named `api-version`.
+    pub(super) fn note_renamed_query(&self) {
+        if self
+            .query_names()
+            .any(|n| n != crate::spec::DEFAULT_VERSION_QUERY)
+        {
+            RENAMED_QUERY.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// Makes `path` (and the paths below it) version-neutral, unless it is
