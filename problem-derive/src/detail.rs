@@ -241,7 +241,7 @@ fn bad_spec(spec: &str, inner: &str) -> String {
         .strip_suffix(['f', 'd', 's', 'g', 'i', 'u'])
         .filter(|head| check_spec(head, inner).is_ok());
     match foreign {
-        Some(head) if head.is_empty() => format!(
+        Some("") => format!(
             "`{{{inner}}}` in `detail`: `{spec}` is not a Rust format spec; a value is written with its `Display` as `{{field}}`: remove `:{spec}`"
         ),
         Some(head) => format!(
