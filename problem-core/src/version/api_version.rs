@@ -30,6 +30,9 @@ const SMALL_MAJORS: [&str; 100] = [
 ///   everything else with a [`VersionParseError`]: `1.2.3`, `-1`, `+1`, the
 ///   empty string, `1.`, `.1`, `v`, surrounding whitespace, and any number
 ///   over [`u16::MAX`].
+/// - serde: serialized as a string of its short form (`"2"`, `"2.1"`, as
+///   `supportedVersions` lists them), deserialized from any string
+///   [`FromStr`] accepts.
 ///
 /// ```
 /// use problem_core::version::ApiVersion;
@@ -41,6 +44,9 @@ const SMALL_MAJORS: [&str; 100] = [
 /// assert_eq!(ApiVersion::V1.short().to_string(), "1");
 /// assert!(ApiVersion::V2 < ApiVersion::new(2, 1));
 /// assert!("1.2.3".parse::<ApiVersion>().is_err());
+/// assert_eq!(serde_json::to_string(&ApiVersion::new(2, 0)).unwrap(), r#""2""#);
+/// assert_eq!(serde_json::from_str::<ApiVersion>(r#""v2.1""#).unwrap(), ApiVersion::new(2, 1));
+/// assert!(serde_json::from_str::<ApiVersion>("2").is_err());
 /// # Ok::<(), problem_core::version::VersionParseError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -303,6 +309,19 @@ impl FromStr for ApiVersion {
             Reject::Malformed => VersionParseError::Malformed(clip(s)),
             Reject::OutOfRange => VersionParseError::OutOfRange(clip(s)),
         })
+    }
+}
+
+impl serde::Serialize for ApiVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.short())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ApiVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
