@@ -131,6 +131,8 @@ fn empty_values_beside_values_are_not_given() {
         Some(Some(vec!["title".into()]))
     );
     assert!(!book("cursor=&cursor=").has_cursor());
+    // A cursor of whitespace is a malformed token, not "not given".
+    assert_eq!(book_issues("cursor=%0A")[0]["code"], "invalid_cursor");
     // Values that are not blank still conflict.
     assert_eq!(
         book_issues("q=a&search=b")[0]["code"],

@@ -81,8 +81,9 @@
 //! - A sort, search or selection naming a field that does not exist is
 //!   reported like one that exists but is not marked: `not_sortable`,
 //!   `not_searchable`, `not_selectable` with `allowed`.
-//! - Empty (or blank) `sort=`, `fields=`, `exclude=`, `search_fields=`,
-//!   `q=`, `search=`, `cursor=` mean "not given", also beside a value or a synonym
+//! - Empty `sort=`, `fields=`, `exclude=`, `search_fields=`, `q=`,
+//!   `search=`, `cursor=` (and a `q` or `search` of whitespace only) mean
+//!   "not given", also beside a value or a synonym
 //!   (`sort=&sort=id` is `sort=id`, `q=&search=dune` searches `dune`); an
 //!   empty entry inside a list (`a,,b`) is `invalid_value`.
 //! - Values of `__in`/`__not_in` cannot contain commas.

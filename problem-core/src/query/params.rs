@@ -690,9 +690,10 @@ impl<'a> Pairs<'a> {
     }
 }
 
-/// The parameters whose empty (or blank) value means "not given": `sort`,
-/// `fields`, `exclude`, `search_fields`, `q`, `search` and `cursor`. Sent more than once,
-/// their blank values are dropped before the others are compared or
+/// The parameters whose empty value means "not given": `sort`, `fields`,
+/// `exclude`, `search_fields`, `q`, `search` and `cursor` (a search of
+/// whitespace only has no terms, so a blank `q` or `search` too). Sent more
+/// than once, such values are dropped before the others are compared or
 /// joined, so `sort=&sort=id` is `sort=id`, as `sort=` alone is no sort.
 const ABSENT_WHEN_BLANK: [&str; 7] = [
     "sort",
@@ -704,9 +705,15 @@ const ABSENT_WHEN_BLANK: [&str; 7] = [
     "cursor",
 ];
 
-/// Whether `value` of `name` means "not given" ([`ABSENT_WHEN_BLANK`]).
+/// Whether `value` of `name` means "not given" ([`ABSENT_WHEN_BLANK`]):
+/// empty, or for `q` and `search` whitespace only. A blank cursor (`\n`)
+/// is a malformed token, never "not given".
 pub(crate) fn absent_when_blank(name: &str, value: &str) -> bool {
-    value.trim().is_empty() && ABSENT_WHEN_BLANK.contains(&name)
+    let blank = match name {
+        "q" | "search" => value.trim().is_empty(),
+        _ => value.is_empty(),
+    };
+    blank && ABSENT_WHEN_BLANK.contains(&name)
 }
 
 /// What [`Pairs::sent_once`] knows of a parameter from its slot alone.
