@@ -39,13 +39,26 @@ pub enum IssueLocation {
 
 impl IssueLocation {
     /// The serialized name: `query`, `body`, `path` or `header`.
-    pub(crate) fn as_str(self) -> &'static str {
+    ///
+    /// ```
+    /// use problem_core::IssueLocation;
+    /// assert_eq!(IssueLocation::Body.as_str(), "body");
+    /// assert_eq!(IssueLocation::Header.to_string(), "header");
+    /// ```
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Query => "query",
             Self::Body => "body",
             Self::Path => "path",
             Self::Header => "header",
         }
+    }
+}
+
+impl std::fmt::Display for IssueLocation {
+    /// As [`as_str`](Self::as_str).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

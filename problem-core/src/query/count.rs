@@ -72,6 +72,47 @@ impl CountStrategy {
     }
 }
 
+impl std::fmt::Display for CountStrategy {
+    /// The preference value, as [`as_str`](Self::as_str).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A value that names no [`CountStrategy`], from
+/// [`CountStrategy::from_str`](std::str::FromStr::from_str).
+///
+/// ```
+/// use problem_core::query::{CountStrategy, UnknownCountStrategy};
+/// let err = "planned".parse::<CountStrategy>().unwrap_err();
+/// assert_eq!(err, UnknownCountStrategy { value: "planned".into() });
+/// assert_eq!(err.to_string(), "unknown count strategy `planned`; write exact, estimated or none");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown count strategy `{value}`; write exact, estimated or none")]
+pub struct UnknownCountStrategy {
+    /// The value given.
+    pub value: String,
+}
+
+/// Parses `exact`, `estimated` or `none` as
+/// [`CountStrategy::from_token`] does (ASCII case-insensitive), for
+/// example from an environment variable.
+///
+/// ```
+/// use problem_core::query::CountStrategy;
+/// assert_eq!("Estimated".parse::<CountStrategy>(), Ok(CountStrategy::Estimated));
+/// assert_eq!(CountStrategy::None.to_string(), "none");
+/// ```
+impl std::str::FromStr for CountStrategy {
+    type Err = UnknownCountStrategy;
+    fn from_str(value: &str) -> Result<Self, UnknownCountStrategy> {
+        Self::from_token(value).ok_or_else(|| UnknownCountStrategy {
+            value: value.to_owned(),
+        })
+    }
+}
+
 /// The total of an offset page: counted exactly, or estimated (then
 /// `meta.total_is_estimate` is `true`).
 ///

@@ -501,7 +501,7 @@ impl<Q> fmt::Debug for Collection<Q> {
 /// The warning logged once per process when a [`Collection`] is extracted
 /// with no cursor key configured (through the default logger's path:
 /// `tracing` at `warn`, or stderr when no subscriber is set).
-pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryConfig::cursor_keys): cursors are signed with a random key generated at start, so they will not survive a restart or reach another instance";
+pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryConfig::cursor_keys): cursors are signed with a random key generated once per process (at the first extraction), so they will not survive a restart or reach another instance";
 
 impl QueryConfig {
     /// This configuration with `names` ignored too, when one of them is

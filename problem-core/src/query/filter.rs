@@ -104,6 +104,57 @@ impl fmt::Display for Operator {
     }
 }
 
+/// A name that is no [`Operator`]'s, from [`Operator::from_str`](std::str::FromStr::from_str).
+/// Its `Display` lists the operator names.
+///
+/// ```
+/// use problem_core::query::{Operator, UnknownOperator};
+/// let err = "like".parse::<Operator>().unwrap_err();
+/// assert_eq!(err, UnknownOperator { name: "like".into() });
+/// assert!(err.to_string().starts_with("unknown filter operator `like`; the operators are: eq, ne, gt,"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown filter operator `{name}`; the operators are: {}",
+    OperatorNames
+)]
+pub struct UnknownOperator {
+    /// The name given.
+    pub name: String,
+}
+
+/// The operator names, comma-separated, in [`Operator::ALL`]'s order.
+struct OperatorNames;
+
+impl fmt::Display for OperatorNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, op) in Operator::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(op.as_str())?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses an operator's query-form name, exactly as
+/// [`Operator::from_name`] (case-sensitive).
+///
+/// ```
+/// use problem_core::query::Operator;
+/// assert_eq!("not_in".parse::<Operator>(), Ok(Operator::NotIn));
+/// assert!("NE".parse::<Operator>().is_err());
+/// ```
+impl std::str::FromStr for Operator {
+    type Err = UnknownOperator;
+    fn from_str(name: &str) -> Result<Self, UnknownOperator> {
+        Self::from_name(name).ok_or_else(|| UnknownOperator {
+            name: name.to_owned(),
+        })
+    }
+}
+
 /// The right-hand side of a condition.
 ///
 /// ```

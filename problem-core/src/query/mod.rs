@@ -127,7 +127,7 @@ mod value;
 pub use combined::CollectionParams;
 pub use count::{
     CountStrategy, DEFAULT_ESTIMATE_THRESHOLD, PREFER, PREFERENCE_APPLIED, Total,
-    explain_plan_rows, prefer_count,
+    UnknownCountStrategy, explain_plan_rows, prefer_count,
 };
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
 pub use error::{ApplyError, QueryError, code};
@@ -136,7 +136,7 @@ pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 #[cfg(feature = "openapi")]
 pub(crate) use filter::Class;
-pub use filter::{Filter, FilterCondition, Operand, Operator, escape_like};
+pub use filter::{Filter, FilterCondition, Operand, Operator, UnknownOperator, escape_like};
 pub use fold::fold_case;
 pub use page::{
     BareList, CursorMeta, CursorPage, LinkHeader, Links, Page, PageMeta, X_TOTAL_COUNT,

@@ -28,6 +28,29 @@ pub enum Direction {
     Desc,
 }
 
+impl Direction {
+    /// `asc` or `desc`, as SQL and OpenAPI write it.
+    ///
+    /// ```
+    /// use problem_core::query::Direction;
+    /// assert_eq!(Direction::Desc.as_str(), "desc");
+    /// assert_eq!(Direction::Asc.to_string(), "asc");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Asc => "asc",
+            Self::Desc => "desc",
+        }
+    }
+}
+
+impl std::fmt::Display for Direction {
+    /// As [`as_str`](Self::as_str).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One entry of a sort: a field and its direction.
 ///
 /// ```
