@@ -649,7 +649,8 @@ async fn filters_adjust_the_default_response_and_catch_kinds() {
     assert_eq!(res.status(), 400);
     assert_eq!(
         res.headers().get("x-caught").unwrap(),
-        "BadRequestException"
+        "ValidationException",
+        "the kind handed to the filter keeps the thrown type's name"
     );
     assert_eq!(
         body_json(res).await,
@@ -1334,6 +1335,112 @@ async fn a_filter_for_http_exception_catches_every_problem() {
     }
     let res = test::call_service(&svc, TestRequest::get().uri("/unknown").to_request()).await;
     assert_eq!(res.status(), 500, "not a problem: not caught");
+}
+
+/// The spec's `defaultErrorResponse(error, ctx, logger, development)`
+/// called on what a filter for a base type holds builds "the response the
+/// service would have sent": a `ValidationException` caught by a
+/// `BadRequestException` filter keeps its `issues`, and a 503 caught by an
+/// `HttpException` filter is logged under its own name. The filter's
+/// `name()` is the thrown type's, as the spec's subclass instance's is.
+#[actix_web::test]
+async fn default_error_response_of_a_caught_kind_is_the_thrown_error_s() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .development(false)
+        .tag("test")
+        .shared_logger(logger.clone())
+        .filter::<HttpException, _>(|e, ctx| {
+            let res = problem_core::pipeline::default_error_response(
+                e,
+                ctx,
+                ctx.logger(),
+                ctx.development(),
+            );
+            with_headers(res, [("X-Caught", e.name())])
+        })
+        .filter::<BadRequestException, _>(|e, ctx| {
+            let res = problem_core::pipeline::default_error_response(
+                e,
+                ctx,
+                ctx.logger(),
+                ctx.development(),
+            );
+            with_headers(res, [("X-Caught", e.name())])
+        })
+        .routes(routes)
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::post().uri("/invalid").to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "ValidationException"
+    );
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Request validation failed", "instance": "/invalid",
+               "issues": [{"location": "body", "name": "/isbn", "code": "pattern",
+                           "message": "isbn must have 10 or 13 digits"}]})
+    );
+    let res = test::call_service(&svc, TestRequest::get().uri("/bad-request").to_request()).await;
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "BadRequestException"
+    );
+    assert!(logger.entries().is_empty());
+
+    let res = test::call_service(&svc, TestRequest::get().uri("/unavailable").to_request()).await;
+    assert_eq!(res.status(), 503);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "ServiceUnavailableException"
+    );
+    assert_eq!(res.headers().get("retry-after").unwrap(), "120");
+    let body = body_json(res).await;
+    let entry = only_entry(&logger);
+    let id = entry.correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+               "instance": "/unavailable", "correlationId": id})
+    );
+    assert_eq!(
+        entry.message,
+        format!(
+            "[test] 503 on GET /unavailable (correlation id {id}): ServiceUnavailableException: Maintenance window"
+        )
+    );
+}
+
+/// `default_error_response` of another problem than the one caught
+/// renders that other problem, in a filter for a base type too.
+#[actix_web::test]
+async fn default_error_response_of_another_problem_renders_it() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .filter::<BadRequestException, _>(|_e, ctx| {
+            let other = NotFoundException::new().with_detail("Replaced");
+            problem_core::pipeline::default_error_response(
+                &other,
+                ctx,
+                ctx.logger(),
+                ctx.development(),
+            )
+        })
+        .routes(routes)
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::post().uri("/invalid").to_request()).await;
+    assert_eq!(res.status(), 404);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Not Found", "status": 404,
+               "detail": "Replaced", "instance": "/invalid"})
+    );
 }
 
 /// A filter for `BadRequestException` catches the 400s the framework

@@ -451,7 +451,12 @@ impl PipelineBuilder {
     /// `ValidationException`; a filter for
     /// [`HttpException`](crate::HttpException) catches every problem, the
     /// built-ins and `#[derive(Problem)]` types included, each handed to it
-    /// as an `HttpException` with the same members). It catches the
+    /// as an `HttpException` with the same members). Such a view of a kind
+    /// keeps the thrown type's `name()` (`ValidationException`,
+    /// `NotFoundException`, ...), and
+    /// [`default_error_response`](super::default_error_response) of it
+    /// renders the thrown error itself (its `issues` included, logged under
+    /// its own name), as the spec's filter holding the thrown object would. It catches the
     /// problems the framework raises too (`Malformed JSON body` is a
     /// `BadRequestException`; with [`ProblemApp`](crate::server::ProblemApp)'s
     /// route table, a path no route matches is a `NotFoundException`; on a
@@ -491,14 +496,14 @@ impl PipelineBuilder {
     {
         self.filters.push(Box::new(move |err, found, ctx| {
             if let Some(e) = E::catch(err).or_else(|| found.and_then(E::catch_problem)) {
-                return Some(filter(e, ctx));
+                return Some(ctx.handing(e, |e| filter(e, ctx)));
             }
             // Every problem is a kind of `HttpException`: a filter for it
             // receives the others as one.
             if TypeId::of::<E>() == TypeId::of::<HttpException>() {
                 let kind = HttpException::kind_of(found?);
                 let e = (&kind as &dyn Any).downcast_ref::<E>()?;
-                return Some(filter(e, ctx));
+                return Some(ctx.handing(e, |e| filter(e, ctx)));
             }
             None
         }));

@@ -216,6 +216,12 @@ pub struct ErrorContext<'a> {
     /// The correlation id the failure was logged under, once it was.
     logged: Cell<Option<Uuid>>,
     error: Option<&'a actix_web::Error>,
+    /// The address of the view of `error` a filter was handed, when it is
+    /// not `error`'s problem itself (a `ValidationException` handed as
+    /// its `BadRequestException`, any problem as an `HttpException`): the
+    /// view [`default_error_response`] renders as the original. Compared,
+    /// never dereferenced.
+    view: Cell<usize>,
     logger: Arc<dyn LogSink>,
     development: bool,
 }
@@ -238,6 +244,7 @@ impl<'a> ErrorContext<'a> {
             source,
             logged: Cell::new(None),
             error: None,
+            view: Cell::new(0),
             logger,
             development,
         }
@@ -246,6 +253,23 @@ impl<'a> ErrorContext<'a> {
     pub(crate) fn with_error(mut self, error: &'a actix_web::Error) -> Self {
         self.error = Some(error);
         self
+    }
+
+    /// Records `view` as what a filter is handed for the context's error,
+    /// for the duration of `filter`.
+    pub(crate) fn handing<E: ?Sized, R>(&self, view: &E, filter: impl FnOnce(&E) -> R) -> R {
+        let before = self
+            .view
+            .replace(std::ptr::from_ref(view).cast::<()>().addr());
+        let out = filter(view);
+        self.view.set(before);
+        out
+    }
+
+    /// Whether `error` is the view of the context's error a filter holds.
+    fn is_view<E: ?Sized>(&self, error: &E) -> bool {
+        let at = self.view.get();
+        at != 0 && std::ptr::from_ref(error).cast::<()>().addr() == at
     }
 
     /// The response the service would send for this error, with masking
@@ -596,7 +620,10 @@ fn render_unknown(
 ///
 /// `error` is what the filter received (`&E` for `filter::<E, _>`, any
 /// problem type: [`Problem`]), another problem to answer instead, or an
-/// `actix_web::Error` (see [`FilteredError`]). The request's method,
+/// `actix_web::Error` (see [`FilteredError`]). What a filter for a base
+/// type received (a `ValidationException` as its `BadRequestException`,
+/// any problem as an `HttpException`) is rendered as the thrown error
+/// itself, `issues` and name included. The request's method,
 /// instance, tag and version headers come from `ctx`; a 5xx is logged
 /// through `logger` under a new correlation id, and masked unless
 /// `development`. [`ErrorContext::default_response`] is the same call with
@@ -633,6 +660,13 @@ pub fn default_error_response<E: FilteredError + ?Sized>(
     logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
+    // The view a filter was handed stands for the error itself: its
+    // `issues`, its name in the log line, its own members.
+    if ctx.is_view(error)
+        && let Some(original) = ctx.error
+    {
+        return default_error_response(original, ctx, logger, development);
+    }
     let failure = match error.classify() {
         Ok(problem) => Failure::Problem(problem),
         Err(error) => {

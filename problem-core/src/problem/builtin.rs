@@ -154,13 +154,20 @@ macro_rules! builtin {
             /// assert_eq!(err.detail().as_deref(), Some("why"));
             /// ```
             pub fn into_inner(self) -> HttpException {
-                self.0
+                self.0.plain()
             }
 
             /// Sets a fixed detail without copying it.
             #[allow(dead_code)] // used by `ValidationException` and the framework errors
             pub(crate) fn with_static_detail(self, detail: &'static str) -> Self {
                 Self(self.0.with_static_detail(detail))
+            }
+
+            /// This exception as the view of a kind of it named `name`
+            /// (`ValidationException` of `BadRequestException`).
+            #[allow(dead_code)] // used by `ValidationException`
+            pub(crate) fn standing_for(self, name: &'static str) -> Self {
+                Self(self.0.standing_for(name))
             }
 
             /// The plain [`HttpException`] inside.
@@ -196,7 +203,7 @@ macro_rules! builtin {
 
         impl From<$name> for HttpException {
             fn from(value: $name) -> Self {
-                value.0
+                value.0.plain()
             }
         }
 
@@ -220,7 +227,7 @@ macro_rules! builtin {
                 self.0.headers()
             }
             fn name(&self) -> &'static str {
-                stringify!($name)
+                self.0.kind_name().unwrap_or(stringify!($name))
             }
             fn to_problem_json(&self, instance: &str) -> Result<Vec<u8>, ProblemBuildError> {
                 self.0.to_problem_json(instance)

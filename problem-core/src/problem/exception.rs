@@ -135,6 +135,12 @@ pub struct HttpException {
     /// Extension members and headers, with what failed to be added.
     added: Additions,
     cause: Option<BoxError>,
+    /// The name of the problem type this exception is a view of, when it
+    /// stands for another one: an exception filter for `HttpException`
+    /// (or for `BadRequestException`, of a `ValidationException`) is handed
+    /// such a view, whose `name()` is the thrown type's, as the spec's
+    /// subclass instance would be.
+    kind: Option<&'static str>,
 }
 
 impl HttpException {
@@ -194,7 +200,25 @@ impl HttpException {
             title: None,
             added: Additions::default(),
             cause: None,
+            kind: None,
         }
+    }
+
+    /// This exception as a view of a problem type named `name`.
+    pub(crate) fn standing_for(mut self, name: &'static str) -> Self {
+        self.kind = Some(name);
+        self
+    }
+
+    /// This exception as itself, no longer a view of another type.
+    pub(crate) fn plain(mut self) -> Self {
+        self.kind = None;
+        self
+    }
+
+    /// The name of the type this exception is a view of, if any.
+    pub(crate) fn kind_name(&self) -> Option<&'static str> {
+        self.kind
     }
 
     pub(crate) fn apply(&mut self, options: ProblemOptions) {
@@ -240,6 +264,7 @@ impl HttpException {
         exc.detail = problem.detail().map(|d| Cow::Owned(d.into_owned()));
         exc.added.extensions = problem.extensions().unwrap_or_default();
         exc.added.headers = problem.headers().unwrap_or_default();
+        exc.kind = Some(problem.name());
         exc
     }
 
@@ -454,7 +479,7 @@ impl Problem for HttpException {
         Ok(self.added.headers.clone())
     }
     fn name(&self) -> &'static str {
-        "HttpException"
+        self.kind.unwrap_or("HttpException")
     }
     fn to_problem_json(&self, instance: &str) -> Result<Vec<u8>, ProblemBuildError> {
         self.problem_json_with(instance, NoMembers)

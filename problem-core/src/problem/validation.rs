@@ -471,7 +471,8 @@ impl ValidationException {
     pub fn new(issues: Vec<Issue>) -> Self {
         Self {
             base: BadRequestException::new()
-                .with_static_detail(crate::spec::VALIDATION_FAILED.detail),
+                .with_static_detail(crate::spec::VALIDATION_FAILED.detail)
+                .standing_for("ValidationException"),
             issues,
         }
     }
@@ -568,14 +569,20 @@ impl ValidationException {
         &self.issues
     }
 
-    /// The exception seen as the [`BadRequestException`] it is a kind of
-    /// (its issues are not part of that view).
+    /// The exception seen as the [`BadRequestException`] it is a kind of,
+    /// as an exception filter for `BadRequestException` receives it. Its
+    /// `name()` is still `ValidationException` (the spec's subclass
+    /// instance keeps its class name); its issues are not part of the
+    /// view's own document, but
+    /// [`default_error_response`](crate::pipeline::default_error_response)
+    /// of the view a filter holds renders the whole exception, issues
+    /// included.
     ///
     /// ```
     /// use problem_core::{Issue, IssueLocation, Problem, ValidationException};
     /// let err = ValidationException::new(vec![Issue::new(IssueLocation::Query, "q", "required", "q is required")]);
     /// let base = err.as_bad_request();
-    /// assert_eq!(base.name(), "BadRequestException");
+    /// assert_eq!(base.name(), "ValidationException");
     /// assert_eq!(
     ///     serde_json::to_string(&base.to_problem("/search").unwrap()).unwrap(),
     ///     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"Request validation failed","instance":"/search"}"#
