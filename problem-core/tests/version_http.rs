@@ -624,6 +624,67 @@ async fn missing_required_version_is_400() {
     );
 }
 
+/// `require_version` off (its default) and no `default_version` (its
+/// default): a request without a version is not refused (the spec's
+/// resolution fails only when `require_version` is set). It goes on
+/// without one, with the general headers and no `X-API-Version`; a handler
+/// taking `Option<ApiVersion>` serves it, one taking `ApiVersion` answers
+/// the 400 `API version is required`.
+#[actix_web::test]
+async fn without_require_version_or_default_a_request_goes_on_unversioned() {
+    let config = || {
+        VersionConfig::builder(VersionStrategy::header())
+            .supported_versions([V1, V2])
+            .build()
+            .unwrap()
+    };
+    let app = test::init_service(
+        App::new()
+            .wrap(Versioning::new(config()))
+            .route(
+                "/any",
+                web::get().to(|v: Option<ApiVersion>| async move {
+                    v.map_or_else(|| "no version".to_owned(), |v| v.to_string())
+                }),
+            )
+            .route("/books", web::get().to(books)),
+    )
+    .await;
+    let res = test::call_service(&app, get("/any").to_request()).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        headers(&res.map_into_boxed_body()),
+        pairs(&[
+            ("content-type", "text/plain; charset=utf-8"),
+            ("x-api-supported-versions", "1, 2"),
+        ])
+    );
+    let res = test::call_service(&app, get("/any").to_request()).await;
+    assert_eq!(body(res.map_into_boxed_body()).await, "no version");
+    let res = test::call_service(
+        &app,
+        get("/any")
+            .insert_header(("X-API-Version", "2"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+    assert_eq!(body(res.map_into_boxed_body()).await, "2.0");
+
+    let res = test::call_service(&app, get("/books").to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        body(res.map_into_boxed_body()).await,
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":""}"#
+    );
+    // The spec's `resolve_version` has no version to return.
+    let req = get("/any").to_http_request();
+    assert_eq!(
+        config().resolve_version(&req),
+        Err(problem_core::version::VersionError::Missing)
+    );
+}
+
 #[actix_web::test]
 async fn malformed_versions_are_400_in_every_strategy() {
     let cases = [

@@ -94,6 +94,54 @@ async fn run(req: TestRequest) -> ServiceResponse {
         .map_into_boxed_body()
 }
 
+/// A request with no version under a configuration that neither requires
+/// one nor has a default goes on without one: a route with a fallback
+/// answers it from the fallback, one without gets the 400 `API version is
+/// required`.
+#[actix_web::test]
+async fn an_unversioned_request_without_a_default_gets_the_fallback_or_400() {
+    let config = VersionConfig::builder(VersionStrategy::default())
+        .build()
+        .unwrap();
+    let app = test::init_service(
+        App::new()
+            .wrap(Versioning::new(config))
+            .route(
+                "/books",
+                web::get().to(version::versioned![list_books_v1, list_books_v3]),
+            )
+            .route(
+                "/with-fallback/{id}",
+                web::get().to(version::versioned![
+                    handlers::show_book_v1,
+                    fallback = fallback
+                ]),
+            ),
+    )
+    .await;
+    let res = test::call_service(
+        &app,
+        TestRequest::get().uri("/with-fallback/3").to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        body(res.map_into_boxed_body()).await,
+        "fallback without version"
+    );
+    let res = test::call_service(&app, TestRequest::get().uri("/books").to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        body(res.map_into_boxed_body()).await,
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":""}"#
+    );
+    let res = test::call_service(&app, TestRequest::get().uri("/v3/books").to_request()).await;
+    assert_eq!(
+        body(res.map_into_boxed_body()).await,
+        "books (v3 shape, 3.0)"
+    );
+}
+
 async fn body(res: ServiceResponse) -> String {
     String::from_utf8(test::read_body(res).await.to_vec()).unwrap()
 }

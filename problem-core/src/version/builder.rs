@@ -213,7 +213,10 @@ impl VersionConfigBuilder {
     }
 
     /// Whether a request without a version is refused with 400 (default
-    /// `false`; conflicts with `default_version`).
+    /// `false`; conflicts with `default_version`). Off and without a
+    /// `default_version`, the [`Versioning`](super::Versioning) middleware
+    /// lets such a request go on without a version (see
+    /// [`VersionConfig`]'s resolution order).
     ///
     /// ```
     /// use actix_web::test::TestRequest;

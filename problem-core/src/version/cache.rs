@@ -19,6 +19,10 @@ use crate::pipeline::merge_pairs;
 #[derive(Debug, Clone, Default)]
 pub(super) struct HeaderCache {
     pub(super) general: Arc<HeaderMap>,
+    /// The general headers, shared as a versioned request's are: those of
+    /// a request that goes on without a version (none carried, none
+    /// required, no default).
+    pub(super) unversioned: SharedHeaders,
     /// Every version named by the configuration (supported, deprecated,
     /// default), sorted.
     pub(super) versions: Vec<(ApiVersion, SharedHeaders)>,
@@ -146,6 +150,7 @@ impl HeaderCache {
             .collect();
         Self {
             general: Arc::new(config.compute_general_headers()),
+            unversioned: SharedHeaders::new(config.compute_general_headers()),
             accepted,
             versions: names
                 .into_iter()

@@ -43,7 +43,14 @@ use crate::pipeline::merge_map;
 ///    value holding U+0000 [`VersionError::NulCharacter`] (400);
 /// 2. none carried: [`VersionError::Missing`] (400) with
 ///    `require_version`, else `default_version`, else also `Missing`
-///    (there is no version to serve);
+///    here (there is no version to return), but the
+///    [`Versioning`](super::Versioning) middleware then lets the request
+///    go on without a version: the spec's resolution fails only when
+///    `require_version` is set. Its response carries the general headers
+///    (`X-API-Supported-Versions`) and no `X-API-Version`; a handler that
+///    takes [`ApiVersion`] gets the 400 `Missing` (take
+///    `Option<ApiVersion>` to serve such requests), and a `versioned![...]`
+///    route its fallback, else that 400;
 /// 3. a removed version: [`VersionError::Removed`] (410, with `Sunset` when
 ///    set) — checked before "supported";
 /// 4. `supported_versions` non-empty and the version not in it:
@@ -595,6 +602,18 @@ impl VersionConfig {
     /// [`general_headers`](Self::general_headers), shared.
     pub(crate) fn shared_general_headers(&self) -> Arc<HeaderMap> {
         self.cache.general.clone()
+    }
+
+    /// The headers of a request that goes on without a version: the
+    /// general ones.
+    pub(crate) fn unversioned_headers(&self) -> SharedHeaders {
+        self.cache.unversioned.clone()
+    }
+
+    /// Whether a request that carries no version goes on without one:
+    /// `require_version` is off and there is no `default_version`.
+    pub(crate) fn version_optional(&self) -> bool {
+        !self.require_version && self.default_version.is_none()
     }
 
     pub(super) fn compute_general_headers(&self) -> HeaderMap {

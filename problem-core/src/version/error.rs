@@ -56,8 +56,11 @@ use crate::spec;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum VersionError {
-    /// The request carries no version and `require_version` is set (or no
-    /// `default_version` is configured).
+    /// The request carries no version and `require_version` is set, or
+    /// none is configured as `default_version` (then the
+    /// [`Versioning`](super::Versioning) middleware lets the request go on
+    /// without a version, and this is the answer of a handler that takes
+    /// an [`ApiVersion`](super::ApiVersion) only).
     #[error("{}", spec::VERSION_REQUIRED.detail)]
     Missing,
     /// The request carries a version that does not parse.

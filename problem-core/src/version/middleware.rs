@@ -19,6 +19,7 @@ use actix_web::{Error, FromRequest, HttpMessage, HttpRequest};
 use super::api_version::ApiVersion;
 use super::cache::SharedHeaders;
 use super::config::VersionConfig;
+use super::error::VersionError;
 use crate::pipeline::merge_map;
 use crate::pipeline::{add_shared_sticky_headers, merge_vary, with_sticky_headers};
 use crate::problem::{InternalServerErrorException, ProblemSource, find_route_problem};
@@ -299,7 +300,11 @@ where
             };
         }
         let version = match self.config.resolve_head(req.head()) {
-            Ok(v) => v,
+            Ok(v) => Some(v),
+            // None carried, none required, no default: the request goes on
+            // without a version (the spec's resolution fails only when
+            // `require_version` is set).
+            Err(VersionError::Missing) if self.config.version_optional() => None,
             Err(err) => {
                 let headers = self.config.shared_general_headers();
                 add_shared_sticky_headers(&req, headers.clone());
@@ -328,11 +333,16 @@ where
         if let Some(path) = stripped.as_deref() {
             strip_segment(&mut req, path);
         }
-        let headers = self.config.headers_of(version);
-        // Two request extensions: the version, and the sticky headers
-        // (version headers, `Vary`), which also keep the configuration that
-        // resolved the version.
-        req.extensions_mut().insert(version);
+        let headers = match version {
+            Some(version) => {
+                // Two request extensions: the version, and the sticky
+                // headers (version headers, `Vary`), which also keep the
+                // configuration that resolved the version.
+                req.extensions_mut().insert(version);
+                self.config.headers_of(version)
+            }
+            None => self.config.unversioned_headers(),
+        };
         with_sticky_headers(&req, |sticky| {
             sticky.push_shared(headers.clone());
             if let Some(vary) = &self.vary {
@@ -454,25 +464,60 @@ fn rewrite_path(req: &mut ServiceRequest, path: &str) {
 /// The version resolved by [`Versioning`] for this request, as a handler
 /// argument.
 ///
-/// Without the middleware (or on a neutral path) there is no version: the
+/// A request the middleware let go on without a version (none carried,
+/// none required, no `default_version`) fails the extraction with the 400
+/// [`VersionError::Missing`] (`API version is required`). Without the
+/// middleware (or on a neutral path) there is no version either: the
 /// extraction fails with a 500 problem (`detail` shown in development
-/// only) — take `Option<ApiVersion>` where that is expected.
+/// only). Take `Option<ApiVersion>` where a request may have none.
+///
+/// ```
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy, Versioning};
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let config = VersionConfig::builder(VersionStrategy::header()).build().unwrap();
+/// let app = test::init_service(App::new().wrap(Versioning::new(config))
+///     .route("/any", web::get().to(|v: Option<ApiVersion>| async move {
+///         HttpResponse::Ok().body(v.map_or("none".to_owned(), |v| v.to_string()))
+///     }))
+///     .route("/one", web::get().to(|v: ApiVersion| async move { HttpResponse::Ok().body(v.to_string()) })))
+///     .await;
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/any").to_request()).await;
+/// assert_eq!(test::read_body(res).await, "none");
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/one").to_request()).await;
+/// assert_eq!(res.status(), 400);
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/one").insert_header(("X-API-Version", "2")).to_request()).await;
+/// assert_eq!(test::read_body(res).await, "2.0");
+/// # });
+/// ```
 impl FromRequest for ApiVersion {
     type Error = Error;
     type Future = Ready<Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(
-            req.extensions()
-                .get::<ApiVersion>()
-                .copied()
-                .ok_or_else(|| {
-                    InternalServerErrorException::new()
-                        .with_detail(NOT_RESOLVED)
-                        .into()
-                }),
-        )
+        ready(resolved_version(req))
     }
+}
+
+/// The request's resolved version; the 400 `Missing` when the middleware
+/// let it go on without one, the 500 [`NOT_RESOLVED`] without the
+/// middleware.
+pub(crate) fn resolved_version(req: &HttpRequest) -> Result<ApiVersion, Error> {
+    if let Some(version) = req.extensions().get::<ApiVersion>() {
+        return Ok(*version);
+    }
+    let versioned = req
+        .extensions()
+        .get::<crate::pipeline::StickyHeaders>()
+        .is_some_and(|sticky| sticky.resolved_by.is_some());
+    Err(if versioned {
+        VersionError::Missing.into()
+    } else {
+        InternalServerErrorException::new()
+            .with_detail(NOT_RESOLVED)
+            .into()
+    })
 }
 
 /// Detail of the 500 when a handler asks for a version nobody resolved.

@@ -8,13 +8,11 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, web};
 use futures_util::future::LocalBoxFuture;
 
-use super::api_version::ApiVersion;
 use super::error::VersionError;
 use super::handler::VersionedHandler;
-use super::middleware::NOT_RESOLVED;
+use super::middleware::resolved_version;
 use crate::config::HttpConfigError;
 use crate::pipeline::StickyHeaders;
-use crate::problem::InternalServerErrorException;
 
 type Call = dyn Fn(HttpRequest, Payload) -> LocalBoxFuture<'static, HttpResponse> + Send + Sync;
 
@@ -202,13 +200,11 @@ impl VersionedRoute {
 
     /// The handler for this request, or the problem to answer with.
     fn select(&self, req: &HttpRequest) -> Result<RouteHandler, actix_web::Error> {
-        let version = req.extensions().get::<ApiVersion>().copied();
-        let Some(version) = version else {
-            return self.table.fallback_handler().cloned().ok_or_else(|| {
-                InternalServerErrorException::new()
-                    .with_detail(NOT_RESOLVED)
-                    .into()
-            });
+        let version = match resolved_version(req) {
+            Ok(version) => version,
+            // No version (none carried and none needed, or no middleware):
+            // the fallback, else the extraction's problem.
+            Err(err) => return self.table.fallback_handler().cloned().ok_or(err),
         };
         match self.table.dispatch(version) {
             Ok(h) => Ok(h.clone()),
