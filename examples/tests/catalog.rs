@@ -864,7 +864,16 @@ async fn http_semantics_over_the_wire() {
         .send()
         .await
         .unwrap();
-    // Offset listings read `Prefer: count=...`, so caches key on it too.
+    // DECISIONS' value for the catalog; `Prefer` joins it only when the
+    // request carries one.
+    assert_eq!(header(res.headers(), "vary"), Some("X-API-Version, Accept"));
+    let res = cat
+        .get("/books?per_page=1&fields=id")
+        .header("X-API-Version", "2")
+        .header("Prefer", "count=none")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(
         header(res.headers(), "vary"),
         Some("Prefer, X-API-Version, Accept")

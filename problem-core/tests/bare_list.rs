@@ -55,7 +55,6 @@ async fn offset_page_as_a_bare_array_with_fields_link_and_total() {
             200,
             header_support::pairs(&[
                 ("content-type", "application/json"),
-                ("vary", "Prefer"),
                 ("x-total-count", "5"),
                 (
                     "link",
@@ -77,7 +76,6 @@ async fn offset_page_as_a_bare_array_with_fields_link_and_total() {
             200,
             header_support::pairs(&[
                 ("content-type", "application/json"),
-                ("vary", "Prefer"),
                 ("x-total-count", "2"),
                 (
                     "link",
@@ -91,6 +89,37 @@ async fn offset_page_as_a_bare_array_with_fields_link_and_total() {
             r#"[{"id":2,"total":20},{"id":4,"total":40}]"#.to_owned()
         )
     );
+}
+
+/// A request that carries `Prefer` gets `Vary: Prefer` (its page depends
+/// on the preference), and `Preference-Applied` when it was honoured; one
+/// without gets no `Vary` (the tests above).
+#[actix_web::test]
+async fn a_request_stating_a_preference_gets_vary_prefer() {
+    let svc = atest::init_service(App::new().route("/orders", web::get().to(list))).await;
+    for (prefer, applied) in [("count=none", Some("count=none")), ("respond-async", None)] {
+        let res = atest::call_service(
+            &svc,
+            atest::TestRequest::get()
+                .uri("/orders?per_page=2&fields=id")
+                .insert_header(("Prefer", prefer))
+                .to_request(),
+        )
+        .await;
+        assert_eq!(res.headers().get("vary").unwrap(), "Prefer", "{prefer}");
+        assert_eq!(
+            res.headers()
+                .get("preference-applied")
+                .map(|v| v.to_str().unwrap()),
+            applied,
+            "{prefer}"
+        );
+        assert_eq!(
+            res.headers().get("x-total-count").is_some(),
+            applied.is_none(),
+            "{prefer}"
+        );
+    }
 }
 
 #[actix_web::test]
@@ -107,7 +136,6 @@ async fn uncounted_total_sends_no_x_total_count() {
             200,
             header_support::pairs(&[
                 ("content-type", "application/json"),
-                ("vary", "Prefer"),
                 (
                     "link",
                     concat!(

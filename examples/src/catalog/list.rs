@@ -7,7 +7,8 @@
 //! first cursor page's `meta.next_cursor` (or `links.next`) continues it;
 //! every later page's `meta.prev_cursor` (or `links.prev`) goes back.
 //!
-//! Totals of offset pages: counted exactly by default; the client may send
+//! Totals of offset pages (and of version 2's keyset pages, sent in
+//! `X-Total-Count`): counted exactly by default; the client may send
 //! `Prefer: count=exact`, `count=estimated` (exact up to 10,000 matching
 //! rows, above that PostgreSQL's planner estimate or, on SQLite, 10,001)
 //! or `count=none`, answered with `Preference-Applied`.
@@ -74,7 +75,7 @@ pub struct BookQuery {
 
 const LIST_DESCRIPTION: &str = "The collection query conventions: offset or keyset pagination (forward with `meta.next_cursor`, backward with `meta.prev_cursor`), multi-field sorting, filters, search and sparse fieldsets, all in SQL. Offset pages count their total as the `Prefer` header asks (`count=exact`, the default, `count=estimated` or `count=none`).";
 /// Version 2's: a bare array, its links and total in headers.
-const LIST_DESCRIPTION_V2: &str = "The collection query conventions: offset or keyset pagination (forward and backward with the `cursor` of the `next` and `prev` links of the `Link` header), multi-field sorting, filters, search and sparse fieldsets, all in SQL. Offset pages count their total (`X-Total-Count`) as the `Prefer` header asks (`count=exact`, the default, `count=estimated` or `count=none`).";
+const LIST_DESCRIPTION_V2: &str = "The collection query conventions: offset or keyset pagination (forward and backward with the `cursor` of the `next` and `prev` links of the `Link` header), multi-field sorting, filters, search and sparse fieldsets, all in SQL. Every page, offset or cursor, counts the matching books (`X-Total-Count`) as the `Prefer` header asks (`count=exact`, the default, `count=estimated` or `count=none`).";
 const BAD_QUERY: &str = "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, more than 64 filter conditions in all (`too_many_filters`), ...).";
 
 /// The 200 of version 3 in the OpenAPI document: `BookPage` or
@@ -96,16 +97,30 @@ fn base() -> SelectStatement {
 /// One page of books, with what each version needs to answer it.
 enum Listing {
     Offset(Page<Book>),
-    Cursor(CursorPage<Book>),
+    /// A keyset page, with the collection's total when it was counted.
+    Cursor(CursorPage<Book>, Option<Total>),
 }
 
-async fn fetch(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Listing, actix_web::Error> {
+/// The page the query asks for. A keyset page's total is counted (as the
+/// count strategy says) only with `count_keyset`: version 2 sends it in
+/// `X-Total-Count` on every list, version 3's cursor envelope has none.
+async fn fetch(
+    db: &Db,
+    query: &TypedQuery<BookQuery>,
+    count_keyset: bool,
+) -> Result<Listing, actix_web::Error> {
     let mut select = base();
     if query.wants_cursor_page() {
         query.apply_cursor_to(&mut select);
-        let rows = db.books(&select).await.map_err(db_error)?;
+        let (rows, total) = if count_keyset {
+            futures_util::future::try_join(db.books(&select), count(db, query))
+                .await
+                .map_err(db_error)?
+        } else {
+            (db.books(&select).await.map_err(db_error)?, None)
+        };
         let page = query.cursor_page(rows).map_err(actix_web::Error::from)?;
-        return Ok(Listing::Cursor(page));
+        return Ok(Listing::Cursor(page, total));
     }
     query.apply_to(&mut select);
     // Without an exact total, one row more than the page says whether a
@@ -188,15 +203,16 @@ pub async fn list_books_v3(
     db: web::Data<Db>,
     query: Collection<BookQuery>,
 ) -> Result<HttpResponse, actix_web::Error> {
-    Ok(match fetch(&db, &query).await? {
+    Ok(match fetch(&db, &query, false).await? {
         Listing::Offset(page) => page.respond_to(&req),
-        Listing::Cursor(page) => page.respond_to(&req),
+        Listing::Cursor(page, _) => page.respond_to(&req),
     })
 }
 
 /// Version 2 (deprecated): a bare JSON array of books, with `X-Total-Count`
-/// (offset pagination, when counted) and the `Link` header, field selection
-/// applied as in version 3 ([`BareList`]).
+/// (the number of matching books, offset and keyset pages alike, unless
+/// `Prefer: count=none`) and the `Link` header, field selection applied as
+/// in version 3 ([`BareList`]).
 #[utoipa::path(
     get,
     path = "/books",
@@ -209,7 +225,7 @@ pub async fn list_books_v3(
         (status = 200, description = "The books of the page, as a bare array.",
             body = inline(BookList),
             headers(
-                ("X-Total-Count" = inline(TotalCount), description = "The number of matching books (offset pagination); an estimate with `Prefer: count=estimated` above 10,000; absent with `count=none` and on cursor pages."),
+                ("X-Total-Count" = inline(TotalCount), description = "The number of matching books (offset and cursor pages alike); an estimate with `Prefer: count=estimated` above 10,000; absent with `count=none`."),
                 ("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`)."),
             )),
         (status = 400, description = BAD_QUERY,
@@ -222,8 +238,8 @@ pub async fn list_books_v2(
     db: web::Data<Db>,
     query: Collection<BookQuery>,
 ) -> Result<BareList<Book>, actix_web::Error> {
-    Ok(match fetch(&db, &query).await? {
+    Ok(match fetch(&db, &query, true).await? {
         Listing::Offset(page) => page.into_bare(),
-        Listing::Cursor(page) => page.into_bare(),
+        Listing::Cursor(page, total) => query.counted_bare_list(page, total),
     })
 }

@@ -264,7 +264,8 @@ pub fn explain_plan_rows(explain: &Json) -> Option<u64> {
 /// for `Preference-Applied` (when the client's preference was honoured).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct CountAnswer {
-    /// The listing reads `Prefer` (then `Vary: Prefer`).
+    /// An offset listing of a request that carried `Prefer` (then `Vary:
+    /// Prefer`).
     pub varies: bool,
     /// The client's `count` preference that was honoured.
     pub applied: Option<CountStrategy>,

@@ -415,7 +415,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         ListExtras {
             tolerated: self.config_tolerated().clone(),
             count: CountAnswer {
-                varies: offset,
+                varies: offset && self.prefer_sent(),
                 applied: self.count_preference_applied().filter(|_| offset),
             },
             has_next: None,
@@ -426,7 +426,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// this query's page, size and sparse fieldset; `total` (exact) is
     /// dropped when the [`count_strategy`](Self::count_strategy) is
     /// [`CountStrategy::None`](super::CountStrategy::None). As a responder
-    /// the page answers `Vary: Prefer`, and `Preference-Applied:
+    /// the page answers `Vary: Prefer` when the request carried `Prefer`, and `Preference-Applied:
     /// count=<strategy>` when the client's preference was honoured.
     ///
     /// ```
@@ -488,6 +488,45 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         .with_fields(self.fields().clone());
         page.extras = self.list_extras(true);
         page
+    }
+
+    /// A keyset page as a [`BareList`](super::BareList) that also sends the
+    /// total of every matching item (filters and search, the cursor's
+    /// position aside) in `X-Total-Count`, as a version-2 style list sends
+    /// it on offset pages: `total` as counted by the application (e.g. from
+    /// `count_statement`, feature `sea-query`), dropped when the
+    /// [`count_strategy`](Self::count_strategy) is `none`. As an offset
+    /// page, it answers `Preference-Applied: count=<strategy>` when the
+    /// client's preference was honoured, and `Vary: Prefer` when the
+    /// request carried `Prefer`.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery, serde::Serialize)]
+    /// # #[query(key = "id")]
+    /// # struct Book {
+    /// #     #[query(filter(eq), sort)]
+    /// #     id: i64,
+    /// # }
+    /// # let config = QueryConfig::default().cursor_keys([[7u8; 32]]).unwrap();
+    /// use problem_core::query::{CountStrategy, Total};
+    /// let q = TypedQuery::<Book>::from_query_str("limit=2", &config).unwrap();
+    /// let page = q.cursor_page(vec![Book { id: 1 }, Book { id: 2 }, Book { id: 3 }]).unwrap();
+    /// assert_eq!(q.counted_bare_list(page, Some(Total::Exact(40))).total(), Some(40));
+    /// let uncounted = config.count_strategy(CountStrategy::None);
+    /// let q = TypedQuery::<Book>::from_query_str("limit=2", &uncounted).unwrap();
+    /// let page = q.cursor_page(vec![Book { id: 1 }]).unwrap();
+    /// assert_eq!(q.counted_bare_list(page, Some(Total::Exact(40))).total(), None);
+    /// ```
+    pub fn counted_bare_list<T>(
+        &self,
+        mut page: CursorPage<T>,
+        total: Option<Total>,
+    ) -> super::BareList<T> {
+        page.extras = self.list_extras(true);
+        let total = total.filter(|_| self.count_total()).map(Total::value);
+        super::BareList::counted_cursor(page, total)
     }
 
     /// A [`CursorPage`] from rows fetched with `limit + 1` by

@@ -19,7 +19,8 @@
 //! - Totals of offset pages: [`CountStrategy`] (`exact`, `estimated`,
 //!   `none`), the application's default on [`QueryConfig`], the client's
 //!   `Prefer: count=...` (RFC 7240, [`prefer_count`]) answered with
-//!   `Preference-Applied` and `Vary: Prefer`; an estimated [`Total`] sets
+//!   `Preference-Applied` and, when the request carried `Prefer`, `Vary:
+//!   Prefer`; an estimated [`Total`] sets
 //!   `meta.total_is_estimate`.
 //! - Tolerated parameters ([`ToleratedParameters`],
 //!   [`QueryConfig::tolerate`]): names and `prefix*` patterns strict parsing

@@ -398,8 +398,8 @@ fn respond(body: Result<(Json, Links), ApplyError>, extras: &ListExtras) -> Http
 /// A page built by a typed query ([`TypedQuery::page`](super::TypedQuery::page),
 /// [`page_with_total`](super::TypedQuery::page_with_total),
 /// [`page_in_memory`](super::TypedQuery::page_in_memory)) also answers
-/// `Vary: Prefer` (its total depends on the request's `Prefer: count=...`,
-/// RFC 9110 §12.5.5), `Preference-Applied: count=<strategy>` when the
+/// `Vary: Prefer` when the request carried `Prefer` (its total depends on
+/// `Prefer: count=...`, RFC 7240 §2), `Preference-Applied: count=<strategy>` when the
 /// client's preference was honoured (RFC 7240 §3), and leaves the tolerated
 /// parameters out of its links.
 ///
@@ -837,7 +837,9 @@ pub const X_TOTAL_COUNT: HeaderName = HeaderName::from_static("x-total-count");
 /// list, without the `{"data", "meta", "links"}` envelope): the sparse
 /// fieldset (`fields`, `exclude`) applied to each item as in [`Page`] and
 /// [`CursorPage`], the envelope's links in the RFC 8288 `Link` header, and
-/// the total of an offset page, when counted, in `X-Total-Count`.
+/// the total of an offset page, when counted, in `X-Total-Count` (a keyset
+/// page's too, when built by
+/// [`TypedQuery::counted_bare_list`](super::TypedQuery::counted_bare_list)).
 ///
 /// Build it from either page: `BareList::from(page)` or
 /// [`Page::into_bare`] / [`CursorPage::into_bare`].
@@ -872,7 +874,9 @@ pub struct BareList<T>(BareSource<T>);
 #[derive(Debug, Clone)]
 enum BareSource<T> {
     Offset(Page<T>),
-    Cursor(CursorPage<T>),
+    /// A keyset page, with the total of the collection when it was counted
+    /// ([`TypedQuery::counted_bare_list`](super::TypedQuery::counted_bare_list)).
+    Cursor(CursorPage<T>, Option<u64>),
 }
 
 impl<T> From<Page<T>> for BareList<T> {
@@ -883,7 +887,14 @@ impl<T> From<Page<T>> for BareList<T> {
 
 impl<T> From<CursorPage<T>> for BareList<T> {
     fn from(page: CursorPage<T>) -> Self {
-        Self(BareSource::Cursor(page))
+        Self(BareSource::Cursor(page, None))
+    }
+}
+
+impl<T> BareList<T> {
+    /// A keyset page with the total of the whole collection.
+    pub(crate) fn counted_cursor(page: CursorPage<T>, total: Option<u64>) -> Self {
+        Self(BareSource::Cursor(page, total))
     }
 }
 
@@ -915,7 +926,9 @@ impl<T> CursorPage<T> {
 
 impl<T> BareList<T> {
     /// The total sent in `X-Total-Count`: an offset page's counted total,
-    /// `None` for a cursor page or an uncounted total.
+    /// or a keyset page's from
+    /// [`TypedQuery::counted_bare_list`](super::TypedQuery::counted_bare_list);
+    /// `None` for another cursor page or an uncounted total.
     ///
     /// ```
     /// use problem_core::query::{BareList, Page, Pagination};
@@ -925,7 +938,7 @@ impl<T> BareList<T> {
     pub fn total(&self) -> Option<u64> {
         match &self.0 {
             BareSource::Offset(page) => page.meta.total,
-            BareSource::Cursor(_) => None,
+            BareSource::Cursor(_, total) => *total,
         }
     }
 
@@ -939,7 +952,7 @@ impl<T> BareList<T> {
     pub fn links(&self, path: &str, query: &str) -> Links {
         match &self.0 {
             BareSource::Offset(page) => page.links(path, query),
-            BareSource::Cursor(page) => page.links(path, query),
+            BareSource::Cursor(page, _) => page.links(path, query),
         }
     }
 }
@@ -960,7 +973,7 @@ impl<T: Serialize> BareList<T> {
     pub fn to_json(&self) -> Result<Json, ApplyError> {
         let (data, fields) = match &self.0 {
             BareSource::Offset(page) => (&page.data, &page.fields),
-            BareSource::Cursor(page) => (&page.data, &page.fields),
+            BareSource::Cursor(page, _) => (&page.data, &page.fields),
         };
         select_items(data, fields).map(Json::Array)
     }
@@ -985,7 +998,7 @@ impl<T: Serialize> Responder for BareList<T> {
         }
         match &self.0 {
             BareSource::Offset(page) => page.extras.apply(&mut res),
-            BareSource::Cursor(page) => page.extras.apply(&mut res),
+            BareSource::Cursor(page, _) => page.extras.apply(&mut res),
         }
         res
     }

@@ -333,6 +333,9 @@ pub struct TypedQuery<Q> {
     limit_only: bool,
     /// The client's `count` preference, when it was read and is honoured.
     count_preferred: Option<CountStrategy>,
+    /// The request's `Prefer` headers were read and there was one: an
+    /// offset page then answers `Vary: Prefer`.
+    prefer_sent: bool,
     config: QueryConfig,
     _marker: PhantomData<fn() -> Q>,
 }
@@ -346,6 +349,7 @@ impl<Q> Clone for TypedQuery<Q> {
             before: self.before.clone(),
             limit_only: self.limit_only,
             count_preferred: self.count_preferred,
+            prefer_sent: self.prefer_sent,
             config: self.config.clone(),
             _marker: PhantomData,
         }
@@ -498,6 +502,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             before: None,
             limit_only,
             count_preferred: None,
+            prefer_sent: false,
             config,
             _marker: PhantomData,
         });
@@ -1182,8 +1187,13 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// honours `count=exact`, `count=estimated` and `count=none`, whether
     /// its size is sent as `per_page` or `limit`; an unknown value is
     /// ignored, and a cursor page (no total) ignores it and answers no
-    /// `Preference-Applied`. The [`Collection`](super::Collection) extractor
-    /// calls this.
+    /// `Preference-Applied`. An offset page of a request that carries
+    /// `Prefer` answers `Vary: Prefer` (RFC 7240 §2), so a cache keeps its
+    /// response apart from those of requests without the header (which
+    /// get only the versioning's `Vary`; a cache may answer a later request
+    /// that states a preference with such a response: the preference is
+    /// then not honoured, and no `Preference-Applied` says it was). The
+    /// [`Collection`](super::Collection) extractor calls this.
     ///
     /// ```
     /// use actix_web::http::header::{HeaderMap, HeaderValue};
@@ -1207,7 +1217,14 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// ```
     pub fn with_prefer(mut self, headers: &actix_web::http::header::HeaderMap) -> Self {
         self.count_preferred = prefer_count(headers);
+        self.prefer_sent = headers.contains_key(super::PREFER);
         self
+    }
+
+    /// Whether the request's `Prefer` headers were read
+    /// ([`with_prefer`](Self::with_prefer)) and it had one.
+    pub(crate) fn prefer_sent(&self) -> bool {
+        self.prefer_sent
     }
 }
 
