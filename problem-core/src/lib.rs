@@ -54,7 +54,8 @@ pub use query::{Collection, CollectionParams, QueryConfig, TypedQuery};
 pub use server::{ListenOptions, ProblemApp};
 pub use version::{
     ApiVersion, V1, V2, V3, VersionConfig, VersionConstraint, VersionError, VersionHeaders,
-    VersionParseError, VersionStrategy, VersionedHandler,
+    VersionParseError, VersionStrategy, VersionedHandler, api_version, header_version,
+    query_version, url_version,
 };
 
 /// `#[derive(Problem)]`: a problem type with a fixed status, title and type

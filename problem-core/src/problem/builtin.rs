@@ -132,6 +132,17 @@ macro_rules! builtin {
                 Self(self.0.with_header(header))
             }
 
+            /// Adds several response headers (see [`HttpException::with_headers`]).
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("let err = ", stringify!($name), "::new().with_headers([(\"Retry-After\", \"120\"), (\"X-Reason\", \"quota\")]);")]
+            /// assert_eq!(err.headers().unwrap().len(), 2);
+            /// ```
+            pub fn with_headers<H: TryIntoHeaderPair>(self, headers: impl IntoIterator<Item = H>) -> Self {
+                Self(self.0.with_headers(headers))
+            }
+
             /// Sets the underlying error.
             ///
             /// ```

@@ -369,6 +369,31 @@ impl HttpException {
         self
     }
 
+    /// Adds several response headers at once: the spec's `headers` option
+    /// (a list of name/value pairs, or an owned `HeaderMap`), each
+    /// as [`with_header`](Self::with_header).
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem};
+    /// let err = HttpException::new(401)?
+    ///     .with_headers([("WWW-Authenticate", r#"Bearer realm="catalog""#), ("Cache-Control", "no-store")]);
+    /// let headers = err.headers()?;
+    /// assert_eq!(headers.get("www-authenticate").unwrap(), r#"Bearer realm="catalog""#);
+    /// assert_eq!(headers.get("cache-control").unwrap(), "no-store");
+    /// let again = HttpException::new(401)?.with_headers(headers);
+    /// assert_eq!(again.headers()?.len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_headers<H: TryIntoHeaderPair>(
+        mut self,
+        headers: impl IntoIterator<Item = H>,
+    ) -> Self {
+        for header in headers {
+            self.added.add_header(header);
+        }
+        self
+    }
+
     /// Sets the underlying error; kept as [`std::error::Error::source`],
     /// never sent to the client.
     ///

@@ -813,6 +813,22 @@ pub struct CursorPagination {
 }
 
 impl CursorPagination {
+    /// Parses this part alone from a raw query string (`a=1&b=2`, without
+    /// the `?`), as [`parse`](Self::parse) does from its pairs.
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] over 1000 parameters, else
+    /// [`QueryError::Invalid`] with every issue of this part.
+    ///
+    /// ```
+    /// use problem_core::query::CursorPagination;
+    /// assert_eq!(CursorPagination::from_query_str("limit=10").unwrap().limit, 10);
+    /// assert!(CursorPagination::from_query_str("limit=0").is_err());
+    /// ```
+    pub fn from_query_str(query: &str) -> Result<Self, QueryError> {
+        Self::parse(&RawQuery::parse(query)?)
+    }
+
     /// Parses `cursor` and `limit`/`per_page` with the default limits.
     ///
     /// ```

@@ -31,6 +31,22 @@ pub struct FieldSelection {
 }
 
 impl FieldSelection {
+    /// Parses this part alone from a raw query string (`a=1&b=2`, without
+    /// the `?`), as [`parse`](Self::parse) does from its pairs.
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] over 1000 parameters, else
+    /// [`QueryError::Invalid`] with every issue of this part.
+    ///
+    /// ```
+    /// use problem_core::query::FieldSelection;
+    /// let f = FieldSelection::from_query_str("fields=id,title&exclude=title").unwrap();
+    /// assert_eq!((f.include, f.exclude), (Some(vec!["id".into(), "title".into()]), vec!["title".into()]));
+    /// ```
+    pub fn from_query_str(query: &str) -> Result<Self, QueryError> {
+        Self::parse(&RawQuery::parse(query)?)
+    }
+
     /// Parses `fields` and `exclude` without a whitelist.
     ///
     /// ```

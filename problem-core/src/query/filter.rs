@@ -253,6 +253,23 @@ impl Filter {
         self.0.is_empty()
     }
 
+    /// Parses this part alone from a raw query string (`a=1&b=2`, without
+    /// the `?`), as [`parse`](Self::parse) does from its pairs.
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] over 1000 parameters, else
+    /// [`QueryError::Invalid`] with every issue of this part.
+    ///
+    /// ```
+    /// use problem_core::query::{Filter, Operator};
+    /// let f = Filter::from_query_str("year__gte=2000&genre=sf").unwrap();
+    /// assert_eq!(f.conditions()[0].op, Operator::Gte);
+    /// assert_eq!(f.conditions().len(), 2);
+    /// ```
+    pub fn from_query_str(query: &str) -> Result<Self, QueryError> {
+        Self::parse(&RawQuery::parse(query)?)
+    }
+
     /// Parses every non-reserved parameter as a filter, without a whitelist
     /// (`api-version`, the versioning parameter, is ignored).
     ///

@@ -90,6 +90,23 @@ impl Pagination {
         self.per_page
     }
 
+    /// Parses this part alone from a raw query string (`a=1&b=2`, without
+    /// the `?`), as [`parse`](Self::parse) does from its pairs.
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] over 1000 parameters, else
+    /// [`QueryError::Invalid`] with every issue of this part.
+    ///
+    /// ```
+    /// use problem_core::query::Pagination;
+    /// let p = Pagination::from_query_str("page=2&per_page=50").unwrap();
+    /// assert_eq!((p.offset(), p.limit()), (50, 50));
+    /// assert!(Pagination::from_query_str("page=0").is_err());
+    /// ```
+    pub fn from_query_str(query: &str) -> Result<Self, QueryError> {
+        Self::parse(&RawQuery::parse(query)?)
+    }
+
     /// Parses `page`, `per_page` and `limit` with the default limits.
     ///
     /// ```

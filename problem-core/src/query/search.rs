@@ -45,6 +45,24 @@ pub struct Search {
 }
 
 impl Search {
+    /// Parses this part alone from a raw query string (`a=1&b=2`, without
+    /// the `?`), as [`parse`](Self::parse) does from its pairs.
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] over 1000 parameters, else
+    /// [`QueryError::Invalid`] with every issue of this part.
+    ///
+    /// ```
+    /// use problem_core::query::Search;
+    /// let s = Search::from_query_str("q=dune+herbert").unwrap().unwrap();
+    /// assert_eq!(s.terms.len(), 2);
+    /// assert_eq!(s.terms[0].as_str(), "dune");
+    /// assert_eq!(Search::from_query_str("page=2").unwrap(), None);
+    /// ```
+    pub fn from_query_str(query: &str) -> Result<Option<Self>, QueryError> {
+        Self::parse(&RawQuery::parse(query)?)
+    }
+
     /// Parses `q`/`search` and `search_fields` without a whitelist;
     /// `Ok(None)` when no search was requested.
     ///

@@ -168,6 +168,22 @@ impl Sort {
         self.0.iter().any(|f| f.field == field)
     }
 
+    /// Parses this part alone from a raw query string (`a=1&b=2`, without
+    /// the `?`), as [`parse`](Self::parse) does from its pairs.
+    ///
+    /// # Errors
+    /// [`QueryError::TooManyParameters`] over 1000 parameters, else
+    /// [`QueryError::Invalid`] with every issue of this part.
+    ///
+    /// ```
+    /// use problem_core::query::{Direction, Sort};
+    /// let s = Sort::from_query_str("sort=-age,name").unwrap();
+    /// assert_eq!((s.fields()[0].field.as_ref(), s.fields()[0].direction), ("age", Direction::Desc));
+    /// ```
+    pub fn from_query_str(query: &str) -> Result<Self, QueryError> {
+        Self::parse(&RawQuery::parse(query)?)
+    }
+
     /// Parses `sort` without a whitelist (any field name).
     ///
     /// ```
