@@ -67,9 +67,13 @@ fn config() -> VersionConfig {
 }
 
 async fn run(req: TestRequest) -> ServiceResponse {
+    run_with(config(), req).await
+}
+
+async fn run_with(config: VersionConfig, req: TestRequest) -> ServiceResponse {
     let app = test::init_service(
         App::new()
-            .wrap(Versioning::new(config()))
+            .wrap(Versioning::new(config))
             .route(
                 "/books",
                 web::get().to(version::versioned![list_books_v1, list_books_v3]),
@@ -100,46 +104,22 @@ async fn run(req: TestRequest) -> ServiceResponse {
 /// required`.
 #[actix_web::test]
 async fn an_unversioned_request_without_a_default_gets_the_fallback_or_400() {
-    let config = VersionConfig::builder(VersionStrategy::default())
-        .build()
-        .unwrap();
-    let app = test::init_service(
-        App::new()
-            .wrap(Versioning::new(config))
-            .route(
-                "/books",
-                web::get().to(version::versioned![list_books_v1, list_books_v3]),
-            )
-            .route(
-                "/with-fallback/{id}",
-                web::get().to(version::versioned![
-                    handlers::show_book_v1,
-                    fallback = fallback
-                ]),
-            ),
-    )
-    .await;
-    let res = test::call_service(
-        &app,
-        TestRequest::get().uri("/with-fallback/3").to_request(),
-    )
-    .await;
+    let config = || {
+        VersionConfig::builder(VersionStrategy::default())
+            .build()
+            .unwrap()
+    };
+    let res = run_with(config(), TestRequest::get().uri("/with-fallback/3")).await;
     assert_eq!(res.status(), 200);
-    assert_eq!(
-        body(res.map_into_boxed_body()).await,
-        "fallback without version"
-    );
-    let res = test::call_service(&app, TestRequest::get().uri("/books").to_request()).await;
+    assert_eq!(body(res).await, "fallback without version");
+    let res = run_with(config(), TestRequest::get().uri("/books")).await;
     assert_eq!(res.status(), 400);
     assert_eq!(
-        body(res.map_into_boxed_body()).await,
+        body(res).await,
         r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":""}"#
     );
-    let res = test::call_service(&app, TestRequest::get().uri("/v3/books").to_request()).await;
-    assert_eq!(
-        body(res.map_into_boxed_body()).await,
-        "books (v3 shape, 3.0)"
-    );
+    let res = run_with(config(), TestRequest::get().uri("/v3/books")).await;
+    assert_eq!(body(res).await, "books (v3 shape, 3.0)");
 }
 
 async fn body(res: ServiceResponse) -> String {
