@@ -176,7 +176,14 @@ impl Total {
 /// assert_eq!(prefer_count(&h), None);
 /// ```
 pub fn prefer_count(headers: &HeaderMap) -> Option<CountStrategy> {
-    for line in headers.get_all(PREFER) {
+    count_preference(headers.get_all(PREFER))
+}
+
+/// [`prefer_count`] of the `Prefer` lines already looked up.
+pub(crate) fn count_preference<'a>(
+    lines: impl IntoIterator<Item = &'a HeaderValue>,
+) -> Option<CountStrategy> {
+    for line in lines {
         let Ok(line) = line.to_str() else {
             continue;
         };

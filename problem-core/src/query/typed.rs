@@ -7,7 +7,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::combined::{CollectionParams, parse_all_into};
-use super::count::{CountStrategy, prefer_count};
+use super::count::CountStrategy;
 use super::cursor::{
     HASH_LEN, KeyReader, Opened, Way, cursor_mismatch, digest, hex_matches, invalid_cursor,
     sort_digest, sort_matches, unfiltered_hash,
@@ -1216,8 +1216,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// assert_eq!(q.page(vec![1, 2], Some(7)).meta.total, None);
     /// ```
     pub fn with_prefer(mut self, headers: &actix_web::http::header::HeaderMap) -> Self {
-        self.count_preferred = prefer_count(headers);
-        self.prefer_sent = headers.contains_key(super::PREFER);
+        // One lookup of the header for both.
+        let lines = headers.get_all(super::PREFER);
+        self.prefer_sent = lines.len() > 0;
+        self.count_preferred = super::count::count_preference(lines);
         self
     }
 
