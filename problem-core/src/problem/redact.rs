@@ -15,7 +15,11 @@
 //!   `sessid` or `jwt`, or has `pass`, `pw` or `auth` as a word between `_`
 //!   and `.`): the value becomes
 //!   `***` (a quoted value up to its closing quote, else up to whitespace or
-//!   one of `,;&)]}`); `authorization: Bearer x` keeps the scheme word.
+//!   one of `,;&)]}`); an `authorization` value is hidden to the end of
+//!   the line, keeping its first word only when it names a known
+//!   authentication scheme (`authorization: Bearer x`, `Digest ...`,
+//!   `token ...`; the IANA registry's and `token`, `AWS4-HMAC-SHA256`,
+//!   `NTLM`): another first word may be the secret itself.
 //! - `Bearer <credentials>` and `Basic <credentials>` (the scheme word
 //!   case-insensitive): the credentials (RFC 7235 `token68` characters)
 //!   become `***`.
@@ -149,14 +153,45 @@ fn auth_scheme_at(bytes: &[u8], at: usize) -> Option<usize> {
     None
 }
 
-/// The end of a scheme word at `at` (letters, digits, `-`) followed by a
-/// space: the start of what follows it.
-fn scheme_word_end(bytes: &[u8], at: usize) -> Option<usize> {
+/// Authentication schemes whose name an `Authorization` value keeps: the
+/// IANA HTTP Authentication Scheme Registry's, and a few in wide use
+/// outside it (`token`, `AWS4-HMAC-SHA256`, `NTLM`). Compared ignoring
+/// ASCII case.
+const KNOWN_AUTH_SCHEMES: [&str; 17] = [
+    "basic",
+    "bearer",
+    "concealed",
+    "digest",
+    "dpop",
+    "gnap",
+    "hoba",
+    "mutual",
+    "negotiate",
+    "oauth",
+    "privatetoken",
+    "scram-sha-1",
+    "scram-sha-256",
+    "vapid",
+    "token",
+    "aws4-hmac-sha256",
+    "ntlm",
+];
+
+/// The end of a known scheme word at `at` ([`KNOWN_AUTH_SCHEMES`])
+/// followed by a space: the start of its credentials. Any other first
+/// word may be the secret itself (`authorization=hunter2 here`), so it is
+/// not kept.
+fn known_scheme_end(bytes: &[u8], at: usize) -> Option<usize> {
     let mut k = at;
     while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'-') {
         k += 1;
     }
-    if k == at || bytes.get(k) != Some(&b' ') {
+    let word = bytes.get(at..k)?;
+    if bytes.get(k) != Some(&b' ')
+        || !KNOWN_AUTH_SCHEMES
+            .iter()
+            .any(|s| s.as_bytes().eq_ignore_ascii_case(word))
+    {
         return None;
     }
     while k < bytes.len() && bytes[k] == b' ' {
@@ -267,13 +302,13 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                     // `Cookie: a=1; session=…`: every cookie, to the end of
                     // the line.
                     _ if lower.contains("cookie") => (k, line_end(bytes, k)),
-                    // `Authorization: <scheme> <credentials>`: whatever the
-                    // scheme (`token`, `Digest`, `AWS4-HMAC-SHA256`), the
+                    // `Authorization: <scheme> <credentials>`: the
                     // credentials run to the end of the line; the scheme
-                    // word is kept.
+                    // word is kept when it names a known scheme (`token`,
+                    // `Digest`, `AWS4-HMAC-SHA256`), else everything goes.
                     _ if lower.contains("authorization") => {
                         let start = auth_scheme_at(bytes, k)
-                            .or_else(|| scheme_word_end(bytes, k))
+                            .or_else(|| known_scheme_end(bytes, k))
                             .unwrap_or(k);
                         (start, line_end(bytes, start))
                     }
@@ -642,6 +677,14 @@ mod tests {
                 "authorization: AWS4-HMAC-SHA256 ***",
             ),
             ("Authorization: SECRETONLY", "Authorization: ***"),
+            // A first word that names no scheme may be the secret itself.
+            (
+                "failed with authorization=hunter2 here",
+                "failed with authorization=***",
+            ),
+            ("Authorization: hunter2 from client", "Authorization: ***"),
+            ("authorization:hunter2 x\nnext", "authorization:***\nnext"),
+            ("Authorization: Negotiate YIIGhg== x", "Authorization: Negotiate ***"),
             // A list or object value: all of it.
             (
                 r#"{"password":["SECRETA","SECRETB"],"id":1}"#,
