@@ -684,7 +684,10 @@ mod tests {
             ),
             ("Authorization: hunter2 from client", "Authorization: ***"),
             ("authorization:hunter2 x\nnext", "authorization:***\nnext"),
-            ("Authorization: Negotiate YIIGhg== x", "Authorization: Negotiate ***"),
+            (
+                "Authorization: Negotiate YIIGhg== x",
+                "Authorization: Negotiate ***",
+            ),
             // A list or object value: all of it.
             (
                 r#"{"password":["SECRETA","SECRETB"],"id":1}"#,
