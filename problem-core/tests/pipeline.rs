@@ -1697,6 +1697,57 @@ async fn content_codings_are_415_and_obs_text_is_read() {
     }
 }
 
+/// A member read as an enum with a variant it does not have is one issue,
+/// and the members after it are still read: the first variant serde names
+/// stands in for it (no generic stand-in reads as an enum).
+#[actix_web::test]
+async fn a_wrong_enum_variant_does_not_hide_the_other_member_errors() {
+    use problem_core::pipeline::Body;
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    #[allow(dead_code, reason = "only deserialized")]
+    enum Genre {
+        Fiction,
+        Poetry,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code, reason = "only deserialized")]
+    struct Shelf {
+        genre: Genre,
+        tags: Vec<Genre>,
+        count: u8,
+        author: String,
+    }
+    async fn create(_: Body<Shelf>) -> HttpResponse {
+        HttpResponse::Ok().finish()
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/s", create))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let req = TestRequest::post()
+        .uri("/s")
+        .insert_header(("content-type", "application/json"))
+        .set_payload(r#"{"genre": "jazz", "tags": ["poetry", "opera"], "count": "x"}"#)
+        .to_request();
+    let res = test::call_service(&svc, req).await;
+    assert_eq!(res.status(), 400);
+    let issue = |name: &str, code: &str, message: &str| json!({"location": "body", "name": name, "code": code, "message": message});
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+        "detail": "Request validation failed", "instance": "/s",
+        "issues": [
+            issue("/genre", "invalid_value", "unknown variant `jazz`, expected `fiction` or `poetry`"),
+            issue("/tags/1", "invalid_value", "unknown variant `opera`, expected `fiction` or `poetry`"),
+            issue("/count", "invalid_value", "invalid type: string \"x\", expected u8"),
+            issue("/author", "required", "missing field `author`"),
+        ]})
+    );
+}
+
 /// Every member error of a JSON body is an issue, not only the first
 /// (spec, "Schema validation failed": the list of issues): missing members,
 /// members of the wrong type and unknown ones, at every depth, in the order

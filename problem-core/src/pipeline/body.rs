@@ -110,6 +110,19 @@ fn stand_ins() -> [serde_json::Value; 6] {
     ]
 }
 
+/// A stand-in for a member serde read as an enum: the first variant its
+/// `unknown variant` message names (`` unknown variant `jazz`, expected
+/// one of `fiction`, `poetry` `` or `` expected `a` or `b` ``), as a string.
+/// None of [`stand_ins`] reads as an enum's unit variant.
+fn variant_stand_in(message: &str) -> Option<serde_json::Value> {
+    let (_, expected) = message
+        .strip_prefix("unknown variant `")?
+        .split_once("`, expected ")?;
+    let expected = expected.strip_prefix("one of ").unwrap_or(expected);
+    let (variant, _) = expected.strip_prefix('`')?.split_once('`')?;
+    Some(serde_json::Value::String(variant.to_owned()))
+}
+
 /// Every member error of a well-formed JSON body whose first error is
 /// `first` (spec, "Schema validation failed": the list of issues), not
 /// only the first: the document is read again with a stand-in for each
@@ -129,26 +142,32 @@ fn member_issues<T: DeserializeOwned>(
         return (vec![first], None);
     };
     let mut issues: Vec<Issue> = Vec::new();
-    // The pointer of each member standing in, and the next stand-in to try.
-    let mut patched: Vec<(String, usize)> = Vec::new();
+    // The pointer of each member standing in, the next stand-in to try,
+    // and the enum variant to try first.
+    let mut patched: Vec<(String, usize, Option<serde_json::Value>)> = Vec::new();
     let mut read = None;
     for _ in 0..MAX_BODY_READS {
-        let found = match serde_path_to_error::deserialize::<_, T>(Checked(&doc)) {
+        let (found, variant) = match serde_path_to_error::deserialize::<_, T>(Checked(&doc)) {
             Ok(value) => {
                 read = Some(value);
                 break;
             }
-            Err(e) => issue((pointer(e.path()), e.into_inner().to_string())),
+            Err(e) => {
+                let at = pointer(e.path());
+                let message = e.into_inner().to_string();
+                let variant = variant_stand_in(&message);
+                (issue((at, message)), variant)
+            }
         };
         let name = found.name.clone();
         let inside = |p: &str| name == p || name.starts_with(&format!("{p}/"));
-        let slot = patched.iter().position(|(p, _)| inside(p));
-        let (at, next) = match slot {
+        let slot = patched.iter().position(|(p, _, _)| inside(p));
+        let (at, next, variant) = match slot {
             // A stand-in (or what is inside it) is wrong: the next one.
             Some(i) => {
-                let (at, tried) = &mut patched[i];
+                let (at, tried, variant) = &mut patched[i];
                 *tried += 1;
-                (at.clone(), *tried)
+                (at.clone(), *tried, variant.clone())
             }
             None => {
                 // The document itself, or more than the bounds allow: stop.
@@ -163,11 +182,11 @@ fn member_issues<T: DeserializeOwned>(
                     }
                     continue;
                 }
-                patched.push((name.clone(), 0));
-                (name, 0)
+                patched.push((name.clone(), 0, variant.clone()));
+                (name, 0, variant)
             }
         };
-        let Some(stand_in) = stand_ins().into_iter().nth(next) else {
+        let Some(stand_in) = variant.into_iter().chain(stand_ins()).nth(next) else {
             break;
         };
         if !set(&mut doc, &at, stand_in) {
@@ -179,7 +198,7 @@ fn member_issues<T: DeserializeOwned>(
     // (A duplicate member is one member in the document: its read names
     // another value, and so differs.)
     if issues.first() == Some(&first) {
-        let read = read.map(|value| (value, patched.into_iter().map(|(p, _)| p).collect()));
+        let read = read.map(|value| (value, patched.into_iter().map(|(p, _, _)| p).collect()));
         (issues, read)
     } else {
         (vec![first], None)
