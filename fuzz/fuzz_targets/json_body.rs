@@ -1,6 +1,6 @@
 //! The JSON body reader (`pipeline::Body`), into a `serde_json::Value` and
 //! into a typed struct with `deny_unknown_fields`, optional members,
-//! floats, a small integer and a nested object.
+//! floats, a small integer, an enum and a nested object.
 //!
 //! Properties (the crate's hostile-input rules for bodies):
 //! - never panics; every refusal is a 400 problem document whose detail is
@@ -39,6 +39,15 @@ struct Book {
     tags: Vec<String>,
     #[serde(default)]
     meta: Option<Meta>,
+    #[serde(default)]
+    genre: Option<Genre>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Genre {
+    Fiction,
+    Poetry,
 }
 
 #[derive(Debug, Deserialize)]
