@@ -43,6 +43,12 @@ use super::titles::status_title;
 /// let body = err.to_problem("/books/7").unwrap();
 /// assert_eq!(body.instance.as_deref(), Some("/books/7"));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a problem type",
+    label = "not a problem type",
+    note = "derive it with `#[derive(Problem)]`, or use a built-in exception such as `NotFoundException`",
+    note = "an exception filter for an error type that is not a problem (`std::io::Error`, `sqlx::Error`, ...) is registered with `filter_error::<E, _>`"
+)]
 pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
     /// The HTTP status, always in `400..=599`.
     fn status(&self) -> StatusCode;
