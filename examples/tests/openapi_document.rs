@@ -365,13 +365,11 @@ async fn list_books_documents_prev_cursors_count_preferences_and_tolerated_param
     }
     let schemas = &v3["components"]["schemas"];
     let cursor_meta = &schemas["BookCursorPage"]["properties"]["meta"];
-    assert_eq!(
-        cursor_meta["required"],
-        json!(["limit", "next_cursor", "prev_cursor"])
-    );
+    // `prev_cursor` is absent on the first page, a string on the others.
+    assert_eq!(cursor_meta["required"], json!(["limit", "next_cursor"]));
     assert_eq!(
         cursor_meta["properties"]["prev_cursor"]["type"],
-        json!(["string", "null"])
+        json!("string")
     );
     let links: Vec<&String> = schemas["BookCursorPage"]["properties"]["links"]["properties"]
         .as_object()

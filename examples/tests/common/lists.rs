@@ -799,7 +799,7 @@ pub async fn count_strategies(cat: &Catalog, estimate: u64) {
     assert_eq!(status, 200);
     assert_eq!(header(&headers, "preference-applied"), None);
     assert_eq!(header(&headers, "vary"), Some("X-API-Version, Accept"));
-    assert_eq!(body["meta"]["prev_cursor"], Value::Null);
+    assert_eq!(body["meta"].get("prev_cursor"), None, "{body}");
 
     // Version 2 sends `X-Total-Count` on every list, keyset pages included:
     // the number of matching books, counted as `Prefer` asks.

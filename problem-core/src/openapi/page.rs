@@ -191,7 +191,7 @@ impl<T: ToSchema> ToSchema for Page<T> {
 
 /// The cursor envelope of `T`s, registered as `<T>CursorPage`: `data`
 /// (array of `<T>Fields`), `meta` (`limit`, `next_cursor`: `null` on the
-/// last page, `prev_cursor`: `null` on the first), `links` (`self`,
+/// last page, `prev_cursor`: absent on the first), `links` (`self`,
 /// `prev`, `next`).
 ///
 /// ```
@@ -224,12 +224,11 @@ impl<T: ToSchema> ComposeSchema for CursorPage<T> {
                     .property(
                         "prev_cursor",
                         ObjectBuilder::new()
-                            .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                            .schema_type(Type::String)
                             .description(Some(
-                                "The cursor of the previous page (the same sort, filters and search); `null` on the first page.",
+                                "The cursor of the previous page (the same sort, filters and search); absent on the first page.",
                             )),
-                    )
-                    .required("prev_cursor"),
+                    ),
             &["prev", "next"],
         )
     }

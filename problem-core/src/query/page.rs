@@ -81,16 +81,20 @@ pub struct PageMeta {
     pub total_is_estimate: bool,
 }
 
-/// `meta` of the cursor envelope: `{"limit", "next_cursor", "prev_cursor"}`.
-/// `next_cursor` is `null` on the last page, `prev_cursor` `null` on the
-/// first page (the two are always present, as strings or `null`).
+/// `meta` of the cursor envelope: `{"limit", "next_cursor"}`, plus
+/// `"prev_cursor"` on every page after the first. `next_cursor` is always
+/// present, `null` on the last page; `prev_cursor` is left out where there
+/// is no previous page, so a first page's `meta` is exactly
+/// `{"limit", "next_cursor"}`.
 ///
 /// ```
 /// use problem_core::query::CursorMeta;
-/// let meta = CursorMeta { limit: 10, next_cursor: Some("c2".into()), prev_cursor: None };
+/// let first = CursorMeta { limit: 10, next_cursor: Some("c2".into()), prev_cursor: None };
+/// assert_eq!(serde_json::to_string(&first).unwrap(), r#"{"limit":10,"next_cursor":"c2"}"#);
+/// let last = CursorMeta { limit: 10, next_cursor: None, prev_cursor: Some("c1".into()) };
 /// assert_eq!(
-///     serde_json::to_string(&meta).unwrap(),
-///     r#"{"limit":10,"next_cursor":"c2","prev_cursor":null}"#
+///     serde_json::to_string(&last).unwrap(),
+///     r#"{"limit":10,"next_cursor":null,"prev_cursor":"c1"}"#
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -100,7 +104,9 @@ pub struct CursorMeta {
     /// The cursor of the next page.
     pub next_cursor: Option<String>,
     /// The cursor of the previous page: the page of `limit` rows just
-    /// before this page's first row, in the same order.
+    /// before this page's first row, in the same order. Not serialized
+    /// when `None` (the first page).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prev_cursor: Option<String>,
 }
 
@@ -700,7 +706,7 @@ impl<T: Serialize> Responder for Page<T> {
 /// let first = CursorPage::new(vec![1, 2], 2, Some("abc".into()));
 /// assert_eq!(
 ///     first.to_json("/n", "limit=2").unwrap()["meta"],
-///     serde_json::json!({"limit": 2, "next_cursor": "abc", "prev_cursor": null})
+///     serde_json::json!({"limit": 2, "next_cursor": "abc"})
 /// );
 /// ```
 #[derive(Debug, Clone)]
@@ -798,7 +804,7 @@ impl<T: Serialize> CursorPage<T> {
     ///     page.to_json("/n", "").unwrap(),
     ///     serde_json::json!({
     ///         "data": [{"id": 9}],
-    ///         "meta": {"limit": 20, "next_cursor": null, "prev_cursor": null},
+    ///         "meta": {"limit": 20, "next_cursor": null},
     ///         "links": {"self": "/n"}
     ///     })
     /// );
