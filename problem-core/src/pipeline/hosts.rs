@@ -75,6 +75,16 @@ fn split_host_port(text: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// A host name without the trailing dot of its fully qualified form
+/// (`books.example.` is `books.example`, the DNS root label written out);
+/// a name of dots only is left as it is.
+fn without_root_dot(name: &str) -> &str {
+    match name.strip_suffix('.') {
+        Some(rest) if !rest.is_empty() && !rest.ends_with('.') => rest,
+        _ => name,
+    }
+}
+
 impl AllowedHosts {
     /// Parses the entries.
     ///
@@ -129,7 +139,7 @@ impl AllowedHosts {
                 None => None,
                 Some(p) => Some(port_number(p).ok_or_else(invalid)?),
             };
-            entries.push((host.to_ascii_lowercase(), port));
+            entries.push((without_root_dot(host).to_ascii_lowercase(), port));
         }
         if entries.is_empty() {
             return Err(HttpConfigError::InvalidListenOption(
@@ -142,6 +152,8 @@ impl AllowedHosts {
     /// Whether a `Host` value (`name[:port]`, surrounding ASCII whitespace
     /// ignored) is allowed. A port that is not digits (`host:abc`) is no
     /// valid `Host` (RFC 9110 §7.2, RFC 3986 §3.2.3) and is never allowed.
+    /// A fully qualified name's trailing dot (`books.example.`) names the
+    /// same host, in a request and in an entry alike.
     ///
     /// ```
     /// use problem_core::pipeline::AllowedHosts;
@@ -152,10 +164,14 @@ impl AllowedHosts {
     /// assert!(!hosts.allows("books.example.evil"));
     /// assert!(!hosts.allows("books.example:abc"));
     /// assert!(AllowedHosts::new(["books.example:80"]).unwrap().allows("books.example:080"));
+    /// assert!(hosts.allows("books.example.:443"));
+    /// assert!(!hosts.allows("books.example.."));
+    /// assert!(AllowedHosts::new(["books.example."]).unwrap().allows("books.example"));
     /// ```
     pub fn allows(&self, host: &str) -> bool {
         // A header value is visible ASCII: only ASCII whitespace to trim.
         let (name, port) = split_host_port(host.trim_ascii());
+        let name = without_root_dot(name);
         // An empty port (`host:`) is the scheme's default (RFC 3986
         // §3.2.3): it matches an entry without a port only.
         let port = match port {
