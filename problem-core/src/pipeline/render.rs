@@ -216,11 +216,11 @@ pub struct ErrorContext<'a> {
     /// The correlation id the failure was logged under, once it was.
     logged: Cell<Option<Uuid>>,
     error: Option<&'a actix_web::Error>,
-    /// The address of the view of `error` a filter was handed, when it is
-    /// not `error`'s problem itself (a `ValidationException` handed as
-    /// its `BadRequestException`, any problem as an `HttpException`): the
-    /// view [`default_error_response`] renders as the original. Compared,
-    /// never dereferenced.
+    /// The address of what a filter was handed for `error`: its problem,
+    /// or a view of it (a `ValidationException` handed as its
+    /// `BadRequestException`, any problem as an `HttpException`), which
+    /// [`default_error_response`] renders as `error` itself. Compared,
+    /// never dereferenced; 0 outside a filter.
     view: Cell<usize>,
     logger: Arc<dyn LogSink>,
     development: bool,
