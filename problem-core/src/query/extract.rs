@@ -35,7 +35,7 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 /// |---|---|---|
 /// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (at the first `Collection` extraction, offset pages included) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`]; cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
 /// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
-/// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). The [`Collection`] extractor also ignores the query parameter of the versioning that resolved the request (`VersionStrategy::query_named`). |
+/// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). The [`Collection`] extractor ignores the query parameters of the versioning that resolved the request (`VersionStrategy::query_named`): instead of the default list, so that `api-version` is an unknown parameter where the versioning reads another name, or besides a list the application set. |
 /// | [`tolerate`](Self::tolerate) | none | Names and `prefix*` patterns (`_`, `utm_*`) that strict parsing accepts and ignores: not filters, not bound into cursors, left out of the links; they still count toward the 1000-parameter limit, and one holding a NUL character is still the 400 `invalid_value` of the NUL rule ([`ToleratedParameters`]). |
 /// | [`count_strategy`](Self::count_strategy) | [`CountStrategy::Exact`] | How offset pages count their total when the client states no preference; a client's `Prefer: count=exact\|estimated\|none` (RFC 7240) overrides it, answered with `Preference-Applied` ([`CountStrategy`]). `none`: `meta.total`/`meta.total_pages`, the `last` link and `X-Total-Count` are omitted. |
 /// | [`count_total`](Self::count_total) | `true` | Shorthand: `true` is `count_strategy(Exact)`, `false` is `count_strategy(None)`. |
@@ -66,6 +66,9 @@ pub struct QueryConfig {
 struct Settings {
     lenient: bool,
     ignored: Arc<[String]>,
+    /// `ignored` is the default list (`api-version`), not one the
+    /// application set.
+    ignored_by_default: bool,
     tolerated: ToleratedParameters,
     count: CountStrategy,
     estimate_threshold: u64,
@@ -80,6 +83,7 @@ impl Default for QueryConfig {
             settings: Arc::new(Settings {
                 lenient: false,
                 ignored: Arc::from([crate::spec::DEFAULT_VERSION_QUERY.to_owned()]),
+                ignored_by_default: true,
                 tolerated: ToleratedParameters::default(),
                 count: CountStrategy::Exact,
                 estimate_threshold: DEFAULT_ESTIMATE_THRESHOLD,
@@ -176,11 +180,13 @@ impl QueryConfig {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        Arc::make_mut(&mut self.settings).ignored = names
+        let settings = Arc::make_mut(&mut self.settings);
+        settings.ignored = names
             .into_iter()
             .map(Into::into)
             .collect::<Vec<String>>()
             .into();
+        settings.ignored_by_default = false;
         self
     }
 
@@ -504,10 +510,23 @@ impl<Q> fmt::Debug for Collection<Q> {
 pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryConfig::cursor_keys): cursors are signed with a random key generated once per process (at the first extraction), so they will not survive a restart or reach another instance";
 
 impl QueryConfig {
-    /// This configuration with `names` ignored too, when one of them is
-    /// not already; `None` when every one is.
-    fn also_ignoring<'n>(&self, names: impl Iterator<Item = &'n str>) -> Option<Self> {
+    /// This configuration ignoring the query parameters `names` of the
+    /// versioning that resolved the request: instead of the default list
+    /// (`api-version`, which that versioning does not read unless it is
+    /// among `names`), else besides the application's own list; `None`
+    /// when nothing changes.
+    fn ignoring_version_parameters<'n>(
+        &self,
+        names: impl Iterator<Item = &'n str>,
+    ) -> Option<Self> {
         let ignored = &self.settings.ignored;
+        if self.settings.ignored_by_default {
+            let names: Vec<String> = names.map(str::to_owned).collect();
+            if ignored[..] == names[..] {
+                return None;
+            }
+            return Some(self.clone().ignore_parameters(names));
+        }
         let missing: Vec<&str> = names.filter(|n| !ignored.iter().any(|i| i == n)).collect();
         if missing.is_empty() {
             return None;
@@ -571,7 +590,7 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
             let ext = actix_web::HttpMessage::extensions(req);
             ext.get::<crate::pipeline::StickyHeaders>()
                 .and_then(|sticky| sticky.resolved_by.as_deref())
-                .and_then(|versioning| config.also_ignoring(versioning.query_names()))
+                .and_then(|versioning| config.ignoring_version_parameters(versioning.query_names()))
         } else {
             None
         };
