@@ -17,16 +17,22 @@
 # allocator, GET /stats); each mode's allocations and bytes per request are
 # the difference over its runs divided by the requests wrk made.
 #
-# Bounded in time: ROUNDS x 5 runs of DURATION seconds plus a short warm-up.
-# Settings (environment): ROUNDS (default 3), DURATION (seconds, default 5),
+# Each round runs every mode once, in the order above in odd rounds and in
+# reverse in even ones; besides the ratio of the per-mode medians, the
+# script prints the median (and range) of each round's own ratio, whose two
+# sides ran seconds apart: the host's speed moves by more than 10% from one
+# round to the next on a shared machine.
+#
+# Bounded in time: ROUNDS x 7 runs of DURATION seconds plus a short warm-up.
+# Settings (environment): ROUNDS (default 5), DURATION (seconds, default 3),
 # CONNECTIONS (default 16), THREADS (wrk threads, default 1),
 # BENCH_WORKERS (server workers, default 1).
 # Needs wrk (Debian package `wrk`); installs it with apt-get when missing and root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ROUNDS="${ROUNDS:-3}"
-DURATION="${DURATION:-5}"
+ROUNDS="${ROUNDS:-5}"
+DURATION="${DURATION:-3}"
 CONNECTIONS="${CONNECTIONS:-16}"
 THREADS="${THREADS:-1}"
 export BENCH_WORKERS="${BENCH_WORKERS:-1}"
@@ -135,16 +141,43 @@ echo "wrk -t$THREADS -c$CONNECTIONS, $ROUNDS rounds of ${DURATION}s per mode, se
 MODES="bare_ok full_ok bare_query_ok bare_404 full_404 noetag_page full_page"
 for name in $MODES; do run "$name" 1 >/dev/null; done
 
-declare -A RPS P99 ALLOC BYTES
+# Modes run in MODES order in odd rounds and in reverse order in even ones,
+# so a drift of the host within a round (it slows down or speeds up over a
+# few seconds) favours neither side of a comparison. Each round's own
+# ratios (the two sides of a comparison ran seconds apart) are kept beside
+# the per-mode medians: the host's state moves by more than 10% between
+# rounds, and a ratio taken within a round is less exposed to it.
+declare -A RPS P99 ALLOC BYTES LAST PAIRED
+# `pair <a> <b> ratio`: a / b; `pair <a> <b> cost`: b / a - 1, in percent
+# (the time per request of a over that of b, minus 1).
+pair() {
+    if [ "$3" = cost ]; then
+        awk -v a="${LAST[$1]}" -v b="${LAST[$2]}" 'BEGIN {printf "%.1f", (b / a - 1) * 100}'
+    else
+        awk -v a="${LAST[$1]}" -v b="${LAST[$2]}" 'BEGIN {printf "%.3f", a / b}'
+    fi
+}
+REVERSED="$(tr ' ' '\n' <<<"$MODES" | tac | tr '\n' ' ')"
 for round in $(seq 1 "$ROUNDS"); do
-    for name in $MODES; do
+    if [ $((round % 2)) = 1 ]; then order="$MODES"; else order="$REVERSED"; fi
+    for name in $order; do
         read -r rps p99 alloc bytes < <(run "$name" "$DURATION")
         RPS[$name]+="$rps "
+        LAST[$name]="$rps"
         P99[$name]+="$p99 "
         ALLOC[$name]+="$alloc "
         BYTES[$name]+="$bytes "
         echo "round $round $name: $rps req/s, p99 $p99 ms, $alloc allocations ($bytes bytes) per request" >&2
     done
+    q="$(pair full_ok bare_query_ok ratio)"
+    ok="$(pair full_ok bare_ok ratio)"
+    nf="$(pair full_404 bare_404 ratio)"
+    etag="$(pair full_page noetag_page cost)"
+    PAIRED[q]+="$q "
+    PAIRED[ok]+="$ok "
+    PAIRED[nf]+="$nf "
+    PAIRED[etag]+="$etag "
+    echo "round $round ratios: full/query $q, full/bare $ok, 404 $nf, ETag cost $etag%" >&2
 done
 
 stat() { tr ' ' '\n' <<<"$1" | grep -v '^$' | median; }
@@ -158,9 +191,13 @@ ok_ratio="$(ratio full_ok bare_ok)"
 q_ratio="$(ratio full_ok bare_query_ok)"
 nf_ratio="$(ratio full_404 bare_404)"
 etag_cost="$(awk -v a="$(stat "${RPS[noetag_page]}")" -v b="$(stat "${RPS[full_page]}")" 'BEGIN {printf "%.1f", (a / b - 1) * 100}')"
+# The median of the rounds' own ratios, and their range.
+paired() { printf '%s (%s to %s)' "$(stat "${PAIRED[$1]}")" \
+    "$(tr ' ' '\n' <<<"${PAIRED[$1]}" | grep -v '^$' | sort -g | head -n1)" \
+    "$(tr ' ' '\n' <<<"${PAIRED[$1]}" | grep -v '^$' | sort -g | tail -n1)"; }
 met() { awk -v r="$1" -v t="$2" 'BEGIN {print (r >= t) ? "yes" : "no"}'; }
-printf '\n| comparison | ratio of requests/s | target | met |\n|---|---|---|---|\n'
-printf '| full stack / bare actix-web with web::Query of a plain struct, success | %s | >= 1.0 | %s |\n' "$q_ratio" "$(met "$q_ratio" 1.0)"
-printf '| full stack / bare do-nothing actix-web handler, success | %s | >= 0.90 | %s |\n' "$ok_ratio" "$(met "$ok_ratio" 0.90)"
-printf '| 404 problem / actix bare 404 | %s | >= 0.90 | %s |\n' "$nf_ratio" "$(met "$nf_ratio" 0.90)"
-printf '| ETag cost on a 20-item page: time per request with / without, minus 1 | %s%% | <= 3%% | %s |\n' "$etag_cost" "$(awk -v c="$etag_cost" 'BEGIN {print (c <= 3) ? "yes" : "no"}')"
+printf '\n| comparison | ratio of the medians of requests/s | median of the rounds'"'"' ratios (range) | target | met (by the rounds'"'"' median) |\n|---|---|---|---|---|\n'
+printf '| full stack / bare actix-web with web::Query of a plain struct, success | %s | %s | >= 1.0 | %s |\n' "$q_ratio" "$(paired q)" "$(met "$(stat "${PAIRED[q]}")" 1.0)"
+printf '| full stack / bare do-nothing actix-web handler, success | %s | %s | >= 0.90 | %s |\n' "$ok_ratio" "$(paired ok)" "$(met "$(stat "${PAIRED[ok]}")" 0.90)"
+printf '| 404 problem / actix bare 404 | %s | %s | >= 0.90 | %s |\n' "$nf_ratio" "$(paired nf)" "$(met "$(stat "${PAIRED[nf]}")" 0.90)"
+printf '| ETag cost on a 20-item page: time per request with / without, minus 1 (%%) | %s | %s | <= 3 | %s |\n' "$etag_cost" "$(paired etag)" "$(awk -v c="$(stat "${PAIRED[etag]}")" 'BEGIN {print (c <= 3) ? "yes" : "no"}')"
