@@ -141,12 +141,8 @@ echo "wrk -t$THREADS -c$CONNECTIONS, $ROUNDS rounds of ${DURATION}s per mode, se
 MODES="bare_ok full_ok bare_query_ok bare_404 full_404 noetag_page full_page"
 for name in $MODES; do run "$name" 1 >/dev/null; done
 
-# Modes run in MODES order in odd rounds and in reverse order in even ones,
-# so a drift of the host within a round (it slows down or speeds up over a
-# few seconds) favours neither side of a comparison. Each round's own
-# ratios (the two sides of a comparison ran seconds apart) are kept beside
-# the per-mode medians: the host's state moves by more than 10% between
-# rounds, and a ratio taken within a round is less exposed to it.
+# The order reverses every other round (see the header), so a drift of the
+# host within a round favours neither side of a comparison.
 declare -A RPS P99 ALLOC BYTES LAST PAIRED
 # `pair <a> <b> ratio`: a / b; `pair <a> <b> cost`: b / a - 1, in percent
 # (the time per request of a over that of b, minus 1).
