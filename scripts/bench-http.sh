@@ -23,10 +23,18 @@
 # sides ran seconds apart: the host's speed moves by more than 10% from one
 # round to the next on a shared machine.
 #
-# Bounded in time: ROUNDS x 7 runs of DURATION seconds plus a short warm-up.
+# The rounds' ratios are summed up by their median, quartiles and range.
+# One comparison alone can be run many times in short rounds, which
+# resolves a small difference better than a few long rounds do, e.g. the
+# ETag's cost: MODES="noetag_page full_page" ROUNDS=61 DURATION=1.
+#
+# Bounded in time: ROUNDS x (number of MODES) runs of DURATION seconds plus
+# a short warm-up.
 # Settings (environment): ROUNDS (default 5), DURATION (seconds, default 3),
-# CONNECTIONS (default 16), THREADS (wrk threads, default 1),
-# BENCH_WORKERS (server workers, default 1).
+# MODES (the modes to run, default all seven: bare_ok full_ok bare_query_ok
+# bare_404 full_404 noetag_page full_page; a comparison is printed when
+# both its modes ran), CONNECTIONS (default 16), THREADS (wrk threads,
+# default 1), BENCH_WORKERS (server workers, default 1).
 # Needs wrk (Debian package `wrk`); installs it with apt-get when missing and root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -137,8 +145,15 @@ run() {
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-echo "wrk -t$THREADS -c$CONNECTIONS, $ROUNDS rounds of ${DURATION}s per mode, server workers $BENCH_WORKERS, $(nproc) cores" >&2
-MODES="bare_ok full_ok bare_query_ok bare_404 full_404 noetag_page full_page"
+ALL_MODES="bare_ok full_ok bare_query_ok bare_404 full_404 noetag_page full_page"
+MODES="${MODES:-$ALL_MODES}"
+for name in $MODES; do
+    if [ -z "${URL[$name]:-}" ]; then
+        echo "bench-http: unknown mode $name (modes: $ALL_MODES)" >&2
+        exit 1
+    fi
+done
+echo "wrk -t$THREADS -c$CONNECTIONS, $ROUNDS rounds of ${DURATION}s per mode ($MODES), server workers $BENCH_WORKERS, $(nproc) cores" >&2
 for name in $MODES; do run "$name" 1 >/dev/null; done
 
 # The order reverses every other round (see the header), so a drift of the
@@ -153,6 +168,14 @@ pair() {
         awk -v a="${LAST[$1]}" -v b="${LAST[$2]}" 'BEGIN {printf "%.3f", a / b}'
     fi
 }
+# `key a b kind label`: the comparisons, each printed when a and b ran.
+COMPARISONS=(
+    "q full_ok bare_query_ok ratio full/query"
+    "ok full_ok bare_ok ratio full/bare"
+    "nf full_404 bare_404 ratio 404"
+    "etag full_page noetag_page cost ETag-cost"
+)
+ran() { [[ " $MODES " == *" $1 "* && " $MODES " == *" $2 "* ]]; }
 REVERSED="$(tr ' ' '\n' <<<"$MODES" | tac | tr '\n' ' ')"
 for round in $(seq 1 "$ROUNDS"); do
     if [ $((round % 2)) = 1 ]; then order="$MODES"; else order="$REVERSED"; fi
@@ -165,15 +188,15 @@ for round in $(seq 1 "$ROUNDS"); do
         BYTES[$name]+="$bytes "
         echo "round $round $name: $rps req/s, p99 $p99 ms, $alloc allocations ($bytes bytes) per request" >&2
     done
-    q="$(pair full_ok bare_query_ok ratio)"
-    ok="$(pair full_ok bare_ok ratio)"
-    nf="$(pair full_404 bare_404 ratio)"
-    etag="$(pair full_page noetag_page cost)"
-    PAIRED[q]+="$q "
-    PAIRED[ok]+="$ok "
-    PAIRED[nf]+="$nf "
-    PAIRED[etag]+="$etag "
-    echo "round $round ratios: full/query $q, full/bare $ok, 404 $nf, ETag cost $etag%" >&2
+    line=""
+    for comparison in "${COMPARISONS[@]}"; do
+        read -r key a b kind label <<<"$comparison"
+        ran "$a" "$b" || continue
+        value="$(pair "$a" "$b" "$kind")"
+        PAIRED[$key]+="$value "
+        line+=" $label $value$([ "$kind" = cost ] && echo %),"
+    done
+    echo "round $round ratios:${line%,}" >&2
 done
 
 stat() { tr ' ' '\n' <<<"$1" | grep -v '^$' | median; }
@@ -183,17 +206,27 @@ for name in $MODES; do
         "$(stat "${ALLOC[$name]}")" "$(stat "${BYTES[$name]}")"
 done
 ratio() { awk -v a="$(stat "${RPS[$1]}")" -v b="$(stat "${RPS[$2]}")" 'BEGIN {printf "%.3f", a / b}'; }
-ok_ratio="$(ratio full_ok bare_ok)"
-q_ratio="$(ratio full_ok bare_query_ok)"
-nf_ratio="$(ratio full_404 bare_404)"
-etag_cost="$(awk -v a="$(stat "${RPS[noetag_page]}")" -v b="$(stat "${RPS[full_page]}")" 'BEGIN {printf "%.1f", (a / b - 1) * 100}')"
-# The median of the rounds' own ratios, and their range.
-paired() { printf '%s (%s to %s)' "$(stat "${PAIRED[$1]}")" \
-    "$(tr ' ' '\n' <<<"${PAIRED[$1]}" | grep -v '^$' | sort -g | head -n1)" \
-    "$(tr ' ' '\n' <<<"${PAIRED[$1]}" | grep -v '^$' | sort -g | tail -n1)"; }
+cost() { awk -v a="$(stat "${RPS[$1]}")" -v b="$(stat "${RPS[$2]}")" 'BEGIN {printf "%.1f", (a / b - 1) * 100}'; }
+# The median of the rounds' own ratios, their quartiles and their range.
+quantile() { sort -g | awk -v q="$1" '{a[NR]=$1} END {i = 1 + q * (NR - 1); l = int(i); h = (l < NR) ? l + 1 : l; printf "%g", a[l] + (i - l) * (a[h] - a[l])}'; }
+paired() {
+    local values
+    values="$(tr ' ' '\n' <<<"${PAIRED[$1]}" | grep -v '^$')"
+    printf '%s (quartiles %s to %s; range %s to %s)' "$(median <<<"$values")" \
+        "$(quantile 0.25 <<<"$values")" "$(quantile 0.75 <<<"$values")" \
+        "$(sort -g <<<"$values" | head -n1)" "$(sort -g <<<"$values" | tail -n1)"
+}
 met() { awk -v r="$1" -v t="$2" 'BEGIN {print (r >= t) ? "yes" : "no"}'; }
-printf '\n| comparison | ratio of the medians of requests/s | median of the rounds'"'"' ratios (range) | target | met (by the rounds'"'"' median) |\n|---|---|---|---|---|\n'
-printf '| full stack / bare actix-web with web::Query of a plain struct, success | %s | %s | >= 1.0 | %s |\n' "$q_ratio" "$(paired q)" "$(met "$(stat "${PAIRED[q]}")" 1.0)"
-printf '| full stack / bare do-nothing actix-web handler, success | %s | %s | >= 0.90 | %s |\n' "$ok_ratio" "$(paired ok)" "$(met "$(stat "${PAIRED[ok]}")" 0.90)"
-printf '| 404 problem / actix bare 404 | %s | %s | >= 0.90 | %s |\n' "$nf_ratio" "$(paired nf)" "$(met "$(stat "${PAIRED[nf]}")" 0.90)"
-printf '| ETag cost on a 20-item page: time per request with / without, minus 1 (%%) | %s | %s | <= 3 | %s |\n' "$etag_cost" "$(paired etag)" "$(awk -v c="$(stat "${PAIRED[etag]}")" 'BEGIN {print (c <= 3) ? "yes" : "no"}')"
+printf '\n| comparison | ratio of the medians of requests/s | median of the rounds'"'"' ratios (quartiles; range) | target | met (by the rounds'"'"' median) |\n|---|---|---|---|---|\n'
+if ran full_ok bare_query_ok; then
+    printf '| full stack / bare actix-web with web::Query of a plain struct, success | %s | %s | >= 1.0 | %s |\n' "$(ratio full_ok bare_query_ok)" "$(paired q)" "$(met "$(stat "${PAIRED[q]}")" 1.0)"
+fi
+if ran full_ok bare_ok; then
+    printf '| full stack / bare do-nothing actix-web handler, success | %s | %s | >= 0.90 | %s |\n' "$(ratio full_ok bare_ok)" "$(paired ok)" "$(met "$(stat "${PAIRED[ok]}")" 0.90)"
+fi
+if ran full_404 bare_404; then
+    printf '| 404 problem / actix bare 404 | %s | %s | >= 0.90 | %s |\n' "$(ratio full_404 bare_404)" "$(paired nf)" "$(met "$(stat "${PAIRED[nf]}")" 0.90)"
+fi
+if ran full_page noetag_page; then
+    printf '| ETag cost on a 20-item page: time per request with / without, minus 1 (%%) | %s | %s | <= 3 | %s |\n' "$(cost noetag_page full_page)" "$(paired etag)" "$(awk -v c="$(stat "${PAIRED[etag]}")" 'BEGIN {print (c <= 3) ? "yes" : "no"}')"
+fi
