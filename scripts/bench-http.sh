@@ -194,7 +194,9 @@ for round in $(seq 1 "$ROUNDS"); do
         ran "$a" "$b" || continue
         value="$(pair "$a" "$b" "$kind")"
         PAIRED[$key]+="$value "
-        line+=" $label $value$([ "$kind" = cost ] && echo %),"
+        unit=""
+        if [ "$kind" = cost ]; then unit="%"; fi
+        line+=" $label $value$unit,"
     done
     echo "round $round ratios:${line%,}" >&2
 done
