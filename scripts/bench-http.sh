@@ -159,21 +159,24 @@ for name in $MODES; do run "$name" 1 >/dev/null; done
 # The order reverses every other round (see the header), so a drift of the
 # host within a round favours neither side of a comparison.
 declare -A RPS P99 ALLOC BYTES LAST PAIRED
-# `pair <a> <b> ratio`: a / b; `pair <a> <b> cost`: b / a - 1, in percent
-# (the time per request of a over that of b, minus 1).
-pair() {
-    if [ "$3" = cost ]; then
-        awk -v a="${LAST[$1]}" -v b="${LAST[$2]}" 'BEGIN {printf "%.1f", (b / a - 1) * 100}'
+# `compare <kind> <a> <b>`: for `ratio`, a / b (requests/s of the full
+# stack over the bare side); for `cost`, b / a - 1 in percent (the time per
+# request of a over that of b, minus 1).
+compare() {
+    if [ "$1" = cost ]; then
+        awk -v a="$2" -v b="$3" 'BEGIN {printf "%.1f", (b / a - 1) * 100}'
     else
-        awk -v a="${LAST[$1]}" -v b="${LAST[$2]}" 'BEGIN {printf "%.3f", a / b}'
+        awk -v a="$2" -v b="$3" 'BEGIN {printf "%.3f", a / b}'
     fi
 }
-# `key a b kind label`: the comparisons, each printed when a and b ran.
+# The comparisons, one per line: `key|a|b|kind|target|label|description`,
+# each printed when both its modes ran; a `ratio` is met at or above its
+# target, a `cost` at or below.
 COMPARISONS=(
-    "q full_ok bare_query_ok ratio full/query"
-    "ok full_ok bare_ok ratio full/bare"
-    "nf full_404 bare_404 ratio 404"
-    "etag full_page noetag_page cost ETag-cost"
+    "q|full_ok|bare_query_ok|ratio|1.0|full/query|full stack / bare actix-web with web::Query of a plain struct, success"
+    "ok|full_ok|bare_ok|ratio|0.90|full/bare|full stack / bare do-nothing actix-web handler, success"
+    "nf|full_404|bare_404|ratio|0.90|404|404 problem / actix bare 404"
+    "etag|full_page|noetag_page|cost|3|ETag-cost|ETag cost on a 20-item page: time per request with / without, minus 1 (%)"
 )
 ran() { [[ " $MODES " == *" $1 "* && " $MODES " == *" $2 "* ]]; }
 REVERSED="$(tr ' ' '\n' <<<"$MODES" | tac | tr '\n' ' ')"
@@ -190,9 +193,9 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     line=""
     for comparison in "${COMPARISONS[@]}"; do
-        read -r key a b kind label <<<"$comparison"
+        IFS='|' read -r key a b kind _ label _ <<<"$comparison"
         ran "$a" "$b" || continue
-        value="$(pair "$a" "$b" "$kind")"
+        value="$(compare "$kind" "${LAST[$a]}" "${LAST[$b]}")"
         PAIRED[$key]+="$value "
         unit=""
         if [ "$kind" = cost ]; then unit="%"; fi
@@ -207,9 +210,7 @@ for name in $MODES; do
     printf '| %s | %s | %s | %s | %s |\n' "$name" "$(stat "${RPS[$name]}")" "$(stat "${P99[$name]}")" \
         "$(stat "${ALLOC[$name]}")" "$(stat "${BYTES[$name]}")"
 done
-ratio() { awk -v a="$(stat "${RPS[$1]}")" -v b="$(stat "${RPS[$2]}")" 'BEGIN {printf "%.3f", a / b}'; }
-cost() { awk -v a="$(stat "${RPS[$1]}")" -v b="$(stat "${RPS[$2]}")" 'BEGIN {printf "%.1f", (a / b - 1) * 100}'; }
-# The median of the rounds' own ratios, their quartiles and their range.
+# The median of the rounds' own values, their quartiles and their range.
 quantile() { sort -g | awk -v q="$1" '{a[NR]=$1} END {i = 1 + q * (NR - 1); l = int(i); h = (l < NR) ? l + 1 : l; printf "%g", a[l] + (i - l) * (a[h] - a[l])}'; }
 paired() {
     local values
@@ -218,17 +219,18 @@ paired() {
         "$(quantile 0.25 <<<"$values")" "$(quantile 0.75 <<<"$values")" \
         "$(sort -g <<<"$values" | head -n1)" "$(sort -g <<<"$values" | tail -n1)"
 }
-met() { awk -v r="$1" -v t="$2" 'BEGIN {print (r >= t) ? "yes" : "no"}'; }
-printf '\n| comparison | ratio of the medians of requests/s | median of the rounds'"'"' ratios (quartiles; range) | target | met (by the rounds'"'"' median) |\n|---|---|---|---|---|\n'
-if ran full_ok bare_query_ok; then
-    printf '| full stack / bare actix-web with web::Query of a plain struct, success | %s | %s | >= 1.0 | %s |\n' "$(ratio full_ok bare_query_ok)" "$(paired q)" "$(met "$(stat "${PAIRED[q]}")" 1.0)"
-fi
-if ran full_ok bare_ok; then
-    printf '| full stack / bare do-nothing actix-web handler, success | %s | %s | >= 0.90 | %s |\n' "$(ratio full_ok bare_ok)" "$(paired ok)" "$(met "$(stat "${PAIRED[ok]}")" 0.90)"
-fi
-if ran full_404 bare_404; then
-    printf '| 404 problem / actix bare 404 | %s | %s | >= 0.90 | %s |\n' "$(ratio full_404 bare_404)" "$(paired nf)" "$(met "$(stat "${PAIRED[nf]}")" 0.90)"
-fi
-if ran full_page noetag_page; then
-    printf '| ETag cost on a 20-item page: time per request with / without, minus 1 (%%) | %s | %s | <= 3 | %s |\n' "$(cost noetag_page full_page)" "$(paired etag)" "$(awk -v c="$(stat "${PAIRED[etag]}")" 'BEGIN {print (c <= 3) ? "yes" : "no"}')"
-fi
+printf '\n| comparison | of the medians of requests/s | median of the rounds'"'"' values (quartiles; range) | target | met (by the rounds'"'"' median) |\n|---|---|---|---|---|\n'
+for comparison in "${COMPARISONS[@]}"; do
+    IFS='|' read -r key a b kind target _ description <<<"$comparison"
+    ran "$a" "$b" || continue
+    median_of_rounds="$(stat "${PAIRED[$key]}")"
+    if [ "$kind" = cost ]; then
+        bound="<= $target"
+        met="$(awk -v v="$median_of_rounds" -v t="$target" 'BEGIN {print (v <= t) ? "yes" : "no"}')"
+    else
+        bound=">= $target"
+        met="$(awk -v v="$median_of_rounds" -v t="$target" 'BEGIN {print (v >= t) ? "yes" : "no"}')"
+    fi
+    printf '| %s | %s | %s | %s | %s |\n' "$description" \
+        "$(compare "$kind" "$(stat "${RPS[$a]}")" "$(stat "${RPS[$b]}")")" "$(paired "$key")" "$bound" "$met"
+done
