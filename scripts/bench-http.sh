@@ -217,7 +217,7 @@ paired() {
     values="$(tr ' ' '\n' <<<"${PAIRED[$1]}" | grep -v '^$')"
     printf '%s (quartiles %s to %s; range %s to %s)' "$(median <<<"$values")" \
         "$(quantile 0.25 <<<"$values")" "$(quantile 0.75 <<<"$values")" \
-        "$(sort -g <<<"$values" | head -n1)" "$(sort -g <<<"$values" | tail -n1)"
+        "$(quantile 0 <<<"$values")" "$(quantile 1 <<<"$values")"
 }
 printf '\n| comparison | of the medians of requests/s | median of the rounds'"'"' values (quartiles; range) | target | met (by the rounds'"'"' median) |\n|---|---|---|---|---|\n'
 for comparison in "${COMPARISONS[@]}"; do

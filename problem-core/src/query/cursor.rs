@@ -142,6 +142,11 @@ fn tag_matches(expected: &[u8; TAG_LEN], tag: &[u8]) -> bool {
     words(expected)[..].ct_eq(&words(tag)[..]).into()
 }
 
+/// Whether `tag` is the whole output of `mac` ([`tag_matches`]).
+fn mac_matches(mac: HmacSha256, tag: &[u8]) -> bool {
+    tag_matches(&mac.finalize().into_bytes().into(), tag)
+}
+
 /// A tag as four little-endian 64-bit words.
 fn words(tag: &[u8; TAG_LEN]) -> [u64; TAG_LEN / 8] {
     let mut out = [0u64; TAG_LEN / 8];
@@ -308,7 +313,7 @@ impl CursorKeys {
     fn compact_verifies(key: &KeyMacs, resource: &str, payload: &[u8], tag: &[u8]) -> bool {
         let mut mac = key.compact.clone();
         Self::feed_compact(&mut mac, resource, payload);
-        tag_matches(&mac.finalize().into_bytes().into(), tag)
+        mac_matches(mac, tag)
     }
 
     /// The version-1/2 MAC of a JSON `payload`.
@@ -413,12 +418,10 @@ impl CursorKeys {
             }
             return CompactPayload::parse(payload).map(|p| read(Opened::Compact(p)));
         }
-        let verified = self.0.iter().any(|k| {
-            tag_matches(
-                &Self::json_mac(k, payload).finalize().into_bytes().into(),
-                tag,
-            )
-        });
+        let verified = self
+            .0
+            .iter()
+            .any(|k| mac_matches(Self::json_mac(k, payload), tag));
         if !verified {
             return None;
         }
