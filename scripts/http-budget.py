@@ -21,11 +21,13 @@ their targets are read from scripts/bench-http.sh's COMPARISONS table.
         bare_query_ok=28440 bare_404=17914 full_404=30467 \\
         noetag_page=29111 full_page=32274
 
-Python 3 standard library only; reads files, no network.
+Python 3.10 or later (statistics.linear_regression), standard library
+only; reads files, no network.
 """
 
 import pathlib
 import re
+import statistics
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -71,14 +73,11 @@ def main(argv):
         sys.exit("http-budget: give the instructions of two modes or more")
     xs = [instructions[m] for m in instructions]
     ys = [1e9 / rps[m] for m in instructions]
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if sxx == 0:
+    try:
+        c, k = statistics.linear_regression(xs, ys)
+    except statistics.StatisticsError:
         sys.exit("http-budget: the modes' instructions are all equal")
-    c = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    k = my - c * mx
-    print(f"fit over {n} modes: t = {k:.0f} ns + {c * 1000:.1f} ns per 1000 instructions")
+    print(f"fit over {len(xs)} modes: t = {k:.0f} ns + {c * 1000:.1f} ns per 1000 instructions")
     print("\n| mode | instructions / request | ns / request measured | fitted |")
     print("|---|---|---|---|")
     for mode, x in instructions.items():
