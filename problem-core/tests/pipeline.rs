@@ -1259,6 +1259,57 @@ async fn nul_in_a_path_parameter_is_400() {
     assert_eq!(test::read_body(res).await, "a/b c");
 }
 
+/// A query parameter holding U+0000 (`%00`, in its name or value) is a 400
+/// `invalid_value` issue on it on every route, one that never reads its
+/// query included, before the handler runs (hostile-input rule "NUL
+/// characters"); the text `%00` itself (`%2500`) is no NUL.
+#[actix_web::test]
+async fn nul_in_any_query_parameter_is_400_on_every_route() {
+    let called = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = called.clone();
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(move |r| {
+            r.get("/health", move || {
+                seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                async { HttpResponse::Ok().body("ok") }
+            })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let res = test::call_service(
+        &svc,
+        TestRequest::get()
+            .uri("/health?a=1&x=b%00&%00y=2&x=c%00")
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.headers().get("content-type").unwrap(),
+        "application/problem+json; charset=utf-8"
+    );
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Request validation failed", "instance": "/health",
+               "issues": [
+                   {"location": "query", "name": "x", "code": "invalid_value",
+                    "message": "`x` must not contain NUL characters (U+0000)",
+                    "expected": "text without NUL characters"},
+                   {"location": "query", "name": "\0y", "code": "invalid_value",
+                    "message": "`\\0y` must not contain NUL characters (U+0000)",
+                    "expected": "text without NUL characters"}]})
+    );
+    assert_eq!(called.load(std::sync::atomic::Ordering::SeqCst), 0);
+    for uri in ["/health?x=%2500", "/health?x=100%25", "/health?x=%0", "/health?x=%"] {
+        let res = test::call_service(&svc, TestRequest::get().uri(uri).to_request()).await;
+        assert_eq!(res.status(), 200, "{uri}");
+    }
+    assert_eq!(called.load(std::sync::atomic::Ordering::SeqCst), 4);
+}
+
 /// A recurring problem of the application (a user "subclass").
 #[derive(Debug, problem_core::Problem)]
 #[problem(

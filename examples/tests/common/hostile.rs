@@ -157,6 +157,24 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
             "{query}"
         );
     }
+    // Any query parameter on any route, one that never reads its query
+    // included (a book, the version-neutral health check), before routing.
+    for path in ["/books/7", "/health"] {
+        let (status, _, body) = cat.get_json(&format!("{path}?x=a%00")).await;
+        assert_eq!(
+            (status, body),
+            (
+                400,
+                validation(
+                    path,
+                    json!([{"location": "query", "name": "x", "code": "invalid_value",
+                            "message": "`x` must not contain NUL characters (U+0000)",
+                            "expected": "text without NUL characters"}])
+                )
+            ),
+            "{path}"
+        );
+    }
     // A path parameter, before the handler looks at it.
     for (path, name) in [("/books/7%00", "id"), ("/demo/errors/a%00b", "kind")] {
         let (status, _, body) = cat.get_json(path).await;

@@ -30,7 +30,9 @@ use super::render::{
 };
 use super::scope::PipelineInstalled;
 use crate::HttpConfigError;
-use crate::problem::{BadRequestException, HttpException, Problem, ProblemSource};
+use crate::problem::{
+    BadRequestException, HttpException, Problem, ProblemSource, ValidationException,
+};
 use crate::spec::{HOST_NOT_ALLOWED, TOO_MANY_QUERY_PARAMETERS};
 use std::any::{Any, TypeId};
 
@@ -77,7 +79,10 @@ pub(crate) struct PipelineInner {
 ///   to the body's `correlationId`; outside development a 5xx keeps only
 ///   `type`, `title`, `status`, `instance`, `correlationId` (and its headers);
 /// - `allowed_hosts`: another `Host` gets 421; more than 1000 query
-///   parameters get 400; a body over `max_request_body_size` (by
+///   parameters get 400; a query parameter whose name or value holds
+///   U+0000 (`%00`) gets the 400 validation problem with an
+///   `invalid_value` issue on it, on every route, whether or not the route
+///   reads its query; a body over `max_request_body_size` (by
 ///   `Content-Length`, or while buffering a chunked body) gets an empty 413
 ///   before any extractor or handler runs;
 /// - a body not fully received within the body timeout (default 30 s) gets
@@ -547,7 +552,7 @@ impl PipelineBuilder {
 
     /// The versioning installed inside this pipeline, whose headers the
     /// problems the pipeline answers before it runs get (more than 1000
-    /// query parameters, a chunked body that cannot be read or arrives too
+    /// query parameters, a NUL in the query, a chunked body that cannot be read or arrives too
     /// slowly). [`ProblemApp`](crate::server::ProblemApp) sets it.
     pub(crate) fn versioning(mut self, versioning: Option<crate::version::Versioning>) -> Self {
         self.versioning = versioning;
@@ -701,22 +706,27 @@ where
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let inner = self.inner.clone();
 
-        let early: Option<HttpException> = if inner
+        // Answered before routing, whatever the route reads: a host this
+        // server does not serve, more than 1000 query parameters, and a
+        // query parameter holding U+0000 (hostile-input rule "NUL
+        // characters": an `invalid_value` issue on it, on every route).
+        let early: Option<Box<dyn Problem>> = if inner
             .allowed_hosts
             .as_ref()
             .is_some_and(|h| !h.allows_request(&req))
         {
             HttpException::new(HOST_NOT_ALLOWED.status)
                 .ok()
-                .map(|e| e.with_detail(HOST_NOT_ALLOWED.detail))
+                .map(|e| Box::new(e.with_detail(HOST_NOT_ALLOWED.detail)) as Box<dyn Problem>)
         } else if crate::query::over_parameter_limit(req.query_string()) {
-            Some(
+            Some(Box::new(
                 BadRequestException::new()
                     .with_detail(TOO_MANY_QUERY_PARAMETERS.detail)
                     .into_inner(),
-            )
+            ))
         } else {
-            None
+            let nul = crate::query::query_nul_issues(req.query_string());
+            (!nul.is_empty()).then(|| Box::new(ValidationException::new(nul)) as Box<dyn Problem>)
         };
         if let Some(problem) = early {
             // Every problem response carries the version headers, the 421
@@ -732,7 +742,7 @@ where
                 None,
             );
             let res = render(
-                &Failure::Problem(&problem),
+                &Failure::Problem(&*problem),
                 &ctx,
                 &*inner.logger,
                 inner.development,

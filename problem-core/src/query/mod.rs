@@ -148,7 +148,7 @@ pub use params::{
     DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,
     MAX_LIST_VALUES, MAX_SEARCH_TERMS, QueryLimits, RESERVED_PARAMETERS, RawQuery, is_reserved,
 };
-pub(crate) use params::{form_decode, over_parameter_limit};
+pub(crate) use params::{form_decode, over_parameter_limit, query_nul_issues};
 pub use search::Search;
 pub use sort::{Direction, Sort, SortField};
 pub use text::QueryText;

@@ -110,6 +110,23 @@ pub(crate) fn nul_issues(raw: &Pairs<'_>) -> Vec<Issue> {
     out
 }
 
+/// [`nul_issues`] of a whole query string, for every route alike (the
+/// error pipeline answers them before routing, as a route that never reads
+/// its query would not): empty, after one scan for `%` and NUL, for a query
+/// that holds no U+0000; also empty over the parameter limit, which is
+/// answered first.
+pub(crate) fn query_nul_issues(query: &str) -> Vec<Issue> {
+    let bytes = query.as_bytes();
+    let encoded = memchr::memchr_iter(b'%', bytes).any(|i| bytes.get(i + 1..i + 3) == Some(b"00"));
+    if !encoded && memchr::memchr(0, bytes).is_none() {
+        return Vec::new();
+    }
+    match Pairs::parse(query) {
+        Ok(pairs) => nul_issues(&pairs),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// Whether `name` is one of [`RESERVED_PARAMETERS`].
 ///
 /// ```
