@@ -847,6 +847,34 @@ async fn http_semantics_over_the_wire() {
     assert_eq!(header(res.headers(), "x-api-version"), Some("3"));
     assert!(res.bytes().await.unwrap().is_empty());
 
+    // `If-Match` on a read (RFC 9110 §13.1.1): another tag is the 412
+    // problem, the current one the representation.
+    let res = cat
+        .get("/books/5")
+        .header("If-Match", "\"0123456789abcdef0123456789abcdef\"")
+        .send()
+        .await
+        .unwrap();
+    let (status, h412, problem) = json(res).await;
+    assert_eq!(
+        (status, problem),
+        (
+            412,
+            json!({"type": "about:blank", "title": "Precondition Failed", "status": 412,
+                   "detail": "The resource has changed since it was read", "instance": "/books/5"})
+        )
+    );
+    assert_eq!(header(&h412, "vary"), Some("X-API-Version, Accept"));
+    assert_eq!(header(&h412, "etag"), None);
+    let res = cat
+        .get("/books/5")
+        .header("If-Match", etag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.bytes().await.unwrap(), body);
+
     let res = cat
         .request(Method::OPTIONS, "/books/5")
         .send()

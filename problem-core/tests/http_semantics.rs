@@ -528,6 +528,77 @@ async fn if_match_guards_single_resource_writes() {
     assert_eq!(writes.0.load(Ordering::SeqCst), 3);
 }
 
+/// A `GET` or `HEAD` whose `If-Match` names no current tag is the 412
+/// problem (RFC 9110 §13.1.1), rendered by the pipeline with the version
+/// headers and `Vary`, `instance` the path as received; `If-Match` is
+/// evaluated before `If-None-Match` (§13.2.2), with strong comparison, and
+/// not at all on a problem (§13.2.1).
+#[actix_web::test]
+async fn if_match_on_reads_is_evaluated_first() {
+    let svc = service!(Arc::default());
+    let get = |uri: &str, if_match: &str| {
+        TestRequest::get()
+            .uri(uri)
+            .insert_header(("If-Match", if_match.to_owned()))
+    };
+    let etag = tag_of(V3_BOOK);
+    for value in [
+        "\"stale\"".to_owned(),
+        format!("W/{etag}"),
+        tag_of(V2_BOOK),
+        "not a tag".to_owned(),
+        format!("garbage, {etag}"),
+    ] {
+        let problem = r#"{"type":"about:blank","title":"Precondition Failed","status":412,"detail":"The resource has changed since it was read","instance":"/v3/books/7"}"#;
+        let problem_headers = |len: Option<usize>| {
+            let len = len.map(|n| n.to_string());
+            let mut h = pairs(&[
+                ("content-type", "application/problem+json; charset=utf-8"),
+                ("x-content-type-options", "nosniff"),
+                ("x-api-version", "3"),
+                ("x-api-supported-versions", "2, 3"),
+                ("vary", "X-API-Version, Accept"),
+            ]);
+            if let Some(len) = len {
+                h.extend(pairs(&[("content-length", &len)]));
+                h.sort();
+            }
+            h
+        };
+        let res = test::call_service(&svc, get("/v3/books/7", &value).to_request()).await;
+        assert_eq!(res.status(), 412, "{value}");
+        assert_eq!(headers(&res), problem_headers(None), "{value}");
+        assert_eq!(test::read_body(res).await, problem, "{value}");
+        // `HEAD`: the same headers (the body's length) and no body, even
+        // with an `If-None-Match` that would be a 304.
+        let req = get("/v3/books/7", &value)
+            .method(Method::HEAD)
+            .insert_header(("If-None-Match", etag.clone()));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 412, "{value}");
+        assert_eq!(
+            headers(&res),
+            problem_headers(Some(problem.len())),
+            "{value}"
+        );
+        assert_eq!(test::read_body(res).await, "", "{value}");
+    }
+    // The current tag, in a list or alone, or `*`: the representation.
+    for value in [etag.clone(), format!("\"stale\", {etag}"), "*".to_owned()] {
+        let res = test::call_service(&svc, get("/books/7", &value).to_request()).await;
+        assert_eq!(res.status(), 200, "{value}");
+        assert_eq!(headers(&res), v3_book_headers(), "{value}");
+        assert_eq!(test::read_body(res).await, V3_BOOK, "{value}");
+        // Then If-None-Match decides.
+        let req = get("/books/7", &value).insert_header(("If-None-Match", etag.clone()));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 304, "{value}");
+    }
+    // A problem's preconditions are not evaluated.
+    let res = test::call_service(&svc, get("/missing", "\"stale\"").to_request()).await;
+    assert_eq!(res.status(), 404);
+}
+
 // ---- link targets ----
 
 #[test]

@@ -1303,7 +1303,12 @@ async fn nul_in_any_query_parameter_is_400_on_every_route() {
                     "expected": "text without NUL characters"}]})
     );
     assert_eq!(called.load(std::sync::atomic::Ordering::SeqCst), 0);
-    for uri in ["/health?x=%2500", "/health?x=100%25", "/health?x=%0", "/health?x=%"] {
+    for uri in [
+        "/health?x=%2500",
+        "/health?x=100%25",
+        "/health?x=%0",
+        "/health?x=%",
+    ] {
         let res = test::call_service(&svc, TestRequest::get().uri(uri).to_request()).await;
         assert_eq!(res.status(), 200, "{uri}");
     }

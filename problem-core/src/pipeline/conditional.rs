@@ -1,6 +1,7 @@
-//! [`ConditionalRequests`]: entity tags, `If-None-Match` and `HEAD` bodies
-//! (RFC 9110 §8.8.3 "ETag", §13.1.2 "If-None-Match", §9.3.2 "HEAD"), and
-//! [`check_if_match`] for handlers of writes (RFC 9110 §13.1.1 "If-Match").
+//! [`ConditionalRequests`]: entity tags, `If-Match` and `If-None-Match` on
+//! reads, and `HEAD` bodies (RFC 9110 §8.8.3 "ETag", §13.1.1 "If-Match",
+//! §13.1.2 "If-None-Match", §9.3.2 "HEAD"), and [`check_if_match`] for
+//! handlers of writes.
 
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
@@ -257,18 +258,32 @@ impl From<PreconditionFailed> for actix_web::Error {
 ///    unless the handler set an `ETag` itself, and its length as
 ///    `Content-Length`; a configured [`cache_control`](Self::cache_control)
 ///    is added when the response has no `Cache-Control` (RFC 9111 §5.2);
-/// 2. when the request's `If-None-Match` is `*` or lists a tag weakly equal
+/// 2. when the request has an `If-Match` that is not `*` and lists no tag
+///    strongly equal to that `ETag`, or that does not parse (as
+///    [`check_if_match`] reads it), the answer is the `412 Precondition
+///    Failed` problem, detail `The resource has changed since it was read`
+///    (RFC 9110 §13.1.1; evaluated before `If-None-Match`, §13.2.2);
+/// 3. when the request's `If-None-Match` is `*` or lists a tag weakly equal
 ///    to that `ETag` (RFC 9110 §13.1.2), the answer is `304 Not Modified`
 ///    with the response's headers (`ETag`, `Vary`, `Cache-Control`, the
 ///    version headers, ...) but no `Content-Type`, no `Content-Length` and
 ///    no body (RFC 9110 §15.4.5);
-/// 3. otherwise the response is sent, without its body for `HEAD` (the
+/// 4. otherwise the response is sent, without its body for `HEAD` (the
 ///    headers, `Content-Length` included, are those of `GET`).
 ///
-/// Problem responses (4xx, 5xx) never get an `ETag`. Streamed bodies
+/// Problem responses (4xx, 5xx) never get an `ETag`, and their requests'
+/// preconditions are not evaluated (RFC 9110 §13.2.1). Streamed bodies
 /// (unknown length) pass through untagged. Other methods pass through
-/// untouched. (Over the wire actix-web never sends the body of a `HEAD`
-/// response; this middleware drops it for in-process callers too.)
+/// untouched: a write evaluates its own preconditions
+/// ([`check_preconditions`]). (Over the wire actix-web never sends the body
+/// of a `HEAD` response; this middleware drops it for in-process callers
+/// too.)
+///
+/// The 412 is rendered by the error pipeline when the layer comes from
+/// [`ProblemApp::conditional`](crate::server::ProblemApp::conditional)
+/// (its filters, the version headers and `Vary`, `instance` the path as
+/// received); a layer built with [`new`](Self::new) returns it as the
+/// error, for a pipeline or actix-web outside it to render.
 ///
 /// ```
 /// use actix_web::{test, web, App, HttpResponse};
@@ -291,11 +306,24 @@ impl From<PreconditionFailed> for actix_web::Error {
 /// assert_eq!(res.status(), 304);
 /// assert_eq!(res.headers().get("etag").unwrap(), &etag);
 /// assert!(test::read_body(res).await.is_empty());
+///
+/// // A representation other than the one the client holds: 412.
+/// let req = test::TestRequest::get().uri("/b").insert_header(("If-Match", "\"stale\""));
+/// let err = test::try_call_service(&app, req.to_request()).await.unwrap_err();
+/// assert_eq!(err.error_response().status(), 412);
+/// let req = test::TestRequest::get().uri("/b").insert_header(("If-Match", etag));
+/// assert_eq!(test::call_service(&app, req.to_request()).await.status(), 200);
 /// # });
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ConditionalRequests {
     cache_control: Option<HeaderValue>,
+    /// The error pipeline that renders the problems this layer answers
+    /// itself (`412`, and the `500` of a body that cannot be read), when
+    /// [`ProblemApp`](crate::server::ProblemApp) installs the layer outside
+    /// it; without one, they are returned as errors, for a pipeline or
+    /// actix-web outside the layer to render.
+    pipeline: Option<super::Pipeline>,
 }
 
 impl ConditionalRequests {
@@ -346,6 +374,14 @@ impl ConditionalRequests {
     pub fn cache_control_value(&self) -> Option<&HeaderValue> {
         self.cache_control.as_ref()
     }
+
+    /// The layer with `pipeline` rendering the problems it answers (set by
+    /// [`ProblemApp`](crate::server::ProblemApp), which wraps this layer
+    /// outside its pipeline).
+    pub(crate) fn rendered_by(mut self, pipeline: super::Pipeline) -> Self {
+        self.pipeline = Some(pipeline);
+        self
+    }
 }
 
 impl<S, B> Transform<S, ServiceRequest> for ConditionalRequests
@@ -363,6 +399,7 @@ where
         ready(Ok(ConditionalService {
             service: Rc::new(service),
             cache_control: self.cache_control.clone(),
+            pipeline: self.pipeline.clone(),
         }))
     }
 }
@@ -395,6 +432,7 @@ where
 pub struct ConditionalService<S> {
     service: Rc<S>,
     cache_control: Option<HeaderValue>,
+    pipeline: Option<super::Pipeline>,
 }
 
 impl<S, B> Service<ServiceRequest> for ConditionalService<S>
@@ -426,10 +464,23 @@ where
         } else {
             None
         };
+        // A malformed `If-Match` never matches (as for writes,
+        // [`check_if_match`]); the path is kept as received for the 412's
+        // `instance` (versioning may rewrite it).
+        let if_match = if req.headers().contains_key(header::IF_MATCH) {
+            Some(IfMatchCheck {
+                list: tag_list(req.headers(), &header::IF_MATCH),
+                path: req.path().to_owned(),
+                pipeline: self.pipeline.clone(),
+            })
+        } else {
+            None
+        };
         ConditionalFuture::Conditional {
             fut: self.service.call(req),
             check: Some(Check {
                 is_head,
+                if_match,
                 if_none_match,
                 cache_control: self.cache_control.clone(),
             }),
@@ -440,8 +491,20 @@ where
 /// What the conditional layer applies to a `GET` or `HEAD` response.
 struct Check {
     is_head: bool,
+    if_match: Option<IfMatchCheck>,
     if_none_match: Option<IfNoneMatch>,
     cache_control: Option<HeaderValue>,
+}
+
+/// A request's `If-Match` (RFC 9110 §13.1.1), read when the request came in.
+struct IfMatchCheck {
+    /// The tags, or `None` when the field does not parse (never matches).
+    list: Option<IfMatch>,
+    /// The request path as received: the `instance` of the 412.
+    path: String,
+    /// The layer's pipeline, which renders the 412 (taken only for a
+    /// request with `If-Match`).
+    pipeline: Option<super::Pipeline>,
 }
 
 type Tagged<B> = ServiceResponse<EitherBody<B, BoxBody>>;
@@ -485,7 +548,7 @@ where
             },
         };
         match tag(res, check) {
-            Ok(done) => Poll::Ready(Ok(done)),
+            Ok(done) => Poll::Ready(done),
             Err(reading) => {
                 self.set(ConditionalFuture::Reading { fut: reading });
                 self.poll(cx)
@@ -494,20 +557,23 @@ where
     }
 }
 
-/// Tags `res` when it is a success with a body; `Err`: the body is a stream,
-/// to be read first by the returned future.
-#[allow(clippy::result_large_err)]
+/// Tags `res` when it is a success with a body; `Ok`: the answer; `Err`:
+/// the body is a stream, to be read first by the returned future.
+#[allow(clippy::result_large_err, clippy::type_complexity)]
 fn tag<B: MessageBody + 'static>(
     res: ServiceResponse<B>,
     check: Check,
-) -> Result<Tagged<B>, LocalBoxFuture<'static, Result<Tagged<B>, actix_web::Error>>> {
+) -> Result<
+    Result<Tagged<B>, actix_web::Error>,
+    LocalBoxFuture<'static, Result<Tagged<B>, actix_web::Error>>,
+> {
     let status = res.status();
     let size = res.response().body().size();
     let tagged = status.is_success()
         && status != StatusCode::NO_CONTENT
         && matches!(size, BodySize::Sized(n) if n > 0);
     if !tagged {
-        return Ok(match size {
+        return Ok(Ok(match size {
             BodySize::Sized(n) if check.is_head => {
                 let (req, mut response) = res.into_parts();
                 if status.is_success() {
@@ -524,15 +590,16 @@ fn tag<B: MessageBody + 'static>(
                 }
                 res.map_into_left_body()
             }
-        });
+        }));
     }
     // A body that is already one buffer (what `HttpResponse::body` and
     // `json` make) is tagged where it is, with no copy and without taking
     // the response apart.
     let (res, outcome) = tag_in_place(res, &check);
     match outcome {
-        Outcome::Sent => Ok(res),
-        Outcome::NotModified => Ok(not_modified(res)),
+        Outcome::Sent => Ok(Ok(res)),
+        Outcome::NotModified => Ok(Ok(not_modified(res))),
+        Outcome::PreconditionFailed => Ok(precondition_failed(res, &check)),
         Outcome::Stream => Err(Box::pin(async move {
             let (req, response) = res.into_parts();
             let (response, body) = response.into_parts();
@@ -545,10 +612,11 @@ fn tag<B: MessageBody + 'static>(
             let read = ServiceResponse::new(req, response.set_body(bytes));
             let (res, outcome) = tag_in_place(read, &check);
             let res = res.map_body(|_, body| EitherBody::right(BoxBody::new(body)));
-            Ok(match outcome {
-                Outcome::Sent | Outcome::Stream => res,
-                Outcome::NotModified => not_modified(res),
-            })
+            match outcome {
+                Outcome::Sent | Outcome::Stream => Ok(res),
+                Outcome::NotModified => Ok(not_modified(res)),
+                Outcome::PreconditionFailed => precondition_failed(res, &check),
+            }
         })),
     }
 }
@@ -560,6 +628,9 @@ enum Outcome {
     /// Tagged, and `If-None-Match` matched: the response is to be answered
     /// with [`not_modified`].
     NotModified,
+    /// `If-Match` did not match: the response is to be answered with
+    /// [`precondition_failed`].
+    PreconditionFailed,
     /// The body is a stream, left as it is (the right body of the
     /// response): to be read before tagging.
     Stream,
@@ -576,6 +647,22 @@ fn tag_in_place<B: MessageBody>(res: ServiceResponse<B>, check: &Check) -> (Tagg
             let existing = existing_tag(headers);
             // Computed only when the handler did not set its own.
             let computed = existing.is_none().then(|| quoted_tag(&bytes));
+            // RFC 9110 §13.2.2: `If-Match` first, strong comparison.
+            let if_match_holds = check.if_match.as_ref().is_none_or(|c| match &c.list {
+                None => false,
+                Some(IfMatch::Any) => true,
+                Some(IfMatch::Items(tags)) => match (&existing, &computed) {
+                    (Some(etag), _) => tags.iter().any(|t| t.strong_eq(etag)),
+                    (None, Some(quoted)) => tags
+                        .iter()
+                        .any(|t| !t.weak && Some(t.tag().as_bytes()) == quoted.get(1..33)),
+                    (None, None) => false,
+                },
+            });
+            if !if_match_holds {
+                outcome = Outcome::PreconditionFailed;
+                return EitherBody::right(BoxBody::new(()));
+            }
             let matches = match check.if_none_match.as_ref() {
                 None => false,
                 Some(IfNoneMatch::Any) => true,
@@ -619,6 +706,37 @@ fn tag_in_place<B: MessageBody>(res: ServiceResponse<B>, check: &Check) -> (Tagg
         }
     });
     (res, outcome)
+}
+
+/// The answer to a `GET` or `HEAD` whose `If-Match` did not match the
+/// response's `ETag` (RFC 9110 §13.1.1): the `412 Precondition Failed`
+/// problem ([`PreconditionFailed`]), rendered by the layer's pipeline (its
+/// filters, the request's version headers and `Vary`, `instance` the path
+/// as received); without one, returned as the error, for a pipeline
+/// outside the layer to render.
+#[allow(clippy::result_large_err)]
+fn precondition_failed<B>(res: Tagged<B>, check: &Check) -> Result<Tagged<B>, actix_web::Error> {
+    let err = actix_web::Error::from(PreconditionFailed);
+    let Some((pipeline, if_match)) = check
+        .if_match
+        .as_ref()
+        .and_then(|c| Some((c.pipeline.as_ref()?, c)))
+    else {
+        return Err(err);
+    };
+    let mut answer = pipeline.respond(&err, res.request(), &if_match.path);
+    // As every problem answered to `HEAD`: the `GET`'s headers, no body.
+    if check.is_head
+        && let BodySize::Sized(n) = answer.body().size()
+    {
+        set_content_length(answer.headers_mut(), n);
+        return Ok(res
+            .into_response(answer.set_body(BoxBody::new(HeadBody(n))))
+            .map_into_right_body());
+    }
+    Ok(res
+        .into_response(answer.map_into_boxed_body())
+        .map_into_right_body())
 }
 
 /// The `304 Not Modified` answer to a tagged response: its headers but no

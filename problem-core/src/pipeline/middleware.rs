@@ -986,6 +986,33 @@ impl PipelineInner {
     }
 }
 
+impl Pipeline {
+    /// The response this pipeline answers `err` of `req` with (filters,
+    /// masking, logging of a 5xx, the request's sticky headers), `instance`
+    /// the path as received: for a layer installed outside the pipeline
+    /// that answers a problem of its own.
+    pub(crate) fn respond(
+        &self,
+        err: &actix_web::Error,
+        req: &HttpRequest,
+        instance: &str,
+    ) -> HttpResponse {
+        let source = err
+            .error_response()
+            .extensions()
+            .get::<ProblemSource>()
+            .copied();
+        respond_to_error(
+            err,
+            source,
+            Some(req),
+            req.method().clone(),
+            instance,
+            &self.inner,
+        )
+    }
+}
+
 /// Runs the filters, else the default rendering, for an error. The
 /// application's code that runs here (the error's `Display` and
 /// `error_response`, a filter, a problem's extensions, the logger) is

@@ -911,12 +911,12 @@ impl ProblemAppBuilder {
             .versioning(versioning.clone())
             .build()?;
         Ok(ProblemApp {
+            conditional: self.conditional.rendered_by(pipeline.clone()),
             pipeline,
             routes: Arc::new(self.routes),
             configure: self.configure,
             max_request_body_size: self.max_request_body_size,
             versioning,
-            conditional: self.conditional,
         })
     }
 }
