@@ -468,11 +468,11 @@ where
         // [`check_if_match`]); the path is kept as received for the 412's
         // `instance` (versioning may rewrite it).
         let if_match = if req.headers().contains_key(header::IF_MATCH) {
-            Some(IfMatchCheck {
+            Some(Box::new(IfMatchCheck {
                 list: tag_list(req.headers(), &header::IF_MATCH),
                 path: req.path().to_owned(),
                 pipeline: self.pipeline.clone(),
-            })
+            }))
         } else {
             None
         };
@@ -491,7 +491,8 @@ where
 /// What the conditional layer applies to a `GET` or `HEAD` response.
 struct Check {
     is_head: bool,
-    if_match: Option<IfMatchCheck>,
+    /// Boxed: the rare case keeps the layer's future small.
+    if_match: Option<Box<IfMatchCheck>>,
     if_none_match: Option<IfNoneMatch>,
     cache_control: Option<HeaderValue>,
 }
@@ -715,6 +716,8 @@ fn tag_in_place<B: MessageBody>(res: ServiceResponse<B>, check: &Check) -> (Tagg
 /// as received); without one, returned as the error, for a pipeline
 /// outside the layer to render.
 #[allow(clippy::result_large_err)]
+#[cold]
+#[inline(never)]
 fn precondition_failed<B>(res: Tagged<B>, check: &Check) -> Result<Tagged<B>, actix_web::Error> {
     let err = actix_web::Error::from(PreconditionFailed);
     let Some((pipeline, if_match)) = check

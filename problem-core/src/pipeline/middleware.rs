@@ -991,6 +991,8 @@ impl Pipeline {
     /// masking, logging of a 5xx, the request's sticky headers), `instance`
     /// the path as received: for a layer installed outside the pipeline
     /// that answers a problem of its own.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn respond(
         &self,
         err: &actix_web::Error,

@@ -116,11 +116,21 @@ pub(crate) fn nul_issues(raw: &Pairs<'_>) -> Vec<Issue> {
 /// that holds no U+0000; also empty over the parameter limit, which is
 /// answered first.
 pub(crate) fn query_nul_issues(query: &str) -> Vec<Issue> {
+    if query.is_empty() {
+        return Vec::new();
+    }
     let bytes = query.as_bytes();
     let encoded = memchr::memchr_iter(b'%', bytes).any(|i| bytes.get(i + 1..i + 3) == Some(b"00"));
     if !encoded && memchr::memchr(0, bytes).is_none() {
         return Vec::new();
     }
+    parsed_nul_issues(query)
+}
+
+/// [`query_nul_issues`] of a query that may hold a NUL (the rare path).
+#[cold]
+#[inline(never)]
+fn parsed_nul_issues(query: &str) -> Vec<Issue> {
     match Pairs::parse(query) {
         Ok(pairs) => nul_issues(&pairs),
         Err(_) => Vec::new(),
