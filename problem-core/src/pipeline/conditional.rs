@@ -729,17 +729,20 @@ fn precondition_failed<B>(res: Tagged<B>, check: &Check) -> Result<Tagged<B>, ac
     };
     let mut answer = pipeline.respond(&err, res.request(), &if_match.path);
     // As every problem answered to `HEAD`: the `GET`'s headers, no body.
-    if check.is_head
-        && let BodySize::Sized(n) = answer.body().size()
-    {
+    let head = match answer.body().size() {
+        BodySize::Sized(n) if check.is_head => Some(n),
+        BodySize::Sized(_) | BodySize::None | BodySize::Stream => None,
+    };
+    if let Some(n) = head {
         set_content_length(answer.headers_mut(), n);
-        return Ok(res
-            .into_response(answer.set_body(BoxBody::new(HeadBody(n))))
-            .map_into_right_body());
     }
-    Ok(res
-        .into_response(answer.map_into_boxed_body())
-        .map_into_right_body())
+    // The bodies mapped by closures of this path's own (no generic
+    // instance shared with the layer's hot path).
+    let answer = answer.map_body(|_, body| match head {
+        Some(n) => EitherBody::right(BoxBody::new(HeadBody(n))),
+        None => EitherBody::right(body),
+    });
+    Ok(res.into_response(answer))
 }
 
 /// The `304 Not Modified` answer to a tagged response: its headers but no

@@ -710,46 +710,22 @@ where
         // server does not serve, more than 1000 query parameters, and a
         // query parameter holding U+0000 (hostile-input rule "NUL
         // characters": an `invalid_value` issue on it, on every route).
-        let early: Option<Box<dyn Problem>> = if inner
+        if inner
             .allowed_hosts
             .as_ref()
             .is_some_and(|h| !h.allows_request(&req))
         {
-            HttpException::new(HOST_NOT_ALLOWED.status)
-                .ok()
-                .map(|e| Box::new(e.with_detail(HOST_NOT_ALLOWED.detail)) as Box<dyn Problem>)
+            if let Ok(e) = HttpException::new(HOST_NOT_ALLOWED.status) {
+                return answer_early(&inner, req, &e.with_detail(HOST_NOT_ALLOWED.detail));
+            }
         } else if crate::query::over_parameter_limit(req.query_string()) {
-            Some(Box::new(
-                BadRequestException::new()
-                    .with_detail(TOO_MANY_QUERY_PARAMETERS.detail)
-                    .into_inner(),
-            ))
+            let problem = BadRequestException::new().with_detail(TOO_MANY_QUERY_PARAMETERS.detail);
+            return answer_early(&inner, req, &problem.into_inner());
         } else {
             let nul = crate::query::query_nul_issues(req.query_string());
-            (!nul.is_empty()).then(|| Box::new(ValidationException::new(nul)) as Box<dyn Problem>)
-        };
-        if let Some(problem) = early {
-            // Every problem response carries the version headers, the 421
-            // of a host this server does not serve included: those of the
-            // request's version, or the general ones.
-            if let Some(versioning) = &inner.versioning {
-                versioning.record_early(&req);
+            if !nul.is_empty() {
+                return answer_early(&inner, req, &ValidationException::new(nul));
             }
-            let ctx = inner.context(
-                Some(req.request().clone()),
-                req.method().clone(),
-                req.path(),
-                None,
-            );
-            let res = render(
-                &Failure::Problem(&*problem),
-                &ctx,
-                &*inner.logger,
-                inner.development,
-            );
-            return PipelineFuture::Answered {
-                res: Some(req.into_response(res).map_into_right_body()),
-            };
         }
 
         let declared = declared_length(&req);
@@ -797,6 +773,42 @@ where
             .catch_unwind(),
             after: Some(After { method, uri, inner }),
         }
+    }
+}
+
+/// The pipeline's answer before routing: `problem` rendered for `req`
+/// with the version headers every problem response carries (the 421 of a
+/// host this server does not serve included: those of the request's
+/// version, or the general ones). Out of line: the rare path.
+#[cold]
+#[inline(never)]
+fn answer_early<S, B>(
+    inner: &PipelineInner,
+    req: ServiceRequest,
+    problem: &dyn Problem,
+) -> PipelineFuture<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    if let Some(versioning) = &inner.versioning {
+        versioning.record_early(&req);
+    }
+    let ctx = inner.context(
+        Some(req.request().clone()),
+        req.method().clone(),
+        req.path(),
+        None,
+    );
+    let res = render(
+        &Failure::Problem(problem),
+        &ctx,
+        &*inner.logger,
+        inner.development,
+    );
+    drop(ctx);
+    PipelineFuture::Answered {
+        res: Some(req.into_response(res).map_into_right_body()),
     }
 }
 

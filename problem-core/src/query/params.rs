@@ -115,6 +115,7 @@ pub(crate) fn nul_issues(raw: &Pairs<'_>) -> Vec<Issue> {
 /// its query would not): empty, after one scan for `%` and NUL, for a query
 /// that holds no U+0000; also empty over the parameter limit, which is
 /// answered first.
+#[inline]
 pub(crate) fn query_nul_issues(query: &str) -> Vec<Issue> {
     if query.is_empty() {
         return Vec::new();
