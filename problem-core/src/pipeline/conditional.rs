@@ -318,11 +318,10 @@ impl From<PreconditionFailed> for actix_web::Error {
 #[derive(Debug, Clone, Default)]
 pub struct ConditionalRequests {
     cache_control: Option<HeaderValue>,
-    /// The error pipeline that renders the problems this layer answers
-    /// itself (`412`, and the `500` of a body that cannot be read), when
-    /// [`ProblemApp`](crate::server::ProblemApp) installs the layer outside
-    /// it; without one, they are returned as errors, for a pipeline or
-    /// actix-web outside the layer to render.
+    /// The error pipeline that renders the `412` this layer answers to a
+    /// read, when [`ProblemApp`](crate::server::ProblemApp) installs the
+    /// layer outside it; without one, the `412` is returned as the error,
+    /// for a pipeline or actix-web outside the layer to render.
     pipeline: Option<super::Pipeline>,
 }
 

@@ -552,8 +552,9 @@ impl PipelineBuilder {
 
     /// The versioning installed inside this pipeline, whose headers the
     /// problems the pipeline answers before it runs get (more than 1000
-    /// query parameters, a NUL in the query, a chunked body that cannot be read or arrives too
-    /// slowly). [`ProblemApp`](crate::server::ProblemApp) sets it.
+    /// query parameters, a NUL in the query, a chunked body that cannot be
+    /// read or arrives too slowly). [`ProblemApp`](crate::server::ProblemApp)
+    /// sets it.
     pub(crate) fn versioning(mut self, versioning: Option<crate::version::Versioning>) -> Self {
         self.versioning = versioning;
         self
