@@ -106,9 +106,7 @@ pub fn check_if_match<M: HttpMessage>(
     }
     let matches = match tag_list(req.headers(), &header::IF_MATCH) {
         Some(IfMatch::Any) => current.is_some(),
-        Some(IfMatch::Items(tags)) => {
-            current.is_some_and(|current| tags.iter().any(|t| t.strong_eq(current)))
-        }
+        Some(IfMatch::Items(tags)) => Current::own(current).named_in(&tags, Comparison::Strong),
         None => false,
     };
     if matches {
@@ -164,9 +162,7 @@ pub fn check_preconditions<M: HttpMessage>(
     }
     let passes = match tag_list(req.headers(), &header::IF_NONE_MATCH) {
         Some(IfMatch::Any) => current.is_none(),
-        Some(IfMatch::Items(tags)) => {
-            current.is_none_or(|current| !tags.iter().any(|t| t.weak_eq(current)))
-        }
+        Some(IfMatch::Items(tags)) => !Current::own(current).named_in(&tags, Comparison::Weak),
         None => false,
     };
     if passes {
@@ -214,6 +210,53 @@ fn tag_list(headers: &HeaderMap, name: &header::HeaderName) -> Option<IfMatch> {
         (true, true) => Some(IfMatch::Any),
         (false, false) => Some(IfMatch::Items(tags)),
         (true, false) | (false, true) => None,
+    }
+}
+
+/// How a precondition compares entity tags (RFC 9110 §8.8.3.2): `If-Match`
+/// strongly (both strong, same opaque tag), `If-None-Match` weakly (same
+/// opaque tag).
+#[derive(Debug, Clone, Copy)]
+enum Comparison {
+    Strong,
+    Weak,
+}
+
+/// The current representation's entity tag: the one its handler set, or
+/// the one [`ConditionalRequests`] computed (quoted, `"<32 hex digits>"`,
+/// compared without building an [`EntityTag`]); neither when there is no
+/// current representation.
+struct Current<'a> {
+    own: Option<&'a EntityTag>,
+    computed: Option<&'a [u8; 34]>,
+}
+
+impl<'a> Current<'a> {
+    /// A tag a handler computed ([`entity_tag`]), or none.
+    fn own(own: Option<&'a EntityTag>) -> Self {
+        Self {
+            own,
+            computed: None,
+        }
+    }
+
+    /// Whether one of `tags` is the current tag, compared as `how`.
+    fn named_in(&self, tags: &[EntityTag], how: Comparison) -> bool {
+        match (self.own, self.computed) {
+            (Some(own), _) => tags.iter().any(|t| match how {
+                Comparison::Strong => t.strong_eq(own),
+                Comparison::Weak => t.weak_eq(own),
+            }),
+            // The computed tag is strong.
+            (None, Some(quoted)) => tags.iter().any(|t| {
+                let comparable = match how {
+                    Comparison::Strong => !t.weak,
+                    Comparison::Weak => true,
+                };
+                comparable && Some(t.tag().as_bytes()) == quoted.get(1..33)
+            }),
+            (None, None) => false,
+        }
     }
 }
 
@@ -648,16 +691,14 @@ fn tag_in_place<B: MessageBody>(res: ServiceResponse<B>, check: &Check) -> (Tagg
             // Computed only when the handler did not set its own.
             let computed = existing.is_none().then(|| quoted_tag(&bytes));
             // RFC 9110 §13.2.2: `If-Match` first, strong comparison.
+            let current = Current {
+                own: existing.as_ref(),
+                computed: computed.as_ref(),
+            };
             let if_match_holds = check.if_match.as_ref().is_none_or(|c| match &c.list {
                 None => false,
                 Some(IfMatch::Any) => true,
-                Some(IfMatch::Items(tags)) => match (&existing, &computed) {
-                    (Some(etag), _) => tags.iter().any(|t| t.strong_eq(etag)),
-                    (None, Some(quoted)) => tags
-                        .iter()
-                        .any(|t| !t.weak && Some(t.tag().as_bytes()) == quoted.get(1..33)),
-                    (None, None) => false,
-                },
+                Some(IfMatch::Items(tags)) => current.named_in(tags, Comparison::Strong),
             });
             if !if_match_holds {
                 outcome = Outcome::PreconditionFailed;
@@ -666,14 +707,7 @@ fn tag_in_place<B: MessageBody>(res: ServiceResponse<B>, check: &Check) -> (Tagg
             let matches = match check.if_none_match.as_ref() {
                 None => false,
                 Some(IfNoneMatch::Any) => true,
-                Some(IfNoneMatch::Items(tags)) => match (&existing, &computed) {
-                    (Some(etag), _) => tags.iter().any(|t| t.weak_eq(etag)),
-                    // Weak comparison: the opaque tags are equal.
-                    (None, Some(quoted)) => tags
-                        .iter()
-                        .any(|t| Some(t.tag().as_bytes()) == quoted.get(1..33)),
-                    (None, None) => false,
-                },
+                Some(IfNoneMatch::Items(tags)) => current.named_in(tags, Comparison::Weak),
             };
             let len = bytes.len() as u64;
             if matches {
