@@ -1,6 +1,7 @@
 //! [`VersionConfigBuilder`]: a [`VersionConfig`] configured step by step,
 //! checked when built (spec, "VersionConfig", "Configuration errors").
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::time::SystemTime;
 
@@ -55,9 +56,11 @@ impl VersionConfigBuilder {
         self
     }
 
-    /// The supported versions (replacing earlier ones). Order and
-    /// duplicates do not matter; an empty list accepts every well-formed
-    /// version.
+    /// The supported versions (replacing earlier ones): an array, a `Vec`,
+    /// a slice (`&[V2, V3]`) or any iterator of versions or references to
+    /// them, as [`VersionHeaders::with_supported_versions`](super::VersionHeaders::with_supported_versions)
+    /// takes. Order and duplicates do not matter; an empty list accepts
+    /// every well-formed version.
     ///
     /// ```
     /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
@@ -68,10 +71,17 @@ impl VersionConfigBuilder {
     ///     .build()?;
     /// assert_eq!(config.supported_versions(), [ApiVersion::V2, ApiVersion::V3]);
     /// assert_eq!(config.check(ApiVersion::V1).unwrap_err().to_string(), "API version 1 is not supported");
+    /// let listed = [ApiVersion::V2, ApiVersion::V3];
+    /// let config = VersionConfig::builder(VersionStrategy::header()).supported_versions(&listed).build()?;
+    /// assert_eq!(config.supported_versions(), listed);
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
-    pub fn supported_versions(mut self, versions: impl IntoIterator<Item = ApiVersion>) -> Self {
-        self.supported = versions.into_iter().collect();
+    pub fn supported_versions<I>(mut self, versions: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Borrow<ApiVersion>,
+    {
+        self.supported = versions.into_iter().map(|v| *v.borrow()).collect();
         self
     }
 

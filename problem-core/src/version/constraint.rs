@@ -81,6 +81,27 @@ impl VersionConstraint {
         Self::Minimum(v)
     }
 
+    /// Parses the text form of a constraint, as [`ApiVersion::parse`] parses
+    /// a version (the same as `text.parse::<VersionConstraint>()`; forms in
+    /// the table above: `2.1`, `2.x`, `2.1+`, `1.0..=2.5`).
+    ///
+    /// # Errors
+    /// [`ConstraintParseError`]: not one of those forms, or a number over
+    /// `u16`.
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint};
+    /// let c = VersionConstraint::parse("2.x")?;
+    /// assert_eq!(c, VersionConstraint::major(2));
+    /// assert!(c.matches(ApiVersion::new(2, 9)) && !c.matches(ApiVersion::V3));
+    /// assert_eq!(VersionConstraint::parse("2.1+")?, VersionConstraint::minimum(ApiVersion::new(2, 1)));
+    /// assert!(VersionConstraint::parse("2.y").is_err());
+    /// # Ok::<(), problem_core::version::ConstraintParseError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, ConstraintParseError> {
+        text.parse()
+    }
+
     /// Every version from `low` to `high`, both included.
     ///
     /// ```
