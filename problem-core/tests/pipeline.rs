@@ -1205,6 +1205,14 @@ async fn an_error_returned_by_middleware_is_a_problem() {
     );
 }
 
+/// The `invalid_value` issue of a parameter `name` holding U+0000, shown
+/// in its message as `shown` (a NUL as `\0`).
+fn nul_issue(location: &str, name: &str, shown: &str) -> Value {
+    json!({"location": location, "name": name, "code": "invalid_value",
+           "message": format!("`{shown}` must not contain NUL characters (U+0000)"),
+           "expected": "text without NUL characters"})
+}
+
 /// A path parameter holding U+0000 (decoded from `%00`) is a 400
 /// `invalid_value` issue on that parameter, before the handler runs
 /// (hostile-input rule "NUL characters"); one without is routed as usual.
@@ -1239,13 +1247,7 @@ async fn nul_in_a_path_parameter_is_400() {
         body_json(res).await,
         json!({"type": "about:blank", "title": "Bad Request", "status": 400,
                "detail": "Request validation failed", "instance": "/shelves/a%00/items/b%00c",
-               "issues": [
-                   {"location": "path", "name": "shelf", "code": "invalid_value",
-                    "message": "`shelf` must not contain NUL characters (U+0000)",
-                    "expected": "text without NUL characters"},
-                   {"location": "path", "name": "name", "code": "invalid_value",
-                    "message": "`name` must not contain NUL characters (U+0000)",
-                    "expected": "text without NUL characters"}]})
+               "issues": [nul_issue("path", "shelf", "shelf"), nul_issue("path", "name", "name")]})
     );
     assert_eq!(called.load(std::sync::atomic::Ordering::SeqCst), 0);
     let res = test::call_service(
@@ -1294,13 +1296,7 @@ async fn nul_in_any_query_parameter_is_400_on_every_route() {
         body_json(res).await,
         json!({"type": "about:blank", "title": "Bad Request", "status": 400,
                "detail": "Request validation failed", "instance": "/health",
-               "issues": [
-                   {"location": "query", "name": "x", "code": "invalid_value",
-                    "message": "`x` must not contain NUL characters (U+0000)",
-                    "expected": "text without NUL characters"},
-                   {"location": "query", "name": "\0y", "code": "invalid_value",
-                    "message": "`\\0y` must not contain NUL characters (U+0000)",
-                    "expected": "text without NUL characters"}]})
+               "issues": [nul_issue("query", "x", "x"), nul_issue("query", "\0y", "\\0y")]})
     );
     assert_eq!(called.load(std::sync::atomic::Ordering::SeqCst), 0);
     for uri in [
