@@ -80,6 +80,44 @@ fn only_filter_conditions_count_toward_the_limit() {
 }
 
 #[test]
+fn over_the_limit_the_conditions_before_it_still_report_their_problems() {
+    // A bad value and 65 `id__ne`, each with another value: the bad value
+    // and the conflicting repeat are reported beside the limit, as every
+    // problem of a request is.
+    let repeats = (0..65)
+        .map(|i| format!("id__ne={i}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let issues = book_issues(&format!("year=abc&{repeats}"));
+    assert_eq!(
+        issues,
+        json!([
+            {"location": "query", "name": "year", "code": "invalid_value",
+             "message": "`abc` is not a valid integer", "expected": "integer"},
+            {"location": "query", "name": "id__ne", "code": "conflicting_parameters",
+             "message": "`id__ne` is given more than once with different values: send it once",
+             "parameters": ["id__ne"]},
+            {"location": "query", "name": "id__ne", "code": "too_many_filters",
+             "message": "at most 64 filter conditions are allowed", "max": 64}
+        ])
+    );
+    // Only the conditions before the limit are read: a bad value after the
+    // pair that crosses it is not (the problems reported stay bounded by
+    // `max_filters`).
+    let issues = book_issues(&format!("{repeats}&year=abc"));
+    assert_eq!(
+        issues,
+        json!([
+            {"location": "query", "name": "id__ne", "code": "conflicting_parameters",
+             "message": "`id__ne` is given more than once with different values: send it once",
+             "parameters": ["id__ne"]},
+            {"location": "query", "name": "id__ne", "code": "too_many_filters",
+             "message": "at most 64 filter conditions are allowed", "max": 64}
+        ])
+    );
+}
+
+#[test]
 fn values_terms_and_list_items_over_256_characters_are_too_long() {
     let long = "é".repeat(257);
     for (qs, name, what) in [

@@ -446,8 +446,11 @@ pub(crate) fn parse_filter(
 /// adds to its list and does not count); the others are unknown
 /// parameters, each reported once (or ignored when lenient), whatever the
 /// count. Within the limit, the conditions are parsed as usual; over it,
-/// the pair that crosses it gets the one `too_many_filters` issue. Without
-/// a schema every pair is a condition.
+/// the pair that crosses it gets the one `too_many_filters` issue, after
+/// the issues of the conditions before it (parsed as usual, so a bad value
+/// or a conflicting repeat among them is still reported: every problem of
+/// a request at once, at most `max_filters` conditions' worth). Without a
+/// schema every pair is a condition.
 fn parse_filter_over_limit(
     raw: &Pairs<'_>,
     schema: Option<&QuerySchema>,
@@ -464,8 +467,9 @@ fn parse_filter_over_limit(
     let max = options.limits.max_filters;
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut conditions = 0usize;
-    let mut over = false;
-    for (name, _, reserved) in raw.iter_marked() {
+    // The position of the pair that crosses the limit, and its issue.
+    let mut over: Option<(usize, Issue)> = None;
+    for (at, (name, _, reserved)) in raw.iter_marked().enumerate() {
         if reserved || options.is_ignored(name) {
             continue;
         }
@@ -488,24 +492,31 @@ fn parse_filter_over_limit(
         if !list_repeat {
             conditions += 1;
         }
-        if conditions > max && !over {
-            over = true;
-            issues.push(
-                issue(
-                    name,
-                    code::TOO_MANY_FILTERS,
-                    format!("at most {max} filter conditions are allowed"),
-                )
-                .with("max", max),
-            );
+        if conditions > max && over.is_none() {
+            let limit = issue(
+                name,
+                code::TOO_MANY_FILTERS,
+                format!("at most {max} filter conditions are allowed"),
+            )
+            .with("max", max);
+            over = Some((at, limit));
         }
     }
-    if over {
-        return Filter::default();
+    match over {
+        None => {
+            // Within the limit: the conditions alone, now under it.
+            let conditions_only = raw.without_unreserved(|_, name| !is_condition(name));
+            parse_filter(&conditions_only, schema, options, issues)
+        }
+        Some((crossing, limit)) => {
+            // The conditions before the crossing pair, at most `max` of
+            // them, parsed for their own issues; the request fails anyway.
+            let before = raw.without_unreserved(|at, name| at >= crossing || !is_condition(name));
+            parse_filter(&before, schema, options, issues);
+            issues.push(limit);
+            Filter::default()
+        }
     }
-    // Within the limit: the conditions alone, now under it.
-    let conditions_only = raw.without_unreserved(|name| !is_condition(name));
-    parse_filter(&conditions_only, schema, options, issues)
 }
 
 /// Splits `field__op`; a whitelisted field whose name contains `__` wins.

@@ -500,15 +500,16 @@ impl<'a> Pairs<'a> {
         self.pairs.push(Pair { name, value, slot });
     }
 
-    /// A copy without the non-reserved pairs whose name `drop` matches. A
-    /// pair holding a NUL character is kept whatever its name, so that the
-    /// NUL rule ([`nul_issues`]) holds for every parameter, tolerated ones
+    /// A copy without the non-reserved pairs that `drop` matches, given
+    /// each pair's position (from 0, among all pairs) and name. A pair
+    /// holding a NUL character is kept whatever its name, so that the NUL
+    /// rule ([`nul_issues`]) holds for every parameter, tolerated ones
     /// included.
-    pub(crate) fn without_unreserved(&self, drop: impl Fn(&str) -> bool) -> Pairs<'a> {
+    pub(crate) fn without_unreserved(&self, drop: impl Fn(usize, &str) -> bool) -> Pairs<'a> {
         let mut out = Self::with_capacity(self.pairs.len());
-        for p in &self.pairs {
+        for (at, p) in self.pairs.iter().enumerate() {
             let nul = self.nul && (p.name.contains('\0') || p.value.contains('\0'));
-            if p.slot != 0 || nul || !drop(&p.name) {
+            if p.slot != 0 || nul || !drop(at, &p.name) {
                 out.push(p.name.clone(), p.value.clone());
             }
         }

@@ -486,7 +486,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         let raw = if config.tolerated().is_empty() {
             raw
         } else {
-            kept = raw.without_unreserved(|name| config.tolerated().matches(name));
+            kept = raw.without_unreserved(|_, name| config.tolerated().matches(name));
             &kept
         };
         let schema = Q::SCHEMA;
