@@ -149,7 +149,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "POST".into(),
                     "/books".into(),
                     vec![
-                        "201", "400", "401", "409", "410", "413", "415", "421", "500", "503"
+                        "201", "400", "401", "408", "409", "410", "413", "415", "421", "500", "503"
                     ]
                 ),
                 (
@@ -173,8 +173,8 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "PUT".into(),
                     "/books/{id}/cover".into(),
                     vec![
-                        "201", "204", "400", "401", "404", "410", "412", "413", "415", "421",
-                        "500", "503"
+                        "201", "204", "400", "401", "404", "408", "410", "412", "413", "415",
+                        "421", "500", "503"
                     ]
                 ),
                 (
@@ -191,6 +191,11 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "GET".into(),
                     "/demo/errors/{kind}".into(),
                     vec!["400", "404", "410", "421", "500", "503"]
+                ),
+                (
+                    "GET".into(),
+                    "/problems/duplicate-isbn".into(),
+                    vec!["200", "304", "421", "500"]
                 ),
             ]
         );
@@ -389,7 +394,7 @@ async fn list_books_documents_prev_cursors_count_preferences_and_tolerated_param
 async fn version_2_operations_are_deprecated_and_neutral_ones_are_not() {
     let (v3, v2, _, _) = documents().await;
     for (method, path, op) in operations(&v2) {
-        let neutral = path == "/health" || path == "/openapi.json";
+        let neutral = ["/health", "/openapi.json", "/problems/duplicate-isbn"].contains(&&*path);
         assert_eq!(
             op.get("deprecated"),
             if neutral { None } else { Some(&json!(true)) },
@@ -632,7 +637,7 @@ async fn every_get_documents_if_none_match_its_etag_and_the_304() {
                 .collect();
             headers.sort_unstable();
             let expected: &[&str] = match (path.as_str(), doc == &v2) {
-                ("/health" | "/openapi.json", _) => &["ETag"],
+                ("/health" | "/openapi.json" | "/problems/duplicate-isbn", _) => &["ETag"],
                 (_, false) => &["ETag", "X-API-Supported-Versions", "X-API-Version"],
                 (_, true) => &[
                     "Deprecation",

@@ -21,7 +21,10 @@
 //!
 //! Every operation lists its success response and each problem response it
 //! can give; every operation may also answer 421 (a host that is not
-//! served) and a masked 500 ([`PipelineResponses`]). A method a path does
+//! served) and a masked 500, and one with a request body 408 (the body
+//! was not received in time) ([`PipelineResponses`]). The problem type
+//! page (`GET /problems/duplicate-isbn`) is documented from
+//! [`DuplicateIsbn`](super::books::DuplicateIsbn) ([`problem_type_paths`]). A method a path does
 //! not list answers 405 with `Allow` (`components.responses.MethodNotAllowed`).
 //! A body over the size limit is answered by an empty 413.
 
@@ -40,8 +43,8 @@ use problem_core::openapi::utoipa::openapi::{
 use problem_core::openapi::utoipa::{Modify, OpenApi, PartialSchema, ToResponse, ToSchema};
 use problem_core::openapi::{
     ConditionalGetResponses, PipelineResponses, ProblemSchemas, VersionedDocs, documented_versions,
-    prefer_count_parameter, preference_applied_header, problem_response, tolerated_description,
-    tolerated_parameters,
+    prefer_count_parameter, preference_applied_header, problem_response, problem_type_paths,
+    tolerated_description, tolerated_parameters,
 };
 use problem_core::query::{CountStrategy, ToleratedParameters};
 use problem_core::version::{ApiVersion, VersionConfig, constraints_of};
@@ -362,6 +365,12 @@ pub fn base_document(
     }
     doc.servers = catalog.servers.clone();
     doc.merge(catalog);
+    // The problem type pages `app` serves (`problem_type::<DuplicateIsbn>()`),
+    // version-neutral; then the pipeline's responses on them too.
+    for (path, item) in problem_type_paths::<books::DuplicateIsbn>().paths {
+        doc.paths.paths.entry(path).or_insert(item);
+    }
+    PipelineResponses.modify(&mut doc);
     document_versions(&mut doc, config);
     listing_conventions(&mut doc, tolerated);
     // Every GET answers 304 and sends ETag (ConditionalRequests, which

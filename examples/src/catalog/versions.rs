@@ -39,5 +39,9 @@ pub fn config() -> Result<VersionConfig, HttpConfigError> {
     .removed(V1)
     .neutral_path("/health")
     .neutral_path("/openapi.json")
+    // The problem type pages (`/problems/duplicate-isbn`): `build()` makes
+    // the pages it serves neutral; named here too for the OpenAPI
+    // documents, which are made from this configuration.
+    .neutral_path("/problems")
     .build()
 }

@@ -32,6 +32,9 @@
 //!   and marks a deprecated version's operations `deprecated`;
 //!   [`VersionedDocs`] holds one document per version and serves the one a
 //!   request asks for.
+//! - Problem type pages: [`problem_type_paths`] documents the pages
+//!   [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
+//!   serves.
 //!
 //! ```
 //! use problem_core::Problem;
@@ -55,6 +58,7 @@ mod derived;
 mod page;
 mod problem;
 mod query;
+mod type_pages;
 mod version;
 
 pub use utoipa;
@@ -73,6 +77,7 @@ pub use query::{
     filter_parameter_name, prefer_count_parameter, preference_applied_header, query_parameters,
     tolerated_description, tolerated_parameters, value_schema,
 };
+pub use type_pages::problem_type_paths;
 pub use version::{
     VersionedDocs, document_version, documented_versions, version_extension, version_parameters,
 };

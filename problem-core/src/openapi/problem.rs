@@ -396,12 +396,14 @@ impl ToSchema for BadRequestProblem {
     }
 }
 
-/// Adds to every operation the two responses the error pipeline can give
-/// on any route (a [`Modify`] for `#[openapi(modifiers(&PipelineResponses))]`):
+/// Adds to every operation the responses the error pipeline can give on
+/// any route (a [`Modify`] for `#[openapi(modifiers(&PipelineResponses))]`):
 /// 421 (the `Host` is not one the application serves; RFC 9110 §15.5.20)
 /// and 500 (an unexpected error, masked outside development and logged
-/// under the body's `correlationId`), both problem documents. Responses an
-/// operation already lists are kept.
+/// under the body's `correlationId`), and to every operation with a request
+/// body 408 (the body was not received within the pipeline's body timeout;
+/// RFC 9110 §15.5.9), all problem documents. Responses an operation already
+/// lists are kept.
 ///
 /// ```
 /// use problem_core::openapi::PipelineResponses;
@@ -418,6 +420,20 @@ impl ToSchema for BadRequestProblem {
 /// assert_eq!(responses["421"]["description"], "The `Host` is not one this server serves.");
 /// assert_eq!(responses["500"]["content"]["application/problem+json"]["schema"]["$ref"],
 ///     "#/components/schemas/ProblemDetails");
+/// // No request body on this operation: no 408.
+/// assert!(responses.get("408").is_none());
+///
+/// use problem_core::openapi::utoipa::openapi::request_body::RequestBody;
+/// let mut paths = Paths::new();
+/// let post = OperationBuilder::new().request_body(Some(RequestBody::new())).build();
+/// paths.add_path_operation("/books", vec![HttpMethod::Post], post);
+/// let mut doc = OpenApi::new(Info::new("catalog", "3"), paths);
+/// PipelineResponses.modify(&mut doc);
+/// let json = serde_json::to_value(&doc).unwrap();
+/// assert_eq!(
+///     json["paths"]["/books"]["post"]["responses"]["408"]["description"],
+///     "The request body was not received in time."
+/// );
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PipelineResponses;
@@ -433,6 +449,14 @@ impl Modify for PipelineResponses {
                         Some("The `Host` is not one this server serves."),
                     ))
                 });
+                if operation.request_body.is_some() {
+                    responses.entry("408".into()).or_insert_with(|| {
+                        RefOr::T(problem_response(
+                            408,
+                            Some("The request body was not received in time."),
+                        ))
+                    });
+                }
                 responses.entry("500".into()).or_insert_with(|| {
                     RefOr::T(problem_response(
                         500,
