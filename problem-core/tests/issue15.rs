@@ -99,16 +99,29 @@ async fn a_missing_member_is_an_error_and_a_logged_500() {
     assert_eq!(res.status(), 500);
     let body: Value = atest::read_body_json(res).await;
     let entries = logger.entries();
-    assert_eq!(entries.len(), 1);
-    let id = entries[0].correlation_id;
+    // The application has no cursor key: its own logger has the warning
+    // first (row 3), then the 500's line.
+    assert_eq!(entries.len(), 2);
+    assert_eq!(
+        (entries[0].level, entries[0].message.as_str()),
+        (
+            LogLevel::Warn,
+            format!(
+                "[orders] {}",
+                problem_core::query::RANDOM_CURSOR_KEY_WARNING
+            )
+            .as_str()
+        )
+    );
+    let id = entries[1].correlation_id;
     assert_eq!(
         body,
         json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
                "instance": "/orders", "correlationId": id.to_string()})
     );
-    assert_eq!(entries[0].level, LogLevel::Error);
+    assert_eq!(entries[1].level, LogLevel::Error);
     assert_eq!(
-        entries[0].message,
+        entries[1].message,
         format!(
             "[orders] 500 on GET /orders (correlation id {id}): InternalServerErrorException: item #0 has no member `customer_name`: name the query field (or its `rename`) as the item serializes it"
         )
@@ -240,9 +253,95 @@ fn no_cursor_key_and_no_subscriber() {
     assert_eq!(
         lines,
         [
-            format!("WARN problem_core: {}", problem_core::query::RANDOM_CURSOR_KEY_WARNING).as_str(),
+            format!("WARN problem_core: [orders] {}", problem_core::query::RANDOM_CURSOR_KEY_WARNING).as_str(),
             format!("ERROR problem_core: [orders] Unhandled error on GET /boom (correlation id {id}): Error: disk full, token=***").as_str(),
         ],
         "{stderr}"
     );
+}
+
+/// Row 3 through the application's own logger: with no cursor key, each
+/// application built by `ProblemApp` logs the warning once, to its own
+/// logger, however many listings it answers; the key is the process's,
+/// generated at build, so a cursor one application issued is read by
+/// another of the same process. With a key configured, nothing is logged.
+#[actix_web::test]
+async fn the_random_key_warning_goes_to_each_applications_logger_once() {
+    async fn list(
+        req: actix_web::HttpRequest,
+        q: Collection<OrderQuery>,
+    ) -> Result<HttpResponse, actix_web::Error> {
+        let items = (1..=3).map(|i| json!({"id": i, "customer_name": "ada"}));
+        let page = q.cursor_page_in_memory(items)?;
+        Ok(HttpResponse::Ok().json(page.to_json("/orders", req.query_string())?))
+    }
+    fn build(keyed: bool) -> (Arc<MemoryLogger>, ProblemApp) {
+        let logger = Arc::new(MemoryLogger::default());
+        let app = ProblemApp::builder()
+            .tag("orders")
+            .development(false)
+            .shared_logger(logger.clone())
+            .configure(move |c| {
+                if keyed {
+                    c.app_data(QueryConfig::default().cursor_keys([[9u8; 32]]).unwrap());
+                }
+            })
+            .routes(|r| r.get("/orders", list))
+            .build()
+            .unwrap();
+        (logger, app)
+    }
+    macro_rules! serve {
+        ($app:expr) => {{
+            let app = $app.clone();
+            let a = app.clone();
+            atest::init_service(
+                App::new()
+                    .configure(move |c| a.configure(c))
+                    .wrap(app.pipeline()),
+            )
+            .await
+        }};
+    }
+    macro_rules! get {
+        ($svc:expr, $uri:expr) => {{
+            let uri: &str = &$uri;
+            let res =
+                atest::call_service(&$svc, atest::TestRequest::get().uri(uri).to_request()).await;
+            assert_eq!(res.status(), 200, "{uri}");
+            let body: Value = atest::read_body_json(res).await;
+            body
+        }};
+    }
+    let warning = format!(
+        "[orders] {}",
+        problem_core::query::RANDOM_CURSOR_KEY_WARNING
+    );
+    let (first_log, first) = build(false);
+    let (second_log, second) = build(false);
+    let first = serve!(first);
+    let second = serve!(second);
+    let page = get!(first, "/orders?limit=1");
+    let cursor = page["meta"]["next_cursor"].as_str().unwrap().to_owned();
+    get!(first, format!("/orders?limit=1&cursor={cursor}"));
+    get!(first, "/orders?page=2&per_page=1");
+    let next = get!(second, format!("/orders?limit=1&cursor={cursor}"));
+    assert_eq!(next["data"], json!([{"id": 2, "customer_name": "ada"}]));
+    for log in [&first_log, &second_log] {
+        let entries: Vec<(LogLevel, String, uuid::Uuid)> = log
+            .entries()
+            .iter()
+            .map(|e| (e.level, e.message.clone(), e.correlation_id))
+            .collect();
+        assert_eq!(
+            entries,
+            [(LogLevel::Warn, warning.clone(), uuid::Uuid::nil())]
+        );
+    }
+    let (keyed_log, keyed) = build(true);
+    let keyed = serve!(keyed);
+    let page = get!(keyed, "/orders?limit=1");
+    let cursor = page["meta"]["next_cursor"].as_str().unwrap().to_owned();
+    get!(keyed, format!("/orders?limit=1&cursor={cursor}"));
+    assert!(keyed_log.entries().is_empty());
 }

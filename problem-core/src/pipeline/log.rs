@@ -617,6 +617,22 @@ pub(crate) fn write_log(
     }
 }
 
+/// Writes a warning that is no error's (a misconfiguration the application
+/// runs with): `[<tag>] <message>` on one line, redacted, at `warn`, with
+/// the nil correlation id (no response carries it).
+pub(crate) fn write_warning(logger: &dyn LogSink, tag: &str, message: &str) {
+    let line = format!("[{tag}] {}", one_line(&redact(message)));
+    deliver(
+        logger,
+        &LogRecord {
+            level: LogLevel::Warn,
+            message: &line,
+            error: None,
+            correlation_id: Uuid::nil(),
+        },
+    );
+}
+
 /// Hands `record` to the application's logger; when the logger panics, the
 /// line goes to stderr instead (the panic itself is caught and silent), so
 /// a 5xx is never left without its line.

@@ -58,6 +58,9 @@ pub(crate) struct PipelineInner {
     /// The versioning installed inside this pipeline (by `ProblemApp`):
     /// the problems the pipeline answers before it runs get its headers.
     versioning: Option<crate::version::Versioning>,
+    /// Set once the random-cursor-key warning went to this pipeline's
+    /// logger ([`Pipeline::warn_random_cursor_key`]).
+    random_cursor_key_warned: std::sync::atomic::AtomicBool,
 }
 
 /// The error pipeline: install it as the outermost middleware of an
@@ -259,20 +262,23 @@ impl Pipeline {
         &self.inner.tag
     }
 
-    /// Logs `message` at `warn` through the pipeline's logger (used by
-    /// `listen()` for its non-loopback warning).
+    /// Logs [`RANDOM_CURSOR_KEY_WARNING`](crate::query::RANDOM_CURSOR_KEY_WARNING)
+    /// at `warn` through the pipeline's logger, the first time only: the
+    /// `Collection` extractor of an application with no cursor key calls
+    /// it on every extraction.
+    pub(crate) fn warn_random_cursor_key(&self) {
+        use std::sync::atomic::Ordering;
+        let warned = &self.inner.random_cursor_key_warned;
+        if !warned.load(Ordering::Relaxed) && !warned.swap(true, Ordering::Relaxed) {
+            self.warn(crate::query::RANDOM_CURSOR_KEY_WARNING);
+        }
+    }
+
+    /// Logs `message` at `warn` through the pipeline's logger, as
+    /// `[<tag>] <message>` (used by `listen()` for its non-loopback warning
+    /// and by the `Collection` extractor's random-cursor-key warning).
     pub(crate) fn warn(&self, message: &str) {
-        let info = ErrorInfo::new("Warning", message);
-        write_log(
-            LogOptions {
-                logger: &*self.inner.logger,
-                development: false,
-            },
-            &format!("[{}] {message}", self.inner.tag),
-            &info,
-            LogLevel::Warn,
-            uuid::Uuid::new_v4(),
-        );
+        super::log::write_warning(&*self.inner.logger, &self.inner.tag, message);
     }
 }
 
@@ -604,6 +610,7 @@ impl PipelineBuilder {
                 body_timeout: self.body_timeout,
                 installed: PipelineInstalled::default(),
                 versioning: self.versioning,
+                random_cursor_key_warned: std::sync::atomic::AtomicBool::new(false),
             }),
         })
     }

@@ -33,7 +33,7 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 ///
 /// | Setting | Default | Meaning |
 /// |---|---|---|
-/// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (at the first `Collection` extraction, offset pages included) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`]; cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
+/// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (when a `ProblemApp` is built, else at the first `Collection` extraction, offset pages included) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`] (through the application's logger under `ProblemApp`); cursor pages never fail, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
 /// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
 /// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). The [`Collection`] extractor ignores the query parameters of the versioning that resolved the request (`VersionStrategy::query_named`): instead of the default list, so that `api-version` is an unknown parameter where the versioning reads another name, or besides a list the application set. |
 /// | [`tolerate`](Self::tolerate) | none | Names and `prefix*` patterns (`_`, `utm_*`) that strict parsing accepts and ignores: not filters, not bound into cursors, left out of the links; they still count toward the 1000-parameter limit, and one holding a NUL character is still the 400 `invalid_value` of the NUL rule ([`ToleratedParameters`]). |
@@ -504,10 +504,17 @@ impl<Q> fmt::Debug for Collection<Q> {
     }
 }
 
-/// The warning logged once per process when a [`Collection`] is extracted
-/// with no cursor key configured (through the default logger's path:
-/// `tracing` at `warn`, or stderr when no subscriber is set).
-pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryConfig::cursor_keys): cursors are signed with a random key generated once per process (at the first extraction), so they will not survive a restart or reach another instance";
+/// The warning logged once when a [`Collection`] is extracted with no
+/// cursor key configured, at `warn`: in an application built by
+/// [`ProblemApp`](crate::server::ProblemApp), once per application,
+/// through its pipeline's logger (`[<tag>] ` first, as its other lines);
+/// otherwise once per process, through the default logger's path
+/// (`tracing`, or stderr when no subscriber is set).
+///
+/// ```
+/// assert!(problem_core::query::RANDOM_CURSOR_KEY_WARNING.starts_with("no cursor key is configured"));
+/// ```
+pub const RANDOM_CURSOR_KEY_WARNING: &str = "no cursor key is configured (QueryConfig::cursor_keys): cursors are signed with a random key generated once per process, so they will not survive a restart or reach another instance";
 
 impl QueryConfig {
     /// This configuration ignoring the query parameters `names` of the
@@ -541,29 +548,52 @@ impl QueryConfig {
     }
 }
 
-/// `config` with the process's random cursor key when it has none.
-fn with_cursor_key(config: &QueryConfig) -> Option<QueryConfig> {
+/// The process's random cursor key: two v4 UUIDs (32 bytes), generated
+/// the first time it is asked for ([`ProblemAppBuilder::build`] asks, so
+/// an application built with it has it from its build).
+///
+/// [`ProblemAppBuilder::build`]: crate::server::ProblemAppBuilder::build
+pub(crate) fn random_cursor_keys() -> Option<CursorKeys> {
     static RANDOM: OnceLock<Option<CursorKeys>> = OnceLock::new();
+    RANDOM
+        .get_or_init(|| {
+            let mut key = Vec::with_capacity(32);
+            key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+            key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+            CursorKeys::new([key]).ok()
+        })
+        .clone()
+}
+
+/// `config` with the process's random cursor key when it has none, and
+/// [`RANDOM_CURSOR_KEY_WARNING`] logged once: through the logger of the
+/// application's error pipeline (registered as application data by
+/// `ProblemApp`), once per application; without one, through `tracing`,
+/// once per process.
+fn with_cursor_key(config: &QueryConfig, req: &HttpRequest) -> Option<QueryConfig> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if config.keys().is_some() {
         return None;
     }
-    let keys = RANDOM.get_or_init(|| {
-        let mut key = Vec::with_capacity(32);
-        key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
-        key.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
-        crate::pipeline::LogSink::log(
-            &crate::pipeline::TracingLogger,
-            &crate::pipeline::LogRecord {
-                level: crate::pipeline::LogLevel::Warn,
-                message: RANDOM_CURSOR_KEY_WARNING,
-                error: None,
-                correlation_id: uuid::Uuid::nil(),
-            },
-        );
-        CursorKeys::new([key]).ok()
-    });
+    match req.app_data::<crate::pipeline::Pipeline>() {
+        Some(pipeline) => pipeline.warn_random_cursor_key(),
+        None => {
+            use std::sync::atomic::Ordering;
+            if !WARNED.load(Ordering::Relaxed) && !WARNED.swap(true, Ordering::Relaxed) {
+                crate::pipeline::LogSink::log(
+                    &crate::pipeline::TracingLogger,
+                    &crate::pipeline::LogRecord {
+                        level: crate::pipeline::LogLevel::Warn,
+                        message: RANDOM_CURSOR_KEY_WARNING,
+                        error: None,
+                        correlation_id: uuid::Uuid::nil(),
+                    },
+                );
+            }
+        }
+    }
     let mut config = config.clone();
-    config.keys = keys.clone();
+    config.keys = random_cursor_keys();
     Some(config)
 }
 
@@ -597,7 +627,7 @@ impl<Q: CollectionQuery> FromRequest for Collection<Q> {
         let config = renamed.as_ref().unwrap_or(config);
         // The parsed query keeps a copy of the configuration: the one with
         // the random key when there is no key, else a clone.
-        let keyed = with_cursor_key(config).unwrap_or_else(|| config.clone());
+        let keyed = with_cursor_key(config, req).unwrap_or_else(|| config.clone());
         let parsed = TypedQuery::<Q>::from_query_str_with(req.query_string(), keyed)
             .map(|q| q.with_prefer(req.headers()));
         ready(match parsed {

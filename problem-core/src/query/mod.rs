@@ -133,6 +133,7 @@ pub use count::{
 pub use cursor::{CursorKeys, CursorPagination, MAX_CURSOR_LENGTH, MIN_CURSOR_KEY_LENGTH};
 pub use error::{ApplyError, QueryError, code};
 pub(crate) use error::{nul_issue, repeated_parameter};
+pub(crate) use extract::random_cursor_keys;
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 #[cfg(feature = "openapi")]

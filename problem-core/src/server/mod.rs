@@ -283,7 +283,10 @@ impl ProblemApp {
         cfg.app_data(web::JsonConfig::default().limit(limit))
             .app_data(web::FormConfig::default().limit(limit))
             .app_data(web::PayloadConfig::new(limit))
-            .app_data(crate::pipeline::BodyConfig { limit });
+            .app_data(crate::pipeline::BodyConfig { limit })
+            // For the `Collection` extractor's random-cursor-key warning,
+            // logged through this application's logger.
+            .app_data(self.pipeline.clone());
         for f in &self.configure {
             f(cfg);
         }
@@ -833,7 +836,14 @@ impl ProblemAppBuilder {
         self
     }
 
-    /// Builds the application.
+    /// Builds the application. The random key a `Collection` extractor
+    /// signs cursors with when no cursor key is configured
+    /// ([`QueryConfig::cursor_keys`](crate::query::QueryConfig::cursor_keys))
+    /// is generated here (once per process), and the application's
+    /// [`configure`](ProblemApp::configure) registers its [`Pipeline`] as
+    /// application data, so that the extractor's warning about it
+    /// ([`RANDOM_CURSOR_KEY_WARNING`](crate::query::RANDOM_CURSOR_KEY_WARNING))
+    /// goes to this application's logger, once.
     ///
     /// # Errors
     /// [`HttpConfigError`]: a duplicate route, an invalid path, an invalid
@@ -875,6 +885,9 @@ impl ProblemAppBuilder {
     /// ```
     pub fn build(self) -> Result<ProblemApp, HttpConfigError> {
         self.routes.check()?;
+        // The random cursor key a `Collection` extractor signs with when
+        // no key is configured: generated now, not at a first request.
+        let _ = crate::query::random_cursor_keys();
         if let Some(value) = &self.invalid_cache_control {
             return Err(HttpConfigError::InvalidListenOption(format!(
                 "cache_control {value:?} is not a valid header value"
