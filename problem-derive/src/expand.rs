@@ -314,7 +314,7 @@ fn openapi(input: &Input<'_>, plan: &[Plan<'_, '_>]) -> TokenStream {
             };
             let title = c.title_expr();
             let has_detail = c.case.detail.is_some();
-            let members = c.extensions.iter().map(|(f, key)| {
+            let members = c.documented_extensions().map(|(f, key)| {
                 let required = f.option_inner().is_none();
                 let ty = member_ty(f);
                 quote! {
@@ -421,7 +421,7 @@ pub(crate) fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
             docs.get(i).map(String::as_str).unwrap_or_default(),
             Span::call_site(),
         );
-        let members = c.extensions.iter().map(|(f, key)| {
+        let members = c.documented_extensions().map(|(f, key)| {
             let required = f.option_inner().is_none();
             let ty = f.option_inner().unwrap_or(f.ty);
             let fdoc = LitStr::new(&crate::docs::text(&f.original.attrs), Span::call_site());
@@ -557,6 +557,23 @@ impl<'c, 'a> Plan<'c, 'a> {
             extensions,
             headers,
         }
+    }
+
+    /// The extension members the documents list (the OpenAPI schema, the
+    /// problem type page): those that reach the body. A member named
+    /// `type`, `title`, `status` or `instance` always gives way to the real
+    /// member, and one named `detail` to the case's detail when it has one
+    /// (spec, "Problem body", rules 1 and 2); such a field is still an
+    /// extension at run time, where the same rules drop it.
+    fn documented_extensions(&self) -> impl Iterator<Item = &(&'c Field<'a>, LitStr)> {
+        let has_detail = self.case.detail.is_some();
+        self.extensions
+            .iter()
+            .filter(move |(_, key)| match key.value().as_str() {
+                "type" | "title" | "status" | "instance" => false,
+                "detail" => !has_detail,
+                _ => true,
+            })
     }
 
     /// `Self::V { .. }`: matches without binding.

@@ -392,15 +392,9 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
             ));
         }
         if let Some(r) = &a.rename
-            && let Some(msg) = standard_member(&r.lit.value(), false)
+            && let Some(msg) = standard_member(&r.lit.value())
         {
             errors.push(syn::Error::new(r.lit.span(), msg));
-        }
-        if a.rename.is_none()
-            && let Role::Extension(name) = case.role(field)
-            && let Some(msg) = standard_member(&name, true)
-        {
-            errors.push(syn::Error::new(field.span(), msg));
         }
         if let Role::Extension(name) = case.role(field)
             && !extension_names.insert(name.clone())
@@ -419,11 +413,13 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
     }
 }
 
-/// Why an extension member named like a standard member of the problem
-/// body (RFC 9457 and the pipeline's own members) could never be sent: the
-/// real member wins. `field_name`: the member is a field's own name (no
-/// `rename`), else it is the `rename` value.
-fn standard_member(name: &str, field_name: bool) -> Option<String> {
+/// Why a `rename` to the name of a standard member of the problem body
+/// (RFC 9457 and the pipeline's own members) is a mistake: the real member
+/// wins, so the renamed field would never be sent. (A field whose own name
+/// is a standard member's, with no `rename`, is allowed: it follows the
+/// spec's rules for extension members so named, as one added at run time
+/// does.)
+fn standard_member(name: &str) -> Option<String> {
     let why = match name {
         "type" | "title" | "status" | "instance" => "and always wins",
         "detail" => "(a problem's own detail replaces it)",
@@ -431,15 +427,9 @@ fn standard_member(name: &str, field_name: bool) -> Option<String> {
         "stack" => "(the pipeline sets it in development, replacing this one)",
         _ => return None,
     };
-    Some(if field_name && name == "detail" {
-        "field `detail` would be the extension member `detail`, a standard member, and not the problem's detail (its message and `Problem::detail` never see it): to make it the detail, `#[problem(skip)]` it and write `detail = \"{detail}\"` on the type or variant; else name the member with `#[problem(rename = \"book_detail\")]` (any other name)".to_owned()
-    } else if field_name {
-        format!(
-            "field `{name}` would be the extension member `{name}`, but `{name}` is a standard member {why}, so the field would never be sent: name the member with `#[problem(rename = \"book_{name}\")]` (any other name), or `#[problem(skip)]` the field"
-        )
-    } else {
-        format!("`{name}` is a standard member {why}: choose another name, or `#[problem(skip)]`")
-    })
+    Some(format!(
+        "`{name}` is a standard member {why}: choose another name, or `#[problem(skip)]`"
+    ))
 }
 
 /// Two field keys that exclude each other: the error is on the second.

@@ -187,9 +187,9 @@ fn detail_format_specs_and_width_from_a_field() {
 
 // ------------------------------------------------------- reserved members
 
-// A field named like a standard member is a compile error (trybuild case
-// problem/field_named_standard_member); extension members of those names
-// added at run time follow the two rules.
+// Extension members named like standard members, from a field or added at
+// run time, follow the spec's two rules (a `rename` to such a name is the
+// compile error of the trybuild case problem/rename_standard_member).
 #[derive(Debug, Problem)]
 #[problem(status = 400)]
 struct PlainBadRequest {
@@ -201,6 +201,98 @@ struct PlainBadRequest {
 struct WithDetail {
     #[problem(skip)]
     kind: &'static str,
+}
+
+/// Fields named like standard members, no `rename`: extension members so
+/// named, under the same two rules.
+#[derive(Debug, Problem)]
+#[problem(status = 409, type = "/problems/duplicate-isbn")]
+struct DuplicateBook {
+    isbn: String,
+    title: String,
+}
+
+#[derive(Debug, Problem)]
+enum OrderError {
+    #[problem(status = 409, detail = "Order {id} cannot be cancelled")]
+    NotCancellable { id: u64, status: String },
+    #[problem(status = 422)]
+    Rejected { detail: String, r#type: String },
+}
+
+#[derive(Debug, Problem)]
+#[problem(status = 400, detail = "real detail")]
+struct DetailFieldGivesWay {
+    detail: String,
+    instance: String,
+}
+
+#[test]
+fn fields_named_like_standard_members_follow_the_two_rules() {
+    let dup = DuplicateBook {
+        isbn: "978-0".into(),
+        title: "Dune".into(),
+    };
+    // Rule 1: the `title` member is the problem's title.
+    assert_eq!(
+        body(&dup, "/books"),
+        r#"{"type":"/problems/duplicate-isbn","title":"Conflict","status":409,"instance":"/books","isbn":"978-0"}"#
+    );
+    let err = OrderError::NotCancellable {
+        id: 7,
+        status: "shipped".into(),
+    };
+    assert_eq!(
+        body(&err, "/orders/7"),
+        r#"{"type":"about:blank","title":"Conflict","status":409,"detail":"Order 7 cannot be cancelled","instance":"/orders/7","id":7}"#
+    );
+    // Rule 2: with no detail, the `detail` member stands (in the detail's
+    // place); the message is still the title.
+    let err = OrderError::Rejected {
+        detail: "the card was declined".into(),
+        r#type: "card".into(),
+    };
+    assert_eq!(
+        body(&err, "/orders"),
+        r#"{"type":"about:blank","title":"Unprocessable Content","status":422,"detail":"the card was declined","instance":"/orders"}"#
+    );
+    assert_eq!(err.to_string(), "Unprocessable Content");
+    // With a detail, the `detail` member gives way; `instance` always does.
+    let err = DetailFieldGivesWay {
+        detail: "from the field".into(),
+        instance: "/elsewhere".into(),
+    };
+    assert_eq!(
+        body(&err, "/r"),
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"real detail","instance":"/r"}"#
+    );
+    // The problem type pages list the members that reach the body.
+    use problem_core::DocumentedProblem;
+    let members = |docs: Vec<problem_core::ProblemTypeDoc>| -> Vec<Vec<&'static str>> {
+        docs.iter()
+            .map(|d| d.members.iter().map(|m| m.name).collect())
+            .collect()
+    };
+    assert_eq!(members(DuplicateBook::problem_type_docs()), [["isbn"]]);
+    assert_eq!(
+        members(OrderError::problem_type_docs()),
+        [["id"], ["detail"]]
+    );
+    assert_eq!(
+        members(DetailFieldGivesWay::problem_type_docs()),
+        [Vec::<&str>::new()]
+    );
+    // And so does the OpenAPI schema: `title` stays the single title.
+    use problem_core::openapi::utoipa::PartialSchema;
+    let schema = serde_json::to_value(DuplicateBook::schema()).unwrap();
+    assert_eq!(
+        schema["properties"]["title"]["enum"],
+        serde_json::json!(["Conflict"])
+    );
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["type", "title", "status", "instance", "isbn"])
+    );
 }
 
 #[test]
