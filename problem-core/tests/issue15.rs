@@ -164,19 +164,21 @@ async fn key_value_secrets_are_redacted_in_the_log() {
     );
 }
 
+/// `GET /orders`: three orders in memory, in keyset pages.
+async fn cursor_pages(
+    req: actix_web::HttpRequest,
+    q: Collection<OrderQuery>,
+) -> Result<HttpResponse, actix_web::Error> {
+    let items = (1..=3).map(|i| json!({"id": i, "customer_name": "ada"}));
+    let page = q.cursor_page_in_memory(items)?;
+    Ok(HttpResponse::Ok().json(page.to_json("/orders", req.query_string())?))
+}
+
 /// What the child process does: two keyset pages through the `Collection`
 /// extractor with no cursor key configured (row 3), then a 5xx logged by
 /// the default logger with no subscriber set (row 10). It prints the
 /// correlation id and the cursor statuses on stdout.
 fn child() {
-    async fn list(
-        req: actix_web::HttpRequest,
-        q: Collection<OrderQuery>,
-    ) -> Result<HttpResponse, actix_web::Error> {
-        let items = (1..=3).map(|i| json!({"id": i, "customer_name": "ada"}));
-        let page = q.cursor_page_in_memory(items)?;
-        Ok(HttpResponse::Ok().json(page.to_json("/orders", req.query_string())?))
-    }
     async fn boom() -> Result<HttpResponse, std::io::Error> {
         Err(std::io::Error::other("disk full, token=s3cr3t"))
     }
@@ -184,7 +186,7 @@ fn child() {
         let app = ProblemApp::builder()
             .tag("orders")
             .development(false)
-            .routes(|r| r.get("/orders", list).get("/boom", boom))
+            .routes(|r| r.get("/orders", cursor_pages).get("/boom", boom))
             .build()
             .unwrap();
         let a = app.clone();
@@ -267,14 +269,6 @@ fn no_cursor_key_and_no_subscriber() {
 /// another of the same process. With a key configured, nothing is logged.
 #[actix_web::test]
 async fn the_random_key_warning_goes_to_each_applications_logger_once() {
-    async fn list(
-        req: actix_web::HttpRequest,
-        q: Collection<OrderQuery>,
-    ) -> Result<HttpResponse, actix_web::Error> {
-        let items = (1..=3).map(|i| json!({"id": i, "customer_name": "ada"}));
-        let page = q.cursor_page_in_memory(items)?;
-        Ok(HttpResponse::Ok().json(page.to_json("/orders", req.query_string())?))
-    }
     fn build(keyed: bool) -> (Arc<MemoryLogger>, ProblemApp) {
         let logger = Arc::new(MemoryLogger::default());
         let app = ProblemApp::builder()
@@ -286,7 +280,7 @@ async fn the_random_key_warning_goes_to_each_applications_logger_once() {
                     c.app_data(QueryConfig::default().cursor_keys([[9u8; 32]]).unwrap());
                 }
             })
-            .routes(|r| r.get("/orders", list))
+            .routes(|r| r.get("/orders", cursor_pages))
             .build()
             .unwrap();
         (logger, app)
