@@ -654,15 +654,23 @@ async fn versioned_docs_serve_the_requested_version() {
         assert_eq!(body["info"]["version"], version, "{uri} {header:?}");
         assert_eq!(body["openapi"], "3.1.0");
     }
-    let res = atest::call_service(&app, get("/openapi.json?api-version=1", None)).await;
-    assert_eq!(res.status(), 410);
-    let body: Value = atest::read_body_json(res).await;
-    assert_eq!(body["detail"], "API version 1 is no longer supported");
-    let res = atest::call_service(&app, get("/openapi.json?api-version=7", None)).await;
-    assert_eq!(res.status(), 400);
-    let body: Value = atest::read_body_json(res).await;
-    assert_eq!(body["detail"], "API version 7 is not supported");
-    let res = atest::call_service(&app, get("/openapi.json?api-version=x", None)).await;
-    assert_eq!(res.status(), 400);
+    // Version-neutral: a version without a document (removed, unsupported,
+    // invalid) is ignored, the default document answered, no version
+    // header sent.
+    for uri in [
+        "/openapi.json?api-version=1",
+        "/openapi.json?api-version=7",
+        "/openapi.json?api-version=x",
+        "/v1/openapi.json",
+    ] {
+        let res = atest::call_service(&app, get(uri, None)).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        assert!(
+            res.headers().get("x-api-supported-versions").is_none(),
+            "{uri}"
+        );
+        let body: Value = atest::read_body_json(res).await;
+        assert_eq!(body["info"]["version"], "3", "{uri}");
+    }
     let _ = ApiVersion::V1;
 }

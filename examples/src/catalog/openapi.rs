@@ -17,7 +17,8 @@
 //! The path is version-neutral: `/openapi.json` answers the default
 //! version's document, `/openapi.json?api-version=2` (or
 //! `X-API-Version: 2`, `Accept: application/vnd.catalog.v2+json`,
-//! `/v2/openapi.json`) the document of version 2.
+//! `/v2/openapi.json`) the document of version 2, and a version with no
+//! document (1, removed; 9; `x`) is ignored: the default document.
 //!
 //! Every operation lists its success response and each problem response it
 //! can give; every operation may also answer 421 (a host that is not
@@ -390,34 +391,26 @@ pub fn documents(config: &VersionConfig) -> Result<VersionedDocs, HttpConfigErro
     VersionedDocs::new(config, |version| base_document(version, config, &tolerated))
 }
 
-/// `GET /openapi.json`.
-///
-/// # Errors
-/// A 400 or 410 problem for an invalid, unsupported or removed version.
+/// `GET /openapi.json`: the document of the version the request names,
+/// else version 3's; never a version problem (the path is version-neutral).
 #[utoipa::path(
     get,
     path = "/openapi.json",
     operation_id = "openapi",
     tag = "system",
     summary = "This document",
-    description = "The OpenAPI 3.1 document of an API version: the default one unless the request names another (query parameter, header, media type or `/v<N>/openapi.json`). Not a versioned resource: its 200 carries no version headers; a version it cannot serve is the 400 or 410 problem, with `X-API-Supported-Versions`.",
+    description = "The OpenAPI 3.1 document of an API version: the one the request names (query parameter, header, media type or `/v<N>/openapi.json`) when it is documented, else the default version's. Not a versioned resource: it ignores a version it does not document, and its 200 carries no version headers.",
     params(
         // Its enum, the documented versions, is set from the configuration.
         ("api-version" = Option<String>, Query, description = "The API version whose document to return."),
     ),
     responses(
         (status = 200, description = "The OpenAPI document.", body = inline(OpenApiDocument)),
-        (status = 400, description = "An invalid or unsupported API version.",
-            body = inline(problem_core::openapi::BadRequestProblem), content_type = "application/problem+json",
-            headers(("X-API-Supported-Versions" = String, description = "The supported API versions, comma-and-space separated."))),
-        (status = 410, description = "The API version was removed.",
-            body = problem_core::ProblemDetails, content_type = "application/problem+json",
-            headers(("X-API-Supported-Versions" = String, description = "The supported API versions, comma-and-space separated."))),
     )
 )]
 pub async fn openapi_json_handler(
     req: HttpRequest,
     docs: web::Data<VersionedDocs>,
-) -> Result<HttpResponse, actix_web::Error> {
+) -> HttpResponse {
     docs.respond(&req)
 }

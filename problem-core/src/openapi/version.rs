@@ -480,11 +480,14 @@ struct Document {
 /// serialized once; [`respond`](Self::respond) answers a request with the
 /// document of the version it asks for.
 ///
-/// Serve it on a version-neutral path (e.g. `/openapi.json`): a request
-/// selects the version the same ways as any other request (header, query
-/// parameter, media type; through the versioning middleware also the path
-/// segment, `/v2/openapi.json`), and gets the default version's document
-/// when it names none.
+/// Serve it on a version-neutral path (e.g. `/openapi.json`; a neutral
+/// route ignores versions and gets no version headers): a request selects
+/// a document the same ways as any other request names its version
+/// (header, query parameter, media type; through the versioning middleware
+/// also the path segment, `/v2/openapi.json`), and gets the default
+/// version's document when it names none, or names one that has no
+/// document (invalid, unsupported, removed, or named twice differently):
+/// never a version problem.
 ///
 /// ```
 /// use problem_core::openapi::VersionedDocs;
@@ -505,6 +508,9 @@ struct Document {
 pub struct VersionedDocs {
     config: Arc<VersionConfig>,
     documents: Arc<BTreeMap<ApiVersion, Document>>,
+    /// The version of the document a request naming no documented version
+    /// gets ([`default_version`](Self::default_version)).
+    default: ApiVersion,
 }
 
 impl std::fmt::Debug for VersionedDocs {
@@ -543,11 +549,15 @@ impl VersionedDocs {
         mut build: impl FnMut(ApiVersion) -> OpenApi,
     ) -> Result<Self, HttpConfigError> {
         let versions = documented_versions(config);
-        if versions.is_empty() {
+        let Some(default) = config
+            .default_version()
+            .filter(|v| versions.contains(v))
+            .or_else(|| versions.last().copied())
+        else {
             return Err(HttpConfigError::InvalidOpenApi(
                 "no version to document: set supported_versions or default_version".into(),
             ));
-        }
+        };
         let mut documents = BTreeMap::new();
         for version in versions {
             let mut doc = build(version);
@@ -565,6 +575,7 @@ impl VersionedDocs {
         Ok(Self {
             config: Arc::new(config.clone()),
             documents: Arc::new(documents),
+            default,
         })
     }
 
@@ -674,16 +685,15 @@ impl VersionedDocs {
         }
     }
 
-    /// Answers with the selected version's document: 200,
-    /// `Content-Type: application/json`, and the `Vary` of every versioned
-    /// response ([`VersionStrategy::vary`]) with `Accept` added when
-    /// missing (`Vary: X-API-Version, Accept`).
-    ///
-    /// # Errors
-    /// The [`VersionError`] of [`select`](Self::select), as a problem
-    /// carrying the same `Vary` (RFC 9110 §12.5.5: the refusal depends on
-    /// the same request headers as the document) and the general version
-    /// headers (`X-API-Supported-Versions`), as every version refusal.
+    /// Answers with a document: 200, `Content-Type: application/json`,
+    /// and the `Vary` of every versioned response
+    /// ([`VersionStrategy::vary`]) with `Accept` added when missing
+    /// (`Vary: X-API-Version, Accept`: the document depends on those
+    /// headers). The document is the one of the version the request names
+    /// ([`select`](Self::select)); when it names none, or one without a
+    /// document (invalid, unsupported, removed, conflicting), the default
+    /// one ([`default_version`](Self::default_version)). The path is
+    /// version-neutral: no version problem, no version headers.
     ///
     /// ```
     /// use actix_web::test::TestRequest;
@@ -694,55 +704,62 @@ impl VersionedDocs {
     /// # actix_web::rt::System::new().block_on(async {
     /// let config = VersionConfig::builder(VersionStrategy::header()).supported_versions([V2, V3]).build().unwrap();
     /// let docs = VersionedDocs::new(&config, |_| OpenApi::default()).unwrap();
-    /// let req = TestRequest::get().insert_header(("X-API-Version", "2")).to_http_request();
-    /// let res = docs.respond(&req).unwrap();
-    /// assert_eq!(res.headers().get("content-type").unwrap(), "application/json");
-    /// assert_eq!(res.headers().get("vary").unwrap(), "X-API-Version, Accept");
-    /// let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
-    /// assert_eq!(serde_json::from_slice::<serde_json::Value>(&body).unwrap()["info"]["version"], "2");
-    /// let req = TestRequest::get().insert_header(("X-API-Version", "7")).to_http_request();
-    /// let refused = docs.respond(&req).unwrap_err().error_response();
-    /// assert_eq!(refused.status(), 400);
-    /// assert_eq!(refused.headers().get("vary").unwrap(), "X-API-Version, Accept");
-    /// assert_eq!(refused.headers().get("x-api-supported-versions").unwrap(), "2, 3");
+    /// let version_of = |value: &str| {
+    ///     let res = docs.respond(&TestRequest::get().insert_header(("X-API-Version", value)).to_http_request());
+    ///     assert_eq!(res.status(), 200);
+    ///     assert_eq!(res.headers().get("content-type").unwrap(), "application/json");
+    ///     assert_eq!(res.headers().get("vary").unwrap(), "X-API-Version, Accept");
+    ///     assert!(res.headers().get("x-api-supported-versions").is_none());
+    ///     async move {
+    ///         let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+    ///         serde_json::from_slice::<serde_json::Value>(&body).unwrap()["info"]["version"].clone()
+    ///     }
+    /// };
+    /// assert_eq!(version_of("2").await, "2");
+    /// // Not a documented version: the default document (the newest here).
+    /// assert_eq!(version_of("7").await, "3");
+    /// assert_eq!(version_of("x").await, "3");
     /// # });
     /// ```
-    pub fn respond(&self, req: &HttpRequest) -> Result<HttpResponse, actix_web::Error> {
-        // The answer depends on the version, refused or not: its `Vary`
-        // goes on the version problems too (a cache must not serve one
-        // version's 410 to a request for another).
-        let vary = self.vary();
+    pub fn respond(&self, req: &HttpRequest) -> HttpResponse {
+        let version = self.select(req).unwrap_or(self.default);
         let body = self
-            .select(req)
-            .and_then(|v| self.json(v).cloned().ok_or(VersionError::Missing))
-            .map_err(|e| {
-                // The general version headers, as the versioning middleware
-                // gives every refusal (`Unsupported` carries its own).
-                let general = match &e {
-                    VersionError::Unsupported { .. } => None,
-                    VersionError::Missing
-                    | VersionError::Invalid { .. }
-                    | VersionError::Conflicting { .. }
-                    | VersionError::NulCharacter { .. }
-                    | VersionError::Removed { .. } => Some(self.config.general_headers()),
-                };
-                let vary = vary.clone().map(|v| (header::VARY, v));
-                let general = general
-                    .iter()
-                    .flat_map(|h| h.iter().map(|(n, v)| (n.clone(), v.clone())))
-                    .collect::<Vec<_>>();
-                e.into_error_with(vary.into_iter().chain(general))
-            })?;
+            .json(version)
+            .or_else(|| self.json(self.default))
+            .cloned()
+            .unwrap_or_default();
         let mut res = HttpResponse::Ok()
             .insert_header((
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             ))
             .body(body);
-        if let Some(v) = vary {
+        if let Some(v) = self.vary() {
             res.headers_mut().insert(header::VARY, v);
         }
-        Ok(res)
+        res
+    }
+
+    /// The version whose document a request that names no documented
+    /// version gets: the configuration's default version when it is
+    /// documented, else the newest documented one.
+    ///
+    /// ```
+    /// use problem_core::openapi::VersionedDocs;
+    /// use problem_core::openapi::utoipa::openapi::OpenApi;
+    /// use problem_core::version::{V2, V3, VersionConfig, VersionStrategy};
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header()).supported_versions([V2, V3]).build()?;
+    /// assert_eq!(VersionedDocs::new(&config, |_| OpenApi::default())?.default_version(), V3);
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([V2, V3])
+    ///     .default_version(V2)
+    ///     .build()?;
+    /// assert_eq!(VersionedDocs::new(&config, |_| OpenApi::default())?.default_version(), V2);
+    /// # Ok::<(), problem_core::HttpConfigError>(())
+    /// ```
+    pub fn default_version(&self) -> ApiVersion {
+        self.default
     }
 
     /// The `Vary` of [`respond`](Self::respond)'s answers: the strategy's
