@@ -13,6 +13,10 @@ use syn::{Attribute, Expr, ExprLit, Lit, LitInt, LitStr, Token};
 pub(crate) const CONTAINER_KEYS: &[&str] = &["status", "title", "type", "detail"];
 /// Keys of a field.
 pub(crate) const FIELD_KEYS: &[&str] = &["skip", "rename", "source", "header"];
+/// The standard members an extension member of the same name always gives
+/// way to (spec, "Problem body", rule 1); `detail` gives way only to a
+/// detail (rule 2).
+pub(crate) const ALWAYS_OVERWRITTEN: &[&str] = &["type", "title", "status", "instance"];
 
 /// A key of an attribute and where it was written.
 #[derive(Clone)]

@@ -567,13 +567,11 @@ impl<'c, 'a> Plan<'c, 'a> {
     /// extension at run time, where the same rules drop it.
     fn documented_extensions(&self) -> impl Iterator<Item = &(&'c Field<'a>, LitStr)> {
         let has_detail = self.case.detail.is_some();
-        self.extensions
-            .iter()
-            .filter(move |(_, key)| match key.value().as_str() {
-                "type" | "title" | "status" | "instance" => false,
-                "detail" => !has_detail,
-                _ => true,
-            })
+        self.extensions.iter().filter(move |(_, key)| {
+            let name = key.value();
+            !crate::attr::ALWAYS_OVERWRITTEN.contains(&name.as_str())
+                && (name != "detail" || !has_detail)
+        })
     }
 
     /// `Self::V { .. }`: matches without binding.

@@ -421,7 +421,7 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
 /// does.)
 fn standard_member(name: &str) -> Option<String> {
     let why = match name {
-        "type" | "title" | "status" | "instance" => "and always wins",
+        _ if crate::attr::ALWAYS_OVERWRITTEN.contains(&name) => "and always wins",
         "detail" => "(a problem's own detail replaces it)",
         "correlationId" => "(the pipeline sets it on a masked 5xx, replacing this one)",
         "stack" => "(the pipeline sets it in development, replacing this one)",

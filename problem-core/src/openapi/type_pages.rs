@@ -6,6 +6,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Paths, ResponseBuilder};
 
 use crate::DocumentedProblem;
+use crate::problem::type_docs::served_docs;
 
 /// The path items of the pages
 /// [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
@@ -56,10 +57,7 @@ use crate::DocumentedProblem;
 /// ```
 pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
     let mut paths = Paths::new();
-    for doc in P::problem_type_docs() {
-        if !doc.is_served() || paths.paths.contains_key(doc.problem_type) {
-            continue;
-        }
+    for doc in served_docs::<P>() {
         let ok = ResponseBuilder::new()
             .description("The problem type's documentation: HTML, or JSON when preferred.")
             .content(

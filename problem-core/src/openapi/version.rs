@@ -634,8 +634,8 @@ impl VersionedDocs {
     }
 
     /// The version a request asks for: the one the versioning middleware
-    /// resolved, else the strategy's, else the default version (else the
-    /// latest documented one).
+    /// resolved, else the strategy's, else
+    /// [`default_version`](Self::default_version).
     ///
     /// # Errors
     /// [`VersionError`] (400 invalid or unsupported, 410 removed), as for
@@ -665,14 +665,7 @@ impl VersionedDocs {
             Some(v) => v,
             None => match self.config.strategy().extract(req)? {
                 Some(v) => self.config.check(v)?,
-                None => match self.config.default_version() {
-                    Some(v) => v,
-                    None => self
-                        .versions()
-                        .last()
-                        .copied()
-                        .ok_or(VersionError::Missing)?,
-                },
+                None => self.default,
             },
         };
         if self.documents.contains_key(&version) {

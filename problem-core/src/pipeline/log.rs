@@ -617,6 +617,13 @@ pub(crate) fn write_log(
     }
 }
 
+/// Whether this is the first call with `flag` (it is set by the call):
+/// for warnings logged once.
+pub(crate) fn first_time(flag: &std::sync::atomic::AtomicBool) -> bool {
+    use std::sync::atomic::Ordering;
+    !flag.load(Ordering::Relaxed) && !flag.swap(true, Ordering::Relaxed)
+}
+
 /// Writes a warning that is no error's (a misconfiguration the application
 /// runs with): `[<tag>] <message>` on one line, redacted, at `warn`, with
 /// the nil correlation id (no response carries it).

@@ -267,9 +267,7 @@ impl Pipeline {
     /// `Collection` extractor of an application with no cursor key calls
     /// it on every extraction.
     pub(crate) fn warn_random_cursor_key(&self) {
-        use std::sync::atomic::Ordering;
-        let warned = &self.inner.random_cursor_key_warned;
-        if !warned.load(Ordering::Relaxed) && !warned.swap(true, Ordering::Relaxed) {
+        if super::log::first_time(&self.inner.random_cursor_key_warned) {
             self.warn(crate::query::RANDOM_CURSOR_KEY_WARNING);
         }
     }

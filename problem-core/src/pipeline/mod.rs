@@ -85,6 +85,7 @@ pub use hosts::AllowedHosts;
 /// sink(&Quiet);
 /// ```
 pub use log::LogSink as Logger;
+pub(crate) use log::first_time;
 pub use log::{
     ErrorInfo, ErrorLog, LOGGED_MESSAGE_LENGTH, LogLevel, LogOptions, LogRecord, LogSink,
     LoggedEntry, LoggedError, MemoryLogger, TracingLogger, log_error, stderr_line,

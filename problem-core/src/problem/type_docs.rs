@@ -115,6 +115,20 @@ pub trait DocumentedProblem {
     fn problem_type_docs() -> Vec<ProblemTypeDoc>;
 }
 
+/// The cases of `P` whose page is served at their `type` path
+/// ([`ProblemTypeDoc::is_served`]), the first of each `type`, in case
+/// order: what `ProblemAppBuilder::problem_type` serves and
+/// `openapi::problem_type_paths` documents.
+pub(crate) fn served_docs<P: DocumentedProblem>() -> Vec<ProblemTypeDoc> {
+    let mut served: Vec<ProblemTypeDoc> = Vec::new();
+    for doc in P::problem_type_docs() {
+        if doc.is_served() && served.iter().all(|d| d.problem_type != doc.problem_type) {
+            served.push(doc);
+        }
+    }
+    served
+}
+
 impl ProblemTypeDoc {
     /// The description as JSON: `type`, `title`, `status`, `description`,
     /// `members` (each `name`, `type`, `required`, `description`).

@@ -578,8 +578,7 @@ fn with_cursor_key(config: &QueryConfig, req: &HttpRequest) -> Option<QueryConfi
     match req.app_data::<crate::pipeline::Pipeline>() {
         Some(pipeline) => pipeline.warn_random_cursor_key(),
         None => {
-            use std::sync::atomic::Ordering;
-            if !WARNED.load(Ordering::Relaxed) && !WARNED.swap(true, Ordering::Relaxed) {
+            if crate::pipeline::first_time(&WARNED) {
                 crate::pipeline::LogSink::log(
                     &crate::pipeline::TracingLogger,
                     &crate::pipeline::LogRecord {

@@ -745,8 +745,9 @@ impl ProblemAppBuilder {
     /// # });
     /// ```
     pub fn problem_type<P: DocumentedProblem>(mut self) -> Self {
-        for doc in P::problem_type_docs() {
-            if !doc.is_served() || self.problem_types.contains(&doc.problem_type) {
+        for doc in crate::problem::type_docs::served_docs::<P>() {
+            // Served already, for a type registered before.
+            if self.problem_types.contains(&doc.problem_type) {
                 continue;
             }
             self.problem_types.push(doc.problem_type);
