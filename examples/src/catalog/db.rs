@@ -184,6 +184,14 @@ macro_rules! prepare_in {
     }};
 }
 
+/// On PostgreSQL, after seeding: moves the `books.id` sequence so the next
+/// id is one above both the highest id in the table and the last one the
+/// sequence gave (`is_called = false`: `nextval` returns exactly that).
+const NEXT_ID_AFTER_SEED: &str = "SELECT setval(seq, GREATEST(\
+     COALESCE((SELECT MAX(id) FROM books), 0), \
+     COALESCE(pg_sequence_last_value(seq), 0)) + 1, false) \
+     FROM (SELECT pg_get_serial_sequence('books', 'id')::regclass AS seq) AS s";
+
 /// `books`; on PostgreSQL text columns use the `C` collation, so text sorts
 /// by code point as on SQLite (and as the cursors' keyset comparison expects).
 fn books_table(postgres: bool) -> TableCreateStatement {
@@ -373,9 +381,12 @@ impl Db {
                     .execute(&mut *tx)
                     .await?;
                 if prepare_in!(&mut *tx, PostgresQueryBuilder, true, rows) {
-                    sqlx::query("SELECT setval(pg_get_serial_sequence('books', 'id'), GREATEST((SELECT MAX(id) FROM books), 1))")
-                        .execute(&mut *tx)
-                        .await?;
+                    // The seed writes its ids itself: the next id follows
+                    // the highest ever given, the seed's or an earlier
+                    // one's (a table emptied and seeded again never hands
+                    // out a deleted book's id), and after an empty seed the
+                    // first book gets id 1, as with SQLite's `AUTOINCREMENT`.
+                    sqlx::query(NEXT_ID_AFTER_SEED).execute(&mut *tx).await?;
                     // Fresh statistics: the planner's estimates (`Prefer:
                     // count=estimated`) start from the seeded table.
                     sqlx::query("ANALYZE books").execute(&mut *tx).await?;
