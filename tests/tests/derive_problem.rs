@@ -212,6 +212,17 @@ struct DuplicateBook {
     title: String,
 }
 
+/// A field named like a standard member among others: the others keep
+/// their order.
+#[derive(Debug, Problem)]
+#[problem(status = 400)]
+struct TitleAmongOthers {
+    first: u8,
+    title: String,
+    second: u8,
+    third: u8,
+}
+
 #[derive(Debug, Problem)]
 enum OrderError {
     #[problem(status = 409, detail = "Order {id} cannot be cancelled")]
@@ -237,6 +248,17 @@ fn fields_named_like_standard_members_follow_the_two_rules() {
     assert_eq!(
         body(&dup, "/books"),
         r#"{"type":"/problems/duplicate-isbn","title":"Conflict","status":409,"instance":"/books","isbn":"978-0"}"#
+    );
+    // The other members stay in field order.
+    let among = TitleAmongOthers {
+        first: 1,
+        title: "ignored".into(),
+        second: 2,
+        third: 3,
+    };
+    assert_eq!(
+        body(&among, "/r"),
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"instance":"/r","first":1,"second":2,"third":3}"#
     );
     let err = OrderError::NotCancellable {
         id: 7,

@@ -116,24 +116,24 @@ impl ProblemDetails {
     /// `status` or `instance` is dropped (the real member wins); one named
     /// `detail` is dropped when there is a detail, and otherwise becomes
     /// the detail when it is a string; `correlationId` and `stack` give way
-    /// to the real member when it is present. Serializing gives the same
-    /// bytes before and after.
+    /// to the real member when it is present. The other extensions keep
+    /// their order. Serializing gives the same bytes before and after.
     pub(crate) fn settled(mut self) -> Self {
         for name in ["type", "title", "status", "instance"] {
-            self.extensions.remove(name);
+            self.extensions.shift_remove(name);
         }
         if self.detail.is_some() {
-            self.extensions.remove("detail");
+            self.extensions.shift_remove("detail");
         } else if let Some(Value::String(_)) = self.extensions.get("detail")
-            && let Some(Value::String(detail)) = self.extensions.remove("detail")
+            && let Some(Value::String(detail)) = self.extensions.shift_remove("detail")
         {
             self.detail = Some(detail);
         }
         if self.correlation_id.is_some() {
-            self.extensions.remove("correlationId");
+            self.extensions.shift_remove("correlationId");
         }
         if self.stack.is_some() {
-            self.extensions.remove("stack");
+            self.extensions.shift_remove("stack");
         }
         self
     }
