@@ -11,6 +11,7 @@ use syn::{
 
 use crate::attr::{self, Attrs, Errors, FieldAttrs};
 use crate::detail::{self, Piece};
+use crate::serde::{self as serde_attr, SerdeField};
 
 /// A `#[derive(Problem)]` input.
 pub(crate) enum Input<'a> {
@@ -44,6 +45,9 @@ pub(crate) struct Case<'a> {
     pub fields: Vec<Field<'a>>,
     /// The parsed `detail`, when it is given and well-formed.
     pub detail: Option<Vec<Piece>>,
+    /// The serde `rename_all` rule that names these fields: a struct's, a
+    /// variant's own, else its enum's `rename_all_fields`.
+    pub serde_rename_all: Option<syn::LitStr>,
 }
 
 pub(crate) struct Field<'a> {
@@ -52,6 +56,8 @@ pub(crate) struct Field<'a> {
     pub index: usize,
     pub ty: &'a Type,
     pub attrs: FieldAttrs,
+    /// What the field's `#[serde(..)]` says of its member.
+    pub serde: SerdeField,
 }
 
 /// What a field is in the problem.
@@ -85,11 +91,13 @@ impl<'a> Input<'a> {
                         attrs,
                         fields,
                         detail,
+                        serde_rename_all: serde_attr::rule(&node.attrs, "rename_all"),
                     },
                 })
             }
             Data::Enum(data) => {
                 let attrs = attr::container(&node.attrs, &mut errors);
+                let all_fields = serde_attr::rule(&node.attrs, "rename_all_fields");
                 let variants = data
                     .variants
                     .iter()
@@ -103,6 +111,8 @@ impl<'a> Input<'a> {
                             attrs,
                             fields,
                             detail,
+                            serde_rename_all: serde_attr::rule(&v.attrs, "rename_all")
+                                .or_else(|| all_fields.clone()),
                         }
                     })
                     .collect();
@@ -170,6 +180,7 @@ fn fields<'a>(fields: &'a Fields, errors: &mut Errors) -> Vec<Field<'a>> {
             index,
             ty: &f.ty,
             attrs: attr::field(&f.attrs, errors),
+            serde: serde_attr::field(&f.attrs),
         })
         .collect()
 }

@@ -115,7 +115,10 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
             }
         });
         if let Err(e) = result {
-            errors.push(e);
+            errors.push(explain_syntax(
+                e,
+                "`#[problem(status = 409, title = \"Conflict\")]`",
+            ));
         }
     }
     out
@@ -161,7 +164,10 @@ pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             }
         });
         if let Err(e) = result {
-            errors.push(e);
+            errors.push(explain_syntax(
+                e,
+                "`#[problem(rename = \"bookId\")]` or `#[problem(skip)]`",
+            ));
         }
     }
     out
@@ -242,8 +248,8 @@ fn parse_str(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Resu
         Expr::Lit(ExprLit {
             lit: Lit::Str(lit), ..
         }) => Ok(lit),
-        other => Err(syn::Error::new(
-            other.span(),
+        other => Err(syn::Error::new_spanned(
+            other,
             format!("`{name}` must be a string literal: write `{name} = {example}`"),
         )),
     }
@@ -270,8 +276,8 @@ fn parse_status(meta: &ParseNestedMeta<'_>, name: &str) -> syn::Result<Status> {
             let value = lit.base10_parse::<u64>().ok();
             Ok(Status { lit, value })
         }
-        other => Err(syn::Error::new(
-            other.span(),
+        other => Err(syn::Error::new_spanned(
+            other,
             "`status` must be an integer literal from 400 to 599: write e.g. `status = 404` (a constant or expression is not allowed, the status is checked at compile time)",
         )),
     }
@@ -285,18 +291,58 @@ fn example_value(name: &str) -> &'static str {
     }
 }
 
+/// syn's own message for a list that is not `key = value, ...` (a bare
+/// literal, a missing comma), with the form to write; the derive's own
+/// messages pass unchanged.
+fn explain_syntax(e: syn::Error, form: &str) -> syn::Error {
+    let text = e.to_string();
+    let syntax = text.starts_with("unexpected literal")
+        || text.starts_with("expected `,`")
+        || text.starts_with("expected identifier")
+        || text.starts_with("unexpected token");
+    if syntax {
+        syn::Error::new(
+            e.span(),
+            format!("{text}: write the keys as `key = value` separated by commas, e.g. {form}"),
+        )
+    } else {
+        e
+    }
+}
+
+/// Keys users bring from elsewhere, and the key that says it here.
+const SYNONYMS: [(&str, &str); 7] = [
+    ("message", "detail"),
+    ("msg", "detail"),
+    ("description", "detail"),
+    ("code", "status"),
+    ("status_code", "status"),
+    ("kind", "type"),
+    ("uri", "type"),
+];
+
 fn unknown_key(name: &str, span: Span, expected: &[&str], place: &str) -> syn::Error {
     let list = expected
         .iter()
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let hint = expected
+    // Other crates' names for a key first (thiserror, anyhow, HTTP), then
+    // a misspelling.
+    let synonym = SYNONYMS
         .iter()
-        .map(|k| (edit_distance(name, k), *k))
-        .filter(|(d, _)| *d <= 2)
-        .min()
-        .map(|(_, k)| format!("did you mean `{k}`? "))
+        .find(|(other, key)| *other == name && expected.contains(key))
+        .map(|(_, key)| *key);
+    let hint = synonym
+        .or_else(|| {
+            expected
+                .iter()
+                .map(|k| (edit_distance(name, k), *k))
+                .filter(|(d, _)| *d <= 2)
+                .min()
+                .map(|(_, k)| k)
+        })
+        .map(|k| format!("did you mean `{k}`? "))
         .unwrap_or_default();
     syn::Error::new(
         span,

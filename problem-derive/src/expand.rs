@@ -45,10 +45,13 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
         .cloned()
         .collect();
     let error_where = bounds.where_clause(generics, &error_preds, error_self);
+    // Likewise a field that is not `Sync` is one error, on its type, from
+    // `sync_checks` (a boxed `dyn Error` without `Send + Sync` is refused
+    // by name in `valid.rs`).
     let problem_self = if is_generic {
         Some(quote!(Self: #p::fmt::Debug + #p::fmt::Display + #p::Send + #p::Sync + 'static))
     } else {
-        Some(quote!(for<'workaround> #ident: #p::fmt::Debug))
+        Some(quote!(for<'workaround> #ident: #p::fmt::Debug + #p::Send + #p::Sync))
     };
     let debug_check = (!is_generic).then(|| {
         let span = ident.span();
@@ -57,6 +60,17 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
             #[allow(unused_qualifications)]
             const _: fn() = #check;
         }
+    });
+    let sync_checks = (!is_generic).then(|| {
+        let checks = input.cases().iter().flat_map(|case| &case.fields).map(|f| {
+            let ty = f.ty;
+            let check = quote_spanned!(ty.span()=> #p::sync_field::<#ty>);
+            quote! {
+                #[allow(unused_qualifications)]
+                const _: fn() = #check;
+            }
+        });
+        quote!(#(#checks)*)
     });
     let all_preds: Vec<WherePredicate> = bounds
         .display
@@ -244,6 +258,7 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
     quote! {
         #openapi
         #debug_check
+        #sync_checks
 
         #[automatically_derived]
         #[allow(unused_qualifications)]

@@ -19,8 +19,10 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         // `for<'workaround>` makes the bound on a concrete type legal
         // (trivial bounds are unstable), as thiserror does.
         Some(w) => {
-            let preds = &w.predicates;
-            quote!(where #preds, for<'workaround> #ident #ty_generics: #bound)
+            // Each predicate with its own comma: the user's list may end
+            // with one (rustfmt writes it on a multi-line `where`).
+            let preds = w.predicates.iter();
+            quote!(where #(#preds,)* for<'workaround> #ident #ty_generics: #bound)
         }
         None => quote!(where for<'workaround> #ident #ty_generics: #bound),
     };

@@ -18,6 +18,7 @@ mod detail;
 mod docs;
 mod expand;
 mod fallback;
+mod serde;
 mod valid;
 
 #[doc = include_str!("derive_problem.md")]

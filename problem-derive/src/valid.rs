@@ -28,6 +28,10 @@ pub(crate) fn validate(input: &Input<'_>) -> syn::Result<()> {
         check_status_present(input, case, &mut errors);
         check_detail(input.ident(), case, &mut errors);
         check_fields(case, &mut errors);
+        check_serde(case, &mut errors);
+        for field in &case.fields {
+            check_dyn_without_send_sync(field.ty, &mut errors);
+        }
     }
     errors.finish()
 }
@@ -71,8 +75,108 @@ fn check_attrs(attrs: &Attrs, errors: &mut Errors) {
     }
 }
 
-/// thiserror's `#[error(..)]` (with `thiserror::Error` derived too): both
-/// derives would write `Display` and `Error`. One error, on the first.
+/// A field whose type holds a trait object without `Send + Sync`, such as
+/// `Box<dyn std::error::Error>` (the first type a cause is given): one
+/// error on the type, saying to add the bounds. rustc's own error would
+/// name `dyn Error` twice, for `Send` and for `Sync`, without the fix.
+fn check_dyn_without_send_sync(ty: &syn::Type, errors: &mut Errors) {
+    struct Find<'a>(Option<&'a syn::TypeTraitObject>);
+    impl<'a> syn::visit::Visit<'a> for Find<'a> {
+        fn visit_type_trait_object(&mut self, object: &'a syn::TypeTraitObject) {
+            if self.0.is_none() && !(has_bound(object, "Send") && has_bound(object, "Sync")) {
+                self.0 = Some(object);
+            }
+        }
+    }
+    let mut find = Find(None);
+    syn::visit::Visit::visit_type(&mut find, ty);
+    let Some(object) = find.0 else {
+        return;
+    };
+    let written = quote::ToTokens::to_token_stream(object)
+        .to_string()
+        .replace(" :: ", "::");
+    let missing = ["Send", "Sync"]
+        .into_iter()
+        .filter(|name| !has_bound(object, name))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    errors.push(syn::Error::new_spanned(
+        ty,
+        format!(
+            "`{written}` is not `Send + Sync`, and every field of a problem type must be (a problem is sent between threads): write `{written} + {missing}`"
+        ),
+    ));
+}
+
+/// Whether a trait object names `name` (`Send`, `Sync`) among its bounds.
+fn has_bound(object: &syn::TypeTraitObject, name: &str) -> bool {
+    object.bounds.iter().any(|b| {
+        matches!(b, syn::TypeParamBound::Trait(t)
+            if t.path.segments.last().is_some_and(|s| s.ident == name))
+    })
+}
+
+/// serde attributes that would change a member of the problem document,
+/// which the derive writes itself (not through `Serialize`): `skip`, and a
+/// `rename` or `rename_all` that names the member otherwise. Each is an
+/// error naming the `#[problem(..)]` key that says it.
+fn check_serde(case: &Case<'_>, errors: &mut Errors) {
+    let mut by_rule: Vec<(String, String)> = Vec::new();
+    for field in &case.fields {
+        let Role::Extension(name) = case.role(field) else {
+            continue;
+        };
+        let ident = field
+            .original
+            .ident
+            .as_ref()
+            .map_or_else(|| field.index.to_string(), |i| i.unraw().to_string());
+        if let Some(span) = field.serde.skip {
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "`#[serde(skip)]` does not keep `{ident}` out of the problem document, which `#[derive(Problem)]` writes itself (not through `Serialize`): add `#[problem(skip)]` (the field stays usable in `detail`)"
+                ),
+            ));
+        } else if let Some(lit) = &field.serde.rename {
+            let serialized = lit.value();
+            if serialized != name {
+                errors.push(syn::Error::new(
+                    lit.span(),
+                    format!(
+                        "`#[serde(rename = \"{serialized}\")]` does not rename the problem document's member, which `#[derive(Problem)]` writes itself and names `{name}`: write `#[problem(rename = \"{serialized}\")]` too, or remove the serde `rename`"
+                    ),
+                ));
+            }
+        } else if field.attrs.rename.is_none()
+            && let Some(rule) = &case.serde_rename_all
+            && let Some(serialized) = crate::serde::renamed_field(&rule.value(), &ident)
+            && serialized != name
+        {
+            by_rule.push((name, serialized));
+        }
+    }
+    let (Some(rule), false) = (&case.serde_rename_all, by_rule.is_empty()) else {
+        return;
+    };
+    let renames = by_rule
+        .iter()
+        .map(|(name, ser)| format!("`#[problem(rename = \"{ser}\")]` on `{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    errors.push(syn::Error::new(
+        rule.span(),
+        format!(
+            "`#[serde(rename_all = {:?})]` does not rename the problem document's members, which `#[derive(Problem)]` writes itself and names after the fields: add {renames}, or remove `rename_all`",
+            rule.value()
+        ),
+    ));
+}
+
+/// thiserror's `#[error(..)]`: with `thiserror::Error` derived too, both
+/// derives would write `Display` and `Error`; without it, the attribute is
+/// left over from a migration. One error, on the first.
 fn check_thiserror(input: &Input<'_>, errors: &mut Errors) {
     let Some(attr) = std::iter::once(input.defaults())
         .chain(input.cases().iter().map(|c| &c.attrs))
@@ -87,7 +191,7 @@ fn check_thiserror(input: &Input<'_>, errors: &mut Errors) {
     errors.push(syn::Error::new_spanned(
         attr,
         format!(
-            "`#[error(..)]` is thiserror's, and `#[derive(Problem)]` writes `Display` (from `detail`) and `std::error::Error` itself: remove `thiserror::Error` from the derive and write the message as `#[problem(detail = {detail})]` instead of `#[error(..)]` (a cause is `#[problem(source)]`)"
+            "`#[error(..)]` is thiserror's, and `#[derive(Problem)]` writes `Display` (from `detail`) and `std::error::Error` itself: write the message as `#[problem(detail = {detail})]` instead of `#[error(..)]`, and remove `thiserror::Error` from the derive if it is there (a cause is `#[problem(source)]`)"
         ),
     ));
 }

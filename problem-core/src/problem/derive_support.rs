@@ -128,6 +128,30 @@ impl<T: fmt::Debug + ?Sized> DebugProblem for T {}
 /// ```
 pub fn debug_problem<T: DebugProblem + ?Sized>() {}
 
+/// A field type of a type that derives `Problem`: `Sync`, as a problem
+/// must be `Send + Sync` (actix-web hands errors between threads). The
+/// derive names [`sync_field::<FieldType>`](sync_field) once per field, on
+/// the field's type, so a field that is not is one error there saying what
+/// to write instead. (`Sync` alone: checking `Send` too would report the
+/// common cases, `Rc` and `dyn Error`, twice; a field that is `Sync` but
+/// not `Send` is an error where the type is used as a problem.)
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be shared between threads, and every field of a problem type must be `Send + Sync`",
+    label = "not `Send + Sync`",
+    note = "a problem is sent between threads: for a cause write `Box<dyn std::error::Error + Send + Sync>` (or `anyhow::Error`), for shared data `Arc` instead of `Rc`, `Mutex` instead of `RefCell`",
+    note = "a field only needed in `detail` can be formatted into a `String` field instead"
+)]
+pub trait SyncField: Sync {}
+
+impl<T: Sync + ?Sized> SyncField for T {}
+
+/// The check of [`SyncField`]: compiles only for a `Sync` type.
+///
+/// ```
+/// const _: fn() = problem_core::__private::sync_field::<Box<dyn std::error::Error + Send + Sync>>;
+/// ```
+pub fn sync_field<T: SyncField + ?Sized>() {}
+
 /// Formats a `detail`. Unlike `ToString`, never panics when a field's
 /// `Display` fails: the text written so far is kept.
 pub fn format_detail(args: fmt::Arguments<'_>) -> String {

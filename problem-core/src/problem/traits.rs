@@ -47,6 +47,7 @@ use super::titles::status_title;
     message = "`{Self}` is not a problem type",
     label = "not a problem type",
     note = "derive it with `#[derive(Problem)]`, or use a built-in exception such as `NotFoundException`",
+    note = "a type with `#[derive(Problem)]` is a problem type only when it is `Debug + Send + Sync + 'static` (for a generic type: with these type arguments)",
     note = "an exception filter for an error type that is not a problem (`std::io::Error`, `sqlx::Error`, ...) is registered with `filter_error::<E, _>`"
 )]
 pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {

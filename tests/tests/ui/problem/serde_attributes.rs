@@ -1,0 +1,30 @@
+// serde attributes that would change the problem document's members, which
+// `#[derive(Problem)]` writes itself: each is one error naming the
+// `#[problem(..)]` key to write instead. A `skip` would otherwise send the
+// field to the client.
+use problem_core::Problem;
+
+#[derive(Debug, serde::Serialize, Problem)]
+#[serde(rename_all = "camelCase")]
+#[problem(status = 409)]
+struct DuplicateBook {
+    book_id: u64,
+    #[serde(skip)]
+    secret: String,
+    #[serde(rename = "ISBN")]
+    isbn: String,
+    title_text: String,
+    #[problem(rename = "shelfCode")]
+    shelf_code: String,
+}
+
+#[derive(Debug, serde::Serialize, Problem)]
+#[problem(status = 400)]
+enum OrderError {
+    #[serde(rename_all = "kebab-case")]
+    Rejected { card_type: String },
+    #[serde(rename_all = "kebab-case")]
+    Plain { id: u64 },
+}
+
+fn main() {}
