@@ -82,6 +82,11 @@ fn check_attrs(attrs: &Attrs, errors: &mut Errors) {
 fn check_dyn_without_send_sync(ty: &syn::Type, errors: &mut Errors) {
     struct Find<'a>(Option<&'a syn::TypeTraitObject>);
     impl<'a> syn::visit::Visit<'a> for Find<'a> {
+        // A function pointer is `Send + Sync` whatever its argument types
+        // (`fn(&dyn Any)`); a trait object's own bounds are not visited
+        // either (`dyn Fn(&dyn Any) + Send + Sync`).
+        fn visit_type_bare_fn(&mut self, _: &'a syn::TypeBareFn) {}
+
         fn visit_type_trait_object(&mut self, object: &'a syn::TypeTraitObject) {
             if self.0.is_none() && !(has_bound(object, "Send") && has_bound(object, "Sync")) {
                 self.0 = Some(object);
