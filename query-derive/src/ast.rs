@@ -42,7 +42,9 @@ pub(crate) struct Field<'a> {
 #[derive(Default)]
 pub(crate) struct SerdeField {
     pub rename: Option<LitStr>,
-    pub skipped: bool,
+    /// `skip` or `skip_serializing`, as written, with its span: the field
+    /// is never serialized.
+    pub skipped: Option<Ident>,
 }
 
 /// What the derive knows of a field's value type from its spelling.
@@ -226,7 +228,10 @@ fn serde_field(attrs: &[Attribute]) -> SerdeField {
                         out.rename = Some(lit);
                     }
                 }
-                "skip" | "skip_serializing" => out.skipped = true,
+                "skip" | "skip_serializing" => {
+                    out.skipped = meta.path.get_ident().cloned();
+                    skip(&meta)?;
+                }
                 _ => skip(&meta)?,
             }
             Ok(())

@@ -60,7 +60,11 @@ mod value;
 /// it or a `#[serde(rename = "..")]` on a field that serializes a field
 /// under another name than its query name is a compile error (the
 /// in-memory filters would never match it): give the field that name with
-/// `#[query(rename = "..")]`, or drop the serde rename.
+/// `#[query(rename = "..")]`, or drop the serde rename. Likewise a
+/// `#[serde(skip)]` or `#[serde(skip_serializing)]` on the key or on a
+/// field with `filter`, `sort` or `search` is a compile error: the
+/// in-memory pages read the key and those fields from every item (a field
+/// that is only selected may be skipped).
 ///
 /// The generated code names `::problem_core`: with a renamed dependency
 /// (`pc = { package = "problem-core", .. }` in `Cargo.toml`), add

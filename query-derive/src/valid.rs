@@ -346,6 +346,7 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         default_sort.push((key.clone(), false));
     }
 
+    check_serde_skips(input, &key, &mut push);
     check_serde_names(input, &mut push);
 
     let max_page_size = page_size(&input.attrs.max_page_size, 100, "max_page_size", &mut push);
@@ -379,6 +380,52 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
     }
 }
 
+/// The in-memory filters, sorts and pages read the members of each
+/// serialized item: a `#[serde(skip)]` or `skip_serializing` on the key or
+/// on a field with `filter`, `sort` or `search` leaves out a member they
+/// read, so every in-memory request would fail. One error on each `skip`.
+fn check_serde_skips(input: &Input<'_>, key: &str, push: &mut impl FnMut(Error)) {
+    for f in &input.fields {
+        let Some(skip) = &f.serde.skipped else {
+            continue;
+        };
+        let name = &f.name;
+        let mut uses = Vec::new();
+        if !f.attrs.filter.is_empty() {
+            uses.push("`filter`");
+        }
+        if f.attrs.sort.is_some() {
+            uses.push("`sort`");
+        }
+        if f.attrs.search.is_some() {
+            uses.push("`search`");
+        }
+        let msg = if f.name == key {
+            format!(
+                "`#[serde({skip})]` leaves the key `{name}` out of the serialized item, but every in-memory page reads the key from each item (every sort ends with it): remove `#[serde({skip})]`, or make a serialized field the key with `#[query(key = \"..\")]` above the struct"
+            )
+        } else if !uses.is_empty() {
+            let uses = join_and(&uses);
+            format!(
+                "`#[serde({skip})]` leaves `{name}` out of the serialized item, but the in-memory pages read it from each item for its {uses}: remove `#[serde({skip})]`, or remove {uses} from `{name}`"
+            )
+        } else {
+            // Only selected: a member never serialized is simply absent.
+            continue;
+        };
+        push(Error::new(skip.span(), msg));
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// The in-memory filters and sorts read each serialized item's member by
 /// the field's query name: serde must serialize the field under it, so a
 /// `#[serde(rename_all)]` or `#[serde(rename)]` that names it otherwise is
@@ -390,7 +437,7 @@ fn check_serde_names(input: &Input<'_>, push: &mut impl FnMut(Error)) {
         .as_ref()
         .and_then(|lit| RenameRule::from_name(&lit.value()).map(|rule| (lit, rule)));
     let mut by_rule: Vec<(&str, String)> = Vec::new();
-    for f in input.fields.iter().filter(|f| !f.serde.skipped) {
+    for f in input.fields.iter().filter(|f| f.serde.skipped.is_none()) {
         if let Some(lit) = &f.serde.rename {
             let serialized = lit.value();
             if serialized != f.name {
