@@ -5,8 +5,6 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Expr, ItemFn, Path, Token};
 
-use crate::attr;
-
 /// A version `major.minor`.
 pub(crate) type Version = (u16, u16);
 
@@ -66,9 +64,10 @@ pub(crate) struct VersionedFn {
 }
 
 impl VersionedFn {
-    /// Parses the attribute arguments and the item.
-    pub(crate) fn parse(args: TokenStream, item: TokenStream) -> syn::Result<Self> {
-        let item: ItemFn = syn::parse2(item.clone()).map_err(|e| {
+    /// Parses the item: a function, or one error (a trait method
+    /// declaration has no body to version).
+    pub(crate) fn parse_item(item: TokenStream) -> syn::Result<ItemFn> {
+        syn::parse2(item.clone()).map_err(|e| {
             // A trait's method declaration (no body) parses as a trait item.
             match syn::parse2::<syn::TraitItemFn>(item) {
                 Ok(decl) if decl.default.is_none() => syn::Error::new_spanned(
@@ -80,9 +79,7 @@ impl VersionedFn {
                     "#[versioned] goes on a handler function, e.g. #[versioned(\"1.0\")] async fn list_books() -> ...",
                 ),
             }
-        })?;
-        let constraints = attr::constraints(args)?;
-        Ok(Self { item, constraints })
+        })
     }
 }
 

@@ -4,12 +4,14 @@
 //!
 //! Shape (as thiserror-impl): `ast.rs` is the parsed input, `attr.rs`
 //! parses the version-constraint literals, `valid.rs` checks it,
-//! `expand.rs` generates the code.
+//! `expand.rs` generates the code, and on a mistake `fallback.rs` emits
+//! the error with the function still defined, so its uses add no errors.
 #![deny(missing_docs)]
 
 mod ast;
 mod attr;
 mod expand;
+mod fallback;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -32,7 +34,10 @@ use proc_macro::TokenStream;
 /// are a function that is not `async` or is `unsafe` or `extern "C"` (a
 /// handler is a safe Rust `async fn`), a method (`self`), a type or const
 /// parameter or an `impl Trait` argument (`versioned![...]` lists handlers
-/// without generic arguments), and more than 16 constraints.
+/// without generic arguments), and more than 16 constraints. On such a
+/// mistake the function is still defined (as a handler that accepts no
+/// version), so its uses, direct or in `versioned![...]`, add no errors:
+/// the mistake is the one error.
 ///
 /// Where it goes: a free `async fn`, or an associated function of an
 /// inherent `impl` without generic parameters. It cannot go on a method
@@ -51,11 +56,23 @@ use proc_macro::TokenStream;
 pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
     let args = proc_macro2::TokenStream::from(args);
     let item = proc_macro2::TokenStream::from(item);
-    ast::VersionedFn::parse(args, item)
-        .and_then(|f| valid::versioned_fn(&f).map(|()| f))
-        .map(|f| expand::versioned_fn(&f))
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    let item_fn = match ast::VersionedFn::parse_item(item.clone()) {
+        Ok(item_fn) => item_fn,
+        Err(err) => return fallback::item(&err, item).into(),
+    };
+    let constraints = match attr::constraints(args) {
+        Ok(constraints) => constraints,
+        Err(err) => return fallback::versioned_fn(&err, item_fn).into(),
+    };
+    let f = ast::VersionedFn {
+        item: item_fn,
+        constraints,
+    };
+    match valid::versioned_fn(&f) {
+        Ok(()) => expand::versioned_fn(&f),
+        Err(err) => fallback::versioned_fn(&err, f.item),
+    }
+    .into()
 }
 
 /// `versioned![handler_a, handler_b, fallback = other]`: one

@@ -4,6 +4,7 @@
 use syn::{FnArg, GenericParam, PathArguments, Type};
 
 use crate::ast::{Table, VersionedFn};
+use crate::fallback::is_versioned_attr;
 
 /// The most constraints one attribute records: the length of the longest
 /// tuple `problem_core::__private::version::Constraints` is implemented
@@ -47,23 +48,13 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
             ),
         ));
     }
-    if let Some(again) = f.item.attrs.iter().find(|a| {
-        a.path()
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "versioned")
-    }) {
+    if let Some(again) = f.item.attrs.iter().find(|a| is_versioned_attr(a)) {
         return Err(syn::Error::new_spanned(
             again,
             "#[versioned] is given twice: list every constraint in one attribute, e.g. #[versioned(\"2.x\", \"3.x\")]",
         ));
     }
-    if let Some(route) = f.item.attrs.iter().find(|a| {
-        a.path()
-            .segments
-            .last()
-            .is_some_and(|s| ACTIX_ROUTE_MACROS.iter().any(|m| s.ident == m))
-    }) {
+    if let Some(route) = f.item.attrs.iter().find(|a| is_route_attr(a)) {
         return Err(syn::Error::new_spanned(
             route,
             "actix-web's route attribute turns the function into a service, which versioned![...] cannot dispatch to: remove it and register the table on the route instead, e.g. `.route(\"/books\", web::get().to(versioned![list_v1, list_v2]))`",
@@ -127,6 +118,15 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
         }
     }
     Ok(())
+}
+
+/// One of actix-web's route attributes (`#[get("/books")]`,
+/// `#[actix_web::get(..)]`, ...).
+pub(crate) fn is_route_attr(attr: &syn::Attribute) -> bool {
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|s| ACTIX_ROUTE_MACROS.iter().any(|m| s.ident == m))
 }
 
 /// A table lists at least one handler, each once, without generic
