@@ -5,7 +5,7 @@ use syn::{
     Attribute, Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, PathArguments, Type,
 };
 
-use crate::attr::{ContainerAttrs, FieldAttrs};
+use crate::attr::{ContainerAttrs, Errors, FieldAttrs};
 use crate::value::ast::{key_of, serde_attrs, serialize_name, skip};
 
 /// The struct.
@@ -157,13 +157,15 @@ impl<'a> Input<'a> {
                 ));
             }
         };
-        let attrs = ContainerAttrs::from_attrs(&input.attrs)?;
+        // Every attribute mistake of the struct and its fields, at once.
+        let mut errors = Errors::default();
+        let attrs = ContainerAttrs::from_attrs(&input.attrs, &mut errors);
         let mut fields = Vec::new();
         for f in &named.named {
             let Some(ident) = f.ident.as_ref() else {
                 continue;
             };
-            let fattrs = FieldAttrs::from_attrs(&f.attrs)?;
+            let fattrs = FieldAttrs::from_attrs(&f.attrs, &mut errors);
             let (value_ty, nullable) = match option_inner(&f.ty) {
                 Some(inner) => (inner, true),
                 None => (&f.ty, false),
@@ -185,6 +187,7 @@ impl<'a> Input<'a> {
                 serde: serde_field(&f.attrs),
             });
         }
+        errors.finish()?;
         Ok(Input {
             ident: &input.ident,
             attrs,

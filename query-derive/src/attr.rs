@@ -42,32 +42,115 @@ fn duplicate(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Error {
     meta.error(format!("`{what}` is given twice: remove one"))
 }
 
-impl ContainerAttrs {
-    pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
-        let mut out = Self::default();
-        for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
-            not_empty(attr, "`#[query(key = \"isbn\")]`")?;
-            attr.parse_nested_meta(|meta| {
-                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-                match key.as_str() {
-                    "key" => set(&mut out.key, &meta, "key", str_value(&meta, "key = \"isbn\"")?),
-                    "default_sort" => set(&mut out.default_sort, &meta, "default_sort", str_value(&meta, "default_sort = \"-year,id\"")?),
-                    "max_page_size" => set(&mut out.max_page_size, &meta, "max_page_size", int_value(&meta, "max_page_size = 100")?),
-                    "default_page_size" => {
-                        set(&mut out.default_page_size, &meta, "default_page_size", int_value(&meta, "default_page_size = 20")?)
-                    }
-                    "filter" | "sort" | "search" | "select" | "column" | "rename" | "folded_column" => Err(meta.error(format!(
-                        "`{key}` belongs on a field: move it to `#[query({key}..)]` on the field; on the struct use one of: {CONTAINER_KEYS}"
-                    ))),
-                    _ => Err(meta.error(format!(
-                        "unknown query attribute `{}` on the struct: {}expected one of: {CONTAINER_KEYS}",
-                        path_text(&meta),
-                        suggest(&key, &["key", "default_sort", "max_page_size", "default_page_size"])
-                    ))),
-                }
-            })?;
+/// The mistakes found in the attributes, combined into one `syn::Error`
+/// (as `problem-derive`'s `attr.rs`): every one is reported at once.
+#[derive(Default)]
+pub(crate) struct Errors(Option<syn::Error>);
+
+impl Errors {
+    pub(crate) fn push(&mut self, err: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(err),
+            None => self.0 = Some(err),
         }
-        Ok(out)
+    }
+
+    pub(crate) fn finish(self) -> syn::Result<()> {
+        match self.0 {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A mistake in one key is recorded, and reading goes on at the next key
+/// of the list (its value, whatever it is, is skipped), so that every
+/// mistake of an attribute is reported, not only the first.
+fn recover(
+    meta: &ParseNestedMeta<'_>,
+    result: syn::Result<()>,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    if let Err(err) = result {
+        errors.push(err);
+        while !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+            meta.input.parse::<proc_macro2::TokenTree>()?;
+        }
+    }
+    Ok(())
+}
+
+/// The `#[query(..)]` attributes among `attrs`; an empty `#[query()]` is
+/// reported (`example` is a list with a key of the place).
+fn query_attrs<'a>(
+    attrs: &'a [Attribute],
+    example: &str,
+    errors: &mut Errors,
+) -> Vec<&'a Attribute> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
+        match not_empty(attr, example) {
+            Ok(()) => out.push(attr),
+            Err(err) => errors.push(err),
+        }
+    }
+    out
+}
+
+impl ContainerAttrs {
+    /// The struct's `#[query(..)]` settings; each mistake is pushed to
+    /// `errors`.
+    pub(crate) fn from_attrs(attrs: &[Attribute], errors: &mut Errors) -> Self {
+        let mut out = Self::default();
+        for attr in query_attrs(attrs, "`#[query(key = \"isbn\")]`", errors) {
+            let result = attr.parse_nested_meta(|meta| {
+                let result = out.key(&meta);
+                recover(&meta, result, errors)
+            });
+            if let Err(err) = result {
+                errors.push(err);
+            }
+        }
+        out
+    }
+
+    fn key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let key = meta
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        match key.as_str() {
+            "key" => set(&mut self.key, meta, "key", str_value(meta, "key = \"isbn\"")?),
+            "default_sort" => set(
+                &mut self.default_sort,
+                meta,
+                "default_sort",
+                str_value(meta, "default_sort = \"-year,id\"")?,
+            ),
+            "max_page_size" => set(
+                &mut self.max_page_size,
+                meta,
+                "max_page_size",
+                int_value(meta, "max_page_size = 100")?,
+            ),
+            "default_page_size" => set(
+                &mut self.default_page_size,
+                meta,
+                "default_page_size",
+                int_value(meta, "default_page_size = 20")?,
+            ),
+            "filter" | "sort" | "search" | "select" | "column" | "rename" | "folded_column" => {
+                Err(meta.error(format!(
+                    "`{key}` belongs on a field: move it to `#[query({key}..)]` on the field; on the struct use one of: {CONTAINER_KEYS}"
+                )))
+            }
+            _ => Err(meta.error(format!(
+                "unknown query attribute `{}` on the struct: {}expected one of: {CONTAINER_KEYS}",
+                path_text(meta),
+                suggest(&key, &["key", "default_sort", "max_page_size", "default_page_size"])
+            ))),
+        }
     }
 }
 
@@ -276,109 +359,162 @@ fn path_text(meta: &ParseNestedMeta<'_>) -> String {
         .join("::")
 }
 
+/// What `FieldAttrs::key` has seen of the keys that record no value.
+#[derive(Default)]
+struct Seen {
+    filter: bool,
+    select: bool,
+}
+
 impl FieldAttrs {
-    pub(crate) fn from_attrs(attrs: &[Attribute]) -> syn::Result<Self> {
+    /// A field's `#[query(..)]` settings; each mistake is pushed to
+    /// `errors`.
+    pub(crate) fn from_attrs(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut out = Self::default();
-        let mut seen_filter = false;
-        let mut seen_select = false;
-        for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
-            not_empty(attr, "`#[query(filter(eq), sort)]`")?;
-            attr.parse_nested_meta(|meta| {
-                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-                match key.as_str() {
-                    "filter" => {
-                        if seen_filter {
-                            return Err(meta.error("`filter(..)` is given twice: list every operator in one `filter(..)`"));
-                        }
-                        seen_filter = true;
-                        if !meta.input.peek(syn::token::Paren) {
-                            return Err(meta.error("`filter` needs its operators: write `filter(eq, in, ..)`"));
-                        }
-                        operator_list(&meta)?;
-                        meta.parse_nested_meta(|op| {
-                            let name = op.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-                            let name = name.trim_start_matches("r#");
-                            let Some(info) = query_operators::find(name) else {
-                                let all = operator_names();
-                                // `Operator::Eq`: the variant, for its name.
-                                let variant = op
-                                    .path
-                                    .segments
-                                    .last()
-                                    .filter(|_| op.path.segments.len() > 1)
-                                    .and_then(|s| OPERATORS.iter().find(|o| s.ident == o.variant));
-                                if let Some(o) = variant {
-                                    return Err(op.error(format!(
-                                        "unknown filter operator `{}`: did you mean `{}`? write each operator by its name, not its `Operator` variant; expected one of: {all}",
-                                        path_text(&op),
-                                        o.name
-                                    )));
-                                }
-                                if let Some(o) = query_operators::find(&name.to_ascii_lowercase()) {
-                                    return Err(op.error(format!(
-                                        "unknown filter operator `{}`: did you mean `{}`? operators are lower case",
-                                        path_text(&op),
-                                        o.name
-                                    )));
-                                }
-                                let hint = query_operators::alias(name)
-                                    .map(|o| format!("did you mean `{}`? ", o.name))
-                                    .unwrap_or_default();
-                                return Err(op.error(format!(
-                                    "unknown filter operator `{}`: {hint}expected one of: {all}",
-                                    path_text(&op)
-                                )));
-                            };
-                            let n = info.name;
-                            if op.input.peek(syn::Token![=]) || op.input.peek(syn::token::Paren) {
-                                return Err(op.error(format!("operator `{n}` takes no value: write `{n}`")));
-                            }
-                            if out.filter.iter().any(|o| o.info.name == n) {
-                                return Err(op.error(format!("operator `{n}` is listed twice: remove one")));
-                            }
-                            out.filter.push(Op { info, span: op.path.span() });
-                            Ok(())
-                        })?;
-                        Ok(())
-                    }
-                    "sort" => flag(&mut out.sort, &meta, "sort"),
-                    "search" => flag(&mut out.search, &meta, "search"),
-                    "select" => {
-                        if meta.input.peek(syn::token::Paren) {
-                            return Err(meta.error("`select` takes `= false` or nothing: write `select = false` to leave the field out of `fields`, or `select`"));
-                        }
-                        if seen_select {
-                            return Err(duplicate(&meta, "select"));
-                        }
-                        seen_select = true;
-                        if meta.input.peek(syn::Token![=]) {
-                            let b = bool_value(&meta)?;
-                            if !b.value {
-                                out.no_select = Some(b.span());
-                            }
-                        }
-                        Ok(())
-                    }
-                    "column" => set(&mut out.column, &meta, "column", str_value(&meta, "column = \"published_at\"")?),
-                    "rename" => set(&mut out.rename, &meta, "rename", str_value(&meta, "rename = \"book_id\"")?),
-                    "folded_column" => set(
-                        &mut out.folded_column,
-                        &meta,
-                        "folded_column",
-                        str_value(&meta, "folded_column = \"title_folded\"")?,
-                    ),
-                    "key" | "default_sort" | "max_page_size" | "default_page_size" => Err(meta.error(format!(
-                        "`{key}` belongs on the struct: move it to `#[query({key} = ..)]` above `struct`; on a field use one of: {FIELD_KEYS}"
-                    ))),
-                    _ => Err(meta.error(format!(
-                        "unknown query attribute `{}` on a field: {}expected one of: {FIELD_KEYS}",
-                        path_text(&meta),
-                        suggest(&key, &["filter", "sort", "search", "select", "column", "rename", "folded_column"])
-                    ))),
-                }
-            })?;
+        let mut seen = Seen::default();
+        for attr in query_attrs(attrs, "`#[query(filter(eq), sort)]`", errors) {
+            let result = attr.parse_nested_meta(|meta| {
+                let result = out.key(&meta, &mut seen, errors);
+                recover(&meta, result, errors)
+            });
+            if let Err(err) = result {
+                errors.push(err);
+            }
         }
-        Ok(out)
+        out
+    }
+
+    fn key(
+        &mut self,
+        meta: &ParseNestedMeta<'_>,
+        seen: &mut Seen,
+        errors: &mut Errors,
+    ) -> syn::Result<()> {
+        let key = meta
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        match key.as_str() {
+            "filter" => {
+                if seen.filter {
+                    return Err(meta.error(
+                        "`filter(..)` is given twice: list every operator in one `filter(..)`",
+                    ));
+                }
+                seen.filter = true;
+                if !meta.input.peek(syn::token::Paren) {
+                    return Err(meta.error("`filter` needs its operators: write `filter(eq, in, ..)`"));
+                }
+                operator_list(meta)?;
+                meta.parse_nested_meta(|op| {
+                    let result = self.operator(&op);
+                    recover(&op, result, errors)
+                })
+            }
+            "sort" => flag(&mut self.sort, meta, "sort"),
+            "search" => flag(&mut self.search, meta, "search"),
+            "select" => {
+                if meta.input.peek(syn::token::Paren) {
+                    return Err(meta.error(
+                        "`select` takes `= false` or nothing: write `select = false` to leave the field out of `fields`, or `select`",
+                    ));
+                }
+                if seen.select {
+                    return Err(duplicate(meta, "select"));
+                }
+                seen.select = true;
+                if meta.input.peek(syn::Token![=]) {
+                    let b = bool_value(meta)?;
+                    if !b.value {
+                        self.no_select = Some(b.span());
+                    }
+                }
+                Ok(())
+            }
+            "column" => set(
+                &mut self.column,
+                meta,
+                "column",
+                str_value(meta, "column = \"published_at\"")?,
+            ),
+            "rename" => set(
+                &mut self.rename,
+                meta,
+                "rename",
+                str_value(meta, "rename = \"book_id\"")?,
+            ),
+            "folded_column" => set(
+                &mut self.folded_column,
+                meta,
+                "folded_column",
+                str_value(meta, "folded_column = \"title_folded\"")?,
+            ),
+            "key" | "default_sort" | "max_page_size" | "default_page_size" => Err(meta.error(format!(
+                "`{key}` belongs on the struct: move it to `#[query({key} = ..)]` above `struct`; on a field use one of: {FIELD_KEYS}"
+            ))),
+            _ => Err(meta.error(format!(
+                "unknown query attribute `{}` on a field: {}expected one of: {FIELD_KEYS}",
+                path_text(meta),
+                suggest(
+                    &key,
+                    &["filter", "sort", "search", "select", "column", "rename", "folded_column"]
+                )
+            ))),
+        }
+    }
+
+    /// One operator of `filter(..)`.
+    fn operator(&mut self, op: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let name = op
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        let name = name.trim_start_matches("r#");
+        let Some(info) = query_operators::find(name) else {
+            let all = operator_names();
+            // `Operator::Eq`: the variant, for its name.
+            let variant = op
+                .path
+                .segments
+                .last()
+                .filter(|_| op.path.segments.len() > 1)
+                .and_then(|s| OPERATORS.iter().find(|o| s.ident == o.variant));
+            if let Some(o) = variant {
+                return Err(op.error(format!(
+                    "unknown filter operator `{}`: did you mean `{}`? write each operator by its name, not its `Operator` variant; expected one of: {all}",
+                    path_text(op),
+                    o.name
+                )));
+            }
+            if let Some(o) = query_operators::find(&name.to_ascii_lowercase()) {
+                return Err(op.error(format!(
+                    "unknown filter operator `{}`: did you mean `{}`? operators are lower case",
+                    path_text(op),
+                    o.name
+                )));
+            }
+            let hint = query_operators::alias(name)
+                .map(|o| format!("did you mean `{}`? ", o.name))
+                .unwrap_or_default();
+            return Err(op.error(format!(
+                "unknown filter operator `{}`: {hint}expected one of: {all}",
+                path_text(op)
+            )));
+        };
+        let n = info.name;
+        if op.input.peek(syn::Token![=]) || op.input.peek(syn::token::Paren) {
+            return Err(op.error(format!("operator `{n}` takes no value: write `{n}`")));
+        }
+        if self.filter.iter().any(|o| o.info.name == n) {
+            return Err(op.error(format!("operator `{n}` is listed twice: remove one")));
+        }
+        self.filter.push(Op {
+            info,
+            span: op.path.span(),
+        });
+        Ok(())
     }
 }
 

@@ -4,7 +4,8 @@
 //! `#[query(...)]` attributes (`attr.rs`), checks them (`valid.rs`) and
 //! generates the `problem_core::query::CollectionQuery` impl (`expand.rs`).
 //! Every mistake is a compile error spanned on the offending token, saying
-//! what to write instead.
+//! what to write instead; all the attribute mistakes of a struct are
+//! reported at once.
 #![deny(missing_docs)]
 
 use proc_macro::TokenStream;
@@ -65,6 +66,11 @@ mod value;
 /// field with `filter`, `sort` or `search` is a compile error: the
 /// in-memory pages read the key and those fields from every item (a field
 /// that is only selected may be skipped).
+///
+/// Each mistake is a compile error spanned on the offending token, saying
+/// what to write instead, and every attribute mistake of the struct and
+/// its fields is reported at once. The type still implements
+/// `CollectionQuery` (a placeholder), so its uses add no errors.
 ///
 /// The generated code names `::problem_core`: with a renamed dependency
 /// (`pc = { package = "problem-core", .. }` in `Cargo.toml`), add
