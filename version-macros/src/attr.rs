@@ -7,6 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Lit, Token};
 
 use crate::ast::{Constraint, Kind, Version};
+use crate::valid::Errors;
 
 const USAGE: &str = "write a version (\"1.0\"), a major with any minor (\"2.x\"), a minimum (\"2.1+\") or a range (\"1.0..=2.5\")";
 
@@ -24,7 +25,16 @@ pub(crate) fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
     let parser = Punctuated::<Expr, Token![,]>::parse_terminated;
     let list = syn::parse::Parser::parse2(parser, args)
         .map_err(|e| syn::Error::new(e.span(), format!("{e}: {LIST_USAGE}")))?;
-    list.iter().map(constraint).collect()
+    // Every malformed constraint at once, not only the first.
+    let mut errors = Errors::default();
+    let mut out = Vec::new();
+    for expr in &list {
+        match constraint(expr) {
+            Ok(c) => out.push(c),
+            Err(err) => errors.push(err),
+        }
+    }
+    errors.finish().map(|()| out)
 }
 
 #[allow(

@@ -34,10 +34,11 @@ use proc_macro::TokenStream;
 /// are a function that is not `async` or is `unsafe` or `extern "C"` (a
 /// handler is a safe Rust `async fn`), a method (`self`), a type or const
 /// parameter or an `impl Trait` argument (`versioned![...]` lists handlers
-/// without generic arguments), and more than 16 constraints. On such a
-/// mistake the function is still defined (as a handler that accepts no
-/// version), so its uses, direct or in `versioned![...]`, add no errors:
-/// the mistake is the one error.
+/// without generic arguments), and more than 16 constraints; every
+/// malformed constraint is reported at once, with the signature's first
+/// mistake. On a mistake the function is still defined (as a handler that
+/// accepts no version), so its uses, direct or in `versioned![...]`, add
+/// no errors of their own.
 ///
 /// Where it goes: a free `async fn`, or an associated function of an
 /// inherent `impl` without generic parameters. It cannot go on a method
@@ -60,15 +61,19 @@ pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
         Ok(item_fn) => item_fn,
         Err(err) => return fallback::item(&err, item).into(),
     };
-    let constraints = match attr::constraints(args) {
-        Ok(constraints) => constraints,
-        Err(err) => return fallback::versioned_fn(&err, item_fn).into(),
-    };
+    // Every mistake at once: the malformed constraints, the signature's,
+    // and how the constraints that parsed fit together.
+    let mut errors = valid::Errors::default();
+    let constraints = attr::constraints(args).unwrap_or_else(|err| {
+        errors.push(err);
+        Vec::new()
+    });
     let f = ast::VersionedFn {
         item: item_fn,
         constraints,
     };
-    match valid::versioned_fn(&f) {
+    valid::versioned_fn(&f, &mut errors);
+    match errors.finish() {
         Ok(()) => expand::versioned_fn(&f),
         Err(err) => fallback::versioned_fn(&err, f.item),
     }

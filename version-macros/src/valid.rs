@@ -18,11 +18,41 @@ const ACTIX_ROUTE_MACROS: [&str; 11] = [
     "routes",
 ];
 
+/// Mistakes combined into one `syn::Error`, so that all are reported at
+/// once (as `problem-derive`'s `attr.rs`).
+#[derive(Default)]
+pub(crate) struct Errors(Option<syn::Error>);
+
+impl Errors {
+    pub(crate) fn push(&mut self, err: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(err),
+            None => self.0 = Some(err),
+        }
+    }
+
+    pub(crate) fn finish(self) -> syn::Result<()> {
+        match self.0 {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The function is a safe Rust `async fn` (no `unsafe`, no `extern` ABI)
 /// without `self`, type or const parameters
 /// (free or associated); its constraints are at most `MAX_CONSTRAINTS`,
-/// each accepts a version, and they do not overlap each other.
-pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
+/// each accepts a version, and they do not overlap each other. Each
+/// mistake is pushed to `errors`.
+pub(crate) fn versioned_fn(f: &VersionedFn, errors: &mut Errors) {
+    if let Err(err) = signature(f) {
+        errors.push(err);
+    }
+    constraints(f, errors);
+}
+
+/// The first mistake of the signature and attributes, if any.
+fn signature(f: &VersionedFn) -> syn::Result<()> {
     let sig = &f.item.sig;
     if sig.asyncness.is_none() {
         return Err(syn::Error::new_spanned(
@@ -86,16 +116,26 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
             "a #[versioned] handler cannot take an `impl Trait` argument (a hidden type parameter versioned![...] could never choose): name the argument's concrete type",
         ));
     }
+    Ok(())
+}
+
+/// Too many constraints, each constraint accepting no version and each
+/// overlapping an earlier one of the same handler.
+fn constraints(f: &VersionedFn, errors: &mut Errors) {
     if let Some(extra) = f.constraints.get(MAX_CONSTRAINTS) {
-        return Err(syn::Error::new(
+        errors.push(syn::Error::new(
             extra.span,
             format!(
                 "#[versioned] takes at most {MAX_CONSTRAINTS} version constraints: merge neighbouring ones into a range (\"1.0..=2.5\"), a major (\"2.x\") or a minimum (\"2.1+\")"
             ),
         ));
     }
-    if let Some(c) = f.constraints.iter().find(|c| c.kind.low() > c.kind.high()) {
-        return Err(syn::Error::new(
+    for c in f
+        .constraints
+        .iter()
+        .filter(|c| c.kind.low() > c.kind.high())
+    {
+        errors.push(syn::Error::new(
             c.span,
             format!(
                 "version constraint \"{}\" accepts no version: write the lower end first",
@@ -108,7 +148,7 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
             .iter()
             .find(|c| c.kind.overlaps(later.kind))
         {
-            return Err(syn::Error::new(
+            errors.push(syn::Error::new(
                 later.span,
                 format!(
                     "version constraint \"{}\" overlaps \"{}\" of the same handler; remove one of them",
@@ -117,7 +157,6 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> syn::Result<()> {
             ));
         }
     }
-    Ok(())
 }
 
 /// One of actix-web's route attributes (`#[get("/books")]`,
