@@ -141,28 +141,161 @@ fn hint(text: &str) -> Option<String> {
             ));
         }
     }
+    if t == "*" || t.eq_ignore_ascii_case("x") {
+        return Some(
+            "every version is the minimum from the first: write \"0.0+\" (or list the majors served, e.g. \"1.x\", \"2.x\")"
+                .to_owned(),
+        );
+    }
+    if let Some(rest) = t.strip_prefix('>') {
+        return greater_than(rest.trim());
+    }
+    if let Some(rest) = t.strip_prefix('<') {
+        return less_than(rest.trim());
+    }
+    if let Some(rest) = t.strip_prefix('^') {
+        return caret(rest.trim());
+    }
+    if let Some(rest) = t.strip_prefix('~') {
+        return tilde(rest.trim());
+    }
+    if let Some(v) = semver(t) {
+        return Some(format!(
+            "an API version is `major.minor`, with no patch: write \"{}\"",
+            show(v)
+        ));
+    }
     let range = t
-        .split_once("..")
-        .filter(|(_, high)| !high.starts_with('='))
+        .split_once("..=")
+        .or_else(|| t.split_once(".."))
         .or_else(|| t.split_once(" - "));
     if let Some((low, high)) = range {
-        let (low, high) = (
-            parse_version(low.trim()).ok()?,
-            parse_version(high.trim()).ok()?,
-        );
-        let whole_major = low.1 == 0 && high == (low.0.saturating_add(1), 0);
-        let alternative = if whole_major {
+        let (low_text, high_text) = (low.trim(), high.trim());
+        let (low, high) = (range_end(low_text, false)?, range_end(high_text, true)?);
+        let reversed = low > high;
+        let (low, high) = if reversed { (high, low) } else { (low, high) };
+        let whole_majors = low.1 == 0 && (high.1 == u16::MAX || is_major(high_text));
+        let exclusive_whole_major = !reversed
+            && !t.contains("..=")
+            && !is_major(high_text)
+            && low.1 == 0
+            && high == (low.0.saturating_add(1), 0);
+        let alternative = if exclusive_whole_major {
             format!(", or \"{}.x\" for every {}.* version", low.0, low.0)
+        } else if whole_majors && high.0 > low.0 && high.0 - low.0 < 4 {
+            let majors: Vec<String> = (low.0..=high.0).map(|m| format!("\"{m}.x\"")).collect();
+            format!(", or list the majors: #[versioned({})]", majors.join(", "))
         } else {
             String::new()
         };
+        let lower_first = if reversed { ", lower end first," } else { "" };
         return Some(format!(
-            "a range is written with `..=` and includes both ends: write \"{}..={}\"{alternative}",
+            "a range is written with `..=`{lower_first} and includes both ends: write \"{}..={}\"{alternative}",
             show(low),
             show(high)
         ));
     }
     None
+}
+
+/// `2.x` as the end of a range: its first minor at the low end, its last at
+/// the high end; or a version.
+fn range_end(text: &str, high: bool) -> Option<Version> {
+    match text.strip_suffix(".x").or_else(|| text.strip_suffix(".X")) {
+        Some(major) if !major.contains('.') => {
+            let (m, _) = parse_version(major).ok()?;
+            Some((m, if high { u16::MAX } else { 0 }))
+        }
+        Some(_) => None,
+        None => parse_version(text).ok(),
+    }
+}
+
+/// `2.x` (a major with any minor).
+fn is_major(text: &str) -> bool {
+    text.ends_with(".x") || text.ends_with(".X")
+}
+
+/// `>2.0`: the versions after it, from the next one on.
+fn greater_than(rest: &str) -> Option<String> {
+    let v = parse_version(rest).ok()?;
+    let next = match v {
+        (major, u16::MAX) => (major.checked_add(1)?, 0),
+        (major, minor) => (major, minor + 1),
+    };
+    // Cargo reads `>2` as "after every 2.*".
+    let after_major = match (rest.contains('.'), v.0.checked_add(1)) {
+        (false, Some(m)) => format!(", or \"{m}.0+\" for the majors after {}", v.0),
+        (true, _) | (false, None) => String::new(),
+    };
+    Some(format!(
+        "a minimum is written with a trailing `+` and includes its version: write \"{}+\" (the versions after {}){after_major}",
+        show(next),
+        show(v)
+    ))
+}
+
+/// `<3`: the versions before it, as a range from the first version.
+fn less_than(rest: &str) -> Option<String> {
+    let v = parse_version(rest).ok()?;
+    let last = match v {
+        (0, 0) => return None,
+        (major, 0) => (major - 1, u16::MAX),
+        (major, minor) => (major, minor - 1),
+    };
+    let first = if last >= (1, 0) { (1, 0) } else { (0, 0) };
+    let majors = if v.1 == 0 && v.0 - first.0 <= 3 {
+        let majors: Vec<String> = (first.0..v.0).map(|m| format!("\"{m}.x\"")).collect();
+        format!(", or list the majors: #[versioned({})]", majors.join(", "))
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "an upper bound is written as a range from the first version, both ends included: write \"{}..={}\"{majors}",
+        show(first),
+        show(last)
+    ))
+}
+
+/// Cargo's `^2.1`: up to the next major (the next minor below 1.0).
+fn caret(rest: &str) -> Option<String> {
+    let (major, minor) = parse_version(rest).ok()?;
+    let has_minor = rest.contains('.');
+    let write = match (major, has_minor) {
+        (0, true) => format!("\"0.{minor}\" (0.{minor} only, as Cargo reads it)"),
+        (_, false) => format!("\"{major}.x\" (every {major}.*)"),
+        (_, true) if minor == 0 => format!("\"{major}.x\" (every {major}.*)"),
+        (_, true) => {
+            format!("\"{major}.{minor}..={major}.65535\" ({major}.{minor} and the later {major}.*)")
+        }
+    };
+    Some(format!(
+        "Cargo's `^` requirement is not a version constraint: write {write}"
+    ))
+}
+
+/// Cargo's `~2.1`: the patches of one version, which API versions have not.
+fn tilde(rest: &str) -> Option<String> {
+    let (major, minor) = parse_version(rest).ok()?;
+    let write = if rest.contains('.') {
+        format!("\"{major}.{minor}\" (an API version has no patches)")
+    } else {
+        format!("\"{major}.x\" (every {major}.*)")
+    };
+    Some(format!(
+        "Cargo's `~` requirement is not a version constraint: write {write}"
+    ))
+}
+
+/// `1.2.3`, `1.2.x`, `1.2.*`: a semantic version, as `major.minor`.
+fn semver(text: &str) -> Option<Version> {
+    let (version, patch) = text.rsplit_once('.')?;
+    let patch_ok = matches!(patch, "x" | "X" | "*")
+        || (!patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()));
+    if !patch_ok || !version.contains('.') {
+        return None;
+    }
+    parse_version(version).ok()
 }
 
 /// Why a version did not parse.
@@ -253,7 +386,34 @@ mod tests {
         assert!(!h("1.2..2.5").contains(".x"));
         assert!(h("1.0 - 2.0").contains("write \"1.0..=2.0\""));
         assert!(h(" 1.0").contains("without spaces"));
-        assert_eq!(hint("1.2.3"), None);
+        assert!(h("1.0.0").contains("no patch: write \"1.0\""));
+        assert!(h("1.2.x").contains("write \"1.2\""));
+        assert!(h(">2.0").contains("write \"2.1+\""));
+        assert!(h(">2").contains("write \"2.1+\" (the versions after 2.0), or \"3.0+\""));
+        assert!(h(">1.65535").contains("write \"2.0+\""));
+        assert!(h("<3").contains(
+            "write \"1.0..=2.65535\", or list the majors: #[versioned(\"1.x\", \"2.x\")]"
+        ));
+        assert!(h("<2.5").contains("write \"1.0..=2.4\""));
+        assert!(!h("<2.5").contains("majors"));
+        assert!(
+            h("<1").contains("write \"0.0..=0.65535\", or list the majors: #[versioned(\"0.x\")]")
+        );
+        assert_eq!(hint("<0"), None);
+        assert!(h("^2").contains("write \"2.x\""));
+        assert!(h("^2.0").contains("write \"2.x\""));
+        assert!(h("^2.1").contains("write \"2.1..=2.65535\""));
+        assert!(h("^0.3").contains("write \"0.3\""));
+        assert!(h("~2.1").contains("write \"2.1\""));
+        assert!(h("~2").contains("write \"2.x\""));
+        assert!(h("2.x..=3.x").contains(
+            "write \"2.0..=3.65535\", or list the majors: #[versioned(\"2.x\", \"3.x\")]"
+        ));
+        assert!(
+            h("5.0..4.0").contains("lower end first, and includes both ends: write \"4.0..=5.0\"")
+        );
+        assert!(h("*").contains("write \"0.0+\""));
+        assert_eq!(hint("1.2.3.4"), None);
         assert_eq!(hint(">=x"), None);
         assert_eq!(hint("1..=x"), None);
     }

@@ -26,9 +26,13 @@ use proc_macro::TokenStream;
 /// Constraint literals: `"1.0"` (exact), `"2.x"` (every 2.*), `"2.1+"`
 /// (2.1 and later), `"1.0..=2.5"` (inclusive range). A bare major is
 /// exact too: `"2"` means 2.0 only, like `"2.0"`; write `"2.x"` for every
-/// 2.*. A constraint in
-/// another notation (`">=2.1"`, `"1..2"`, `"2.*"`) is an error giving the
-/// literal to write instead. A malformed literal,
+/// 2.*. A version has no patch: `"1.0.0"` is an error saying to write
+/// `"1.0"`. A constraint in another notation (`">=2.1"`, `">2.0"`,
+/// `"<3"`, `"<=2.1"`, Cargo's `"^2"` and `"~2.1"`, `"1..2"`,
+/// `"2.x..=3.x"`, `"2.*"`, `"*"`) is an error giving the literal to write
+/// instead (`"2.1+"`, `"2.1+"`, `"1.0..=2.65535"`, `"1.0..=2.1"`,
+/// `"2.x"`, `"2.1"`, `"1.0..=2.0"`, `"2.0..=3.65535"`, `"2.x"`,
+/// `"0.0+"`). A malformed literal,
 /// a non-string argument, no argument, or two overlapping constraints on
 /// one function are compile errors spanned on the offending token, and so
 /// are a function that is not `async` or is `unsafe` or `extern "C"` (a
