@@ -1,6 +1,5 @@
 //! The parsed form of the deriving struct.
 
-use proc_macro2::Span;
 use syn::{
     Attribute, Data, DeriveInput, Fields, GenericArgument, Ident, LitStr, PathArguments, Type,
 };
@@ -29,8 +28,8 @@ pub(crate) struct Field<'a> {
     pub value_ty: &'a Type,
     /// Whether the type is `Option<T>`.
     pub nullable: bool,
-    /// `Option<Option<T>>`: refused by validation.
-    pub nested_option: Option<Span>,
+    /// The inner `Option<T>` of `Option<Option<T>>`: refused by validation.
+    pub nested_option: Option<&'a Type>,
     pub attrs: FieldAttrs,
     /// serde's view of the field: its `rename` (serializing name), and
     /// whether it is never serialized (`skip`, `skip_serializing`).
@@ -170,8 +169,7 @@ impl<'a> Input<'a> {
                 Some(inner) => (inner, true),
                 None => (&f.ty, false),
             };
-            let nested_option =
-                option_inner(value_ty).map(|_| syn::spanned::Spanned::span(value_ty));
+            let nested_option = option_inner(value_ty).map(|_| value_ty);
             let name = match &fattrs.rename {
                 Some(r) => r.value(),
                 None => ident.to_string().trim_start_matches("r#").to_owned(),

@@ -158,10 +158,19 @@ impl ContainerAttrs {
 /// to write (`example`).
 fn int_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<syn::LitInt> {
     let value = meta.value()?;
-    if value.peek(syn::LitInt) || (value.peek(syn::Token![-]) && value.peek2(syn::LitInt)) {
+    let name = example.split(' ').next().unwrap_or_default();
+    if value.peek(syn::Token![-]) && value.peek2(syn::LitInt) {
+        // Spanned on both tokens, `-` and the digits.
+        let minus: syn::Token![-] = value.parse()?;
+        let lit: LitInt = value.parse()?;
+        return Err(syn::Error::new_spanned(
+            quote::quote!(#minus #lit),
+            format!("`{name}` must be a whole number of at least 1, like `{example}`"),
+        ));
+    }
+    if value.peek(syn::LitInt) {
         let lit: LitInt = value.parse()?;
         if !lit.suffix().is_empty() {
-            let name = example.split(' ').next().unwrap_or_default();
             return Err(syn::Error::new(
                 lit.span(),
                 format!(

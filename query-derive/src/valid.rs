@@ -44,11 +44,11 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
 
     for (i, f) in input.fields.iter().enumerate() {
         // A field only selected may have any type, nested options too.
-        if let Some(span) = f.nested_option
+        if let Some(inner) = f.nested_option
             && (f.is_queried() || f.name == key_name)
         {
-            push(Error::new(
-                span,
+            push(Error::new_spanned(
+                inner,
                 "`Option<Option<T>>` is not a queryable type: use `Option<T>` for a nullable field",
             ));
         }

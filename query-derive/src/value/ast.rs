@@ -6,12 +6,12 @@
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{Attribute, Data, DeriveInput, Error, Fields, Ident, LitStr, Token};
+use syn::{Attribute, Data, DeriveInput, Error, Fields, Generics, Ident, LitStr, Token};
 
 pub(crate) struct Input<'a> {
     pub ident: &'a Ident,
-    /// Where generics are written, when there are any (refused).
-    pub generics: Option<Span>,
+    /// The generics, when there are any (refused).
+    pub generics: Option<&'a Generics>,
     /// `rename_all = ".."` or `rename_all(serialize = "..")`.
     pub rename_all: Option<LitStr>,
     /// Serde attributes under which a unit variant is no string, each with
@@ -51,7 +51,7 @@ impl<'a> Input<'a> {
                 ));
             }
         };
-        let generics = (!input.generics.params.is_empty()).then(|| input.generics.span());
+        let generics = (!input.generics.params.is_empty()).then_some(&input.generics);
         let mut rename_all = None;
         let mut not_strings = Vec::new();
         let mut serde_malformed = false;

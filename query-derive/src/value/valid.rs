@@ -17,9 +17,9 @@ pub(crate) fn names(input: &Input<'_>) -> Result<Vec<String>, Option<Error>> {
     let mut errors: Vec<Error> = Vec::new();
     let mut push = |e: Error| errors.push(e);
     let name = input.ident.unraw().to_string();
-    if let Some(span) = input.generics {
-        push(Error::new(
-            span,
+    if let Some(generics) = input.generics {
+        push(Error::new_spanned(
+            generics,
             format!(
                 "`#[derive(QueryValue)]` takes no generic parameters: `{name}`'s names must be known without them"
             ),
