@@ -7,6 +7,20 @@ use syn::spanned::Spanned;
 use syn::{Attribute, LitBool, LitInt, LitStr};
 
 const CONTAINER_KEYS: &str = "key, default_sort, max_page_size, default_page_size";
+/// The keys of the struct's and of a field's `#[query(..)]`, by name.
+const CONTAINER_NAMES: [&str; 4] = ["key", "default_sort", "max_page_size", "default_page_size"];
+const FIELD_NAMES: [&str; 7] = [
+    "filter",
+    "sort",
+    "search",
+    "select",
+    "column",
+    "rename",
+    "folded_column",
+];
+/// A list of keys, as the messages show it.
+const CONTAINER_EXAMPLE: &str = "`#[query(key = \"isbn\")]`";
+const FIELD_EXAMPLE: &str = "`#[query(filter(eq), sort)]`";
 const FIELD_KEYS: &str = "filter(..), sort, search, select, select = false, column = \"..\", rename = \"..\", folded_column = \"..\"";
 
 /// Container attributes.
@@ -81,15 +95,17 @@ fn recover(
 }
 
 /// The `#[query(..)]` attributes among `attrs`; an empty `#[query()]` is
-/// reported (`example` is a list with a key of the place).
+/// reported (`example` is a list with a key of the place), and so is a
+/// literal where a key goes.
 fn query_attrs<'a>(
     attrs: &'a [Attribute],
+    keys: &[&str],
     example: &str,
     errors: &mut Errors,
 ) -> Vec<&'a Attribute> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("query")) {
-        match not_empty(attr, example) {
+        match not_empty(attr, example).and_then(|()| literal_key(attr, keys, example)) {
             Ok(()) => out.push(attr),
             Err(err) => errors.push(err),
         }
@@ -97,18 +113,27 @@ fn query_attrs<'a>(
     out
 }
 
+/// A syntax slip in the list of keys (the keys' own mistakes are
+/// recorded as they are read), with the form to write.
+fn syntax_slip(err: &syn::Error, example: &str) -> syn::Error {
+    syn::Error::new(
+        err.span(),
+        format!("{err}: write the keys separated by commas, e.g. {example}"),
+    )
+}
+
 impl ContainerAttrs {
     /// The struct's `#[query(..)]` settings; each mistake is pushed to
     /// `errors`.
     pub(crate) fn from_attrs(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut out = Self::default();
-        for attr in query_attrs(attrs, "`#[query(key = \"isbn\")]`", errors) {
+        for attr in query_attrs(attrs, &CONTAINER_NAMES, CONTAINER_EXAMPLE, errors) {
             let result = attr.parse_nested_meta(|meta| {
                 let result = out.key(&meta);
                 recover(&meta, result, errors)
             });
             if let Err(err) = result {
-                errors.push(err);
+                errors.push(syntax_slip(&err, CONTAINER_EXAMPLE));
             }
         }
         out
@@ -148,7 +173,7 @@ impl ContainerAttrs {
             _ => Err(meta.error(format!(
                 "unknown query attribute `{}` on the struct: {}expected one of: {CONTAINER_KEYS}",
                 path_text(meta),
-                suggest(&key, &["key", "default_sort", "max_page_size", "default_page_size"])
+                suggest(&key, &CONTAINER_NAMES)
             ))),
         }
     }
@@ -237,8 +262,9 @@ fn bool_value(meta: &ParseNestedMeta<'_>) -> syn::Result<LitBool> {
 
 /// The `(..)` of `filter(..)` lists operators as bare names: an empty list
 /// or a literal (`filter("eq")`) is one error, before the list is read.
-fn operator_list(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    let group: proc_macro2::Group = meta.input.fork().parse()?;
+/// Takes the list (the group) from `meta`, and returns it to be read.
+fn operator_list(meta: &ParseNestedMeta<'_>) -> syn::Result<proc_macro2::Group> {
+    let group: proc_macro2::Group = meta.input.parse()?;
     if group.stream().is_empty() {
         return Err(syn::Error::new(
             group.span(),
@@ -281,6 +307,51 @@ fn operator_list(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
             ));
         }
     }
+    Ok(group)
+}
+
+/// The names in `filter(eq in)`, as they should be written: `eq, in`.
+fn comma_separated(list: &proc_macro2::Group) -> String {
+    let mut names = Vec::new();
+    for token in list.stream() {
+        match token {
+            proc_macro2::TokenTree::Ident(name) => names.push(name.to_string()),
+            proc_macro2::TokenTree::Punct(p) if p.as_char() != ':' => {}
+            // A path or a value: no simple fix to show.
+            proc_macro2::TokenTree::Punct(_)
+            | proc_macro2::TokenTree::Group(_)
+            | proc_macro2::TokenTree::Literal(_) => return "eq, in".to_owned(),
+        }
+    }
+    names.join(", ")
+}
+
+/// `#[query("sort")]`: a literal where a key goes is one error, spanned on
+/// it, before the list is read (`keys` are the place's keys, `example` a
+/// list of them).
+fn literal_key(attr: &Attribute, keys: &[&str], example: &str) -> syn::Result<()> {
+    let syn::Meta::List(list) = &attr.meta else {
+        return Ok(());
+    };
+    let mut entry_start = true;
+    for token in list.tokens.clone() {
+        if let proc_macro2::TokenTree::Literal(lit) = &token
+            && entry_start
+        {
+            let text = lit.to_string();
+            let bare = text.trim_matches('"');
+            let write = if keys.contains(&bare) {
+                format!("write `{bare}` without quotes")
+            } else {
+                format!("write e.g. {example}")
+            };
+            return Err(syn::Error::new(
+                lit.span(),
+                format!("query keys are bare names, not literals: {write}"),
+            ));
+        }
+        entry_start = matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == ',');
+    }
     Ok(())
 }
 
@@ -293,8 +364,9 @@ fn operator_names() -> String {
         .join(", ")
 }
 
-/// An empty `#[query()]` is one error on its parentheses (`example` is a
-/// list with a key of the place).
+/// An empty `#[query()]` is one error on its parentheses, and `#[query]`
+/// or `#[query = ..]` one on the attribute (`example` is a list with a key
+/// of the place).
 fn not_empty(attr: &Attribute, example: &str) -> syn::Result<()> {
     match &attr.meta {
         syn::Meta::List(list) if list.tokens.is_empty() => Err(syn::Error::new(
@@ -303,7 +375,12 @@ fn not_empty(attr: &Attribute, example: &str) -> syn::Result<()> {
                 "`#[query()]` lists no key: write a key inside, like {example}, or remove the attribute"
             ),
         )),
-        syn::Meta::List(_) | syn::Meta::Path(_) | syn::Meta::NameValue(_) => Ok(()),
+        syn::Meta::List(_) => Ok(()),
+        // `#[query]`, `#[query = ..]`.
+        syn::Meta::Path(_) | syn::Meta::NameValue(_) => Err(syn::Error::new_spanned(
+            attr,
+            format!("`#[query]` takes a list of keys in parentheses: write e.g. {example}"),
+        )),
     }
 }
 
@@ -381,13 +458,13 @@ impl FieldAttrs {
     pub(crate) fn from_attrs(attrs: &[Attribute], errors: &mut Errors) -> Self {
         let mut out = Self::default();
         let mut seen = Seen::default();
-        for attr in query_attrs(attrs, "`#[query(filter(eq), sort)]`", errors) {
+        for attr in query_attrs(attrs, &FIELD_NAMES, FIELD_EXAMPLE, errors) {
             let result = attr.parse_nested_meta(|meta| {
                 let result = out.key(&meta, &mut seen, errors);
                 recover(&meta, result, errors)
             });
             if let Err(err) = result {
-                errors.push(err);
+                errors.push(syntax_slip(&err, FIELD_EXAMPLE));
             }
         }
         out
@@ -415,10 +492,24 @@ impl FieldAttrs {
                 if !meta.input.peek(syn::token::Paren) {
                     return Err(meta.error("`filter` needs its operators: write `filter(eq, in, ..)`"));
                 }
-                operator_list(meta)?;
-                meta.parse_nested_meta(|op| {
+                let list = operator_list(meta)?;
+                // Read on its own (not as `meta.parse_nested_meta`): after
+                // a slip the rest of the list is no second error.
+                let operators = syn::meta::parser(|op| {
                     let result = self.operator(&op);
                     recover(&op, result, errors)
+                });
+                syn::parse::Parser::parse2(operators, list.stream())
+                // The operators' own mistakes are recorded: this is a
+                // syntax slip, `filter(eq in)`.
+                .map_err(|err| {
+                    syn::Error::new(
+                        err.span(),
+                        format!(
+                            "{err}: separate the operators with commas: write `filter({})`",
+                            comma_separated(&list)
+                        ),
+                    )
                 })
             }
             "sort" => flag(&mut self.sort, meta, "sort"),
@@ -465,10 +556,7 @@ impl FieldAttrs {
             _ => Err(meta.error(format!(
                 "unknown query attribute `{}` on a field: {}expected one of: {FIELD_KEYS}",
                 path_text(meta),
-                suggest(
-                    &key,
-                    &["filter", "sort", "search", "select", "column", "rename", "folded_column"]
-                )
+                suggest(&key, &FIELD_NAMES)
             ))),
         }
     }
