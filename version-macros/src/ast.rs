@@ -2,7 +2,6 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
 use syn::{Expr, ItemFn, Path, Token};
 
 /// A version `major.minor`.
@@ -83,6 +82,9 @@ impl VersionedFn {
     }
 }
 
+/// How `versioned![...]` is written.
+const TABLE_USAGE: &str = "write the #[versioned] handlers separated by commas, then an optional `fallback = <handler>`, e.g. versioned![list_v1, list_v2, fallback = list_any]";
+
 /// The input of `versioned![...]`.
 pub(crate) struct Table {
     /// The listed `#[versioned]` functions.
@@ -114,7 +116,13 @@ impl Parse for Entry {
                     format!("unknown option `{key}`: the only option is `fallback = <handler>`"),
                 ));
             }
-            input.parse::<Token![=]>()?;
+            let eq = input.parse::<Token![=]>()?;
+            if input.is_empty() || input.peek(Token![,]) {
+                return Err(syn::Error::new_spanned(
+                    quote::quote!(#key #eq),
+                    format!("`fallback` needs a handler after `=`: {TABLE_USAGE}"),
+                ));
+            }
             let expr: Expr = input.parse()?;
             return Ok(Entry::Fallback(Fallback {
                 span: key.span(),
@@ -133,7 +141,17 @@ impl Parse for Entry {
 
 impl Parse for Table {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let entries = Punctuated::<Entry, Token![,]>::parse_terminated(input)?;
+        let mut entries = Vec::new();
+        while !input.is_empty() {
+            entries.push(input.parse::<Entry>()?);
+            if input.is_empty() {
+                break;
+            }
+            // `versioned![a b]`: the entries' own mistakes say what to write.
+            input
+                .parse::<Token![,]>()
+                .map_err(|e| syn::Error::new(e.span(), format!("{e}: {TABLE_USAGE}")))?;
+        }
         let mut handlers = Vec::new();
         let mut fallback: Option<Fallback> = None;
         for entry in entries {
