@@ -138,7 +138,8 @@ pub(crate) fn table(t: &Table) -> TokenStream {
                 display(&t.handlers[i]),
                 display(&t.handlers[j])
             );
-            asserts.push(quote! {
+            // Spanned on the later handler: the entry to change.
+            asserts.push(quote_spanned! {path_span(&t.handlers[j])=>
                 const _: () = ::core::assert!(
                     !::problem_core::__private::version::VersionConstraint::any_overlap(#a, #b),
                     #message

@@ -90,7 +90,8 @@ pub fn versioned(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `problem_core::version::versioned`).
 ///
 /// Handlers whose constraints overlap are rejected at compile time by a
-/// const-evaluated assertion naming both; a listed function without
+/// const-evaluated assertion naming both, spanned on the later of the
+/// two (one error per overlapping pair); a listed function without
 /// `#[versioned(...)]` is a compile error saying to add it. The generated
 /// code names `::problem_core`: with a renamed dependency, add
 /// `extern crate pc as problem_core;` at the crate root.
