@@ -408,13 +408,16 @@ fn flag(slot: &mut Option<Span>, meta: &ParseNestedMeta<'_>, what: &str) -> syn:
     Ok(())
 }
 
-/// `did you mean `sort`? ` when `name` is close to a known key: within two
-/// edits, or the key with a suffix (`sortable`, `searchable`, `filters`).
+/// `did you mean `sort`? ` when `name` is close to a known key or
+/// operator: within two edits (fewer than its length: `x` is no slip of
+/// `eq`), or the key with a suffix (`sortable`, `searchable`, `filters`).
 fn suggest(name: &str, known: &[&str]) -> String {
     known
         .iter()
         .map(|k| (edit_distance(name, k), *k))
-        .filter(|(d, k)| *d <= 2 || (name.starts_with(k) && k.len() >= 4))
+        .filter(|(d, k)| {
+            (*d <= 2 && *d < name.chars().count()) || (name.starts_with(k) && k.len() >= 4)
+        })
         .min()
         .map(|(_, k)| format!("did you mean `{k}`? "))
         .unwrap_or_default()
@@ -592,9 +595,12 @@ impl FieldAttrs {
                     o.name
                 )));
             }
-            let hint = query_operators::alias(name)
-                .map(|o| format!("did you mean `{}`? ", o.name))
-                .unwrap_or_default();
+            // An alias from another library (`like`, `ge`), or a slip
+            // (`contain`, `eqq`).
+            let hint = match query_operators::alias(name) {
+                Some(o) => format!("did you mean `{}`? ", o.name),
+                None => suggest(name, &OPERATORS.iter().map(|o| o.name).collect::<Vec<_>>()),
+            };
             return Err(op.error(format!(
                 "unknown filter operator `{}`: {hint}expected one of: {all}",
                 path_text(op)
@@ -627,5 +633,10 @@ mod tests {
         assert_eq!(suggest("filters", &field), "did you mean `filter`? ");
         assert_eq!(suggest("colum", &field), "did you mean `column`? ");
         assert_eq!(suggest("tags", &field), "");
+        let ops = ["eq", "ne", "gt", "in", "contains", "starts_with"];
+        assert_eq!(suggest("contain", &ops), "did you mean `contains`? ");
+        assert_eq!(suggest("eqq", &ops), "did you mean `eq`? ");
+        assert_eq!(suggest("startswith", &ops), "did you mean `starts_with`? ");
+        assert_eq!(suggest("x", &ops), "");
     }
 }
