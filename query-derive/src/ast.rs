@@ -92,17 +92,27 @@ fn last_ident(ty: &Type) -> Option<&Ident> {
 }
 
 /// `Some(T)` when `ty` is `Option<T>` (also `std::option::Option<T>`).
+fn option_inner(ty: &Type) -> Option<&Type> {
+    wrapped(ty, "Option")
+}
+
+/// `Some(T)` when `ty` is `Vec<T>` (also `std::vec::Vec<T>`).
+pub(crate) fn vec_inner(ty: &Type) -> Option<&Type> {
+    wrapped(ty, "Vec")
+}
+
+/// `Some(T)` when `ty` is `wrapper<T>`, by its last path segment.
 #[allow(
     clippy::wildcard_enum_match_arm,
-    reason = "syn::GenericArgument is #[non_exhaustive]: only a type argument is an Option's"
+    reason = "syn::GenericArgument is #[non_exhaustive]: only a type argument is the wrapped type"
 )]
-fn option_inner(ty: &Type) -> Option<&Type> {
+fn wrapped<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {
     let Type::Path(p) = ty else { return None };
     if p.qself.is_some() {
         return None;
     }
     let seg = p.path.segments.last()?;
-    if seg.ident != "Option" {
+    if seg.ident != wrapper {
         return None;
     }
     let PathArguments::AngleBracketed(args) = &seg.arguments else {

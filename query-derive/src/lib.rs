@@ -45,7 +45,10 @@ mod value;
 /// `String`, `time::Date`, `time::OffsetDateTime`, `Option` of one of them,
 /// or an enum of unit variants with `#[derive(problem_core::QueryValue)]`).
 /// Any other field is only selected (`fields`, `exclude`) and may have any
-/// type: `Vec<String>`, a nested struct (`ValueKind::Opaque`). `column` is
+/// type: `Vec<String>`, a nested struct (`ValueKind::Opaque`). `in` and
+/// `not_in` take a list of the field's own values (`id__in=1,2`), so a
+/// field with them is declared `i64`, not `Vec<i64>` (a compile error
+/// saying so). `column` is
 /// the SQL column filters, sorting and search read, so it goes on the key
 /// or a field with one of them (elsewhere it is an error).
 ///

@@ -5,7 +5,7 @@ use query_operators::Applies;
 use syn::ext::IdentExt;
 use syn::{Error, LitStr};
 
-use crate::ast::{Input, KnownType};
+use crate::ast::{Input, KnownType, vec_inner};
 use crate::value::rename::RenameRule;
 
 /// Container settings after defaults and checks.
@@ -126,6 +126,33 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
             }
         }
         let known = f.known_type();
+        // `filter(in)` on `Vec<i64>`: the list is the query's, not the field's.
+        if let Some(elem) = vec_inner(f.value_ty)
+            && let Some(op) = f
+                .attrs
+                .filter
+                .iter()
+                .find(|o| matches!(o.info.name, "in" | "not_in"))
+        {
+            let (n, name) = (op.info.name, &f.name);
+            let elem = quote::ToTokens::to_token_stream(elem)
+                .to_string()
+                .replace(' ', "");
+            let written = quote::ToTokens::to_token_stream(f.ty)
+                .to_string()
+                .replace(' ', "");
+            let declare = if f.nullable {
+                format!("Option<{elem}>")
+            } else {
+                elem.clone()
+            };
+            push(Error::new(
+                op.span,
+                format!(
+                    "`{n}` takes a list of values of the field's own type (`{name}__{n}=x,y` lists two `{elem}` values), and `{name}` is written `{written}`: declare `{name}` as `{declare}`"
+                ),
+            ));
+        }
         for op in &f.attrs.filter {
             let name = op.info.name;
             match op.info.applies {
