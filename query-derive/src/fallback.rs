@@ -15,6 +15,15 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     ident.set_span(Span::call_site());
     let resource = input.ident.unraw().to_string();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    // The placeholder impls need `Self: 'static` (`CollectionQuery`'s
+    // supertrait): every type parameter gets the bound.
+    let mut generics = input.generics.clone();
+    let type_params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+    let predicates = &mut generics.make_where_clause().predicates;
+    for param in &type_params {
+        predicates.push(syn::parse_quote!(#param: 'static));
+    }
+    let (_, _, static_where) = generics.split_for_impl();
     let q = quote!(::problem_core::query);
     // Marks the fields as read, as the real expansion does: no dead-code
     // warnings on top of the error.
@@ -37,9 +46,11 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         },
         Data::Enum(_) | Data::Union(_) => None,
     };
-    if !input.generics.params.is_empty() {
-        // The derive supports no generic parameters (the error says so): a
-        // placeholder impl would only add lifetime errors of its own.
+    if input.generics.lifetimes().next().is_some() {
+        // The derive supports no generic parameters (the error says so),
+        // and with a lifetime a placeholder impl (`Self: 'static`) would
+        // only add lifetime errors of its own. Type and const parameters
+        // get one, so that uses of the type add no errors.
         return quote! {
             #error
             const _: () = { #fields };
@@ -49,7 +60,7 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         #error
 
         #[automatically_derived]
-        impl #impl_generics #q::CollectionQuery for #ident #ty_generics #where_clause {
+        impl #impl_generics #q::CollectionQuery for #ident #ty_generics #static_where {
             const SCHEMA: &'static #q::QuerySchema = &#q::QuerySchema {
                 resource: #resource,
                 key: "",
@@ -61,7 +72,7 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
 
         ::problem_core::__private::openapi_items! {
             #[automatically_derived]
-            impl #impl_generics ::problem_core::__private::openapi::IntoParams for #ident #ty_generics #where_clause {
+            impl #impl_generics ::problem_core::__private::openapi::IntoParams for #ident #ty_generics #static_where {
                 fn into_params(
                     _: impl ::core::ops::Fn() -> ::core::option::Option<::problem_core::__private::openapi::ParameterIn>,
                 ) -> ::problem_core::__private::openapi::Vec<::problem_core::__private::openapi::Parameter> {

@@ -29,6 +29,7 @@ fn macros_ui() {
 fn one_bad_attribute_is_one_error() {
     for case in [
         "tests/ui/query/sortable_in_use.stderr",
+        "tests/ui/query/generic_in_use.stderr",
         "tests/ui/problem/bad_attribute_in_use.stderr",
         "tests/ui/problem/where_trailing_comma.stderr",
         "tests/ui/version/handler_not_versioned.stderr",

@@ -1,0 +1,21 @@
+// A generic struct (refused), and the type used as a `CollectionQuery`:
+// the derive's placeholder impl keeps the uses compiling, so the refusal
+// is the only error.
+use problem_core::CollectionQuery;
+use problem_core::query::{Collection, QueryConfig, TypedQuery};
+
+#[derive(CollectionQuery)]
+struct BookQuery<T> {
+    id: i64,
+    extra: T,
+}
+
+async fn list(q: Collection<BookQuery<u8>>) -> actix_web::HttpResponse {
+    let _ = q.page(Vec::<i64>::new(), None);
+    actix_web::HttpResponse::Ok().finish()
+}
+
+fn main() {
+    let _ = TypedQuery::<BookQuery<u8>>::from_query_str("", &QueryConfig::default());
+    let _ = actix_web::web::get().to(list);
+}
