@@ -50,6 +50,26 @@ use proc_macro::TokenStream;
 /// and the handler cannot use an enclosing `impl`'s generic parameters
 /// (the function body moves into an inner function, which does not see
 /// them, and `versioned![...]` names handlers without generic arguments).
+/// The macro cannot see these misplacements, so rustc reports them, in
+/// terms of the generated code:
+///
+/// - on a method of a trait impl: ``error[E0271]: expected `impl
+///   Future<Output = Versioned<R, ..>>` to be a future that resolves to
+///   `R` `` on the attribute: move the handler to an inherent `impl` (the
+///   trait method may call it);
+/// - in a generic `impl<T>` whose handler uses `T`: `error[E0401]: can't
+///   use generic parameters from outer item` (ignore rustc's suggestion
+///   `#[versioned("1.0")]<T>`): write the handler in an `impl` of a
+///   concrete type, e.g. `impl Repo<Book>`;
+/// - a handler of a generic `impl<T>` listed as `versioned![Repo::list]`:
+///   `error[E0282]: type annotations needed` (and `Repo::<T>::list` is
+///   refused, as `versioned!` takes plain paths): the same fix;
+/// - below an actix-web route attribute (`#[get("/books")]` above
+///   `#[versioned]`; the reverse order is refused): it compiles, and
+///   listing the handler in `versioned![...]` reports ``the trait bound
+///   `list_v1: Handler<_>` is not satisfied``: remove the route attribute
+///   and register the table on the route, e.g.
+///   `.route("/books", web::get().to(versioned![list_v1, list_v2]))`.
 ///
 /// The generated code names `::problem_core`: with a renamed dependency
 /// (`pc = { package = "problem-core", .. }` in `Cargo.toml`), add
