@@ -44,6 +44,10 @@ pub(crate) struct SerdeField {
     /// `skip` or `skip_serializing`, as written, with its span: the field
     /// is never serialized.
     pub skipped: Option<Ident>,
+    /// `skip_serializing_if`, as written: the field is left out when the
+    /// function says so (which matters only for a field that is not an
+    /// `Option`: an absent `Option` member reads as `null`).
+    pub skipped_if: Option<Ident>,
 }
 
 /// What the derive knows of a field's value type from its spelling.
@@ -241,6 +245,10 @@ fn serde_field(attrs: &[Attribute]) -> SerdeField {
                 }
                 "skip" | "skip_serializing" => {
                     out.skipped = meta.path.get_ident().cloned();
+                    skip(&meta)?;
+                }
+                "skip_serializing_if" => {
+                    out.skipped_if = meta.path.get_ident().cloned();
                     skip(&meta)?;
                 }
                 _ => skip(&meta)?,

@@ -66,9 +66,11 @@ mod value;
 /// in-memory filters would never match it): give the field that name with
 /// `#[query(rename = "..")]`, or drop the serde rename. Likewise a
 /// `#[serde(skip)]` or `#[serde(skip_serializing)]` on the key or on a
-/// field with `filter`, `sort` or `search` is a compile error: the
-/// in-memory pages read the key and those fields from every item (a field
-/// that is only selected may be skipped).
+/// field with `filter`, `sort` or `search` is a compile error, and so is
+/// `#[serde(skip_serializing_if = "..")]` there unless the field is an
+/// `Option` (an absent `Option` member reads as `null`): the in-memory
+/// pages read the key and those fields from every item (a field that is
+/// only selected may be skipped).
 ///
 /// Each mistake is a compile error spanned on the offending token, saying
 /// what to write instead, and every attribute mistake of the struct and

@@ -410,11 +410,19 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
 /// The in-memory filters, sorts and pages read the members of each
 /// serialized item: a `#[serde(skip)]` or `skip_serializing` on the key or
 /// on a field with `filter`, `sort` or `search` leaves out a member they
-/// read, so every in-memory request would fail. One error on each `skip`.
+/// read, so every in-memory request would fail (with `skip_serializing_if`
+/// on a field that is not an `Option`, those whose member is left out).
+/// One error on each `skip`.
 fn check_serde_skips(input: &Input<'_>, key: &str, push: &mut impl FnMut(Error)) {
     for f in &input.fields {
-        let Some(skip) = &f.serde.skipped else {
-            continue;
+        // `skip_serializing_if` leaves the member out only sometimes, and an
+        // absent `Option` member reads as `null`: a concern only for a
+        // field that is not an `Option`.
+        let skipped_if = f.serde.skipped_if.as_ref().filter(|_| !f.nullable);
+        let (skip, leaves) = match (&f.serde.skipped, skipped_if) {
+            (Some(skip), _) => (skip, "leaves"),
+            (None, Some(skip)) => (skip, "can leave"),
+            (None, None) => continue,
         };
         let name = &f.name;
         let mut uses = Vec::new();
@@ -429,12 +437,12 @@ fn check_serde_skips(input: &Input<'_>, key: &str, push: &mut impl FnMut(Error))
         }
         let msg = if f.name == key {
             format!(
-                "`#[serde({skip})]` leaves the key `{name}` out of the serialized item, but every in-memory page reads the key from each item (every sort ends with it): remove `#[serde({skip})]`, or make a serialized field the key with `#[query(key = \"..\")]` above the struct"
+                "`#[serde({skip})]` {leaves} the key `{name}` out of the serialized item, but every in-memory page reads the key from each item (every sort ends with it): remove `#[serde({skip})]`, or make a serialized field the key with `#[query(key = \"..\")]` above the struct"
             )
         } else if !uses.is_empty() {
             let uses = join_and(&uses);
             format!(
-                "`#[serde({skip})]` leaves `{name}` out of the serialized item, but the in-memory pages read it from each item for its {uses}: remove `#[serde({skip})]`, or remove {uses} from `{name}`"
+                "`#[serde({skip})]` {leaves} `{name}` out of the serialized item, but the in-memory pages read it from each item for its {uses}: remove `#[serde({skip})]`, or remove {uses} from `{name}`"
             )
         } else {
             // Only selected: a member never serialized is simply absent.
