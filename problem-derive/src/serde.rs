@@ -1,7 +1,8 @@
 //! What the type's `#[serde(..)]` attributes say about its members. The
 //! derive writes the problem document itself, not through `Serialize`, so
 //! a serde attribute that would change a member (`skip`, `rename`,
-//! `rename_all`) is a mistake `valid.rs` reports, saying which
+//! `rename_all`, `serialize_with`, `with`, `flatten`,
+//! `skip_serializing_if`) is a mistake `valid.rs` reports, saying which
 //! `#[problem(..)]` key to write instead. A malformed serde attribute is
 //! serde's derive's to report.
 
@@ -16,6 +17,10 @@ use syn::{Attribute, LitStr, Token};
 pub(crate) struct SerdeField {
     pub rename: Option<LitStr>,
     pub skip: Option<Span>,
+    /// Keys that change how the member is written (`serialize_with`,
+    /// `with`, `flatten`, `skip_serializing_if`), which the document would
+    /// not follow: the key's name and span.
+    pub shaping: Vec<(String, Span)>,
 }
 
 /// The field's serde attributes.
@@ -29,6 +34,10 @@ pub(crate) fn field(attrs: &[Attribute]) -> SerdeField {
                 }
             }
             "skip" | "skip_serializing" => out.skip = Some(meta.path.span()),
+            "serialize_with" | "with" | "flatten" | "skip_serializing_if" => {
+                out.shaping.push((key.to_owned(), meta.path.span()));
+                skip(meta)?;
+            }
             _ => skip(meta)?,
         }
         Ok(())

@@ -137,6 +137,24 @@ fn check_serde(case: &Case<'_>, errors: &mut Errors) {
             .ident
             .as_ref()
             .map_or_else(|| field.index.to_string(), |i| i.unraw().to_string());
+        for (key, span) in &field.serde.shaping {
+            let instead = match key.as_str() {
+                "skip_serializing_if" => {
+                    "make the field an `Option` (its member is left out when `None`), or add `#[problem(skip)]`"
+                }
+                // `serialize_with`, `with`, `flatten`: the value is the
+                // field's own `Serialize`.
+                _ => {
+                    "add `#[problem(skip)]` and give the member its value in a field of its own (a masked or converted copy)"
+                }
+            };
+            errors.push(syn::Error::new(
+                *span,
+                format!(
+                    "`#[serde({key} ..)]` does not shape `{ident}` in the problem document, which `#[derive(Problem)]` writes itself with the field's own `Serialize`: {instead}"
+                ),
+            ));
+        }
         if let Some(span) = field.serde.skip {
             errors.push(syn::Error::new(
                 span,

@@ -18,6 +18,20 @@ struct DuplicateBook {
     shelf_code: String,
 }
 
+/// Sent as `***` in the type's own JSON.
+fn mask<S: serde::Serializer>(_: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str("***")
+}
+
+#[derive(Debug, serde::Serialize, Problem)]
+#[problem(status = 402)]
+struct PaymentFailed {
+    #[serde(serialize_with = "mask")]
+    card: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    declined_by: Vec<String>,
+}
+
 #[derive(Debug, serde::Serialize, Problem)]
 #[problem(status = 400)]
 enum OrderError {
