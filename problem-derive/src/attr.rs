@@ -57,25 +57,7 @@ pub(crate) struct FieldAttrs {
     pub header: Option<StrValue>,
 }
 
-/// Collects errors so that one expansion reports every mistake at once.
-#[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    pub(crate) fn push(&mut self, err: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(err),
-            None => self.0 = Some(err),
-        }
-    }
-
-    pub(crate) fn finish(self) -> syn::Result<()> {
-        match self.0 {
-            Some(err) => Err(err),
-            None => Ok(()),
-        }
-    }
-}
+pub(crate) use query_operators::derive_support::Errors;
 
 /// Parses the `#[problem(...)]` attributes of a struct, enum or variant.
 pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> Attrs {

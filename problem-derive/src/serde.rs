@@ -7,9 +7,11 @@
 //! serde's derive's to report.
 
 use proc_macro2::Span;
+use query_operators::derive_support::RenameRule;
+use query_operators::derive_support::serde_attr::{key_of, serde_attrs, serialize_name, skip};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{Attribute, LitStr, Token};
+use syn::{Attribute, LitStr};
 
 /// A field's `#[serde(..)]`: its serializing `rename`, and the `skip` /
 /// `skip_serializing` key.
@@ -62,81 +64,16 @@ pub(crate) fn rule(attrs: &[Attribute], wanted: &str) -> Option<LitStr> {
     rule
 }
 
-/// The name serde gives a `snake_case` field under the `rename_all` rule
-/// named `rule` (serde_derive's `internals/case.rs`); `None` for a rule
-/// serde does not know (serde reports it).
+/// The name serde gives the field `field` under the `rename_all` rule
+/// named `rule`; `None` for a rule serde does not know (serde reports it).
 pub(crate) fn renamed_field(rule: &str, field: &str) -> Option<String> {
-    let pascal = || {
-        let mut out = String::new();
-        let mut capitalize = true;
-        for ch in field.chars() {
-            if ch == '_' {
-                capitalize = true;
-            } else if capitalize {
-                out.push(ch.to_ascii_uppercase());
-                capitalize = false;
-            } else {
-                out.push(ch);
-            }
-        }
-        out
-    };
-    Some(match rule {
-        "lowercase" | "snake_case" => field.to_owned(),
-        "UPPERCASE" | "SCREAMING_SNAKE_CASE" => field.to_ascii_uppercase(),
-        "PascalCase" => pascal(),
-        "camelCase" => {
-            let pascal = pascal();
-            let mut chars = pascal.chars();
-            chars.next().map_or_else(String::new, |first| {
-                first.to_ascii_lowercase().to_string() + chars.as_str()
-            })
-        }
-        "kebab-case" => field.replace('_', "-"),
-        "SCREAMING-KEBAB-CASE" => field.to_ascii_uppercase().replace('_', "-"),
-        _ => return None,
-    })
+    RenameRule::from_name(rule).map(|rule| rule.apply_to_field(field))
 }
 
+/// Calls `f` with each entry of the `#[serde(..)]` attributes and its key.
 fn each(attrs: &[Attribute], mut f: impl FnMut(&ParseNestedMeta<'_>, &str) -> syn::Result<()>) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+    for attr in serde_attrs(attrs) {
         // A malformed attribute is serde's derive's to report.
-        let _ = attr.parse_nested_meta(|meta| {
-            let key = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            f(&meta, &key)
-        });
+        let _ = attr.parse_nested_meta(|meta| f(&meta, &key_of(&meta)));
     }
-}
-
-/// The serializing name of `key = ".."` or `key(serialize = "..",
-/// deserialize = "..")`; `None` when only `deserialize` is given.
-fn serialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
-    if meta.input.peek(Token![=]) {
-        return meta.value()?.parse().map(Some);
-    }
-    let mut name = None;
-    meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident("serialize") {
-            name = Some(inner.value()?.parse()?);
-        } else {
-            skip(&inner)?;
-        }
-        Ok(())
-    })?;
-    Ok(name)
-}
-
-/// Skips the value of a serde key this derive does not read: `key`,
-/// `key = <expr>` or `key(..)`.
-fn skip(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<syn::Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|inner| skip(&inner))?;
-    }
-    Ok(())
 }

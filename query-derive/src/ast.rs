@@ -5,7 +5,7 @@ use syn::{
 };
 
 use crate::attr::{ContainerAttrs, Errors, FieldAttrs};
-use crate::value::ast::{key_of, serde_attrs, serialize_name, skip};
+use query_operators::derive_support::serde_attr::{key_of, serde_attrs, serialize_name, skip};
 
 /// The struct.
 pub(crate) struct Input<'a> {

@@ -56,26 +56,7 @@ fn duplicate(meta: &ParseNestedMeta<'_>, what: &str) -> syn::Error {
     meta.error(format!("`{what}` is given twice: remove one"))
 }
 
-/// The mistakes found in the attributes, combined into one `syn::Error`
-/// (as `problem-derive`'s `attr.rs`): every one is reported at once.
-#[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    pub(crate) fn push(&mut self, err: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(err),
-            None => self.0 = Some(err),
-        }
-    }
-
-    pub(crate) fn finish(self) -> syn::Result<()> {
-        match self.0 {
-            Some(err) => Err(err),
-            None => Ok(()),
-        }
-    }
-}
+pub(crate) use query_operators::derive_support::Errors;
 
 /// A mistake in one key is recorded, and reading goes on at the next key
 /// of the list (its value, whatever it is, is skipped), so that every

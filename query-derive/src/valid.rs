@@ -6,7 +6,7 @@ use syn::ext::IdentExt;
 use syn::{Error, LitStr};
 
 use crate::ast::{Input, KnownType, vec_inner};
-use crate::value::rename::RenameRule;
+use query_operators::derive_support::RenameRule;
 
 /// Container settings after defaults and checks.
 pub(crate) struct Resolved {

@@ -34,6 +34,11 @@
 //! assert!(gte.aliases.contains(&"ge"));
 //! ```
 
+/// The derive crates' shared internals (feature `derive`): not for users.
+#[cfg(feature = "derive")]
+#[doc(hidden)]
+pub mod derive_support;
+
 /// How an operator reads its value, which decides how the query parser
 /// parses and limits it.
 ///

@@ -18,26 +18,7 @@ const ACTIX_ROUTE_MACROS: [&str; 11] = [
     "routes",
 ];
 
-/// Mistakes combined into one `syn::Error`, so that all are reported at
-/// once (as `problem-derive`'s `attr.rs`).
-#[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    pub(crate) fn push(&mut self, err: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(err),
-            None => self.0 = Some(err),
-        }
-    }
-
-    pub(crate) fn finish(self) -> syn::Result<()> {
-        match self.0 {
-            Some(err) => Err(err),
-            None => Ok(()),
-        }
-    }
-}
+pub(crate) use query_operators::derive_support::Errors;
 
 /// The function is a safe Rust `async fn` (no `unsafe`, no `extern` ABI)
 /// without `self`, type or const parameters

@@ -4,9 +4,9 @@
 //! serde's to check.
 
 use proc_macro2::Span;
-use syn::meta::ParseNestedMeta;
+use query_operators::derive_support::serde_attr::{key_of, serde_attrs, serialize_name, skip};
 use syn::spanned::Spanned;
-use syn::{Attribute, Data, DeriveInput, Error, Fields, Generics, Ident, LitStr, Token};
+use syn::{Data, DeriveInput, Error, Fields, Generics, Ident, LitStr};
 
 pub(crate) struct Input<'a> {
     pub ident: &'a Ident,
@@ -117,44 +117,4 @@ impl<'a> Input<'a> {
             serde_malformed,
         })
     }
-}
-
-pub(crate) fn serde_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
-    attrs.iter().filter(|a| a.path().is_ident("serde"))
-}
-
-pub(crate) fn key_of(meta: &ParseNestedMeta<'_>) -> String {
-    meta.path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default()
-}
-
-/// The serializing name of `key = ".."` or `key(serialize = "..",
-/// deserialize = "..")`; `None` when only `deserialize` is given.
-pub(crate) fn serialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<LitStr>> {
-    if meta.input.peek(Token![=]) {
-        return meta.value()?.parse().map(Some);
-    }
-    let mut name = None;
-    meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident("serialize") {
-            name = Some(inner.value()?.parse()?);
-        } else {
-            skip(&inner)?;
-        }
-        Ok(())
-    })?;
-    Ok(name)
-}
-
-/// Skips the value of a serde attribute this derive does not read:
-/// `key`, `key = <expr>` or `key(..)`.
-pub(crate) fn skip(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<syn::Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.parse_nested_meta(|inner| skip(&inner))?;
-    }
-    Ok(())
 }

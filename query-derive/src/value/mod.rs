@@ -1,9 +1,10 @@
 //! `#[derive(QueryValue)]`: an enum of unit variants is queryable as
 //! `ValueKind::OneOf` of the names serde serializes its variants as.
 //!
-//! Its reading of `#[serde(..)]` (`ast.rs`) and serde's `rename_all` rules
-//! (`rename.rs`) serve `#[derive(CollectionQuery)]` too, which checks that
-//! serde serializes each field under its query name.
+//! It reads `#[serde(..)]` and applies serde's `rename_all` rules with
+//! `query_operators::derive_support` (shared with the other derives);
+//! `#[derive(CollectionQuery)]` uses the same to check that serde
+//! serializes each field under its query name.
 //!
 //! As the `CollectionQuery` derive: parse (`ast.rs`: the enum and what its
 //! `#[serde(..)]` attributes say about serialization), validate
@@ -17,7 +18,6 @@ use syn::DeriveInput;
 pub(crate) mod ast;
 mod expand;
 mod fallback;
-pub(crate) mod rename;
 mod valid;
 
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {

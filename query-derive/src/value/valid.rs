@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Error, Fields};
 
 use super::ast::Input;
-use super::rename::RenameRule;
+use query_operators::derive_support::RenameRule;
 
 /// The serialized names of the variants serde serializes, in order. `Err(None)`:
 /// a serde attribute is malformed (an unknown `rename_all` rule...), which

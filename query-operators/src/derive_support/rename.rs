@@ -4,7 +4,7 @@
 
 /// One `rename_all` rule.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum RenameRule {
+pub enum RenameRule {
     Lower,
     Upper,
     Pascal,
@@ -28,12 +28,12 @@ const RULES: [(&str, RenameRule); 8] = [
 ];
 
 impl RenameRule {
-    pub(crate) fn from_name(name: &str) -> Option<Self> {
+    pub fn from_name(name: &str) -> Option<Self> {
         RULES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
     }
 
     /// The serialized name of `variant` under this rule.
-    pub(crate) fn apply_to_variant(self, variant: &str) -> String {
+    pub fn apply_to_variant(self, variant: &str) -> String {
         match self {
             Self::Pascal => variant.to_owned(),
             Self::Lower => variant.to_ascii_lowercase(),
@@ -64,7 +64,7 @@ impl RenameRule {
     }
 
     /// The serialized name of the struct field `field` under this rule.
-    pub(crate) fn apply_to_field(self, field: &str) -> String {
+    pub fn apply_to_field(self, field: &str) -> String {
         match self {
             Self::Lower | Self::Snake => field.to_owned(),
             Self::Upper | Self::ScreamingSnake => field.to_ascii_uppercase(),
