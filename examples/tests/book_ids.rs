@@ -60,15 +60,6 @@ async fn ids_on_postgres() {
 
 #[tokio::test]
 async fn ids_on_a_sqlite_file() {
-    let dir = std::env::temp_dir().join(format!("catalog-book-ids-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("catalog.db");
-    let url = format!("sqlite:{}", file.display());
-    ids(&url, async || {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
-        }
-    })
-    .await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let db = common::SqliteFile::new("catalog-book-ids");
+    ids(&db.url(), async || db.reset()).await;
 }

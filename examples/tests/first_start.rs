@@ -50,15 +50,6 @@ async fn four_first_starts_at_once_on_postgres() {
 
 #[tokio::test]
 async fn four_first_starts_at_once_on_a_sqlite_file() {
-    let dir = std::env::temp_dir().join(format!("catalog-first-start-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("catalog.db");
-    let url = format!("sqlite:{}", file.display());
-    four_at_once(&url, async || {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
-        }
-    })
-    .await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let db = common::SqliteFile::new("catalog-first-start");
+    four_at_once(&db.url(), async || db.reset()).await;
 }

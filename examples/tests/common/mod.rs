@@ -241,3 +241,39 @@ pub fn header<'a>(headers: &'a reqwest::header::HeaderMap, name: &str) -> Option
 }
 
 pub const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
+
+/// A SQLite database file in a directory of its own under the temporary
+/// directory, removed on drop.
+pub struct SqliteFile {
+    dir: std::path::PathBuf,
+    file: std::path::PathBuf,
+}
+
+impl SqliteFile {
+    /// `<temp>/<name>-<pid>/catalog.db` (not created yet).
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("catalog.db");
+        Self { dir, file }
+    }
+
+    /// The `DATABASE_URL` of the file.
+    pub fn url(&self) -> String {
+        format!("sqlite:{}", self.file.display())
+    }
+
+    /// Removes the database and its journal files: the next start finds
+    /// no database.
+    pub fn reset(&self) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.file.display()));
+        }
+    }
+}
+
+impl Drop for SqliteFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
