@@ -316,47 +316,11 @@ fn unknown_key(name: &str, span: Span, expected: &[&str], place: &str) -> syn::E
         .find(|(other, key)| *other == name && expected.contains(key))
         .map(|(_, key)| *key);
     let hint = synonym
-        .or_else(|| {
-            expected
-                .iter()
-                .map(|k| (edit_distance(name, k), *k))
-                .filter(|(d, _)| *d <= 2)
-                .min()
-                .map(|(_, k)| k)
-        })
+        .or_else(|| query_operators::derive_support::closest(name, expected))
         .map(|k| format!("did you mean `{k}`? "))
         .unwrap_or_default();
     syn::Error::new(
         span,
         format!("unknown key `{name}` in {place}: {hint}expected one of {list}"),
     )
-}
-
-/// Levenshtein distance, for "did you mean" hints.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            let best = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-            cur.push(best);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::edit_distance;
-
-    #[test]
-    fn distances() {
-        assert_eq!(edit_distance("titel", "title"), 2);
-        assert_eq!(edit_distance("stats", "status"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("skip", "skip"), 0);
-    }
 }

@@ -390,34 +390,11 @@ fn flag(slot: &mut Option<Span>, meta: &ParseNestedMeta<'_>, what: &str) -> syn:
 }
 
 /// `did you mean `sort`? ` when `name` is close to a known key or
-/// operator: within two edits (fewer than its length: `x` is no slip of
-/// `eq`), or the key with a suffix (`sortable`, `searchable`, `filters`).
+/// operator (`derive_support::closest`), else nothing.
 fn suggest(name: &str, known: &[&str]) -> String {
-    known
-        .iter()
-        .map(|k| (edit_distance(name, k), *k))
-        .filter(|(d, k)| {
-            (*d <= 2 && *d < name.chars().count()) || (name.starts_with(k) && k.len() >= 4)
-        })
-        .min()
-        .map(|(_, k)| format!("did you mean `{k}`? "))
+    query_operators::derive_support::closest(name, known)
+        .map(|k| format!("did you mean `{k}`? "))
         .unwrap_or_default()
-}
-
-/// Levenshtein distance, for "did you mean" hints.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            let best = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-            cur.push(best);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 fn path_text(meta: &ParseNestedMeta<'_>) -> String {
@@ -599,25 +576,5 @@ impl FieldAttrs {
             span: op.path.span(),
         });
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::suggest;
-
-    #[test]
-    fn suggestions() {
-        let field = ["filter", "sort", "search", "select", "column", "rename"];
-        assert_eq!(suggest("sortable", &field), "did you mean `sort`? ");
-        assert_eq!(suggest("searchable", &field), "did you mean `search`? ");
-        assert_eq!(suggest("filters", &field), "did you mean `filter`? ");
-        assert_eq!(suggest("colum", &field), "did you mean `column`? ");
-        assert_eq!(suggest("tags", &field), "");
-        let ops = ["eq", "ne", "gt", "in", "contains", "starts_with"];
-        assert_eq!(suggest("contain", &ops), "did you mean `contains`? ");
-        assert_eq!(suggest("eqq", &ops), "did you mean `eq`? ");
-        assert_eq!(suggest("startswith", &ops), "did you mean `starts_with`? ");
-        assert_eq!(suggest("x", &ops), "");
     }
 }
