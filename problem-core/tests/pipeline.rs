@@ -971,6 +971,8 @@ async fn leaky() -> Result<HttpResponse, HttpException> {
         .unwrap()
         .with_detail(format!("upstream {SECRET_URL} failed"))
         .with_extension("dsn", SECRET_URL)
+        // Named like a credential, at the top and nested: `"***"` both.
+        .with_extension("password", "hunter2")
         .with_extension("nested", json!({"password": "hunter2", "url": SECRET_URL}))
         .with_cause(std::io::Error::other(format!("cause {SECRET_URL}"))))
 }
@@ -1046,7 +1048,7 @@ async fn development_body_of_a_5xx_problem_is_redacted() {
         body,
         json!({"type": "about:blank", "title": "Bad Gateway", "status": 502,
                "detail": format!("upstream {REDACTED_URL} failed"), "instance": "/leaky",
-               "correlationId": id, "dsn": REDACTED_URL,
+               "correlationId": id, "dsn": REDACTED_URL, "password": "***",
                "nested": {"password": "***", "url": REDACTED_URL}})
     );
 }

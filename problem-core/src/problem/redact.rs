@@ -480,16 +480,22 @@ pub fn redact_value(value: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(redact_value),
-        Value::Object(map) => {
-            for (key, v) in map.iter_mut() {
-                if is_sensitive_key(key) && !v.is_null() {
-                    *v = Value::String(REDACTED.to_owned());
-                } else {
-                    redact_value(v);
-                }
-            }
-        }
+        Value::Object(map) => redact_members(map),
         Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// Redacts the members of a JSON object as [`redact_value`] redacts an
+/// object: a member named like a credential gets `"***"`, every other
+/// member is redacted as a value. A problem document's extension members
+/// are redacted with it in development.
+pub(crate) fn redact_members(map: &mut serde_json::Map<String, Value>) {
+    for (key, v) in map.iter_mut() {
+        if is_sensitive_key(key) && !v.is_null() {
+            *v = Value::String(REDACTED.to_owned());
+        } else {
+            redact_value(v);
+        }
     }
 }
 

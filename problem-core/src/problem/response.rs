@@ -9,7 +9,7 @@ use actix_web::http::header::{self, HeaderMap, HeaderValue};
 
 use super::details::ProblemDetails;
 use super::exception::ProblemBuildError;
-use super::redact::{redact, redact_value};
+use super::redact::{redact, redact_members};
 use super::traits::Problem;
 
 /// The content type of every problem response (RFC 9457 §3, with the
@@ -130,7 +130,8 @@ pub(crate) fn render_document(
 }
 
 /// The last step of every problem document: in development every text is
-/// redacted ([`redact`]: `detail`, extensions, `stack`); outside it a 5xx
+/// redacted ([`redact`]: `detail`, extensions, `stack`; an extension named
+/// like a credential shows `"***"`); outside it a 5xx
 /// keeps only `type`, `title`, `status` and `instance` ([`mask`]); then
 /// the correlation id of a logged 5xx, and the bytes, in the member order
 /// of [`ProblemDetails`].
@@ -166,9 +167,9 @@ fn redact_document(body: &mut ProblemDetails) {
             *text = r;
         }
     }
-    for value in body.extensions.values_mut() {
-        redact_value(value);
-    }
+    // As the members of an object: an extension named like a credential
+    // (`password`, `token`, ...) shows `"***"`, as it does nested.
+    redact_members(&mut body.extensions);
 }
 
 /// Marker left in the extensions of a response built by
