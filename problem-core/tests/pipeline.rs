@@ -701,6 +701,76 @@ async fn filters_catch_the_route_table_answers() {
     );
 }
 
+/// The problems the pipeline answers before routing (a host it does not
+/// serve, more than 1000 query parameters, a NUL in the query) reach the
+/// exception filters as a handler's do: by type and as a kind of
+/// `BadRequestException` or `HttpException`.
+#[actix_web::test]
+async fn filters_catch_the_answers_before_routing() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .allowed_hosts(["localhost"])
+        .shared_logger(Arc::new(MemoryLogger::default()))
+        .filter::<HttpException, _>(|e, ctx| {
+            with_headers(ctx.default_response(), [("X-Caught", format!("any: {e}"))])
+        })
+        .filter::<BadRequestException, _>(|e, ctx| {
+            with_headers(ctx.default_response(), [("X-Caught", format!("400: {e}"))])
+        })
+        .routes(routes)
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let get = |uri: &str, host: &str| {
+        TestRequest::get()
+            .uri(uri)
+            .insert_header(("Host", host))
+            .to_request()
+    };
+    let res = test::call_service(&svc, get("/ok?x=%00", "localhost")).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "400: Request validation failed"
+    );
+    assert_problem_headers(&res);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "Request validation failed", "instance": "/ok",
+               "issues": [{"location": "query", "name": "x", "code": "invalid_value",
+                           "message": "`x` must not contain NUL characters (U+0000)",
+                           "expected": "text without NUL characters"}]})
+    );
+    let many = (0..1001)
+        .map(|i| format!("a{i}=1"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let res = test::call_service(&svc, get(&format!("/ok?{many}"), "localhost")).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "400: The query string has more than 1000 parameters."
+    );
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+               "detail": "The query string has more than 1000 parameters.", "instance": "/ok"})
+    );
+    let res = test::call_service(&svc, get("/ok", "evil.example")).await;
+    assert_eq!(res.status(), 421);
+    assert_eq!(
+        res.headers().get("x-caught").unwrap(),
+        "any: This server does not serve the requested host."
+    );
+    assert_problem_headers(&res);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Misdirected Request", "status": 421,
+               "detail": "This server does not serve the requested host.", "instance": "/ok"})
+    );
+}
+
 /// Behind the pipeline the route table leaves its 404 and 405 documents to
 /// the pipeline (told at setup, no thread-local): a middleware between them
 /// sees the status with no body yet; the client gets the document, rendered

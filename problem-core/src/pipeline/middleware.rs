@@ -467,7 +467,10 @@ impl PipelineBuilder {
     /// renders the thrown error itself (its `issues` included, logged under
     /// its own name), as the spec's filter holding the thrown object would. It catches the
     /// problems the framework raises too (`Malformed JSON body` is a
-    /// `BadRequestException`; with [`ProblemApp`](crate::server::ProblemApp)'s
+    /// `BadRequestException`; so are the answers the pipeline gives before
+    /// routing: more than 1000 query parameters a `BadRequestException`, a
+    /// NUL in the query a `ValidationException`, a host not allowed the
+    /// `421` [`HttpException`](crate::HttpException); with [`ProblemApp`](crate::server::ProblemApp)'s
     /// route table, a path no route matches is a `NotFoundException`; on a
     /// plain `App`, actix-web's own 404 has no error to filter and is
     /// answered as the default 404 problem, as is a bodiless error response
@@ -722,15 +725,15 @@ where
             .is_some_and(|h| !h.allows_request(&req))
         {
             if let Ok(e) = HttpException::new(HOST_NOT_ALLOWED.status) {
-                return answer_early(&inner, req, &e.with_detail(HOST_NOT_ALLOWED.detail));
+                return answer_early(&inner, req, e.with_detail(HOST_NOT_ALLOWED.detail));
             }
         } else if crate::query::over_parameter_limit(req.query_string()) {
             let problem = BadRequestException::new().with_detail(TOO_MANY_QUERY_PARAMETERS.detail);
-            return answer_early(&inner, req, &problem.into_inner());
+            return answer_early(&inner, req, problem);
         } else {
             let nul = crate::query::query_nul_issues(req.query_string());
             if !nul.is_empty() {
-                return answer_early(&inner, req, &ValidationException::new(nul));
+                return answer_early(&inner, req, ValidationException::new(nul));
             }
         }
 
@@ -782,37 +785,35 @@ where
     }
 }
 
-/// The pipeline's answer before routing: `problem` rendered for `req`
-/// with the version headers every problem response carries (the 421 of a
-/// host this server does not serve included: those of the request's
-/// version, or the general ones). Out of line: the rare path.
+/// The pipeline's answer before routing: `problem` answered for `req` as
+/// an error a handler returned is (the exception filters, else the default
+/// rendering), with the version headers every problem response carries
+/// (the 421 of a host this server does not serve included: those of the
+/// request's version, or the general ones). Out of line: the rare path.
 #[cold]
 #[inline(never)]
-fn answer_early<S, B>(
+fn answer_early<S, B, P>(
     inner: &PipelineInner,
     req: ServiceRequest,
-    problem: &dyn Problem,
+    problem: P,
 ) -> PipelineFuture<S, B>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
     B: MessageBody + 'static,
+    P: Problem + actix_web::ResponseError,
 {
     if let Some(versioning) = &inner.versioning {
         versioning.record_early(&req);
     }
-    let ctx = inner.context(
-        Some(req.request().clone()),
+    let err = actix_web::Error::from(problem);
+    let res = respond_to_error(
+        &err,
+        Some(ProblemSource::of::<P>()),
+        Some(req.request()),
         req.method().clone(),
         req.path(),
-        None,
+        inner,
     );
-    let res = render(
-        &Failure::Problem(problem),
-        &ctx,
-        &*inner.logger,
-        inner.development,
-    );
-    drop(ctx);
     PipelineFuture::Answered {
         res: Some(req.into_response(res).map_into_right_body()),
     }

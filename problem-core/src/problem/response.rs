@@ -189,6 +189,12 @@ fn redact_document(body: &mut ProblemDetails) {
 pub struct ProblemSource(pub(crate) fn(&actix_web::Error) -> Option<&dyn Problem>);
 
 impl ProblemSource {
+    /// The marker of the problem type `P`: for an `actix_web::Error` made
+    /// from a `P` without rendering it first.
+    pub(crate) fn of<P: Problem>() -> Self {
+        ProblemSource(find_problem::<P>)
+    }
+
     /// Finds the problem this marker was left for in `err`; `None` when
     /// `err` holds another type.
     ///
