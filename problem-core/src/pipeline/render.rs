@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use actix_web::http::Method;
-use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
+use actix_web::http::header::{HeaderMap, HeaderName, TryIntoHeaderPair};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
@@ -731,23 +731,35 @@ mod sealed {
     }
 }
 
-/// Returns `response` with `headers` added (each replacing earlier values of
-/// its name) (spec, `withHeaders(response, headers)`). A header that is not
-/// valid is skipped.
+/// Returns `response` with `headers` added (spec, `withHeaders(response,
+/// headers)`): a name given once replaces the response's values of that
+/// name (`Retry-After`, `Content-Type`); a name given several times keeps
+/// every value given, in order (`Set-Cookie`, `Link`), as
+/// [`HttpException::with_headers`](crate::HttpException::with_headers)
+/// does. A header that is not valid is skipped.
 ///
 /// ```
 /// use actix_web::HttpResponse;
 /// use problem_core::pipeline::with_headers;
-/// let res = with_headers(HttpResponse::Ok().finish(), [("Retry-After", "5")]);
+/// let res = HttpResponse::Ok().insert_header(("Retry-After", "1")).finish();
+/// let res = with_headers(res, [("Retry-After", "5"), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")]);
 /// assert_eq!(res.headers().get("retry-after").unwrap(), "5");
+/// let cookies: Vec<_> = res.headers().get_all("set-cookie").collect();
+/// assert_eq!(cookies, ["a=1", "b=2"]);
 /// ```
 pub fn with_headers<H: TryIntoHeaderPair>(
     mut response: HttpResponse,
     headers: impl IntoIterator<Item = H>,
 ) -> HttpResponse {
+    let mut given: Vec<HeaderName> = Vec::new();
     for h in headers {
         if let Ok((name, value)) = h.try_into_pair() {
-            response.headers_mut().insert(name, value);
+            if given.contains(&name) {
+                response.headers_mut().append(name, value);
+            } else {
+                given.push(name.clone());
+                response.headers_mut().insert(name, value);
+            }
         }
     }
     response
