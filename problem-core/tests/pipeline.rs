@@ -326,6 +326,84 @@ async fn unknown_error_is_a_bare_500_in_production() {
     assert!(!format!("{entry:?}").contains("s3cret"));
 }
 
+/// Error responses a handler builds instead of returning an error: a 4xx
+/// without a body is the problem of its status, a 4xx with a body of its
+/// own passes as it is, and a 5xx is the problem of its status with or
+/// without a body: logged, masked outside development, its body's text the
+/// detail (redacted) in development, its other headers kept.
+#[actix_web::test]
+async fn error_responses_a_handler_builds() {
+    for development in [false, true] {
+        let logger = Arc::new(MemoryLogger::default());
+        let app = ProblemApp::builder()
+            .tag("t")
+            .development(development)
+            .shared_logger(logger.clone())
+            .routes(|r| {
+                r.get("/gone", || async { HttpResponse::Gone().finish() })
+                    .get("/mine", || async {
+                        HttpResponse::Conflict().json(json!({"mine": true}))
+                    })
+                    .get("/down", || async {
+                        HttpResponse::ServiceUnavailable()
+                            .insert_header(("Retry-After", "5"))
+                            .body(format!("db down: {SECRET_URL}"))
+                    })
+            })
+            .build()
+            .unwrap();
+        let svc = service!(app);
+        let get = |uri: &str| TestRequest::get().uri(uri).to_request();
+        let res = test::call_service(&svc, get("/gone")).await;
+        assert_problem_headers(&res);
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Gone", "status": 410, "instance": "/gone"})
+        );
+        let res = test::call_service(&svc, get("/mine")).await;
+        assert_eq!(res.status(), 409);
+        assert_eq!(
+            res.headers().get("content-type").unwrap(),
+            "application/json"
+        );
+        assert_eq!(body_json(res).await, json!({"mine": true}));
+        assert!(logger.entries().is_empty(), "a 4xx is not logged");
+
+        let res = test::call_service(&svc, get("/down")).await;
+        assert_eq!(res.status(), 503);
+        assert_problem_headers(&res);
+        assert_eq!(res.headers().get("retry-after").unwrap(), "5");
+        let body = body_json(res).await;
+        let entry = only_entry(&logger);
+        let id = entry.correlation_id.to_string();
+        if development {
+            assert_eq!(
+                body,
+                json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+                       "detail": format!("db down: {REDACTED_URL}"), "instance": "/down",
+                       "correlationId": id})
+            );
+            assert_eq!(
+                entry.message,
+                format!("[t] 503 on GET /down (correlation id {id})")
+            );
+        } else {
+            assert_eq!(
+                body,
+                json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+                       "instance": "/down", "correlationId": id})
+            );
+            assert_eq!(
+                entry.message,
+                format!(
+                    "[t] 503 on GET /down (correlation id {id}): HttpException: db down: {REDACTED_URL}"
+                )
+            );
+        }
+        assert!(!format!("{entry:?}").contains("s3cret"));
+    }
+}
+
 /// A credential in the path (`/reset/token=…`, `/u:pw@host`) is hidden in
 /// the log line as in the message; the body's `instance` keeps the path as
 /// received (the client sent it).
