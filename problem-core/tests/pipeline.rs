@@ -849,6 +849,44 @@ async fn filters_catch_the_answers_before_routing() {
     );
 }
 
+/// A static segment is tried before a parameter in its place, whatever the
+/// order the routes were added in: actix-web answers with the first
+/// resource that matches, and its 405 when that resource lacks the method.
+#[actix_web::test]
+async fn a_static_path_is_matched_before_a_parameter_in_its_place() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .shared_logger(Arc::new(MemoryLogger::default()))
+        .routes(|r| {
+            r.get("/books/{id}", |id: web::Path<String>| async move {
+                HttpResponse::Ok().body(format!("book {id}"))
+            })
+            .post("/books/search", || async {
+                HttpResponse::Ok().body("searched")
+            })
+            .get("/{rest}*", || async { HttpResponse::Ok().body("anything") })
+            .get("/books", || async { HttpResponse::Ok().body("all") })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let call =
+        |method: Method, uri: &str| TestRequest::default().method(method).uri(uri).to_request();
+    for (method, uri, status, body) in [
+        (Method::POST, "/books/search", 200, "searched"),
+        (Method::GET, "/books/7", 200, "book 7"),
+        (Method::GET, "/books", 200, "all"),
+        (Method::GET, "/authors/1", 200, "anything"),
+    ] {
+        let res = test::call_service(&svc, call(method.clone(), uri)).await;
+        assert_eq!(res.status(), status, "{method} {uri}");
+        assert_eq!(test::read_body(res).await, body, "{method} {uri}");
+    }
+    let res = test::call_service(&svc, call(Method::GET, "/books/search")).await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.headers().get("allow").unwrap(), "POST, OPTIONS");
+}
+
 /// Behind the pipeline the route table leaves its 404 and 405 documents to
 /// the pipeline (told at setup, no thread-local): a middleware between them
 /// sees the status with no body yet; the client gets the document, rendered
@@ -1055,6 +1093,32 @@ fn configuration_errors_at_build() {
         .routes(|r| r.get("/books", ok).post("/books", ok))
         .build();
     assert!(ok_same_path.is_ok());
+    // Paths that differ only in their parameters' names match the same
+    // requests: the same method is a duplicate, another must name them alike.
+    let dup = ProblemApp::builder()
+        .routes(|r| r.get("/books/{id}", ok).get("/books/:isbn", ok))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        dup.to_string(),
+        "duplicate route: GET /books/{isbn} is registered twice"
+    );
+    let renamed = ProblemApp::builder()
+        .routes(|r| {
+            r.get("/books/{id:\\d+}/cover", ok)
+                .put("/books/{book:\\d+}/cover", ok)
+        })
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        renamed.to_string(),
+        "invalid route: PUT /books/{book:\\d+}/cover matches the same requests as the route /books/{id:\\d+}/cover with other parameter names: write its path as `/books/{id:\\d+}/cover`"
+    );
+    // Another pattern is another path.
+    let patterns = ProblemApp::builder()
+        .routes(|r| r.get("/books/{id:\\d+}", ok).post("/books/{id}", ok))
+        .build();
+    assert!(patterns.is_ok());
     // A guard with no route before it no longer compiles (`guarded` only
     // follows a route): tests/ui/routing/guard_first.rs in the `tests` crate.
     let path = ProblemApp::builder()

@@ -259,6 +259,68 @@ fn normalize(path: &str) -> String {
         .join("/")
 }
 
+/// What of `path` (normalized) decides which requests it matches: every
+/// dynamic segment's parameter name is left out (`/books/{id}` and
+/// `/books/{isbn}` have one shape, `/books/{}`), its pattern kept
+/// (`{id:\d+}` gives `{:\d+}`).
+fn shape(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut chars = path.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '{' {
+            continue;
+        }
+        // The name runs to `:` or `}`; the pattern after `:` to the brace
+        // that closes this one (a pattern may hold `{n}` repetitions).
+        let mut depth = 1;
+        let mut in_name = true;
+        for c in chars.by_ref() {
+            if in_name && c != ':' && c != '}' {
+                continue;
+            }
+            in_name = false;
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            out.push(c);
+            if depth == 0 {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// How specific a path is, segment by segment, for the order in which its
+/// resource is tried: a static segment (`search`) before one mixing text
+/// and a parameter or with a pattern (`{id}.json`, `{id:\d+}`), before a
+/// plain parameter (`{id}`), before a tail (`{rest}*`). actix-web answers
+/// a request with the first resource whose pattern matches, and a resource
+/// that has no route for the method answers 405 rather than letting a
+/// later one try: so `GET /books/{id}` registered before `POST
+/// /books/search` would answer `POST /books/search` with 405.
+fn specificity(path: &str) -> Vec<u8> {
+    path.split('/')
+        .map(|seg| {
+            if !seg.contains('{') {
+                0
+            } else if seg.ends_with("}*") {
+                3
+            } else if seg.starts_with('{')
+                && seg.ends_with('}')
+                && !seg[1..seg.len() - 1].contains(['{', '}', ':'])
+            {
+                2
+            } else {
+                1
+            }
+        })
+        .collect()
+}
+
 /// Why `path` (normalized) cannot be a route: it does not start with `/`,
 /// or actix-router refuses it as a resource pattern (a `{` without its
 /// `}`, a custom segment pattern that is not a regular expression, more
@@ -293,9 +355,14 @@ impl Routes {
     /// Adds a route for `method` and `path` served by `handler` (any
     /// actix-web handler: async fn with extractors, returning a `Responder`).
     /// A path that does not start with `/` or that actix-web cannot read as
-    /// a resource pattern (`/books/{id`, `/books/{id:[}`), or a method and
-    /// path already added, is an [`HttpConfigError`] when the application is
-    /// built.
+    /// a resource pattern (`/books/{id`, `/books/{id:[}`), a method and
+    /// path already added (paths that differ only in their parameters'
+    /// names, `/books/{id}` and `/books/{isbn}`, are one path), or such a
+    /// path with its parameters named otherwise than on another method, is
+    /// an [`HttpConfigError`] when the application is built. Requests are
+    /// matched against the most specific path first (a static segment
+    /// before a parameter in its place, a parameter before a tail `{rest}*`),
+    /// whatever the order the routes were added in.
     ///
     /// ```
     /// use actix_web::HttpResponse;
@@ -326,15 +393,28 @@ impl Routes {
             self.errors.push(HttpConfigError::InvalidRoute(problem));
             return AddedRoute::new(self, None);
         }
-        if self
+        // Paths that differ only in their parameters' names match the
+        // same requests: the same method twice is a duplicate, and another
+        // method must name its parameters alike (the route table serves one
+        // resource per path; the later one would never be reached).
+        let this_shape = shape(&path);
+        let same = self
             .entries
             .iter()
-            .any(|e| e.method == method && e.path == path)
-        {
+            .filter(|e| shape(&e.path) == this_shape)
+            .map(|e| (e.method == method, e.path.clone()))
+            .collect::<Vec<_>>();
+        if same.iter().any(|(same_method, _)| *same_method) {
             self.errors.push(HttpConfigError::DuplicateRoute {
                 method: method.to_string(),
                 path,
             });
+            return AddedRoute::new(self, None);
+        }
+        if let Some((_, other)) = same.iter().find(|(_, other)| *other != path) {
+            self.errors.push(HttpConfigError::InvalidRoute(format!(
+                "{method} {path} matches the same requests as the route {other} with other parameter names: write its path as `{other}`"
+            )));
             return AddedRoute::new(self, None);
         }
         self.entries.push(Entry {
@@ -467,6 +547,9 @@ impl Routes {
                 paths.push(&e.path);
             }
         }
+        // The most specific first: a static segment is tried before a
+        // parameter in its place (stable: otherwise in registration order).
+        paths.sort_by_cached_key(|path| specificity(path));
         for path in paths {
             let mut resource = web::resource(path);
             let entries: Vec<&Entry> = self.entries.iter().filter(|e| e.path == path).collect();
