@@ -470,8 +470,12 @@ pub(crate) fn error_chain<E: StdError + ?Sized>(name: &str, error: &E) -> String
     out
 }
 
-/// `a::b::Name<T>` → `Name`.
+/// `a::b::Name<T>` → `Name`; a trait object, `dyn a::Error + Send + Sync`,
+/// → its first trait, `Error` (never a marker trait).
 pub(crate) fn short_type_name(full: &'static str) -> &'static str {
+    let full = full
+        .strip_prefix("dyn ")
+        .map_or(full, |traits| traits.split(" + ").next().unwrap_or(traits));
     let base = full.split('<').next().unwrap_or(full);
     base.rsplit("::").next().unwrap_or(base)
 }
@@ -520,7 +524,8 @@ impl std::fmt::Debug for LogOptions<'_> {
 /// id (a random UUID v4) (spec, `logError(options, message, error, level?)`).
 ///
 /// Outside development the line is
-/// `<message> (correlation id <uuid>): <Name>: <error message>`, the error
+/// `<message> (correlation id <uuid>): <Name>: <error message>`, `message`
+/// redacted and on one line, the error
 /// message redacted and capped at [`LOGGED_MESSAGE_LENGTH`] characters, with
 /// no stack, cause or properties. In development the line is
 /// `<message> (correlation id <uuid>)` and the whole error, redacted, is the
@@ -543,7 +548,10 @@ pub fn log_error<E: LoggedError + ?Sized>(
     level: LogLevel,
 ) -> Uuid {
     let id = Uuid::new_v4();
-    write_log(options, message, &error.error_info(), level, id);
+    // The application's own text is redacted and kept on one line as the
+    // error's is (spec, logging rule 6: the logger receives redacted data).
+    let message = one_line(&redact(message)).into_owned();
+    write_log(options, &message, &error.error_info(), level, id);
     id
 }
 
@@ -839,10 +847,54 @@ mod tests {
         assert_eq!(id.get_version_num(), 4);
     }
 
+    /// The application's own message is redacted and kept on one line, and
+    /// a boxed `dyn Error + Send + Sync` is named `Error`, in both modes.
+    #[test]
+    fn error_log_redacts_the_message_and_names_a_boxed_error() {
+        #[derive(Debug)]
+        struct DbError;
+        impl std::fmt::Display for DbError {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("refused")
+            }
+        }
+        impl std::error::Error for DbError {}
+        let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(DbError);
+        for development in [false, true] {
+            let logger = Arc::new(MemoryLogger::default());
+            let log = ErrorLog::new(logger.clone(), development);
+            let id = log.log(
+                "[app] Sync to postgres://u:s3cret@db:5432\nfailed",
+                &*boxed,
+                LogLevel::Error,
+            );
+            let e = &logger.entries()[0];
+            let line =
+                format!("[app] Sync to postgres://***@db:5432\\nfailed (correlation id {id})");
+            if development {
+                assert_eq!(e.message, line);
+                assert_eq!(
+                    e.error,
+                    Some(json!({"name": "Error", "message": "refused", "stack": "Error: refused"}))
+                );
+            } else {
+                assert_eq!(e.message, format!("{line}: Error: refused"));
+            }
+        }
+    }
+
     #[test]
     fn short_names() {
         assert_eq!(short_type_name("std::io::error::Error"), "Error");
         assert_eq!(short_type_name("a::B<c::D>"), "B");
         assert_eq!(short_type_name("dyn core::error::Error"), "Error");
+        assert_eq!(
+            short_type_name("dyn core::error::Error + core::marker::Send + core::marker::Sync"),
+            "Error"
+        );
+        assert_eq!(
+            short_type_name(std::any::type_name::<dyn std::error::Error + Send + Sync>()),
+            "Error"
+        );
     }
 }
