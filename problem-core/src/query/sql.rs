@@ -27,10 +27,12 @@
 //!   compares `timestamptz` values as instants. SQLite has no date-time
 //!   type: sqlx stores them as RFC 3339 text with their offset, and text
 //!   compares as text, so on SQLite filters, sort and cursors on a date-time
-//!   column are right only when every stored value is UTC with the same
-//!   number of fractional digits (`time` leaves a zero fraction out: store
-//!   whole seconds, or a fixed-width format, or Unix seconds in an integer
-//!   column with an `i64` field).
+//!   column are right when every stored value is UTC in whole seconds
+//!   (`time` leaves a zero fraction out), or with Unix seconds in an
+//!   integer column and an `i64` field. A filter value with a fraction of
+//!   a second is compared with its whole second too, so it finds the same
+//!   whole-second rows on SQLite as elsewhere (`created__gt=…T10:00:00.5Z`
+//!   does not take `…T10:00:00Z`).
 //!
 //! ```
 //! use problem_core::CollectionQuery;
@@ -159,6 +161,45 @@ fn ends_with(col: Expr, text: &str) -> Expr {
     text_match(col, format!("%{}", escape_like(text)), exact, text)
 }
 
+/// An order comparison of a column with a value.
+#[derive(Clone, Copy)]
+enum Ordered {
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+}
+
+/// `col > value` (`>=`, `<`, `<=`). A date-time value with a fraction of a
+/// second is also compared with its whole second, so that SQLite, which
+/// compares the RFC 3339 text sqlx stores (`…T10:00:00Z`) with the bound
+/// text (`…T10:00:00.5Z`, and `.` sorts before `Z`), finds the same rows
+/// among whole-second values as PostgreSQL and memory do: `> v` and `>= v`
+/// also need `> floor(v)`, `< v` and `<= v` also take `= floor(v)`. On a
+/// database that compares instants the added comparison changes nothing.
+fn compare(col: Expr, value: &FieldValue, how: Ordered) -> Expr {
+    let bound = bind(value);
+    let exact = match how {
+        Ordered::Gt => col.clone().gt(bound),
+        Ordered::Gte => col.clone().gte(bound),
+        Ordered::Lt => col.clone().lt(bound),
+        Ordered::Lte => col.clone().lte(bound),
+    };
+    let FieldValue::DateTime(instant) = value else {
+        return exact;
+    };
+    if instant.nanosecond() == 0 {
+        return exact;
+    }
+    let whole = bind(&FieldValue::DateTime(
+        instant.replace_nanosecond(0).unwrap_or(*instant),
+    ));
+    match how {
+        Ordered::Gt | Ordered::Gte => exact.and(col.gt(whole)),
+        Ordered::Lt | Ordered::Lte => exact.or(col.eq(whole)),
+    }
+}
+
 /// The SQL of one condition. Every operator is named (no wildcard): a new
 /// one does not compile until it has its SQL here. An operand of the wrong
 /// shape (impossible for parsed queries) is `FALSE`: never widen the result.
@@ -175,6 +216,10 @@ fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
             Expr::val(false)
         }
     };
+    let ordered = |how: Ordered| match &cond.operand {
+        Operand::One(v) => compare(col.clone(), v, how),
+        Operand::List(_) | Operand::None => Expr::val(false),
+    };
     let list = |build: &dyn Fn(Expr, &[FieldValue]) -> Expr| match &cond.operand {
         Operand::List(vs) => build(col.clone(), vs),
         Operand::One(_) | Operand::None => Expr::val(false),
@@ -182,10 +227,10 @@ fn condition_expr(cond: &FilterCondition, spec: &FieldSpec) -> Expr {
     match cond.op {
         Operator::Eq => one(&|c, v| c.eq(v)),
         Operator::Ne => one(&|c, v| c.ne(v)),
-        Operator::Gt => one(&|c, v| c.gt(v)),
-        Operator::Gte => one(&|c, v| c.gte(v)),
-        Operator::Lt => one(&|c, v| c.lt(v)),
-        Operator::Lte => one(&|c, v| c.lte(v)),
+        Operator::Gt => ordered(Ordered::Gt),
+        Operator::Gte => ordered(Ordered::Gte),
+        Operator::Lt => ordered(Ordered::Lt),
+        Operator::Lte => ordered(Ordered::Lte),
         Operator::In => list(&|c, vs| c.is_in(vs.iter().map(bind))),
         Operator::NotIn => list(&|c, vs| c.is_not_in(vs.iter().map(bind))),
         Operator::Contains => text(&contains),
