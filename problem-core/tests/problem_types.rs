@@ -233,7 +233,12 @@ async fn type_pages_are_version_neutral() {
         .development(false)
         .versioning(versions)
         .problem_type::<DuplicateIsbn>()
-        .routes(|r| r.get("/books", || async { HttpResponse::Ok().finish() }))
+        .routes(|r| {
+            r.get("/books", || async { HttpResponse::Ok().finish() })
+                .get("/problems/duplicate-isbn/history", || async {
+                    HttpResponse::Ok().finish()
+                })
+        })
         .build()
         .unwrap();
     let a = app.clone();
@@ -262,14 +267,32 @@ async fn type_pages_are_version_neutral() {
         );
         assert_eq!(test::read_body(res).await, HTML, "{uri}");
     }
-    // The API itself is versioned as before.
-    let req = TestRequest::get()
-        .uri("/books")
-        .insert_header(("X-API-Version", "1"));
-    assert_eq!(
-        test::call_service(&svc, req.to_request()).await.status(),
-        410
-    );
+    // The API itself is versioned as before, a route below a page's path
+    // included: only the page itself is neutral.
+    for uri in ["/books", "/problems/duplicate-isbn/history"] {
+        let req = TestRequest::get()
+            .uri(uri)
+            .insert_header(("X-API-Version", "1"));
+        assert_eq!(
+            test::call_service(&svc, req.to_request()).await.status(),
+            410,
+            "{uri}"
+        );
+        let req = TestRequest::get()
+            .uri(uri)
+            .insert_header(("X-API-Version", "9"));
+        assert_eq!(
+            test::call_service(&svc, req.to_request()).await.status(),
+            400,
+            "{uri}"
+        );
+        let req = TestRequest::get()
+            .uri(uri)
+            .insert_header(("X-API-Version", "2"));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        assert_eq!(res.headers().get("x-api-version").unwrap(), "2", "{uri}");
+    }
 }
 
 #[actix_web::test]

@@ -907,7 +907,7 @@ impl ProblemAppBuilder {
             // The problem type pages document the same type for every
             // version: version-neutral.
             for path in problem_types {
-                c.add_neutral_path(path);
+                c.add_neutral_page(path);
             }
             c
         });

@@ -423,6 +423,7 @@ impl VersionConfigBuilder {
             require_version: self.require_version,
             add_response_headers: self.add_response_headers,
             neutral_paths,
+            neutral_pages: Vec::new(),
             cache: HeaderCache::default(),
         };
         config.cache = HeaderCache::of(&config);

@@ -86,6 +86,9 @@ pub struct VersionConfig {
     pub(super) require_version: bool,
     pub(super) add_response_headers: bool,
     pub(super) neutral_paths: Vec<String>,
+    /// Paths version-neutral themselves but not the paths below them: a
+    /// `ProblemApp`'s problem type pages.
+    pub(super) neutral_pages: Vec<String>,
     /// The response headers, computed once (see [`HeaderCache`]).
     pub(super) cache: HeaderCache,
     /// The strategy prepared for resolving requests.
@@ -120,6 +123,7 @@ impl Default for VersionConfig {
             require_version: false,
             add_response_headers: true,
             neutral_paths: Vec::new(),
+            neutral_pages: Vec::new(),
             cache: HeaderCache::default(),
             sources: VersionStrategy::default().sources(),
             vary: vary_map(&VersionStrategy::default()),
@@ -323,7 +327,9 @@ impl VersionConfig {
     }
 
     /// Whether `path` is version-neutral: equal to a neutral path, or below
-    /// it (`/health` covers `/health` and `/health/live`, not `/healthz`).
+    /// it (`/health` covers `/health` and `/health/live`, not `/healthz`),
+    /// or the path of a problem type page a `ProblemApp` serves (that path
+    /// alone: a route below it stays versioned).
     ///
     /// ```
     /// use problem_core::version::{VersionConfig, VersionStrategy};
@@ -339,7 +345,7 @@ impl VersionConfig {
                 || path
                     .strip_prefix(n.as_str())
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        })
+        }) || self.neutral_pages.iter().any(|page| page == path)
     }
 
     /// The names of the query parameters that carry the version (none
@@ -359,12 +365,13 @@ impl VersionConfig {
         }
     }
 
-    /// Makes `path` (and the paths below it) version-neutral, unless it is
-    /// already: a `ProblemApp`'s problem type pages, which document the
-    /// same problem type for every version.
-    pub(crate) fn add_neutral_path(&mut self, path: &str) {
+    /// Makes the path of a `ProblemApp`'s problem type page, which
+    /// documents the same problem type for every version, version-neutral,
+    /// unless it is already; the paths below it are not (an application's
+    /// `GET /orders/{id}` stays versioned beside a type `/orders`).
+    pub(crate) fn add_neutral_page(&mut self, path: &str) {
         if !self.is_neutral(path) {
-            self.neutral_paths.push(path.to_owned());
+            self.neutral_pages.push(path.to_owned());
         }
     }
 
