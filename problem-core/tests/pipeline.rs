@@ -80,10 +80,20 @@ async fn drafted(ctx: RequestContext) -> Result<HttpResponse, BadRequestExceptio
         header::HeaderName::from_static("x-draft"),
         header::HeaderValue::from_static("1"),
     );
+    // Appended twice: both values reach the response.
+    for link in [
+        "</books?page=2>; rel=\"next\"",
+        "</books?page=9>; rel=\"last\"",
+    ] {
+        ctx.response_headers_mut()
+            .append(header::LINK, header::HeaderValue::from_static(link));
+    }
     if ctx.query().iter().any(|(k, _)| k == "fail") {
         return Err(BadRequestException::new());
     }
-    Ok(HttpResponse::Ok().finish())
+    Ok(HttpResponse::Ok()
+        .insert_header((header::LINK, "<elsewhere>"))
+        .finish())
 }
 
 async fn multipart(
@@ -1008,10 +1018,20 @@ async fn draft_headers_reach_success_responses_only() {
     let res = test::call_service(&svc, TestRequest::get().uri("/drafted").to_request()).await;
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers().get("x-draft").unwrap(), "1");
+    // A drafted name replaces the handler's values of it, with every value.
+    let links: Vec<_> = res.headers().get_all(header::LINK).collect();
+    assert_eq!(
+        links,
+        [
+            "</books?page=2>; rel=\"next\"",
+            "</books?page=9>; rel=\"last\""
+        ]
+    );
     let res =
         test::call_service(&svc, TestRequest::get().uri("/drafted?fail=1").to_request()).await;
     assert_eq!(res.status(), 400);
     assert!(res.headers().get("x-draft").is_none());
+    assert!(res.headers().get(header::LINK).is_none());
 }
 
 #[actix_web::test]

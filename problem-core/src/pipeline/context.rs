@@ -12,7 +12,9 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
 /// Response headers a handler drafts for its success response. The error
 /// pipeline applies them to responses with a status below 400 only: they
-/// never reach a problem response (spec, "Request handling rules" 4).
+/// never reach a problem response (spec, "Request handling rules" 4). A
+/// drafted name replaces the response's values of that name; a name
+/// appended several times keeps every value.
 /// Handlers write it through [`RequestContext::response_headers_mut`].
 ///
 /// ```
@@ -267,11 +269,17 @@ where
     }
 }
 
-/// Applies the draft headers of a request to a success response.
+/// Applies the draft headers of a request to a success response: each
+/// name the draft holds replaces the response's values of that name with
+/// every value drafted (two appended `Link` values both reach the client).
 pub(crate) fn apply_draft(req: &HttpRequest, headers: &mut HeaderMap) {
     if let Some(draft) = req.extensions().get::<ResponseDraft>() {
-        for (name, value) in draft.0.borrow().iter() {
-            headers.insert(name.clone(), value.clone());
+        let draft = draft.0.borrow();
+        for name in draft.keys() {
+            headers.remove(name);
+            for value in draft.get_all(name) {
+                headers.append(name.clone(), value.clone());
+            }
         }
     }
 }
