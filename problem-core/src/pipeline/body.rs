@@ -763,7 +763,8 @@ mod valid {
 
     /// The `issues` of a `validator` result, each named by its member's JSON
     /// pointer from the body's root (`/title`, `/author/name`; feature
-    /// `validator`).
+    /// `validator`); a rule of a struct itself (`#[validate(schema(..))]`)
+    /// by the struct's own pointer (`""` for the body).
     ///
     /// ```
     /// use problem_core::pipeline::validation_issues;
@@ -784,6 +785,19 @@ mod valid {
     ///         r#"{"location":"body","name":"/year","code":"range","message":"year fails the `range` rule","min":1450}]"#
     ///     )
     /// );
+    ///
+    /// // A rule of the struct itself names the body's root.
+    /// #[derive(Validate)]
+    /// #[validate(schema(function = "ordered"))]
+    /// struct Range { from: u16, to: u16 }
+    /// fn ordered(r: &Range) -> Result<(), validator::ValidationError> {
+    ///     if r.from <= r.to { Ok(()) } else { Err(validator::ValidationError::new("ordered")) }
+    /// }
+    /// let errors = Range { from: 9, to: 1 }.validate().unwrap_err();
+    /// assert_eq!(
+    ///     serde_json::to_string(&validation_issues(&errors)).unwrap(),
+    ///     r#"[{"location":"body","name":"","code":"ordered","message":"the body fails the `ordered` rule"}]"#
+    /// );
     /// ```
     pub fn validation_issues(errors: &ValidationErrors) -> Vec<Issue> {
         let mut out = Vec::new();
@@ -796,7 +810,18 @@ mod valid {
         fields.sort_by(|a, b| a.0.cmp(b.0));
         for (field, kind) in fields {
             let mut path = prefix.to_owned();
-            push_pointer_token(&mut path, field);
+            // A rule of the struct itself (`#[validate(schema(..))]`, which
+            // validator files under `__all__`) names the struct's own
+            // member: the root `""` for the body.
+            let whole = *field == "__all__";
+            if !whole {
+                push_pointer_token(&mut path, field);
+            }
+            let subject = match (whole, prefix.is_empty()) {
+                (false, _) => (*field).to_string(),
+                (true, true) => "the body".to_owned(),
+                (true, false) => format!("`{prefix}`"),
+            };
             match kind {
                 ValidationErrorsKind::Field(list) => {
                     for e in list {
@@ -804,7 +829,7 @@ mod valid {
                             .message
                             .as_ref()
                             .map(|m| m.to_string())
-                            .unwrap_or_else(|| format!("{field} fails the `{}` rule", e.code));
+                            .unwrap_or_else(|| format!("{subject} fails the `{}` rule", e.code));
                         let mut issue = Issue::new(
                             IssueLocation::Body,
                             path.clone(),
