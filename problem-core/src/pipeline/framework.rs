@@ -82,7 +82,7 @@ pub(crate) enum Mapped {
 
 /// `Unsupported content type: <content-type>` (415), the value as sent
 /// (bytes that are not UTF-8 shown as U+FFFD); `(none)` when the request
-/// has no `Content-Type`.
+/// has no `Content-Type`, or an empty (or blank) one.
 ///
 /// ```
 /// use actix_web::test::TestRequest;
@@ -93,10 +93,13 @@ pub(crate) enum Mapped {
 /// let err = unsupported_media_type(Some(&req));
 /// assert_eq!((err.status().as_u16(), err.detail().as_deref()), (415, Some("Unsupported content type: text/csv")));
 /// assert_eq!(unsupported_media_type(None).detail().as_deref(), Some("Unsupported content type: (none)"));
+/// let req = TestRequest::post().insert_header(("Content-Type", "")).to_http_request();
+/// assert_eq!(unsupported_media_type(Some(&req)).detail().as_deref(), Some("Unsupported content type: (none)"));
 /// ```
 pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaTypeException {
     let ct = req
         .and_then(|r| r.headers().get(header::CONTENT_TYPE))
+        .filter(|v| !v.as_bytes().trim_ascii().is_empty())
         .map_or(std::borrow::Cow::Borrowed("(none)"), |v| {
             String::from_utf8_lossy(v.as_bytes())
         });
