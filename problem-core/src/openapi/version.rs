@@ -359,6 +359,31 @@ fn add_headers(
 /// assert_eq!(books["responses"]["410"]["description"],
 ///     "The requested API version was removed (with `Sunset` when one was set).");
 /// assert_eq!(json["paths"]["/health"]["get"].get("parameters"), None);
+///
+/// // An operation's own 400 and 410 (its problem types) also admit the
+/// // version problems of those statuses.
+/// use problem_core::openapi::{problem_response_with, schema_ref};
+/// let op = OperationBuilder::new()
+///     .response("400", problem_response_with(400, Some("Bad coupon"), schema_ref("BadCoupon")))
+///     .response("410", problem_response_with(410, Some("Item gone"), schema_ref("ItemGone")))
+///     .build();
+/// let mut paths = Paths::new();
+/// paths.add_path_operation("/items/{id}", vec![HttpMethod::Delete], op);
+/// let mut doc = OpenApi::new(Info::new("shop", ""), paths);
+/// document_version(&mut doc, &config, V3);
+/// let json = serde_json::to_value(&doc).unwrap();
+/// let responses = &json["paths"]["/items/{id}"]["delete"]["responses"];
+/// for (status, own) in [("400", "BadCoupon"), ("410", "ItemGone")] {
+///     assert_eq!(
+///         responses[status]["content"]["application/problem+json"]["schema"]["anyOf"],
+///         serde_json::json!([
+///             {"$ref": format!("#/components/schemas/{own}")},
+///             {"$ref": "#/components/schemas/ProblemDetails"}
+///         ])
+///     );
+/// }
+/// assert_eq!(responses["410"]["description"],
+///     "Item gone Also: The requested API version was removed (with `Sunset` when one was set).");
 /// # Ok::<(), problem_core::HttpConfigError>(())
 /// ```
 pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiVersion) {
@@ -412,6 +437,7 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                     existing
                         .description
                         .push_str(" Also: an invalid, missing or unsupported API version.");
+                    admit_problem_details(existing);
                 }
                 Some(RefOr::Ref(_)) => {}
                 None => {
@@ -424,12 +450,22 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                 }
             }
             if any_removed {
-                responses.entry("410".into()).or_insert_with(|| {
-                    RefOr::T(problem_response(
-                        410,
-                        Some("The requested API version was removed (with `Sunset` when one was set)."),
-                    ))
-                });
+                let removed =
+                    "The requested API version was removed (with `Sunset` when one was set).";
+                match responses.get_mut("410") {
+                    // The operation's own 410 (a problem type's): a removed
+                    // version's refusal is another document.
+                    Some(RefOr::T(existing)) => {
+                        existing.description.push_str(" Also: ");
+                        existing.description.push_str(removed);
+                        admit_problem_details(existing);
+                    }
+                    Some(RefOr::Ref(_)) => {}
+                    None => {
+                        responses
+                            .insert("410".into(), RefOr::T(problem_response(410, Some(removed))));
+                    }
+                }
             }
             for (code, response) in responses.iter_mut() {
                 if code == "410" {
@@ -442,6 +478,41 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
             }
         }
     }
+}
+
+/// Widens the `application/problem+json` schema of an operation's own
+/// response so that it also admits the version problems the versioning
+/// answers with the same status (a `ProblemDetails` document, `type`
+/// `about:blank`): `anyOf` the operation's schema and `ProblemDetails`,
+/// unless it admits `ProblemDetails` already.
+fn admit_problem_details(response: &mut Response) {
+    use super::problem::{PROBLEM_DETAILS_SCHEMA, PROBLEM_MEDIA_TYPE, schema_ref};
+    use utoipa::openapi::schema::{AnyOfBuilder, Schema};
+    let is_details = |s: &RefOr<Schema>| matches!(s, RefOr::Ref(r) if r.ref_location.rsplit('/').next() == Some(PROBLEM_DETAILS_SCHEMA));
+    let content = response
+        .content
+        .entry(PROBLEM_MEDIA_TYPE.to_owned())
+        .or_insert_with(|| RefOr::T(utoipa::openapi::ContentBuilder::new().build()));
+    // A content given by `$ref` is the application's own to widen.
+    let RefOr::T(content) = content else {
+        return;
+    };
+    let admits = match &content.schema {
+        None => false,
+        Some(RefOr::T(Schema::AnyOf(any))) => any.items.iter().any(is_details),
+        Some(RefOr::T(Schema::OneOf(one))) => one.items.iter().any(is_details),
+        Some(other) => is_details(other),
+    };
+    if admits {
+        return;
+    }
+    content.schema = Some(match content.schema.take() {
+        Some(own) => AnyOfBuilder::new()
+            .item(own)
+            .item(schema_ref(PROBLEM_DETAILS_SCHEMA))
+            .into(),
+        None => schema_ref(PROBLEM_DETAILS_SCHEMA),
+    });
 }
 
 /// The documented versions of `config`: the advertised versions
