@@ -301,7 +301,7 @@ async fn list_books_has_the_derived_query_parameters_and_the_version_parameters(
         .unwrap();
     assert_eq!(
         sort["schema"],
-        json!({"type": "array", "maxItems": 100, "items": {"type": "string",
+        json!({"type": "array", "maxItems": 100, "uniqueItems": true, "items": {"type": "string",
             "pattern": "^[+-]?(?:id|title|author|year|price|rating|published_at)$"}})
     );
     assert_eq!(

@@ -339,7 +339,7 @@ fn derived_query_parameters() {
     assert_eq!(by("cursor")["schema"], json!({"type": "string"}));
     assert_eq!(
         by("page")["description"],
-        "Page number of offset pagination, from 1 (default 1). Not together with `cursor`."
+        "Page number of offset pagination, from 1 (default 1), at most (2^63 - 1) / page size + 1 (the offset must fit a signed 64-bit integer). Not together with `cursor`."
     );
     assert_eq!(
         by("per_page")["description"],
@@ -364,7 +364,7 @@ fn derived_query_parameters() {
     let sort = by("sort");
     assert_eq!(
         sort["schema"],
-        json!({"type": "array", "maxItems": 100,
+        json!({"type": "array", "maxItems": 100, "uniqueItems": true,
                "items": {"type": "string", "pattern": "^[+-]?(?:id|title|year)$"}})
     );
     assert!(

@@ -249,7 +249,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
     let mut params = vec![
         query(
             "page",
-            "Page number of offset pagination, from 1 (default 1). Not together with `cursor`.".into(),
+            "Page number of offset pagination, from 1 (default 1), at most (2^63 - 1) / page size + 1 (the offset must fit a signed 64-bit integer). Not together with `cursor`.".into(),
             integer(1),
         ),
         query(
@@ -295,7 +295,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
         params.push(query(
             "sort",
             format!(
-                "Sort fields in order of precedence (repeat the parameter, or separate them with commas); `-field` descending, `field` or `+field` ascending. Sortable fields: {}. Default: `{default}`; `{}` is always the last tie-breaker.",
+                "Sort fields in order of precedence (repeat the parameter, or separate them with commas), each field at most once; `-field` descending, `field` or `+field` ascending. Sortable fields: {}. Default: `{default}`; `{}` is always the last tie-breaker.",
                 quoted(&sortable),
                 schema.key
             ),
@@ -305,6 +305,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
                         .schema_type(Type::String)
                         .pattern(Some(format!("^[+-]?(?:{alternatives})$"))),
                 )
+                .unique_items(true)
                 .max_items(Some(MAX_LIST_VALUES)),
         ));
     }
