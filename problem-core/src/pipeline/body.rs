@@ -516,22 +516,104 @@ fn offset_of(bytes: &[u8], line: usize, column: usize) -> Option<usize> {
     Some(start + column.saturating_sub(1))
 }
 
-/// A non-finite token at the position of a syntax error, when replacing it
-/// by `0` makes the document well-formed: its length.
-fn non_finite_token(bytes: &[u8], err: &serde_json::Error) -> Option<usize> {
-    let at = offset_of(bytes, err.line(), err.column())?;
-    // serde_json reports the byte it stopped at: the token's first byte or
-    // the one after a sign.
-    let starts = [at, at.saturating_sub(1)];
-    starts.into_iter().find_map(|start| {
-        let rest = bytes.get(start..)?;
-        let token = NON_FINITE_TOKENS.iter().find(|t| rest.starts_with(t))?;
-        let mut patched = Vec::with_capacity(bytes.len());
-        patched.extend_from_slice(bytes.get(..start)?);
-        patched.push(b'0');
-        patched.extend_from_slice(rest.get(token.len()..)?);
-        well_formed(&patched).then_some(token.len())
-    })
+/// Every non-finite token of a document that is well formed once each is
+/// replaced by `0`: the patched document and the JSON pointer of each
+/// token's member, in document order. `None` when another syntax error
+/// remains (the body is malformed), or past [`MAX_BODY_ISSUES`] tokens.
+fn patch_non_finite(bytes: &[u8]) -> Option<(Vec<u8>, Vec<String>)> {
+    let mut doc = bytes.to_vec();
+    let mut at: Vec<usize> = Vec::new();
+    loop {
+        let err = match serde_json::from_slice::<serde::de::IgnoredAny>(&doc) {
+            Ok(_) => break,
+            Err(e) if e.is_syntax() && at.len() < MAX_BODY_ISSUES => e,
+            Err(_) => return None,
+        };
+        let stop = offset_of(&doc, err.line(), err.column())?;
+        // serde_json reports the byte it stopped at: the token's first
+        // byte or the one after its sign (the signed token is tried
+        // first, so the sign goes with it). Each error is after the tokens
+        // patched before it, so their offsets stay as they are.
+        let (start, len) = [stop.saturating_sub(1), stop]
+            .into_iter()
+            .find_map(|start| {
+                let rest = doc.get(start..)?;
+                let token = NON_FINITE_TOKENS.iter().find(|t| rest.starts_with(t))?;
+                Some((start, token.len()))
+            })?;
+        doc.splice(start..start + len, [b'0']);
+        at.push(start);
+    }
+    if at.is_empty() {
+        return None;
+    }
+    let pointers = pointers_at(&doc, &at);
+    (pointers.len() == at.len()).then_some((doc, pointers))
+}
+
+/// The JSON pointer of the value starting at each of `offsets` (ascending)
+/// in `doc`, a well-formed JSON document.
+fn pointers_at(doc: &[u8], offsets: &[usize]) -> Vec<String> {
+    enum Frame {
+        /// An object and the key of the member being read.
+        Object(Option<String>),
+        /// An array and the index of the element being read.
+        Array(usize),
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut out = Vec::new();
+    let mut wanted = offsets.iter().copied().peekable();
+    let mut i = 0;
+    while let Some(&byte) = doc.get(i) {
+        if wanted.peek() == Some(&i) {
+            wanted.next();
+            let mut pointer = String::new();
+            for frame in &stack {
+                match frame {
+                    Frame::Object(Some(key)) => push_pointer_token(&mut pointer, key),
+                    Frame::Object(None) => {}
+                    Frame::Array(n) => push_pointer_token(&mut pointer, &n.to_string()),
+                }
+            }
+            out.push(pointer);
+        }
+        match byte {
+            b'{' => stack.push(Frame::Object(None)),
+            b'[' => stack.push(Frame::Array(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(Frame::Array(n)) = stack.last_mut() {
+                    *n += 1;
+                }
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while let Some(&b) = doc.get(i) {
+                    match b {
+                        b'"' => break,
+                        b'\\' => i += 2,
+                        _ => i += 1,
+                    }
+                }
+                // A key when a `:` follows it.
+                let is_key = doc
+                    .get(i + 1..)
+                    .and_then(|rest| rest.iter().find(|b| !b" \t\r\n".contains(b)))
+                    == Some(&b':');
+                if is_key && let Some(Frame::Object(key)) = stack.last_mut() {
+                    *key = doc
+                        .get(start..=i)
+                        .and_then(|text| serde_json::from_slice::<String>(text).ok());
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }
 
 /// The JSON pointer of the first form field whose name or value, once
@@ -611,14 +693,37 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
                 }
                 .into());
             }
-            match non_finite_token(bytes, &inner) {
-                Some(_) => Err(data_error(
-                    path,
-                    format!("invalid value: a non-finite number, expected {EXPECTED_FINITE}"),
-                )
-                .into()),
-                None => Err(malformed().into()),
+            // Non-finite tokens (`NaN`, `Infinity`): an issue on each, and
+            // the other members' errors of the document read with `0` in
+            // their place (an error inside such a member is its own).
+            let Some((patched, pointers)) = patch_non_finite(bytes) else {
+                return Err(malformed().into());
+            };
+            let mut issues: Vec<Issue> = pointers
+                .iter()
+                .map(|at| {
+                    value_issue(
+                        IssueLocation::Body,
+                        at,
+                        format!("invalid value: a non-finite number, expected {EXPECTED_FINITE}"),
+                    )
+                })
+                .collect();
+            let mut de = serde_json::Deserializer::from_slice(&patched);
+            if let Err(e) = serde_path_to_error::deserialize::<_, T>(Checked(&mut de)) {
+                let first = (pointer(e.path()), e.into_inner().to_string());
+                let (more, _) = member_issues::<T>(&patched, first);
+                let non_finite = |name: &str| {
+                    pointers.iter().any(|p| {
+                        name == p
+                            || name
+                                .strip_prefix(p.as_str())
+                                .is_some_and(|r| r.starts_with('/'))
+                    })
+                };
+                issues.extend(more.into_iter().filter(|i| !non_finite(&i.name)));
             }
+            Err(BodyError::Members { issues, read: None })
         }
     }
 }
@@ -670,6 +775,32 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
 /// #[derive(serde::Deserialize)]
 /// struct NewBook { title: String }
 /// async fn create(book: Body<NewBook>) -> String { book.0.title }
+/// ```
+///
+/// Every member error is an issue, each non-finite number's included:
+///
+/// ```
+/// use actix_web::{FromRequest, ResponseError, test::TestRequest};
+/// use problem_core::pipeline::Body;
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Prices { list: f64, steps: Vec<f64>, copies: u8 }
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let (req, mut payload) = TestRequest::post()
+///     .insert_header(("Content-Type", "application/json"))
+///     .set_payload(r#"{"list": NaN, "steps": [1.5, -Infinity], "copies": "two"}"#)
+///     .to_http_parts();
+/// let err = Body::<Prices>::from_request(&req, &mut payload).await.unwrap_err();
+/// let res = err.error_response();
+/// let body: serde_json::Value = serde_json::from_slice(
+///     &actix_web::body::to_bytes(res.into_body()).await.unwrap(),
+/// ).unwrap();
+/// let names: Vec<&str> = body["issues"].as_array().unwrap().iter()
+///     .map(|i| i["name"].as_str().unwrap()).collect();
+/// assert_eq!(names, ["/list", "/steps/1", "/copies"]);
+/// assert_eq!(body["issues"][1]["code"], "invalid_value");
+/// assert_eq!(body["issues"][1]["message"], "invalid value: a non-finite number, expected a finite number");
+/// # });
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Body<T>(pub T);
@@ -904,3 +1035,37 @@ mod valid {
 #[cfg(feature = "validator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "validator")))]
 pub use valid::{ValidBody, validation_issues};
+
+#[cfg(test)]
+mod tests {
+    use super::{patch_non_finite, pointers_at};
+
+    #[test]
+    fn non_finite_tokens_are_patched_and_named() {
+        let (doc, at) =
+            patch_non_finite(br#"{"a/b": NaN, "x": {"y~z": [1, -Infinity, "NaN"]}, "w": inf}"#)
+                .unwrap();
+        assert_eq!(
+            std::str::from_utf8(&doc).unwrap(),
+            r#"{"a/b": 0, "x": {"y~z": [1, 0, "NaN"]}, "w": 0}"#
+        );
+        assert_eq!(at, ["/a~1b", "/x/y~0z/1", "/w"]);
+        // A document broken otherwise, or with no such token, is not patched.
+        assert!(patch_non_finite(br#"{"a": NaN, "b": }"#).is_none());
+        assert!(patch_non_finite(br#"{"a": NaN} x"#).is_none());
+        assert!(patch_non_finite(br#"{"a": 1}"#).is_none());
+        assert!(patch_non_finite(br#"{"a": Nan}"#).is_none());
+        // A top-level token is the root.
+        assert_eq!(patch_non_finite(b"NaN").unwrap().1, [""]);
+    }
+
+    #[test]
+    fn pointers_follow_keys_with_escapes_and_array_indexes() {
+        let doc = br#"{"k\"ey": [0, {"n": 1}], "m": 2}"#;
+        let at = |needle: &[u8]| doc.windows(needle.len()).position(|w| w == needle).unwrap();
+        assert_eq!(
+            pointers_at(doc, &[at(b"0,"), at(b"1}"), at(b"2}")]),
+            ["/k\"ey/0", "/k\"ey/1/n", "/m"]
+        );
+    }
+}
