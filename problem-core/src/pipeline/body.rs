@@ -123,6 +123,37 @@ fn variant_stand_in(message: &str) -> Option<serde_json::Value> {
     Some(serde_json::Value::String(variant.to_owned()))
 }
 
+/// A JSON body read with a stand-in for each member found wrong.
+pub(crate) struct StoodIn<T> {
+    /// The body as read.
+    #[cfg_attr(
+        not(feature = "validator"),
+        allow(
+            dead_code,
+            reason = "read by ValidBody, which needs the validator feature"
+        )
+    )]
+    value: T,
+    /// The pointer of each member standing in.
+    #[cfg_attr(
+        not(feature = "validator"),
+        allow(
+            dead_code,
+            reason = "read by ValidBody, which needs the validator feature"
+        )
+    )]
+    stand_ins: Vec<String>,
+    /// The document read (the members' names as sent).
+    #[cfg_attr(
+        not(feature = "validator"),
+        allow(
+            dead_code,
+            reason = "read by ValidBody, which needs the validator feature"
+        )
+    )]
+    doc: serde_json::Value,
+}
+
 /// Every member error of a well-formed JSON body whose first error is
 /// `first` (spec, "Schema validation failed": the list of issues), not
 /// only the first: the document is read again with a stand-in for each
@@ -132,7 +163,7 @@ fn variant_stand_in(message: &str) -> Option<serde_json::Value> {
 fn member_issues<T: DeserializeOwned>(
     bytes: &[u8],
     first: (String, String),
-) -> (Vec<Issue>, Option<(T, Vec<String>)>) {
+) -> (Vec<Issue>, Option<StoodIn<T>>) {
     let issue = |(at, message): (String, String)| value_issue(IssueLocation::Body, &at, message);
     let first = issue(first);
     if bytes.len() > MAX_GATHERED_BODY {
@@ -198,7 +229,11 @@ fn member_issues<T: DeserializeOwned>(
     // (A duplicate member is one member in the document: its read names
     // another value, and so differs.)
     if issues.first() == Some(&first) {
-        let read = read.map(|value| (value, patched.into_iter().map(|(p, _, _)| p).collect()));
+        let read = read.map(|value| StoodIn {
+            value,
+            stand_ins: patched.into_iter().map(|(p, _, _)| p).collect(),
+            doc,
+        });
         (issues, read)
     } else {
         (vec![first], None)
@@ -427,7 +462,7 @@ pub(crate) enum BodyError<T> {
                 reason = "read by ValidBody, which needs the validator feature"
             )
         )]
-        read: Option<(T, Vec<String>)>,
+        read: Option<StoodIn<T>>,
     },
 }
 
@@ -451,6 +486,14 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
     req: &HttpRequest,
     payload: &mut Payload,
 ) -> Result<T, BodyError<T>> {
+    parse_body_read(req, payload).await.map(|(value, _)| value)
+}
+
+/// [`parse_body`], with the body as read (its format and bytes).
+pub(crate) async fn parse_body_read<T: DeserializeOwned>(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> Result<(T, ReadBody), BodyError<T>> {
     let limit = req
         .app_data::<BodyConfig>()
         .map(|c| c.limit)
@@ -461,8 +504,8 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
     if let Some(coded) = unsupported_content_encoding(req) {
         return Err(problem(coded).into());
     }
-    let bytes = read(payload, limit).await?;
-    match format {
+    let bytes = read(payload, limit).await?.freeze();
+    let value = match format {
         Format::Json => parse_json(&bytes),
         Format::Form => {
             if form_urlencoded::parse(&bytes).nth(MAX_PARAMETERS).is_some() {
@@ -481,6 +524,43 @@ pub(crate) async fn parse_body<T: DeserializeOwned>(
             let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(&bytes));
             serde_path_to_error::deserialize(Checked(de))
                 .map_err(|e| data_error(pointer(e.path()), e.inner().to_string()).into())
+        }
+    }?;
+    Ok((value, ReadBody { format, bytes }))
+}
+
+/// A body as [`parse_body_read`] read it.
+pub(crate) struct ReadBody {
+    format: Format,
+    bytes: actix_web::web::Bytes,
+}
+
+impl ReadBody {
+    /// The body as a JSON value: the document itself, or a form's fields
+    /// as an object of strings (the first value of a repeated name);
+    /// `None` for a document too large to hold as a value (see
+    /// [`MAX_GATHERED_BODY`]).
+    #[cfg_attr(
+        not(feature = "validator"),
+        allow(
+            dead_code,
+            reason = "read by ValidBody, which needs the validator feature"
+        )
+    )]
+    pub(crate) fn value(&self) -> Option<serde_json::Value> {
+        if self.bytes.len() > MAX_GATHERED_BODY {
+            return None;
+        }
+        match self.format {
+            Format::Json => serde_json::from_slice(&self.bytes).ok(),
+            Format::Form => {
+                let mut map = serde_json::Map::new();
+                for (name, value) in form_urlencoded::parse(&self.bytes) {
+                    map.entry(name.into_owned())
+                        .or_insert(serde_json::Value::String(value.into_owned()));
+                }
+                Some(serde_json::Value::Object(map))
+            }
         }
     }
 }
@@ -864,6 +944,55 @@ mod valid {
     /// async fn create(book: ValidBody<NewBook>) -> String { book.0.title }
     /// ```
     ///
+    /// Issues name members as the body does: validator names a field by
+    /// its Rust name, so a member serde renames with `rename_all` is named
+    /// by the body's member whose name that rule made from the field's
+    /// (`/firstName`, `/homeAddress/zip-code`). A member named by
+    /// `#[serde(rename = "..")]` alone, or absent from the body, keeps the
+    /// field's Rust name.
+    ///
+    /// ```
+    /// use actix_web::{FromRequest, ResponseError, test::TestRequest};
+    /// use problem_core::pipeline::ValidBody;
+    /// use validator::Validate;
+    /// #[derive(Debug, serde::Deserialize, Validate)]
+    /// #[serde(rename_all = "camelCase")]
+    /// struct NewAuthor {
+    ///     #[validate(length(min = 1))]
+    ///     first_name: String,
+    ///     last_name: String,
+    ///     #[validate(nested)]
+    ///     home_address: Address,
+    /// }
+    /// #[derive(Debug, serde::Deserialize, Validate)]
+    /// #[serde(rename_all = "kebab-case")]
+    /// struct Address { #[validate(length(min = 2))] zip_code: String }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let names = |body: &'static str| async move {
+    ///     let (req, mut payload) = TestRequest::post()
+    ///         .insert_header(("Content-Type", "application/json"))
+    ///         .set_payload(body)
+    ///         .to_http_parts();
+    ///     let err = ValidBody::<NewAuthor>::from_request(&req, &mut payload).await.unwrap_err();
+    ///     let bytes = actix_web::body::to_bytes(err.error_response().into_body()).await.unwrap();
+    ///     let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    ///     body["issues"].as_array().unwrap().iter()
+    ///         .map(|i| format!("{} {}", i["name"].as_str().unwrap(), i["message"].as_str().unwrap()))
+    ///         .collect::<Vec<_>>()
+    /// };
+    /// assert_eq!(
+    ///     names(r#"{"firstName": "", "lastName": "Le Guin", "homeAddress": {"zip-code": "1"}}"#).await,
+    ///     ["/firstName firstName fails the `length` rule", "/homeAddress/zip-code zip-code fails the `length` rule"]
+    /// );
+    /// // With a member error, the other members' rules follow it.
+    /// assert_eq!(
+    ///     names(r#"{"firstName": "", "lastName": 7, "homeAddress": {"zip-code": "12"}}"#).await,
+    ///     ["/lastName invalid type: integer `7`, expected a string", "/firstName firstName fails the `length` rule"]
+    /// );
+    /// # });
+    /// ```
+    ///
     /// Needs the feature `validator`.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct ValidBody<T>(pub T);
@@ -932,11 +1061,68 @@ mod valid {
     /// ```
     pub fn validation_issues(errors: &ValidationErrors) -> Vec<Issue> {
         let mut out = Vec::new();
-        collect(errors, "", &mut out);
+        collect(errors, "", None, &mut out);
         out
     }
 
-    fn collect(errors: &ValidationErrors, prefix: &str, out: &mut Vec<Issue>) {
+    /// [`validation_issues`] named after the body as sent: validator names
+    /// a field by its Rust name, so a member serde renames
+    /// (`rename_all = "camelCase"`: `firstName` for `first_name`) is named
+    /// by the member of `body` at that place whose name is the field's
+    /// under one of serde's `rename_all` rules, when exactly one is.
+    fn validation_issues_in(
+        errors: &ValidationErrors,
+        body: Option<&serde_json::Value>,
+    ) -> Vec<Issue> {
+        let mut out = Vec::new();
+        collect(errors, "", body, &mut out);
+        out
+    }
+
+    /// `field`'s name in `node`, the body's object holding it (see
+    /// [`validation_issues_in`]).
+    fn member_name<'a>(node: Option<&'a serde_json::Value>, field: &'a str) -> &'a str {
+        let Some(serde_json::Value::Object(members)) = node else {
+            return field;
+        };
+        if members.contains_key(field) {
+            return field;
+        }
+        let mut named = members.keys().filter(|k| snake_case(k) == field);
+        match (named.next(), named.next()) {
+            (Some(member), None) => member,
+            (Some(_), Some(_)) | (None, _) => field,
+        }
+    }
+
+    /// The Rust field name a member's name was made from by serde's
+    /// `rename_all` rules (`firstName`, `FirstName`, `first-name`,
+    /// `FIRST_NAME` all give `first_name`).
+    fn snake_case(name: &str) -> String {
+        let mut out = String::with_capacity(name.len() + 4);
+        let mut previous: Option<char> = None;
+        for c in name.chars() {
+            if c == '-' {
+                out.push('_');
+            } else if c.is_uppercase() {
+                if previous.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()) {
+                    out.push('_');
+                }
+                out.extend(c.to_lowercase());
+            } else {
+                out.push(c);
+            }
+            previous = Some(c);
+        }
+        out
+    }
+
+    fn collect(
+        errors: &ValidationErrors,
+        prefix: &str,
+        node: Option<&serde_json::Value>,
+        out: &mut Vec<Issue>,
+    ) {
         let mut fields: Vec<_> = errors.errors().iter().collect();
         fields.sort_by(|a, b| a.0.cmp(b.0));
         for (field, kind) in fields {
@@ -945,11 +1131,21 @@ mod valid {
             // validator files under `__all__`) names the struct's own
             // member: the root `""` for the body.
             let whole = *field == "__all__";
+            let name = if whole {
+                field
+            } else {
+                member_name(node, field)
+            };
             if !whole {
-                push_pointer_token(&mut path, field);
+                push_pointer_token(&mut path, name);
             }
+            let child = if whole {
+                node
+            } else {
+                node.and_then(|n| n.get(name))
+            };
             let subject = match (whole, prefix.is_empty()) {
-                (false, _) => (*field).to_string(),
+                (false, _) => name.to_string(),
                 (true, true) => "the body".to_owned(),
                 (true, false) => format!("`{prefix}`"),
             };
@@ -976,10 +1172,11 @@ mod valid {
                         out.push(issue);
                     }
                 }
-                ValidationErrorsKind::Struct(inner) => collect(inner, &path, out),
+                ValidationErrorsKind::Struct(inner) => collect(inner, &path, child, out),
                 ValidationErrorsKind::List(items) => {
                     for (i, inner) in items {
-                        collect(inner, &format!("{path}/{i}"), out);
+                        let item = child.and_then(|c| c.get(*i));
+                        collect(inner, &format!("{path}/{i}"), item, out);
                     }
                 }
             }
@@ -994,11 +1191,13 @@ mod valid {
             let req = req.clone();
             let mut payload = payload.take();
             Box::pin(async move {
-                match parse_body::<T>(&req, &mut payload).await {
-                    Ok(value) => match value.validate() {
+                match parse_body_read::<T>(&req, &mut payload).await {
+                    Ok((value, read)) => match value.validate() {
                         Ok(()) => Ok(ValidBody(value)),
                         Err(errors) => {
-                            Err(ValidationException::new(validation_issues(&errors)).into())
+                            let body = read.value();
+                            let issues = validation_issues_in(&errors, body.as_ref());
+                            Err(ValidationException::new(issues).into())
                         }
                     },
                     // Member errors, then the rules of the other members
@@ -1006,7 +1205,12 @@ mod valid {
                     // rules are not the client's).
                     Err(BodyError::Members {
                         mut issues,
-                        read: Some((value, stand_ins)),
+                        read:
+                            Some(StoodIn {
+                                value,
+                                stand_ins,
+                                doc,
+                            }),
                     }) => {
                         if let Err(errors) = value.validate() {
                             let standing_in = |name: &str| {
@@ -1018,7 +1222,7 @@ mod valid {
                                 })
                             };
                             issues.extend(
-                                validation_issues(&errors)
+                                validation_issues_in(&errors, Some(&doc))
                                     .into_iter()
                                     .filter(|i| !standing_in(&i.name)),
                             );
