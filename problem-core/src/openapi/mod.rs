@@ -63,6 +63,17 @@ mod version;
 
 pub use utoipa;
 
+/// The extension (`x-version-neutral: true`) of an operation that answers
+/// every API version alike, without version headers:
+/// [`document_version`] leaves such an operation as it is.
+/// [`problem_type_paths`] marks the problem type pages with it; mark a
+/// route of your own that the versioning treats as neutral likewise.
+///
+/// ```
+/// assert_eq!(problem_core::openapi::VERSION_NEUTRAL_EXTENSION, "x-version-neutral");
+/// ```
+pub const VERSION_NEUTRAL_EXTENSION: &str = "x-version-neutral";
+
 pub use conditional::{ConditionalGetResponses, IfMatch, IfNoneMatch};
 pub use derived::{
     ProblemCase, ProblemMember, problem_case_schema, problem_responses, problem_schema,

@@ -1,6 +1,7 @@
 //! The problem type pages (RFC 9457 §3.1.1: a `type` URI, dereferenced,
 //! documents the problem type) as OpenAPI path items.
 
+use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder};
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Paths, ResponseBuilder};
@@ -21,12 +22,15 @@ use crate::problem::type_docs::served_docs;
 /// comment, its `operationId` `problem_type` followed by the path's
 /// letters and digits, `_` for every other character.
 ///
-/// Add them to the document beside the routes' own (the pages are
-/// version-neutral, so name their paths in the configuration given to
-/// [`document_version`](super::document_version), e.g.
-/// `.neutral_path("/problems")`), then apply the modifiers that apply to
+/// Add them to the document beside the routes' own, then apply the
+/// modifiers that apply to
 /// every operation ([`PipelineResponses`](super::PipelineResponses),
 /// [`ConditionalGetResponses`](super::ConditionalGetResponses)).
+///
+/// Each operation carries the extension `x-version-neutral: true`: the
+/// pages are version-neutral (the server answers them for every version,
+/// without version headers), so
+/// [`document_version`](super::document_version) leaves them as they are.
 ///
 /// ```
 /// use problem_core::Problem;
@@ -54,6 +58,7 @@ use crate::problem::type_docs::served_docs;
 ///     ok["application/json"]["schema"]["required"],
 ///     serde_json::json!(["type", "title", "status", "description", "members"])
 /// );
+/// assert_eq!(get["x-version-neutral"], true);
 /// ```
 pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
     let mut paths = Paths::new();
@@ -76,6 +81,11 @@ pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
             .summary(Some(doc.title))
             .description((!doc.description.is_empty()).then_some(doc.description))
             .response("200", ok)
+            .extensions(Some(
+                ExtensionsBuilder::new()
+                    .add(super::VERSION_NEUTRAL_EXTENSION, true)
+                    .build(),
+            ))
             .build();
         paths.add_path_operation(doc.problem_type, vec![HttpMethod::Get], operation);
     }

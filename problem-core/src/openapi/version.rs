@@ -384,6 +384,20 @@ fn add_headers(
 /// }
 /// assert_eq!(responses["410"]["description"],
 ///     "Item gone Also: The requested API version was removed (with `Sunset` when one was set).");
+///
+/// // An operation marked version-neutral (a problem type page) is left as it is.
+/// use problem_core::openapi::VERSION_NEUTRAL_EXTENSION;
+/// use problem_core::openapi::utoipa::openapi::extensions::ExtensionsBuilder;
+/// let page = OperationBuilder::new()
+///     .extensions(Some(ExtensionsBuilder::new().add(VERSION_NEUTRAL_EXTENSION, true).build()))
+///     .build();
+/// let mut paths = Paths::new();
+/// paths.add_path_operation("/problems/gone", vec![HttpMethod::Get], page);
+/// let mut doc = OpenApi::new(Info::new("shop", ""), paths);
+/// document_version(&mut doc, &config, V2);
+/// let json = serde_json::to_value(&doc).unwrap();
+/// let get = &json["paths"]["/problems/gone"]["get"];
+/// assert_eq!((get.get("parameters"), get.get("deprecated"), get["responses"].get("400")), (None, None, None));
 /// # Ok::<(), problem_core::HttpConfigError>(())
 /// ```
 pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiVersion) {
@@ -412,6 +426,14 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
             continue;
         }
         for op in operations_mut(item) {
+            // A version-neutral operation (a problem type page).
+            if op
+                .extensions
+                .as_ref()
+                .is_some_and(|e| e.get(super::VERSION_NEUTRAL_EXTENSION) == Some(&json!(true)))
+            {
+                continue;
+            }
             let list = op.parameters.get_or_insert_with(Vec::new);
             for p in &params {
                 let exists = list.iter().any(|q| {
