@@ -329,8 +329,9 @@ fn add_headers(
 /// - operations on neutral paths are left as they are.
 ///
 /// The 400 and 410 responses `$ref` `components.schemas`
-/// `ProblemDetails`/`ValidationProblem`
-/// ([`ProblemSchemas`](super::ProblemSchemas)).
+/// `ProblemDetails`/`ValidationProblem`; the schemas of
+/// [`ProblemSchemas`](super::ProblemSchemas) the document does not hold
+/// yet are added to it.
 ///
 /// ```
 /// use problem_core::openapi::document_version;
@@ -401,6 +402,14 @@ fn add_headers(
 /// # Ok::<(), problem_core::HttpConfigError>(())
 /// ```
 pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiVersion) {
+    // The version problems' schemas, which the responses below refer to
+    // (the document's own, when it has them, are kept).
+    let components = doc
+        .components
+        .get_or_insert_with(utoipa::openapi::Components::new);
+    for (name, schema) in super::ProblemSchemas::schemas() {
+        components.schemas.entry(name).or_insert(schema);
+    }
     doc.info.version = version.short().to_string();
     let about = format!(
         "This document describes {}",
@@ -614,13 +623,38 @@ impl std::fmt::Debug for VersionedDocs {
     }
 }
 
+/// The first local `$ref` (`#/...`) under `node` that names nothing in
+/// `doc` (RFC 6901 pointers, as OpenAPI's `$ref`s are).
+fn dangling_ref<'a>(doc: &serde_json::Value, node: &'a serde_json::Value) -> Option<&'a str> {
+    match node {
+        serde_json::Value::Object(members) => {
+            members
+                .iter()
+                .find_map(|(key, value)| match (key.as_str(), value) {
+                    ("$ref", serde_json::Value::String(target)) => target
+                        .strip_prefix('#')
+                        .filter(|pointer| doc.pointer(pointer).is_none())
+                        .map(|_| target.as_str()),
+                    _ => dangling_ref(doc, value),
+                })
+        }
+        serde_json::Value::Array(items) => items.iter().find_map(|item| dangling_ref(doc, item)),
+        serde_json::Value::Null
+        | serde_json::Value::Bool(_)
+        | serde_json::Value::Number(_)
+        | serde_json::Value::String(_) => None,
+    }
+}
+
 impl VersionedDocs {
     /// Builds the document of every documented version with `build`, then
     /// applies [`document_version`].
     ///
     /// # Errors
     /// [`HttpConfigError::InvalidOpenApi`] when there is no version to
-    /// document or a document does not serialize.
+    /// document, a document does not serialize, or a document's local
+    /// `$ref` (`#/components/schemas/..`) names nothing it holds (a
+    /// problem type or item schema not registered).
     ///
     /// ```
     /// use problem_core::openapi::VersionedDocs;
@@ -635,6 +669,25 @@ impl VersionedDocs {
     ///
     /// let err = VersionedDocs::new(&VersionConfig::builder(VersionStrategy::header()).build()?, |_| OpenApi::default()).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid OpenAPI document: no version to document: set supported_versions or default_version");
+    ///
+    /// // A `$ref` to a schema the document does not hold.
+    /// use problem_core::openapi::{ProblemSchemas, problem_response_with, schema_ref};
+    /// use problem_core::openapi::utoipa::Modify;
+    /// use problem_core::openapi::utoipa::openapi::path::{HttpMethod, OperationBuilder};
+    /// let err = VersionedDocs::new(&config, |_| {
+    ///     let op = OperationBuilder::new()
+    ///         .response("409", problem_response_with(409, None, schema_ref("DuplicateIsbn")))
+    ///         .build();
+    ///     let mut paths = Paths::new();
+    ///     paths.add_path_operation("/books", vec![HttpMethod::Post], op);
+    ///     let mut doc = OpenApi::new(Info::new("catalog", ""), paths);
+    ///     ProblemSchemas.modify(&mut doc);
+    ///     doc
+    /// })
+    /// .unwrap_err();
+    /// assert!(err.to_string().starts_with(
+    ///     "invalid OpenAPI document: the document of version 2 refers to `#/components/schemas/DuplicateIsbn`"
+    /// ));
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn new(
@@ -657,6 +710,14 @@ impl VersionedDocs {
             document_version(&mut doc, config, version);
             let json = serde_json::to_vec(&doc)
                 .map_err(|e| HttpConfigError::InvalidOpenApi(e.to_string()))?;
+            let value: serde_json::Value = serde_json::from_slice(&json)
+                .map_err(|e| HttpConfigError::InvalidOpenApi(e.to_string()))?;
+            if let Some(target) = dangling_ref(&value, &value) {
+                return Err(HttpConfigError::InvalidOpenApi(format!(
+                    "the document of version {} refers to `{target}`, which it does not hold: register that schema (`components(schemas(..))`)",
+                    version.short()
+                )));
+            }
             documents.insert(
                 version,
                 Document {
