@@ -398,12 +398,17 @@ impl ToSchema for BadRequestProblem {
 
 /// Adds to every operation the responses the error pipeline can give on
 /// any route (a [`Modify`] for `#[openapi(modifiers(&PipelineResponses))]`):
-/// 421 (the `Host` is not one the application serves; RFC 9110 §15.5.20)
-/// and 500 (an unexpected error, masked outside development and logged
-/// under the body's `correlationId`), and to every operation with a request
-/// body 408 (the body was not received within the pipeline's body timeout;
-/// RFC 9110 §15.5.9), all problem documents. Responses an operation already
-/// lists are kept.
+/// 400 (a NUL character in the query, a validation problem naming the
+/// parameter, or more than 1000 query parameters), 421 (the `Host` is not
+/// one the application serves; RFC 9110 §15.5.20) and 500 (an unexpected
+/// error, masked outside development and logged under the body's
+/// `correlationId`), and to every operation with a request body 408 (the
+/// body was not received within the pipeline's body timeout; RFC 9110
+/// §15.5.9), 413 (the body is over the server's limit: an empty response)
+/// and 415 (a `Content-Type` or `Content-Encoding` the body extractors do
+/// not read); all problem documents but the 413. Responses an operation
+/// already lists are kept; an operation's own 400 schema is widened to
+/// admit these two documents too (`anyOf`).
 ///
 /// ```
 /// use problem_core::openapi::PipelineResponses;
@@ -420,8 +425,10 @@ impl ToSchema for BadRequestProblem {
 /// assert_eq!(responses["421"]["description"], "The `Host` is not one this server serves.");
 /// assert_eq!(responses["500"]["content"]["application/problem+json"]["schema"]["$ref"],
 ///     "#/components/schemas/ProblemDetails");
-/// // No request body on this operation: no 408.
-/// assert!(responses.get("408").is_none());
+/// assert_eq!(responses["400"]["content"]["application/problem+json"]["schema"]["anyOf"][0]["$ref"],
+///     "#/components/schemas/ValidationProblem");
+/// // No request body on this operation: no 408, 413 or 415.
+/// assert!(responses.get("408").is_none() && responses.get("413").is_none());
 ///
 /// use problem_core::openapi::utoipa::openapi::request_body::RequestBody;
 /// let mut paths = Paths::new();
@@ -430,13 +437,60 @@ impl ToSchema for BadRequestProblem {
 /// let mut doc = OpenApi::new(Info::new("catalog", "3"), paths);
 /// PipelineResponses.modify(&mut doc);
 /// let json = serde_json::to_value(&doc).unwrap();
-/// assert_eq!(
-///     json["paths"]["/books"]["post"]["responses"]["408"]["description"],
-///     "The request body was not received in time."
-/// );
+/// let responses = &json["paths"]["/books"]["post"]["responses"];
+/// assert_eq!(responses["408"]["description"], "The request body was not received in time.");
+/// assert!(responses["413"].get("content").is_none());
+/// assert_eq!(responses["415"]["content"]["application/problem+json"]["schema"]["$ref"],
+///     "#/components/schemas/ProblemDetails");
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PipelineResponses;
+
+/// Widens the `application/problem+json` schema of an operation's own
+/// response so that it also admits the components `names` (the problems
+/// the pipeline or the versioning answer with the same status): `anyOf`
+/// the operation's schema and each of them it does not admit yet.
+pub(crate) fn admit_schemas(response: &mut Response, names: &[&str]) {
+    let names_one = |s: &RefOr<Schema>, name: &str| matches!(s, RefOr::Ref(r) if r.ref_location.rsplit('/').next() == Some(name));
+    let content = response
+        .content
+        .entry(PROBLEM_MEDIA_TYPE.to_owned())
+        .or_insert_with(|| RefOr::T(ContentBuilder::new().build()));
+    // A content given by `$ref` is the application's own to widen.
+    let RefOr::T(content) = content else {
+        return;
+    };
+    let admits = |schema: &Option<RefOr<Schema>>, name: &str| match schema {
+        None => false,
+        Some(RefOr::T(Schema::AnyOf(any))) => any.items.iter().any(|s| names_one(s, name)),
+        Some(RefOr::T(Schema::OneOf(one))) => one.items.iter().any(|s| names_one(s, name)),
+        Some(other) => names_one(other, name),
+    };
+    let missing: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !admits(&content.schema, n))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let mut items: Vec<RefOr<Schema>> = match content.schema.take() {
+        Some(RefOr::T(Schema::AnyOf(any))) => any.items,
+        Some(own) => vec![own],
+        None => Vec::new(),
+    };
+    items.extend(missing.into_iter().map(schema_ref));
+    content.schema = Some(match items.len() {
+        1 => items
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| schema_ref(PROBLEM_DETAILS_SCHEMA)),
+        _ => items
+            .into_iter()
+            .fold(AnyOfBuilder::new(), |any, item| any.item(item))
+            .into(),
+    });
+}
 
 impl Modify for PipelineResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
@@ -449,11 +503,40 @@ impl Modify for PipelineResponses {
                         Some("The `Host` is not one this server serves."),
                     ))
                 });
+                // Answered before routing on every route: a NUL in the
+                // query (a validation problem naming the parameter), more
+                // than 1000 query parameters (a problem document).
+                const EARLY_400: &str = "The query string holds a NUL character (`issues` names the parameter) or more than 1000 parameters.";
+                match responses.get_mut("400") {
+                    Some(RefOr::T(own)) => {
+                        admit_schemas(own, &[VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA]);
+                    }
+                    Some(RefOr::Ref(_)) => {}
+                    None => {
+                        responses.insert(
+                            "400".into(),
+                            RefOr::T(bad_request_response(Some(EARLY_400))),
+                        );
+                    }
+                }
                 if operation.request_body.is_some() {
                     responses.entry("408".into()).or_insert_with(|| {
                         RefOr::T(problem_response(
                             408,
                             Some("The request body was not received in time."),
+                        ))
+                    });
+                    responses.entry("413".into()).or_insert_with(|| {
+                        RefOr::T(
+                            ResponseBuilder::new()
+                                .description("The request body is larger than the server accepts: an empty response.")
+                                .build(),
+                        )
+                    });
+                    responses.entry("415".into()).or_insert_with(|| {
+                        RefOr::T(problem_response(
+                            415,
+                            Some("The request's `Content-Type` (or `Content-Encoding`) is not one this operation reads."),
                         ))
                     });
                 }

@@ -468,7 +468,7 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                     existing
                         .description
                         .push_str(" Also: an invalid, missing or unsupported API version.");
-                    admit_problem_details(existing);
+                    super::problem::admit_schemas(existing, &[super::PROBLEM_DETAILS_SCHEMA]);
                 }
                 Some(RefOr::Ref(_)) => {}
                 None => {
@@ -489,7 +489,7 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                     Some(RefOr::T(existing)) => {
                         existing.description.push_str(" Also: ");
                         existing.description.push_str(removed);
-                        admit_problem_details(existing);
+                        super::problem::admit_schemas(existing, &[super::PROBLEM_DETAILS_SCHEMA]);
                     }
                     Some(RefOr::Ref(_)) => {}
                     None => {
@@ -509,41 +509,6 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
             }
         }
     }
-}
-
-/// Widens the `application/problem+json` schema of an operation's own
-/// response so that it also admits the version problems the versioning
-/// answers with the same status (a `ProblemDetails` document, `type`
-/// `about:blank`): `anyOf` the operation's schema and `ProblemDetails`,
-/// unless it admits `ProblemDetails` already.
-fn admit_problem_details(response: &mut Response) {
-    use super::problem::{PROBLEM_DETAILS_SCHEMA, PROBLEM_MEDIA_TYPE, schema_ref};
-    use utoipa::openapi::schema::{AnyOfBuilder, Schema};
-    let is_details = |s: &RefOr<Schema>| matches!(s, RefOr::Ref(r) if r.ref_location.rsplit('/').next() == Some(PROBLEM_DETAILS_SCHEMA));
-    let content = response
-        .content
-        .entry(PROBLEM_MEDIA_TYPE.to_owned())
-        .or_insert_with(|| RefOr::T(utoipa::openapi::ContentBuilder::new().build()));
-    // A content given by `$ref` is the application's own to widen.
-    let RefOr::T(content) = content else {
-        return;
-    };
-    let admits = match &content.schema {
-        None => false,
-        Some(RefOr::T(Schema::AnyOf(any))) => any.items.iter().any(is_details),
-        Some(RefOr::T(Schema::OneOf(one))) => one.items.iter().any(is_details),
-        Some(other) => is_details(other),
-    };
-    if admits {
-        return;
-    }
-    content.schema = Some(match content.schema.take() {
-        Some(own) => AnyOfBuilder::new()
-            .item(own)
-            .item(schema_ref(PROBLEM_DETAILS_SCHEMA))
-            .into(),
-        None => schema_ref(PROBLEM_DETAILS_SCHEMA),
-    });
 }
 
 /// The documented versions of `config`: the advertised versions
