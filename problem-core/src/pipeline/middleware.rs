@@ -74,11 +74,9 @@ pub(crate) struct PipelineInner {
 ///   unknown error (masked 500);
 /// - a 4xx or 5xx response a handler builds without a body and without
 ///   `Content-Type` (`HttpResponse::NotFound().finish()`): the problem of
-///   its status. A 4xx built with a body of its own is the handler's
-///   answer and passes as it is; a 5xx built with one is answered as the
-///   problem of its status too (masked and logged as every 5xx; its body's
-///   text, when it is text, is the problem's `detail`, shown in
-///   development and logged);
+///   its status. One built with a body of its own is the handler's answer
+///   and passes as it is (not masked, and a 5xx so built is not logged):
+///   return an error instead to have it answered and logged;
 /// - a panic in a handler: an unknown error, and the worker goes on serving;
 /// - every 5xx is logged once at `error` under a fresh correlation id equal
 ///   to the body's `correlationId`; outside development a 5xx keeps only
@@ -1149,37 +1147,24 @@ fn finish<B: MessageBody>(
         res.response().body().size(),
         BodySize::None | BodySize::Sized(0)
     ) && !res.headers().contains_key(header::CONTENT_TYPE);
-    // A 5xx is always answered as a problem, logged and masked: one with a
-    // body of the handler's own too (its text, when it is text, is the
-    // problem's detail: shown in development, logged in every mode).
-    if (bare_body || status.is_server_error())
+    if bare_body
         && res.response().extensions().get::<EmptyTooLarge>().is_none()
         && let Some(problem) = bare(status.as_u16())
     {
-        let (req, response) = res.into_parts();
-        let (head, body) = response.into_parts();
-        let problem = match body.try_into_bytes() {
-            Ok(bytes) if !bytes.is_empty() => match std::str::from_utf8(&bytes) {
-                Ok(text) => problem.with_detail(text),
-                Err(_) => problem,
-            },
-            Ok(_) | Err(_) => problem,
-        };
-        let ctx = inner.context(Some(req.clone()), method, uri.path(), None);
+        let ctx = inner.context(Some(res.request().clone()), method, uri.path(), None);
         let mut new = render(
             &Failure::Problem(&problem),
             &ctx,
             &*inner.logger,
             inner.development,
         );
-        drop(ctx);
-        for (name, value) in head.headers().iter() {
-            let framing = name == header::CONTENT_LENGTH || name == header::CONTENT_ENCODING;
-            if !framing && !new.headers().contains_key(name) {
+        for (name, value) in res.headers().iter() {
+            if !new.headers().contains_key(name) {
                 new.headers_mut().append(name.clone(), value.clone());
             }
         }
-        return ServiceResponse::new(req, new).map_into_right_body();
+        drop(ctx);
+        return res.into_response(new).map_into_right_body();
     }
     res.map_into_left_body()
 }
