@@ -336,6 +336,51 @@ async fn unknown_error_is_a_bare_500_in_production() {
     assert!(!format!("{entry:?}").contains("s3cret"));
 }
 
+/// Error responses a handler builds instead of returning an error: one
+/// without a body is the problem of its status; one with a body of its own
+/// (a health check's `503 {"db":"down"}`, an already rendered problem) is
+/// the handler's answer and passes as it is, not masked and not logged.
+#[actix_web::test]
+async fn error_responses_a_handler_builds() {
+    let logger = Arc::new(MemoryLogger::default());
+    let app = ProblemApp::builder()
+        .tag("t")
+        .development(false)
+        .shared_logger(logger.clone())
+        .routes(|r| {
+            r.get("/gone", || async { HttpResponse::Gone().finish() })
+                .get("/mine", || async {
+                    HttpResponse::Conflict().json(json!({"mine": true}))
+                })
+                .get("/health", || async {
+                    HttpResponse::ServiceUnavailable().json(json!({"db": "down"}))
+                })
+        })
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let get = |uri: &str| TestRequest::get().uri(uri).to_request();
+    let res = test::call_service(&svc, get("/gone")).await;
+    assert_problem_headers(&res);
+    assert_eq!(
+        body_json(res).await,
+        json!({"type": "about:blank", "title": "Gone", "status": 410, "instance": "/gone"})
+    );
+    for (uri, status, body) in [
+        ("/mine", 409, json!({"mine": true})),
+        ("/health", 503, json!({"db": "down"})),
+    ] {
+        let res = test::call_service(&svc, get(uri)).await;
+        assert_eq!(res.status(), status);
+        assert_eq!(
+            res.headers().get("content-type").unwrap(),
+            "application/json"
+        );
+        assert_eq!(body_json(res).await, body);
+    }
+    assert!(logger.entries().is_empty());
+}
+
 /// A credential in the path (`/reset/token=…`, `/u:pw@host`) is hidden in
 /// the log line as in the message; the body's `instance` keeps the path as
 /// received (the client sent it).
