@@ -174,9 +174,11 @@ enum Ordered {
 /// second is also compared with its whole second, so that SQLite, which
 /// compares the RFC 3339 text sqlx stores (`…T10:00:00Z`) with the bound
 /// text (`…T10:00:00.5Z`, and `.` sorts before `Z`), finds the same rows
-/// among whole-second values as PostgreSQL and memory do: `> v` and `>= v`
-/// also need `> floor(v)`, `< v` and `<= v` also take `= floor(v)`. On a
-/// database that compares instants the added comparison changes nothing.
+/// as PostgreSQL and memory do: `> v` and `>= v` also need `<> floor(v)`,
+/// `< v` and `<= v` also take `= floor(v)` (the whole second is the one
+/// text that compares on the wrong side of `v`; a stored fraction of the
+/// same second compares right). On a database that compares instants the
+/// added comparison changes nothing.
 fn compare(col: Expr, value: &FieldValue, how: Ordered) -> Expr {
     let bound = bind(value);
     let exact = match how {
@@ -195,7 +197,7 @@ fn compare(col: Expr, value: &FieldValue, how: Ordered) -> Expr {
         instant.replace_nanosecond(0).unwrap_or(*instant),
     ));
     match how {
-        Ordered::Gt | Ordered::Gte => exact.and(col.gt(whole)),
+        Ordered::Gt | Ordered::Gte => exact.and(col.ne(whole)),
         Ordered::Lt | Ordered::Lte => exact.or(col.eq(whole)),
     }
 }
