@@ -843,6 +843,16 @@ async fn a_static_path_is_matched_before_a_parameter_in_its_place() {
             })
             .get("/{rest}*", || async { HttpResponse::Ok().body("anything") })
             .get("/books", || async { HttpResponse::Ok().body("all") })
+            // A pattern that takes any text is a tail: tried last.
+            .get("/files/{path:.*}", || async {
+                HttpResponse::Ok().body("file path")
+            })
+            .get("/files/{id}", || async {
+                HttpResponse::Ok().body("file id")
+            })
+            .get("/files/{name}/meta", || async {
+                HttpResponse::Ok().body("file meta")
+            })
         })
         .build()
         .unwrap();
@@ -854,6 +864,9 @@ async fn a_static_path_is_matched_before_a_parameter_in_its_place() {
         (Method::GET, "/books/7", 200, "book 7"),
         (Method::GET, "/books", 200, "all"),
         (Method::GET, "/authors/1", 200, "anything"),
+        (Method::GET, "/files/7", 200, "file id"),
+        (Method::GET, "/files/a/meta", 200, "file meta"),
+        (Method::GET, "/files/a/b/c", 200, "file path"),
     ] {
         let res = test::call_service(&svc, call(method.clone(), uri)).await;
         assert_eq!(res.status(), status, "{method} {uri}");

@@ -297,7 +297,8 @@ fn shape(path: &str) -> String {
 /// How specific a path is, segment by segment, for the order in which its
 /// resource is tried: a static segment (`search`) before one mixing text
 /// and a parameter or with a pattern (`{id}.json`, `{id:\d+}`), before a
-/// plain parameter (`{id}`), before a tail (`{rest}*`). actix-web answers
+/// plain parameter (`{id}`), before a tail (`{rest}*`) or a pattern that
+/// can take any text, slashes included (`{path:.*}`, `{rest:.+}`). actix-web answers
 /// a request with the first resource whose pattern matches, and a resource
 /// that has no route for the method answers 405 rather than letting a
 /// later one try: so `GET /books/{id}` registered before `POST
@@ -307,7 +308,7 @@ fn specificity(path: &str) -> Vec<u8> {
         .map(|seg| {
             if !seg.contains('{') {
                 0
-            } else if seg.ends_with("}*") {
+            } else if seg.ends_with("}*") || seg.contains(":.*}") || seg.contains(":.+}") {
                 3
             } else if seg.starts_with('{')
                 && seg.ends_with('}')
