@@ -581,50 +581,60 @@ fn well_formed(bytes: &[u8]) -> bool {
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
 }
 
-/// The byte offset of a `serde_json` error position (1-based line and column).
-fn offset_of(bytes: &[u8], line: usize, column: usize) -> Option<usize> {
-    let start = if line <= 1 {
-        0
-    } else {
-        bytes
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| **b == b'\n')
-            .nth(line - 2)
-            .map(|(i, _)| i + 1)?
-    };
-    Some(start + column.saturating_sub(1))
-}
-
 /// Every non-finite token of a document that is well formed once each is
 /// replaced by `0`: the patched document and the JSON pointer of each
-/// token's member, in document order. `None` when another syntax error
-/// remains (the body is malformed), or past [`MAX_BODY_ISSUES`] tokens.
+/// token's member, in document order. A token counts where a value may
+/// start (at the start, after `:`, `[` or `,`) outside strings, so `1NaN`
+/// or `NaNx` stays malformed. `None` when no token is found or the patched
+/// document is still not well formed (the body is malformed). One pass
+/// and one parse, whatever the number of tokens.
 fn patch_non_finite(bytes: &[u8]) -> Option<(Vec<u8>, Vec<String>)> {
-    let mut doc = bytes.to_vec();
+    let mut doc = Vec::with_capacity(bytes.len());
     let mut at: Vec<usize> = Vec::new();
-    loop {
-        let err = match serde_json::from_slice::<serde::de::IgnoredAny>(&doc) {
-            Ok(_) => break,
-            Err(e) if e.is_syntax() && at.len() < MAX_BODY_ISSUES => e,
-            Err(_) => return None,
-        };
-        let stop = offset_of(&doc, err.line(), err.column())?;
-        // serde_json reports the byte it stopped at: the token's first
-        // byte or the one after its sign (the signed token is tried
-        // first, so the sign goes with it). Each error is after the tokens
-        // patched before it, so their offsets stay as they are.
-        let (start, len) = [stop.saturating_sub(1), stop]
-            .into_iter()
-            .find_map(|start| {
-                let rest = doc.get(start..)?;
-                let token = NON_FINITE_TOKENS.iter().find(|t| rest.starts_with(t))?;
-                Some((start, token.len()))
-            })?;
-        doc.splice(start..start + len, [b'0']);
-        at.push(start);
+    let mut in_string = false;
+    let mut escaped = false;
+    // The last byte outside strings that is not whitespace.
+    let mut last: Option<u8> = None;
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        if in_string {
+            doc.push(byte);
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => {
+                    in_string = false;
+                    last = Some(byte);
+                }
+                (false, _) => {}
+            }
+            i += 1;
+            continue;
+        }
+        // Longer tokens come first in the table (`-Infinity` before
+        // `-inf`), so the first that matches is the whole token.
+        let token = matches!(last, None | Some(b':' | b'[' | b','))
+            .then(|| {
+                let rest = bytes.get(i..)?;
+                NON_FINITE_TOKENS.iter().find(|t| rest.starts_with(t))
+            })
+            .flatten();
+        if let Some(token) = token {
+            at.push(doc.len());
+            doc.push(b'0');
+            last = Some(b'0');
+            i += token.len();
+            continue;
+        }
+        if byte == b'"' {
+            in_string = true;
+        } else if !byte.is_ascii_whitespace() {
+            last = Some(byte);
+        }
+        doc.push(byte);
+        i += 1;
     }
-    if at.is_empty() {
+    if at.is_empty() || !well_formed(&doc) {
         return None;
     }
     let pointers = pointers_at(&doc, &at);
@@ -781,6 +791,7 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
             };
             let mut issues: Vec<Issue> = pointers
                 .iter()
+                .take(MAX_BODY_ISSUES)
                 .map(|at| {
                     value_issue(
                         IssueLocation::Body,
@@ -963,6 +974,8 @@ mod valid {
     ///     last_name: String,
     ///     #[validate(nested)]
     ///     home_address: Address,
+    ///     #[validate(length(max = 3))]
+    ///     line_1: Option<String>,
     /// }
     /// #[derive(Debug, serde::Deserialize, Validate)]
     /// #[serde(rename_all = "kebab-case")]
@@ -982,8 +995,12 @@ mod valid {
     ///         .collect::<Vec<_>>()
     /// };
     /// assert_eq!(
-    ///     names(r#"{"firstName": "", "lastName": "Le Guin", "homeAddress": {"zip-code": "1"}}"#).await,
-    ///     ["/firstName firstName fails the `length` rule", "/homeAddress/zip-code zip-code fails the `length` rule"]
+    ///     names(r#"{"firstName": "", "lastName": "Le Guin", "homeAddress": {"zip-code": "1"}, "line1": "Elm Street"}"#).await,
+    ///     [
+    ///         "/firstName firstName fails the `length` rule",
+    ///         "/homeAddress/zip-code zip-code fails the `length` rule",
+    ///         "/line1 line1 fails the `length` rule",
+    ///     ]
     /// );
     /// // With a member error, the other members' rules follow it.
     /// assert_eq!(
@@ -1088,33 +1105,23 @@ mod valid {
         if members.contains_key(field) {
             return field;
         }
-        let mut named = members.keys().filter(|k| snake_case(k) == field);
+        let loose = loose_name(field);
+        let mut named = members.keys().filter(|k| loose_name(k) == loose);
         match (named.next(), named.next()) {
             (Some(member), None) => member,
             (Some(_), Some(_)) | (None, _) => field,
         }
     }
 
-    /// The Rust field name a member's name was made from by serde's
-    /// `rename_all` rules (`firstName`, `FirstName`, `first-name`,
-    /// `FIRST_NAME` all give `first_name`).
-    fn snake_case(name: &str) -> String {
-        let mut out = String::with_capacity(name.len() + 4);
-        let mut previous: Option<char> = None;
-        for c in name.chars() {
-            if c == '-' {
-                out.push('_');
-            } else if c.is_uppercase() {
-                if previous.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()) {
-                    out.push('_');
-                }
-                out.extend(c.to_lowercase());
-            } else {
-                out.push(c);
-            }
-            previous = Some(c);
-        }
-        out
+    /// A name without its case and word separators: the same for a Rust
+    /// field name and every name serde's `rename_all` rules make from it
+    /// (`first_name`, `firstName`, `FirstName`, `first-name`, `FIRST_NAME`;
+    /// `line_1` and `line1`).
+    fn loose_name(name: &str) -> String {
+        name.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect()
     }
 
     fn collect(
@@ -1259,8 +1266,17 @@ mod tests {
         assert!(patch_non_finite(br#"{"a": NaN} x"#).is_none());
         assert!(patch_non_finite(br#"{"a": 1}"#).is_none());
         assert!(patch_non_finite(br#"{"a": Nan}"#).is_none());
+        // Only where a value starts: glued to a number or a word it is a
+        // syntax error, inside a string it is text.
+        assert!(patch_non_finite(br#"{"a": 1NaN}"#).is_none());
+        assert!(patch_non_finite(br#"{"a": NaNx}"#).is_none());
+        assert!(patch_non_finite(br#"{"a": "\"NaN"}"#).is_none());
         // A top-level token is the root.
         assert_eq!(patch_non_finite(b"NaN").unwrap().1, [""]);
+        // Any number of them, in one pass.
+        let many = format!("[{}]", vec!["NaN"; 5000].join(","));
+        let (_, at) = patch_non_finite(many.as_bytes()).unwrap();
+        assert_eq!((at.len(), at[4999].as_str()), (5000, "/4999"));
     }
 
     #[test]
