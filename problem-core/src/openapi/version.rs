@@ -589,17 +589,25 @@ impl std::fmt::Debug for VersionedDocs {
 }
 
 /// The first local `$ref` (`#/...`) under `node` that names nothing in
-/// `doc` (RFC 6901 pointers, as OpenAPI's `$ref`s are).
+/// `doc` (RFC 6901 pointers in a URI fragment, percent-encoded or not, as
+/// OpenAPI's `$ref`s are). Values that are data, not schema (`example`,
+/// `examples`, `default`, `enum`, `const`, `x-` extensions), are not
+/// searched.
 fn dangling_ref<'a>(doc: &serde_json::Value, node: &'a serde_json::Value) -> Option<&'a str> {
+    const DATA: [&str; 5] = ["example", "examples", "default", "enum", "const"];
     match node {
         serde_json::Value::Object(members) => {
             members
                 .iter()
                 .find_map(|(key, value)| match (key.as_str(), value) {
-                    ("$ref", serde_json::Value::String(target)) => target
-                        .strip_prefix('#')
-                        .filter(|pointer| doc.pointer(pointer).is_none())
-                        .map(|_| target.as_str()),
+                    ("$ref", serde_json::Value::String(target)) => {
+                        let pointer = target.strip_prefix('#')?;
+                        let pointer = percent_encoding::percent_decode_str(pointer)
+                            .decode_utf8()
+                            .ok()?;
+                        doc.pointer(&pointer).is_none().then_some(target.as_str())
+                    }
+                    (key, _) if DATA.contains(&key) || key.starts_with("x-") => None,
                     _ => dangling_ref(doc, value),
                 })
         }
@@ -678,8 +686,13 @@ impl VersionedDocs {
             let value: serde_json::Value = serde_json::from_slice(&json)
                 .map_err(|e| HttpConfigError::InvalidOpenApi(e.to_string()))?;
             if let Some(target) = dangling_ref(&value, &value) {
+                let hint = if target.starts_with("#/components/schemas/") {
+                    "register that schema (`components(schemas(..))`)"
+                } else {
+                    "add it to the document"
+                };
                 return Err(HttpConfigError::InvalidOpenApi(format!(
-                    "the document of version {} refers to `{target}`, which it does not hold: register that schema (`components(schemas(..))`)",
+                    "the document of version {} refers to `{target}`, which it does not hold: {hint}",
                     version.short()
                 )));
             }
@@ -890,5 +903,31 @@ impl VersionedDocs {
         } else {
             HeaderValue::from_str(&format!("{text}, Accept")).ok()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dangling_ref;
+    use serde_json::json;
+
+    #[test]
+    fn dangling_refs_are_local_schema_refs_to_nothing() {
+        let doc = json!({
+            "components": {"schemas": {"A B": {}, "a/b": {}}},
+            "paths": {"/x": {"get": {"responses": {
+                "200": {"content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/A%20B"},
+                    "example": {"$ref": "#/not/a/reference"}
+                }}},
+                "201": {"$ref": "other.json#/components/responses/Gone"},
+                "202": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/a~1b"}}}},
+                "203": {"x-note": {"$ref": "#/nowhere"}, "description": "", "default": {"$ref": "#/nowhere"}}
+            }}}}
+        });
+        assert_eq!(dangling_ref(&doc, &doc), None);
+        let doc =
+            json!({"components": {"schemas": {}}, "schema": {"$ref": "#/components/schemas/Gone"}});
+        assert_eq!(dangling_ref(&doc, &doc), Some("#/components/schemas/Gone"));
     }
 }
