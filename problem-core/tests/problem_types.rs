@@ -270,28 +270,16 @@ async fn type_pages_are_version_neutral() {
     // The API itself is versioned as before, a route below a page's path
     // included: only the page itself is neutral.
     for uri in ["/books", "/problems/duplicate-isbn/history"] {
-        let req = TestRequest::get()
-            .uri(uri)
-            .insert_header(("X-API-Version", "1"));
-        assert_eq!(
-            test::call_service(&svc, req.to_request()).await.status(),
-            410,
-            "{uri}"
-        );
-        let req = TestRequest::get()
-            .uri(uri)
-            .insert_header(("X-API-Version", "9"));
-        assert_eq!(
-            test::call_service(&svc, req.to_request()).await.status(),
-            400,
-            "{uri}"
-        );
-        let req = TestRequest::get()
-            .uri(uri)
-            .insert_header(("X-API-Version", "2"));
-        let res = test::call_service(&svc, req.to_request()).await;
-        assert_eq!(res.status(), 200, "{uri}");
-        assert_eq!(res.headers().get("x-api-version").unwrap(), "2", "{uri}");
+        for (version, status) in [("1", 410), ("9", 400), ("2", 200)] {
+            let req = TestRequest::get()
+                .uri(uri)
+                .insert_header(("X-API-Version", version));
+            let res = test::call_service(&svc, req.to_request()).await;
+            assert_eq!(res.status(), status, "{uri} {version}");
+            if status == 200 {
+                assert_eq!(res.headers().get("x-api-version").unwrap(), "2", "{uri}");
+            }
+        }
     }
 }
 

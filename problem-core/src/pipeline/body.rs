@@ -124,33 +124,19 @@ fn variant_stand_in(message: &str) -> Option<serde_json::Value> {
 }
 
 /// A JSON body read with a stand-in for each member found wrong.
+#[cfg_attr(
+    not(feature = "validator"),
+    allow(
+        dead_code,
+        reason = "read by ValidBody, which needs the validator feature"
+    )
+)]
 pub(crate) struct StoodIn<T> {
     /// The body as read.
-    #[cfg_attr(
-        not(feature = "validator"),
-        allow(
-            dead_code,
-            reason = "read by ValidBody, which needs the validator feature"
-        )
-    )]
     value: T,
     /// The pointer of each member standing in.
-    #[cfg_attr(
-        not(feature = "validator"),
-        allow(
-            dead_code,
-            reason = "read by ValidBody, which needs the validator feature"
-        )
-    )]
     stand_ins: Vec<String>,
     /// The document read (the members' names as sent).
-    #[cfg_attr(
-        not(feature = "validator"),
-        allow(
-            dead_code,
-            reason = "read by ValidBody, which needs the validator feature"
-        )
-    )]
     doc: serde_json::Value,
 }
 
