@@ -123,6 +123,16 @@ fn variant_stand_in(message: &str) -> Option<serde_json::Value> {
     Some(serde_json::Value::String(variant.to_owned()))
 }
 
+/// Whether the JSON pointer `name` is one of `pointers` or below one.
+fn under_any(name: &str, pointers: &[String]) -> bool {
+    pointers.iter().any(|p| {
+        name == p
+            || name
+                .strip_prefix(p.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
+}
+
 /// A JSON body read with a stand-in for each member found wrong.
 #[cfg_attr(
     not(feature = "validator"),
@@ -790,14 +800,7 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
             if let Err(e) = serde_path_to_error::deserialize::<_, T>(Checked(&mut de)) {
                 let first = (pointer(e.path()), e.into_inner().to_string());
                 let (more, _) = member_issues::<T>(&patched, first);
-                let non_finite = |name: &str| {
-                    pointers.iter().any(|p| {
-                        name == p
-                            || name
-                                .strip_prefix(p.as_str())
-                                .is_some_and(|r| r.starts_with('/'))
-                    })
-                };
+                let non_finite = |name: &str| under_any(name, &pointers);
                 issues.extend(more.into_iter().filter(|i| !non_finite(&i.name)));
             }
             Err(BodyError::Members { issues, read: None })
@@ -1206,14 +1209,7 @@ mod valid {
                             }),
                     }) => {
                         if let Err(errors) = value.validate() {
-                            let standing_in = |name: &str| {
-                                stand_ins.iter().any(|p| {
-                                    name == p
-                                        || name
-                                            .strip_prefix(p.as_str())
-                                            .is_some_and(|r| r.starts_with('/'))
-                                })
-                            };
+                            let standing_in = |name: &str| under_any(name, &stand_ins);
                             issues.extend(
                                 validation_issues_in(&errors, Some(&doc))
                                     .into_iter()
