@@ -274,12 +274,6 @@ where
 /// every value drafted (two appended `Link` values both reach the client).
 pub(crate) fn apply_draft(req: &HttpRequest, headers: &mut HeaderMap) {
     if let Some(draft) = req.extensions().get::<ResponseDraft>() {
-        let draft = draft.0.borrow();
-        for name in draft.keys() {
-            headers.remove(name);
-            for value in draft.get_all(name) {
-                headers.append(name.clone(), value.clone());
-            }
-        }
+        super::replace_headers(headers, &draft.0.borrow());
     }
 }

@@ -100,5 +100,5 @@ pub use render::{
 pub(crate) use scope::PipelineInstalled;
 pub(crate) use sticky::with_sticky_headers;
 pub use sticky::{StickyHeaders, add_shared_sticky_headers, add_sticky_headers};
-pub(crate) use sticky::{merge_map, merge_pairs};
+pub(crate) use sticky::{merge_map, merge_pairs, replace_headers};
 pub use vary::merge_vary;

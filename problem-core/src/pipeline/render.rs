@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use actix_web::http::Method;
-use actix_web::http::header::{HeaderMap, HeaderName, TryIntoHeaderPair};
+use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
@@ -751,16 +751,10 @@ pub fn with_headers<H: TryIntoHeaderPair>(
     mut response: HttpResponse,
     headers: impl IntoIterator<Item = H>,
 ) -> HttpResponse {
-    let mut given: Vec<HeaderName> = Vec::new();
-    for h in headers {
-        if let Ok((name, value)) = h.try_into_pair() {
-            if given.contains(&name) {
-                response.headers_mut().append(name, value);
-            } else {
-                given.push(name.clone());
-                response.headers_mut().insert(name, value);
-            }
-        }
+    let mut given = HeaderMap::new();
+    for (name, value) in headers.into_iter().filter_map(|h| h.try_into_pair().ok()) {
+        given.append(name, value);
     }
+    super::replace_headers(response.headers_mut(), &given);
     response
 }

@@ -266,12 +266,7 @@ impl<P: Problem> Problem for Customized<P> {
     fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
         self.added.header_failure()?;
         let mut headers = self.inner.headers()?;
-        for name in self.added.headers.keys() {
-            headers.remove(name);
-        }
-        for (name, value) in self.added.headers.iter() {
-            headers.append(name.clone(), value.clone());
-        }
+        crate::pipeline::replace_headers(&mut headers, &self.added.headers);
         Ok(headers)
     }
     fn name(&self) -> &'static str {
