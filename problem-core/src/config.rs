@@ -67,3 +67,40 @@ pub enum HttpConfigError {
     #[error("cannot start the server: {0}")]
     Io(String),
 }
+
+/// An [`HttpConfigError`] as an [`std::io::Error`] of kind
+/// [`InvalidInput`](std::io::ErrorKind::InvalidInput) ([`Io`](HttpConfigError::Io):
+/// [`Other`](std::io::ErrorKind::Other)), so that a setup mistake can be
+/// returned with `?` from the `std::io::Result<()>` that
+/// `#[actix_web::main]` functions usually return. The message is the
+/// error's `Display`.
+///
+/// ```
+/// use problem_core::HttpConfigError;
+/// use problem_core::version::{VersionConfig, VersionStrategy};
+///
+/// fn setup() -> std::io::Result<VersionConfig> {
+///     Ok(VersionConfig::builder(VersionStrategy::url_path()).neutral_path("health").build()?)
+/// }
+/// let err = setup().unwrap_err();
+/// assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+/// assert_eq!(err.to_string(), r#"invalid version configuration: neutral path "health" must start with '/'"#);
+/// let io: std::io::Error = HttpConfigError::Io("address in use".into()).into();
+/// assert_eq!(io.kind(), std::io::ErrorKind::Other);
+/// ```
+impl From<HttpConfigError> for std::io::Error {
+    fn from(err: HttpConfigError) -> Self {
+        let kind = match err {
+            HttpConfigError::Io(_) => std::io::ErrorKind::Other,
+            HttpConfigError::DuplicateRoute { .. }
+            | HttpConfigError::InvalidRoute(_)
+            | HttpConfigError::InvalidGuard(_)
+            | HttpConfigError::VersionedRouteWithoutVersioning { .. }
+            | HttpConfigError::InvalidListenOption(_)
+            | HttpConfigError::InvalidVersionConfig(_)
+            | HttpConfigError::InvalidQueryConfig(_)
+            | HttpConfigError::InvalidOpenApi(_) => std::io::ErrorKind::InvalidInput,
+        };
+        std::io::Error::new(kind, err)
+    }
+}
