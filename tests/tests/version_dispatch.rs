@@ -116,7 +116,7 @@ async fn an_unversioned_request_without_a_default_gets_the_fallback_or_400() {
     assert_eq!(res.status(), 400);
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":""}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version is required","instance":"/books"}"#
     );
     let res = run_with(config(), TestRequest::get().uri("/v3/books")).await;
     assert_eq!(body(res).await, "books (v3 shape, 3.0)");
@@ -175,7 +175,7 @@ async fn a_version_no_handler_accepts_is_the_unsupported_problem() {
     assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
     assert_eq!(
         body(res).await,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 2 is not supported","instance":"","supportedVersions":["1","2.1"]}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 2 is not supported","instance":"/v2/books/7","supportedVersions":["1","2.1"]}"#
     );
 }
 
@@ -211,7 +211,7 @@ async fn unsupported_lists_only_configured_versions_the_route_serves() {
     let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
     assert_eq!(
         body,
-        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 4 is not supported","instance":"","supportedVersions":["1","2","3"]}"#
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 4 is not supported","instance":"/books","supportedVersions":["1","2","3"]}"#
     );
 }
 

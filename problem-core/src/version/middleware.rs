@@ -316,11 +316,7 @@ where
                 // (the pipeline, when installed, renders it once more).
                 let instance = req.path().to_owned();
                 let mut res = req.error_response(err);
-                let document = res.response().error().and_then(|error| {
-                    let source = *res.response().extensions().get::<ProblemSource>()?;
-                    source.find(error)?.to_problem_json(&instance).ok()
-                });
-                if let Some(document) = document {
+                if let Some(document) = document_at(res.response(), &instance) {
                     res = res.map_body(|_, _| BoxBody::new(document));
                 }
                 merge_map(res.headers_mut(), &headers);
@@ -423,6 +419,15 @@ fn add_vary(headers: &mut HeaderMap, vary: Option<&HeaderMap>) {
     if let Some(value) = vary.and_then(|v| v.get(header::VARY)) {
         merge_vary(headers, value);
     }
+}
+
+/// The problem document of the error `res` answers, written again with
+/// `instance` (`ResponseError` cannot see the request, so its own document
+/// has an empty `instance`); `None` when `res` carries no problem.
+pub(super) fn document_at(res: &actix_web::HttpResponse, instance: &str) -> Option<Vec<u8>> {
+    let error = res.error()?;
+    let source = *res.extensions().get::<ProblemSource>()?;
+    source.find(error)?.to_problem_json(instance).ok()
 }
 
 /// Whether a request to `path` skips versioning: `path` is version-neutral,

@@ -4,15 +4,17 @@
 use std::fmt;
 use std::sync::Arc;
 
+use actix_web::body::BoxBody;
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, web};
 use futures_util::future::LocalBoxFuture;
 
 use super::error::VersionError;
 use super::handler::VersionedHandler;
-use super::middleware::resolved_version;
+use super::middleware::{document_at, resolved_version};
 use crate::config::HttpConfigError;
 use crate::pipeline::StickyHeaders;
+use crate::routing::OriginalPath;
 
 type Call = dyn Fn(HttpRequest, Payload) -> LocalBoxFuture<'static, HttpResponse> + Send + Sync;
 
@@ -102,7 +104,9 @@ impl fmt::Debug for RouteHandler {
 /// ([`VersionedHandler::get_compatible`]), else the fallback, else the
 /// unsupported-version problem (400, `API version <v> is not supported`,
 /// `supportedVersions` = the configured versions this route can serve, or
-/// the route's registered versions when the configuration lists none).
+/// the route's registered versions when the configuration lists none). Its
+/// `instance` is the request path as received (version segment included),
+/// with or without the error pipeline.
 ///
 /// It is an actix-web [`Handler`], so it goes wherever a handler goes:
 /// `web::get().to(route)`, `web::resource("/books").route(web::get().to(route))`,
@@ -238,7 +242,19 @@ impl Handler<(HttpRequest, web::Payload)> for VersionedRoute {
         Box::pin(async move {
             match selected {
                 Ok(handler) => handler.call(req, payload.into_inner()).await,
-                Err(err) => HttpResponse::from_error(err),
+                Err(err) => {
+                    // Without the pipeline nothing writes `instance` in:
+                    // the path as received, as the middleware's own answers.
+                    let res = HttpResponse::from_error(err);
+                    let document = match req.extensions().get::<OriginalPath>() {
+                        Some(original) => document_at(&res, &original.0),
+                        None => document_at(&res, req.path()),
+                    };
+                    match document {
+                        Some(document) => res.set_body(BoxBody::new(document)),
+                        None => res,
+                    }
+                }
             }
         })
     }
