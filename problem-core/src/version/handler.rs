@@ -23,7 +23,7 @@ struct Entry<H> {
 /// | [`constraint(c, h)`](Self::constraint), [`constraints`](Self::constraints) | registers `h` for every version a [`VersionConstraint`] accepts (`2.x`, `2.1+`, ranges) |
 /// | [`fallback(h)`](Self::fallback) | the handler used when no registration applies |
 /// | [`get(v)`](Self::get) | exact match only: the handler whose registration accepts `v` as it is (an exact registration of `v`, or a constraint `v` satisfies) |
-/// | [`get_compatible(v)`](Self::get_compatible) | `get(v)`, else the exact registration with the highest minor not above `v` within `v`'s major (a range never extends past its upper end) |
+/// | [`get_compatible(v)`](Self::get_compatible) | `get(v)`, else the registration with the highest minor not above `v` within `v`'s major (a range counts as its upper end) |
 /// | [`dispatch(v)`](Self::dispatch) | `get_compatible(v)`, else the fallback, else [`VersionError::Unsupported`] |
 ///
 /// Registrations must not overlap ([`validate`](Self::validate) says so);
@@ -174,17 +174,24 @@ impl<H> VersionedHandler<H> {
             .map(|e| &e.handler)
     }
 
-    /// [`get`](Self::get), else the handler of the exact registration with
-    /// the highest minor not above `version.minor` in `version.major`.
+    /// [`get`](Self::get), else the handler of the registration with the
+    /// highest registered version not above `version` in `version.major`
+    /// (the highest registered minor): an exact registration counts as its
+    /// version, a range (`1.5..=1.6`) as its upper end; on a tie, the first
+    /// registered. A minimum (`2.1+`) either contains `version` or lies
+    /// above it.
     ///
     /// ```
     /// use problem_core::version::{ApiVersion, VersionedHandler};
     /// let table = VersionedHandler::new()
     ///     .version(ApiVersion::V1, "v1.0")
-    ///     .version(ApiVersion::new(1, 3), "v1.3");
+    ///     .version(ApiVersion::new(1, 3), "v1.3")
+    ///     .constraint("1.5..=1.6".parse()?, "v1.5-1.6");
     /// assert_eq!(table.get_compatible(ApiVersion::new(1, 2)), Some(&"v1.0"));
-    /// assert_eq!(table.get_compatible(ApiVersion::new(1, 7)), Some(&"v1.3"));
+    /// assert_eq!(table.get_compatible(ApiVersion::new(1, 4)), Some(&"v1.3"));
+    /// assert_eq!(table.get_compatible(ApiVersion::new(1, 8)), Some(&"v1.5-1.6"));
     /// assert_eq!(table.get_compatible(ApiVersion::V2), None);
+    /// # Ok::<(), problem_core::version::ConstraintParseError>(())
     /// ```
     pub fn get_compatible(&self, version: ApiVersion) -> Option<&H> {
         if let Some(h) = self.get(version) {
@@ -193,12 +200,15 @@ impl<H> VersionedHandler<H> {
         let mut best: Option<(ApiVersion, &H)> = None;
         for entry in &self.entries {
             for c in &entry.constraints {
-                if let VersionConstraint::Exact(v) = *c
-                    && v.major == version.major
-                    && v <= version
-                    && best.is_none_or(|(b, _)| v > b)
+                let highest = match *c {
+                    VersionConstraint::Exact(v) | VersionConstraint::Range(_, v) => v,
+                    VersionConstraint::Minimum(_) => continue,
+                };
+                if highest.major == version.major
+                    && highest <= version
+                    && best.is_none_or(|(b, _)| highest > b)
                 {
-                    best = Some((v, &entry.handler));
+                    best = Some((highest, &entry.handler));
                 }
             }
         }
@@ -367,10 +377,29 @@ mod tests {
     }
 
     #[test]
-    fn get_compatible_does_not_stretch_ranges() {
+    fn get_compatible_counts_a_range_as_its_upper_end() {
         let t = VersionedHandler::new().constraint(VersionConstraint::range(v(1, 0), v(1, 5)), 'r');
         assert_eq!(t.get_compatible(v(1, 5)), Some(&'r'));
-        assert_eq!(t.get_compatible(v(1, 6)), None);
+        assert_eq!(t.get_compatible(v(1, 6)), Some(&'r'));
+        assert_eq!(t.get_compatible(v(2, 0)), None);
+        // The highest registered minor wins, whatever the registration order;
+        // on a tie, the first registered.
+        let t = VersionedHandler::new()
+            .version(v(1, 0), "1.0")
+            .constraint(VersionConstraint::range(v(1, 5), v(1, 6)), "1.5-1.6")
+            .version(v(1, 6), "1.6")
+            .version(v(1, 3), "1.3");
+        assert_eq!(t.get_compatible(v(1, 4)), Some(&"1.3"));
+        assert_eq!(t.get_compatible(v(1, 8)), Some(&"1.5-1.6"));
+        // A range reaching into the next major counts in that major.
+        let t = VersionedHandler::new()
+            .version(v(2, 0), "2.0")
+            .constraint(VersionConstraint::range(v(1, 5), v(2, 3)), "1.5-2.3");
+        assert_eq!(t.get_compatible(v(2, 7)), Some(&"1.5-2.3"));
+        assert_eq!(t.get_compatible(v(1, 2)), None);
+        // A minimum above the version is not a candidate.
+        let t = VersionedHandler::new().constraint(VersionConstraint::minimum(v(1, 4)), "1.4+");
+        assert_eq!(t.get_compatible(v(1, 3)), None);
     }
 
     #[test]
