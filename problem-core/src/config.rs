@@ -49,6 +49,19 @@ pub enum HttpConfigError {
         /// The route's path.
         path: String,
     },
+    /// A route's handler takes the [`ApiVersion`](crate::version::ApiVersion)
+    /// extractor but the application has no versioning: add
+    /// [`versioning(config)`](crate::server::ProblemAppBuilder::versioning),
+    /// or take `Option<ApiVersion>`.
+    #[error(
+        "route {method} {path} takes the ApiVersion extractor but the app has no versioning: add `.versioning(config)` to the builder, or take `Option<ApiVersion>`"
+    )]
+    ApiVersionWithoutVersioning {
+        /// The route's method.
+        method: String,
+        /// The route's path.
+        path: String,
+    },
     /// An option of `listen()` (bind address, workers, body size, allowed
     /// hosts) is invalid.
     #[error("invalid listen option: {0}")]
@@ -96,6 +109,7 @@ impl From<HttpConfigError> for std::io::Error {
             | HttpConfigError::InvalidRoute(_)
             | HttpConfigError::InvalidGuard(_)
             | HttpConfigError::VersionedRouteWithoutVersioning { .. }
+            | HttpConfigError::ApiVersionWithoutVersioning { .. }
             | HttpConfigError::InvalidListenOption(_)
             | HttpConfigError::InvalidVersionConfig(_)
             | HttpConfigError::InvalidQueryConfig(_)

@@ -122,6 +122,82 @@ fn versioned_route_on_a_neutral_path_needs_a_fallback() {
     assert!(elsewhere.is_ok());
 }
 
+async fn needs_version(v: version::ApiVersion, _: actix_web::HttpRequest) -> HttpResponse {
+    HttpResponse::Ok().body(v.to_string())
+}
+
+async fn may_have_version(v: Option<version::ApiVersion>) -> HttpResponse {
+    HttpResponse::Ok().body(v.map_or("none".to_owned(), |v| v.to_string()))
+}
+
+/// A handler taking the `ApiVersion` extractor could only answer 500 where
+/// no version is resolved: `build()` refuses it without versioning, and on
+/// a version-neutral path, naming the route. `Option<ApiVersion>` is served
+/// either way.
+#[actix_web::test]
+async fn an_api_version_extractor_needs_a_resolved_version_at_build() {
+    let err = ProblemApp::builder()
+        .routes(|r| {
+            r.get("/health", may_have_version)
+                .post("/orders/{id}", needs_version)
+        })
+        .build()
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::ApiVersionWithoutVersioning {
+            method: "POST".into(),
+            path: "/orders/{id}".into()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "route POST /orders/{id} takes the ApiVersion extractor but the app has no versioning: add `.versioning(config)` to the builder, or take `Option<ApiVersion>`"
+    );
+
+    let config = |neutral: &str| {
+        VersionConfig::builder(VersionStrategy::header())
+            .default_version(version::V1)
+            .neutral_path(neutral)
+            .build()
+            .unwrap()
+    };
+    let err = ProblemApp::builder()
+        .versioning(config("/orders"))
+        .routes(|r| r.get("/orders/{id}", needs_version))
+        .build()
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid version configuration: route GET /orders/{id} takes the ApiVersion extractor but its path is version-neutral, so no version is resolved there: take `Option<ApiVersion>` or take the path out of the neutral paths"
+    );
+
+    // Served where a version is resolved; `Option<ApiVersion>` anywhere.
+    let app = ProblemApp::builder()
+        .versioning(config("/health"))
+        .routes(|r| {
+            r.get("/health", may_have_version)
+                .get("/orders/{id}", needs_version)
+        })
+        .build()
+        .unwrap();
+    let svc = serve(app).await;
+    for (path, want) in [("/orders/1", "1.0"), ("/health", "none")] {
+        let res = test::call_service(&svc, TestRequest::get().uri(path).to_request()).await;
+        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(test::read_body(res).await, want, "{path}");
+    }
+    let app = ProblemApp::builder()
+        .routes(|r| r.get("/health", may_have_version))
+        .build()
+        .unwrap();
+    let svc = serve(app).await;
+    let res = test::call_service(&svc, TestRequest::get().uri("/health").to_request()).await;
+    assert_eq!(test::read_body(res).await, "none");
+}
+
 /// A version query parameter may not be named like a collection query
 /// parameter: `?page=2` would select both.
 #[test]

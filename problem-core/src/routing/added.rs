@@ -135,7 +135,7 @@ impl AddedRoute {
     pub fn route<F, Args>(self, method: Method, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
+        Args: FromRequest + super::HandlerArgs,
         F::Output: Responder + 'static,
     {
         self.routes.route(method, path, handler)
@@ -162,25 +162,27 @@ impl Routes {
 }
 
 impl Routes {
-    /// `(method, path)` of the first route served by a `versioned![...]`
-    /// table, if any: such a route needs the application's versioning.
-    pub(crate) fn first_versioned(&self) -> Option<(&str, &str)> {
+    /// The first route that needs the application's versioning (served by
+    /// a `versioned![...]` table, or by a handler taking the `ApiVersion`
+    /// extractor): `(method, path, kind)`.
+    pub(crate) fn first_versioned(&self) -> Option<(&str, &str, super::Versioned)> {
         self.entries
             .iter()
-            .find(|e| e.versioned != super::Versioned::No)
-            .map(|e| (e.method.as_str(), e.path.as_str()))
+            .find(|e| e.versioned.needs_versioning())
+            .map(|e| (e.method.as_str(), e.path.as_str(), e.versioned))
     }
 
-    /// `(method, path)` of the first `versioned![...]` route without a
-    /// fallback whose path `neutral` calls version-neutral: no version is
-    /// resolved there, so such a route could only answer 500.
+    /// The first route that cannot serve a request without a version (a
+    /// `versioned![...]` table without a fallback, or a handler taking the
+    /// `ApiVersion` extractor) whose path `neutral` calls version-neutral:
+    /// no version is resolved there, so it could only answer 500.
     pub(crate) fn first_unresolvable(
         &self,
         neutral: impl Fn(&str) -> bool,
-    ) -> Option<(&str, &str)> {
+    ) -> Option<(&str, &str, super::Versioned)> {
         self.entries
             .iter()
-            .find(|e| e.versioned == super::Versioned::WithoutFallback && neutral(&e.path))
-            .map(|e| (e.method.as_str(), e.path.as_str()))
+            .find(|e| e.versioned.needs_resolved_version() && neutral(&e.path))
+            .map(|e| (e.method.as_str(), e.path.as_str(), e.versioned))
     }
 }

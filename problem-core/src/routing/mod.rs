@@ -50,7 +50,7 @@ macro_rules! method_shortcuts {
         pub fn $name<F, Args>(self, path: &str, handler: F) -> AddedRoute
         where
             F: Handler<Args> + Send + Sync,
-            Args: FromRequest + 'static,
+            Args: FromRequest + $crate::routing::HandlerArgs,
             F::Output: Responder + 'static,
         {
             self.route(Method::$method, path, handler)
@@ -59,6 +59,7 @@ macro_rules! method_shortcuts {
 }
 
 mod added;
+mod args;
 mod guard;
 mod panic;
 
@@ -70,6 +71,7 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, Route};
 
 pub use added::AddedRoute;
+pub use args::HandlerArgs;
 pub use guard::{Guard, GuardFuture};
 
 use crate::HttpConfigError;
@@ -171,6 +173,28 @@ pub(crate) enum Versioned {
     /// A `versioned![...]` table without a fallback: a request with no
     /// resolved version is a 500.
     WithoutFallback,
+    /// An ordinary handler that takes the `ApiVersion` extractor: a
+    /// request with no resolved version is a 500 too.
+    Extractor,
+}
+
+impl Versioned {
+    /// Whether the route needs the application's versioning.
+    pub(crate) fn needs_versioning(self) -> bool {
+        match self {
+            Self::No => false,
+            Self::WithFallback | Self::WithoutFallback | Self::Extractor => true,
+        }
+    }
+
+    /// Whether the route answers 500 to a request with no resolved
+    /// version (as on a version-neutral path).
+    pub(crate) fn needs_resolved_version(self) -> bool {
+        match self {
+            Self::No | Self::WithFallback => false,
+            Self::WithoutFallback | Self::Extractor => true,
+        }
+    }
 }
 
 impl Entry {
@@ -386,7 +410,7 @@ impl Routes {
     pub fn route<F, Args>(mut self, method: Method, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
-        Args: FromRequest + 'static,
+        Args: FromRequest + HandlerArgs,
         F::Output: Responder + 'static,
     {
         let path = normalize(path);
@@ -424,6 +448,7 @@ impl Routes {
             versioned: match (&handler as &dyn std::any::Any)
                 .downcast_ref::<crate::version::VersionedRoute>()
             {
+                None if args::takes_api_version::<Args>() => Versioned::Extractor,
                 None => Versioned::No,
                 Some(route) if route.table().fallback_handler().is_some() => {
                     Versioned::WithFallback

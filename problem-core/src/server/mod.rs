@@ -28,7 +28,7 @@ use actix_web::{App, HttpRequest, HttpResponse, HttpServer};
 use crate::HttpConfigError;
 use crate::pipeline::{ConditionalRequests, ErrorContext, LogSink, Pipeline, PipelineBuilder};
 use crate::problem::{DocumentedProblem, Problem};
-use crate::routing::Routes;
+use crate::routing::{Routes, Versioned};
 use crate::version::{VersionConfig, Versioning};
 
 pub use crate::spec::DEFAULT_MAX_REQUEST_BODY_SIZE;
@@ -851,13 +851,17 @@ impl ProblemAppBuilder {
     /// allowed host, a zero body limit, a `Cache-Control` value that is no
     /// header value,
     /// [`HttpConfigError::InvalidVersionConfig`] for a `versioned![...]`
-    /// route without a fallback on a version-neutral path (including
-    /// `neutral_path("/")` and the problem type pages), where no version is
-    /// resolved, or
+    /// route without a fallback, or a handler taking the
+    /// [`ApiVersion`](crate::version::ApiVersion) extractor, on a
+    /// version-neutral path (including `neutral_path("/")` and the problem
+    /// type pages), where no version is resolved,
     /// [`HttpConfigError::VersionedRouteWithoutVersioning`] naming the first
     /// `versioned![...]` route when the builder has no
     /// [`versioning`](Self::versioning) (installed into your own `App`, wrap
-    /// [`ProblemApp::versioning`] inside [`ProblemApp::pipeline`]).
+    /// [`ProblemApp::versioning`] inside [`ProblemApp::pipeline`]), or
+    /// [`HttpConfigError::ApiVersionWithoutVersioning`] for a handler taking
+    /// the `ApiVersion` extractor there (`Option<ApiVersion>` is served
+    /// without a version).
     ///
     /// ```
     /// use actix_web::HttpResponse;
@@ -895,11 +899,16 @@ impl ProblemAppBuilder {
             )));
         }
         if self.versioning.is_none()
-            && let Some((method, path)) = self.routes.first_versioned()
+            && let Some((method, path, kind)) = self.routes.first_versioned()
         {
-            return Err(HttpConfigError::VersionedRouteWithoutVersioning {
-                method: method.to_owned(),
-                path: path.to_owned(),
+            let (method, path) = (method.to_owned(), path.to_owned());
+            return Err(match kind {
+                Versioned::Extractor => {
+                    HttpConfigError::ApiVersionWithoutVersioning { method, path }
+                }
+                Versioned::No | Versioned::WithFallback | Versioned::WithoutFallback => {
+                    HttpConfigError::VersionedRouteWithoutVersioning { method, path }
+                }
             });
         }
         let problem_types = &self.problem_types;
@@ -912,11 +921,17 @@ impl ProblemAppBuilder {
             c
         });
         if let Some(config) = &versioning
-            && let Some((method, path)) = self.routes.first_unresolvable(|p| config.is_neutral(p))
+            && let Some((method, path, kind)) =
+                self.routes.first_unresolvable(|p| config.is_neutral(p))
         {
-            return Err(HttpConfigError::InvalidVersionConfig(format!(
-                "route {method} {path} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` or take the path out of the neutral paths"
-            )));
+            return Err(HttpConfigError::InvalidVersionConfig(match kind {
+                Versioned::Extractor => format!(
+                    "route {method} {path} takes the ApiVersion extractor but its path is version-neutral, so no version is resolved there: take `Option<ApiVersion>` or take the path out of the neutral paths"
+                ),
+                Versioned::No | Versioned::WithFallback | Versioned::WithoutFallback => format!(
+                    "route {method} {path} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` or take the path out of the neutral paths"
+                ),
+            }));
         }
         let versioning = versioning.map(|c| Versioning::new(c).vary(true));
         let pipeline = self
