@@ -99,6 +99,12 @@ fn app(writes: Arc<Writes>) -> ProblemApp {
         .cache_control("no-cache")
         .configure(move |c| {
             c.app_data(writes.clone());
+            // A resource registered on the `App` itself, not in the table.
+            c.service(
+                web::resource("/raw")
+                    .route(web::get().to(plain))
+                    .route(web::post().to(created)),
+            );
         })
         .routes(|r| {
             r.get("/books/{id}", book)
@@ -300,6 +306,44 @@ async fn allow_on_405_lists_head_after_get_and_options() {
     let res = test::call_service(&svc, TestRequest::get().uri("/books").to_request()).await;
     assert_eq!(res.status(), 405);
     assert_eq!(res.headers().get("allow").unwrap(), "POST, OPTIONS");
+}
+
+/// A resource registered on the `App` itself (through `configure`, not
+/// the route table) answers a method it lacks with actix-web's empty 405:
+/// the pipeline gives it the spec's detail, and answers `OPTIONS` with 204
+/// and its `Allow`.
+#[actix_web::test]
+async fn an_app_s_own_resource_gets_the_405_detail_and_options() {
+    let svc = service!(Arc::default());
+    let res = test::call_service(&svc, TestRequest::put().uri("/raw").to_request()).await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(
+        headers(&res),
+        pairs(&[
+            ("allow", "GET, POST"),
+            ("content-type", "application/problem+json; charset=utf-8"),
+            ("x-content-type-options", "nosniff"),
+            ("vary", "X-API-Version, Accept"),
+            ("x-api-version", "3"),
+            ("x-api-supported-versions", "2, 3"),
+        ])
+    );
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"PUT is not allowed on /raw","instance":"/raw"}"#
+    );
+    let res = test::call_service(&svc, options("/v2/raw").to_request()).await;
+    assert_eq!(res.status(), 204);
+    assert_eq!(
+        headers(&res),
+        pairs(&[
+            ("allow", "GET, POST, OPTIONS"),
+            ("vary", "X-API-Version, Accept"),
+            ("x-api-version", "2"),
+            ("x-api-supported-versions", "2, 3"),
+        ])
+    );
+    assert!(test::read_body(res).await.is_empty());
 }
 
 // ---- Vary ----

@@ -1147,10 +1147,37 @@ fn finish<B: MessageBody>(
         res.response().body().size(),
         BodySize::None | BodySize::Sized(0)
     ) && !res.headers().contains_key(header::CONTENT_TYPE);
+    // A resource registered straight on the `App` (not through the route
+    // table) answers a method it lacks with an empty 405 and `Allow`:
+    // `OPTIONS` is answered `204` with that `Allow` (and `OPTIONS`), any
+    // other method gets the spec's detail.
+    let allow = (bare_body && status == StatusCode::METHOD_NOT_ALLOWED)
+        .then(|| res.headers().get(header::ALLOW).cloned())
+        .flatten();
+    if let Some(allow) = &allow
+        && method == Method::OPTIONS
+    {
+        let (req, old) = res.into_parts();
+        let mut response = HttpResponse::NoContent().finish();
+        for (name, value) in old.headers() {
+            if name != header::CONTENT_LENGTH {
+                response.headers_mut().append(name.clone(), value.clone());
+            }
+        }
+        let methods = [allow.to_str().unwrap_or(""), "OPTIONS"].join(", ");
+        if let Ok(value) = header::HeaderValue::from_str(methods.trim_start_matches(", ")) {
+            response.headers_mut().insert(header::ALLOW, value);
+        }
+        apply_draft(&req, response.headers_mut());
+        return ServiceResponse::new(req, response).map_into_right_body();
+    }
     if bare_body
         && res.response().extensions().get::<EmptyTooLarge>().is_none()
-        && let Some(problem) = bare(status.as_u16())
+        && let Some(mut problem) = bare(status.as_u16())
     {
+        if allow.is_some() {
+            problem = problem.with_detail(crate::spec::method_not_allowed(method.as_str(), uri.path()));
+        }
         let ctx = inner.context(Some(res.request().clone()), method, uri.path(), None);
         let mut new = render(
             &Failure::Problem(&problem),

@@ -809,6 +809,14 @@ impl ProblemAppBuilder {
     /// Extra actix-web configuration (app data, services), applied before
     /// the routes.
     ///
+    /// Register routes with [`routes`](Self::routes): a route or resource
+    /// registered here is plain actix-web, outside the route table, so
+    /// `build()` does not check it, its `GET` does not answer `HEAD`, and a
+    /// method it lacks gets actix-web's 405 (which the pipeline turns into
+    /// the problem `<METHOD> is not allowed on <path>` with actix-web's
+    /// `Allow`, and answers `204` with that `Allow` and `OPTIONS` to
+    /// `OPTIONS`).
+    ///
     /// ```
     /// use actix_web::{web, HttpResponse};
     /// use problem_core::server::ProblemApp;
