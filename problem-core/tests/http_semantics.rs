@@ -747,3 +747,116 @@ async fn the_first_well_formed_carrier_still_wins() {
     assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
     assert_eq!(test::read_body(res).await, V2_BOOK);
 }
+
+// ---- paths that match the same requests ----
+
+async fn show_new() -> HttpResponse {
+    HttpResponse::Ok().body("GET new")
+}
+async fn by_number(id: web::Path<u32>) -> HttpResponse {
+    HttpResponse::Ok().body(format!("GET number {id}"))
+}
+async fn remove(id: web::Path<String>) -> HttpResponse {
+    HttpResponse::Ok().body(format!("DELETE {id}"))
+}
+async fn replace(id: web::Path<String>) -> HttpResponse {
+    HttpResponse::Ok().body(format!("POST {id}"))
+}
+
+/// Spec, "Request handling rules" 2: a request whose path and method match
+/// a route is served by it, even when a more specific path without that
+/// method matches too (`PUT`/`DELETE /books/{id}` beside `GET
+/// /books/new`); a method no matching path has is a 405 whose `Allow`
+/// lists the methods of every matching path; `OPTIONS` lists those of the
+/// path and of every path that matches all of its requests.
+#[actix_web::test]
+async fn a_method_of_a_less_specific_path_is_served_not_405() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| {
+            r.delete("/books/{id}", remove)
+                .get("/books/new", show_new)
+                .get("/books/{id:\\d+}", by_number)
+                .post("/books/{id}", replace)
+                .get("/authors", plain)
+        })
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.pipeline())
+            .wrap(app.conditional()),
+    )
+    .await;
+    let call = |req: TestRequest| {
+        let svc = &svc;
+        async move {
+            let res = test::call_service(svc, req.to_request()).await;
+            let status = res.status().as_u16();
+            let allow = res
+                .headers()
+                .get("allow")
+                .map(|v| v.to_str().unwrap().to_owned());
+            let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
+            (status, allow, body)
+        }
+    };
+    let served = |body: &str| (200, None, body.to_owned());
+    assert_eq!(call(TestRequest::get().uri("/books/new")).await, served("GET new"));
+    assert_eq!(call(head("/books/new")).await, served(""));
+    assert_eq!(call(TestRequest::delete().uri("/books/new")).await, served("DELETE new"));
+    assert_eq!(call(TestRequest::post().uri("/books/new")).await, served("POST new"));
+    assert_eq!(call(TestRequest::get().uri("/books/5")).await, served("GET number 5"));
+    assert_eq!(call(TestRequest::post().uri("/books/5")).await, served("POST 5"));
+    assert_eq!(call(TestRequest::delete().uri("/books/abc")).await, served("DELETE abc"));
+
+    let not_allowed = |method: &str, path: &str, allow: &str| {
+        (
+            405,
+            Some(allow.to_owned()),
+            format!(
+                r#"{{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"{method} is not allowed on {path}","instance":"{path}"}}"#
+            ),
+        )
+    };
+    assert_eq!(
+        call(TestRequest::put().uri("/books/new")).await,
+        not_allowed("PUT", "/books/new", "GET, HEAD, DELETE, POST, OPTIONS")
+    );
+    assert_eq!(
+        call(TestRequest::put().uri("/books/5")).await,
+        not_allowed("PUT", "/books/5", "GET, HEAD, DELETE, POST, OPTIONS")
+    );
+    assert_eq!(
+        call(TestRequest::get().uri("/books/abc")).await,
+        not_allowed("GET", "/books/abc", "DELETE, POST, OPTIONS")
+    );
+    // A path that shares no request with another answers as before.
+    assert_eq!(
+        call(TestRequest::delete().uri("/authors")).await,
+        not_allowed("DELETE", "/authors", "GET, HEAD, OPTIONS")
+    );
+    let options_allow = |path: &str| {
+        let path = path.to_owned();
+        let call = &call;
+        async move {
+            let (status, allow, body) = call(options(&path)).await;
+            assert_eq!((status, body.as_str()), (204, ""), "{path}");
+            allow.unwrap()
+        }
+    };
+    assert_eq!(options_allow("/books/new").await, "GET, HEAD, DELETE, POST, OPTIONS");
+    assert_eq!(options_allow("/books/5").await, "GET, HEAD, DELETE, POST, OPTIONS");
+    assert_eq!(options_allow("/books/abc").await, "DELETE, POST, OPTIONS");
+    assert_eq!(options_allow("/authors").await, "GET, HEAD, OPTIONS");
+    assert_eq!(
+        call(TestRequest::get().uri("/books/new/x")).await,
+        (
+            404,
+            None,
+            r#"{"type":"about:blank","title":"Not Found","status":404,"detail":"No route for GET /books/new/x","instance":"/books/new/x"}"#.to_owned()
+        )
+    );
+}

@@ -61,6 +61,7 @@ macro_rules! method_shortcuts {
 mod added;
 mod args;
 mod guard;
+mod overlap;
 mod panic;
 
 use std::sync::Arc;
@@ -138,6 +139,43 @@ fn not_found(req: &HttpRequest, deferred: bool) -> actix_web::Error {
         })),
         deferred,
     )
+}
+
+/// The 405 of a path that has no route for the request's method: detail
+/// `<METHOD> is not allowed on <path>`, `Allow` as given; `deferred`:
+/// rendered by the pipeline.
+fn method_not_allowed(req: &HttpRequest, allow: HeaderValue, deferred: bool) -> actix_web::Error {
+    route_error(
+        MethodNotAllowedException::new()
+            .with_detail(with_original_path(req, |path| {
+                spec::method_not_allowed(method_named(req), path)
+            }))
+            .with_header((header::ALLOW, allow)),
+        deferred,
+    )
+}
+
+/// `methods` (registered methods, possibly of several paths, in order) as
+/// an `Allow` header lists them: each once, the `HEAD` a `GET` answers
+/// right after it (a `HEAD` route of its own keeps its place), then
+/// `OPTIONS`.
+fn allow_of<'a>(methods: &[&'a str]) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::with_capacity(methods.len() + 2);
+    for &m in methods {
+        if !out.contains(&m) {
+            out.push(m);
+        }
+        if m == Method::GET.as_str()
+            && !methods.contains(&Method::HEAD.as_str())
+            && !out.contains(&Method::HEAD.as_str())
+        {
+            out.push(Method::HEAD.as_str());
+        }
+    }
+    if !out.contains(&Method::OPTIONS.as_str()) {
+        out.push(Method::OPTIONS.as_str());
+    }
+    out
 }
 
 /// The method a 404 or 405 detail names: the request's, except that `HEAD`
@@ -254,6 +292,32 @@ impl Entry {
 /// `Allow` lists the path's methods in registration order, the `HEAD` a
 /// `GET` answers right after it (a `HEAD` route of its own keeps its
 /// place), then `OPTIONS` ([`allow`](Routes::allow)).
+///
+/// Paths are tried most specific first (static segments, then patterns,
+/// then plain parameters, then tails). When several paths match a request
+/// (`GET /books/new` and `DELETE /books/{id}` both match `/books/new`), the
+/// most specific one with a route for the method serves it
+/// (`DELETE /books/new` reaches `DELETE /books/{id}`); when none has, the
+/// `405`'s `Allow` lists the methods of every matching path, and `OPTIONS`
+/// those of the path and of the paths that match all its requests.
+///
+/// ```
+/// # actix_web::rt::System::new().block_on(async {
+/// use actix_web::{test, web, App, HttpResponse};
+/// use problem_core::routing::Routes;
+///
+/// let routes = Routes::new()
+///     .get("/books/new", || async { HttpResponse::Ok().body("form") })
+///     .delete("/books/{id}", |id: web::Path<String>| async move { HttpResponse::Ok().body(format!("deleted {id}")) })
+///     .into_routes();
+/// let svc = test::init_service(App::new().configure(|c| routes.register(c))).await;
+/// let res = test::call_service(&svc, test::TestRequest::delete().uri("/books/new").to_request()).await;
+/// assert_eq!(test::read_body(res).await, "deleted new");
+/// let res = test::call_service(&svc, test::TestRequest::put().uri("/books/new").to_request()).await;
+/// assert_eq!(res.status(), 405);
+/// assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, DELETE, OPTIONS");
+/// # });
+/// ```
 #[derive(Default)]
 pub struct Routes {
     entries: Vec<Entry>,
@@ -323,27 +387,12 @@ fn shape(path: &str) -> String {
 /// and a parameter or with a pattern (`{id}.json`, `{id:\d+}`), before a
 /// plain parameter (`{id}`), before a tail (`{rest}*`) or a pattern that
 /// can take any text, slashes included (`{path:.*}`, `{rest:.+}`). actix-web answers
-/// a request with the first resource whose pattern matches, and a resource
-/// that has no route for the method answers 405 rather than letting a
-/// later one try: so `GET /books/{id}` registered before `POST
-/// /books/search` would answer `POST /books/search` with 405.
-fn specificity(path: &str) -> Vec<u8> {
-    path.split('/')
-        .map(|seg| {
-            if !seg.contains('{') {
-                0
-            } else if seg.ends_with("}*") || seg.contains(":.*}") || seg.contains(":.+}") {
-                3
-            } else if seg.starts_with('{')
-                && seg.ends_with('}')
-                && !seg[1..seg.len() - 1].contains(['{', '}', ':'])
-            {
-                2
-            } else {
-                1
-            }
-        })
-        .collect()
+/// a request with the first resource whose pattern (and guard) matches: so
+/// `GET /books/{id}` registered before `POST /books/search` would answer
+/// `POST /books/search` with 405. A resource that shares requests with
+/// another also gets a guard on its methods (see `overlap`).
+fn specificity(path: &str) -> Vec<overlap::Segment> {
+    path.split('/').map(overlap::Segment::of).collect()
 }
 
 /// Why `path` (normalized) cannot be a route: it does not start with `/`,
@@ -509,18 +558,7 @@ impl Routes {
     /// assert_eq!(routes.allow("/nope"), None);
     /// ```
     pub fn allow(&self, path: &str) -> Option<Vec<&str>> {
-        let registered = self.methods(path)?;
-        let mut out = Vec::with_capacity(registered.len() + 2);
-        for m in &registered {
-            out.push(*m);
-            if *m == Method::GET.as_str() && !registered.contains(&Method::HEAD.as_str()) {
-                out.push(Method::HEAD.as_str());
-            }
-        }
-        if !registered.contains(&Method::OPTIONS.as_str()) {
-            out.push(Method::OPTIONS.as_str());
-        }
-        Some(out)
+        Some(allow_of(&self.methods(path)?))
     }
 
     /// The first setup mistake, if any.
@@ -576,7 +614,15 @@ impl Routes {
         // The most specific first: a static segment is tried before a
         // parameter in its place (stable: otherwise in registration order).
         paths.sort_by_cached_key(|path| specificity(path));
-        for path in paths {
+        // Paths that share requests with another (see `overlap`): their
+        // resources take only their own methods, and their 405 is the
+        // default service's, with the methods of every such path matching.
+        let shared: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| paths.iter().any(|q| q != p && overlap::may_overlap(p, q)))
+            .collect();
+        for &path in &paths {
             let mut resource = web::resource(path);
             let entries: Vec<&Entry> = self.entries.iter().filter(|e| e.path == path).collect();
             let has = |m: &Method| entries.iter().any(|e| e.method == *m);
@@ -587,9 +633,21 @@ impl Routes {
                     resource = resource.route(e.route(Method::HEAD));
                 }
             }
-            let allow = self.allow(path).unwrap_or_default().join(", ");
-            let allow =
-                HeaderValue::from_str(&allow).unwrap_or_else(|_| HeaderValue::from_static(""));
+            let is_shared = shared.contains(&path);
+            // `OPTIONS` lists the methods of this path and of the paths
+            // that match every request it matches.
+            let allow = if is_shared {
+                let methods: Vec<&str> = paths
+                    .iter()
+                    .filter(|q| **q == path || overlap::covers(q, path))
+                    .flat_map(|q| self.methods(q).unwrap_or_default())
+                    .collect();
+                allow_of(&methods)
+            } else {
+                self.allow(path).unwrap_or_default()
+            };
+            let allow = HeaderValue::from_str(&allow.join(", "))
+                .unwrap_or_else(|_| HeaderValue::from_static(""));
             if !has_options {
                 let allow = allow.clone();
                 resource = resource.route(web::route().method(Method::OPTIONS).to(move || {
@@ -601,23 +659,34 @@ impl Routes {
                     }
                 }));
             }
-            let behind = pipeline.clone();
-            resource = resource.default_service(web::to(move |req: HttpRequest| {
-                let allow = allow.clone();
-                let deferred = behind.get();
-                async move {
-                    Err::<HttpResponse, _>(route_error(
-                        MethodNotAllowedException::new()
-                            .with_detail(with_original_path(&req, |path| {
-                                spec::method_not_allowed(method_named(&req), path)
-                            }))
-                            .with_header((header::ALLOW, allow)),
-                        deferred,
-                    ))
-                }
-            }));
+            if is_shared {
+                let own = self.allow(path).unwrap_or_default();
+                resource = resource.guard(overlap::MethodIn(
+                    own.iter().filter_map(|m| Method::from_bytes(m.as_bytes()).ok()).collect(),
+                ));
+            } else {
+                let behind = pipeline.clone();
+                resource = resource.default_service(web::to(move |req: HttpRequest| {
+                    let deferred = behind.get();
+                    let err = method_not_allowed(&req, allow.clone(), deferred);
+                    async move { Err::<HttpResponse, _>(err) }
+                }));
+            }
             cfg.service(resource);
         }
+        // The shared paths' patterns, for their 405.
+        let shared: Arc<[(actix_web::dev::ResourceDef, Vec<String>)]> = shared
+            .iter()
+            .map(|p| {
+                let methods = self
+                    .methods(p)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
+                (actix_web::dev::ResourceDef::new(*p), methods)
+            })
+            .collect();
         // `OPTIONS *` asks about the server, not a resource (RFC 9110
         // §9.3.7): `204` with `Allow`, every method some path answers.
         let mut server_wide: Vec<&str> = Vec::new();
@@ -634,13 +703,24 @@ impl Routes {
         cfg.default_service(web::to(move |req: HttpRequest| {
             let deferred = pipeline.get();
             let server_wide = server_wide.clone();
+            let shared = shared.clone();
             async move {
                 if req.method() == Method::OPTIONS && req.uri() == "*" {
                     return Ok(HttpResponse::NoContent()
                         .insert_header((header::ALLOW, server_wide))
                         .finish());
                 }
-                Err::<HttpResponse, _>(not_found(&req, deferred))
+                let methods: Vec<&str> = shared
+                    .iter()
+                    .filter(|(def, _)| def.is_match(req.match_info().unprocessed()))
+                    .flat_map(|(_, methods)| methods.iter().map(String::as_str))
+                    .collect();
+                if methods.is_empty() {
+                    return Err(not_found(&req, deferred));
+                }
+                let allow = HeaderValue::from_str(&allow_of(&methods).join(", "))
+                    .unwrap_or_else(|_| HeaderValue::from_static(""));
+                Err::<HttpResponse, _>(method_not_allowed(&req, allow, deferred))
             }
         }));
     }
