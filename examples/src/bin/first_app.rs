@@ -239,6 +239,9 @@ fn app(pool: SqlitePool) -> Result<ProblemApp, HttpConfigError> {
 #[actix_web::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Log lines on stderr, filtered by RUST_LOG (errors only without it).
+    // actix-http logs each request head it cannot parse at ERROR; a client
+    // can write those, so add `actix_http::h1::dispatcher=off` to RUST_LOG
+    // (the catalog's default) to keep them out.
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
         .with_writer(std::io::stderr)
