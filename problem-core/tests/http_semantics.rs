@@ -51,6 +51,13 @@ async fn own_options() -> HttpResponse {
         .insert_header(("Allow", "GET"))
         .body("mine")
 }
+async fn drafted(ctx: problem_core::pipeline::RequestContext) -> HttpResponse {
+    ctx.response_headers_mut().insert(
+        actix_web::http::header::VARY,
+        actix_web::http::header::HeaderValue::from_static("Origin"),
+    );
+    HttpResponse::Ok().body("x")
+}
 async fn health() -> HttpResponse {
     HttpResponse::Ok().body("ok")
 }
@@ -113,6 +120,7 @@ fn app(writes: Arc<Writes>) -> ProblemApp {
                 .post("/books", created)
                 .get("/missing", missing)
                 .get("/varies", varies)
+                .get("/drafted", drafted)
                 .get("/own", plain)
                 .route(Method::OPTIONS, "/own", own_options)
                 .get("/health", health)
@@ -399,6 +407,14 @@ async fn vary_is_merged_with_the_responses_own() {
         res.headers().get_all("vary").collect::<Vec<_>>(),
         ["Origin, X-API-Version, Accept"]
     );
+}
+
+#[actix_web::test]
+async fn a_drafted_vary_is_merged_with_the_strategy_s() {
+    let svc = service!(Arc::default());
+    let res = test::call_service(&svc, TestRequest::get().uri("/drafted").to_request()).await;
+    let vary: Vec<_> = res.headers().get_all("vary").collect();
+    assert_eq!(vary, ["X-API-Version, Accept, Origin"]);
 }
 
 #[actix_web::test]

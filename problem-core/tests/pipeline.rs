@@ -88,11 +88,14 @@ async fn drafted(ctx: RequestContext) -> Result<HttpResponse, BadRequestExceptio
         ctx.response_headers_mut()
             .append(header::LINK, header::HeaderValue::from_static(link));
     }
+    ctx.response_headers_mut()
+        .insert(header::VARY, header::HeaderValue::from_static("Origin"));
     if ctx.query().iter().any(|(k, _)| k == "fail") {
         return Err(BadRequestException::new());
     }
     Ok(HttpResponse::Ok()
-        .insert_header((header::LINK, "<elsewhere>"))
+        .insert_header((header::LINK, "<elsewhere>; rel=\"help\""))
+        .insert_header((header::VARY, "Accept"))
         .finish())
 }
 
@@ -1004,15 +1007,21 @@ async fn draft_headers_reach_success_responses_only() {
     let res = test::call_service(&svc, TestRequest::get().uri("/drafted").to_request()).await;
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers().get("x-draft").unwrap(), "1");
-    // A drafted name replaces the handler's values of it, with every value.
+    // Drafted links are added to the response's own (every value), and a
+    // drafted `Vary` is merged with the response's: the draft is applied
+    // after the crate's headers (versioning's `Vary`, a deprecation link)
+    // and must not take them away.
     let links: Vec<_> = res.headers().get_all(header::LINK).collect();
     assert_eq!(
         links,
         [
+            "<elsewhere>; rel=\"help\"",
             "</books?page=2>; rel=\"next\"",
             "</books?page=9>; rel=\"last\""
         ]
     );
+    let vary: Vec<_> = res.headers().get_all(header::VARY).collect();
+    assert_eq!(vary, ["Accept, Origin"]);
     let res =
         test::call_service(&svc, TestRequest::get().uri("/drafted?fail=1").to_request()).await;
     assert_eq!(res.status(), 400);

@@ -12,9 +12,12 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
 /// Response headers a handler drafts for its success response. The error
 /// pipeline applies them to responses with a status below 400 only: they
-/// never reach a problem response (spec, "Request handling rules" 4). A
-/// drafted name replaces the response's values of that name; a name
-/// appended several times keeps every value.
+/// never reach a problem response (spec, "Request handling rules" 4),
+/// after the crate's own headers: a drafted name replaces the response's
+/// values of that name (a name appended several times keeps every value),
+/// except `Vary`, whose field names are merged with the response's (the
+/// version strategy's, `Prefer`; RFC 9110 §12.5.5), and `Link`, whose
+/// links are added to the response's (a deprecation link stays; RFC 8288).
 /// Handlers write it through [`RequestContext::response_headers_mut`].
 ///
 /// ```
@@ -269,11 +272,12 @@ where
     }
 }
 
-/// Applies the draft headers of a request to a success response: each
-/// name the draft holds replaces the response's values of that name with
-/// every value drafted (two appended `Link` values both reach the client).
+/// Applies the draft headers of a request to a success response (see
+/// [`ResponseDraft`]): each name the draft holds replaces the response's
+/// values of that name with every value drafted, except `Vary` (merged)
+/// and `Link` (added to).
 pub(crate) fn apply_draft(req: &HttpRequest, headers: &mut HeaderMap) {
     if let Some(draft) = req.extensions().get::<ResponseDraft>() {
-        super::replace_headers(headers, &draft.0.borrow());
+        super::merge_map(headers, &draft.0.borrow());
     }
 }

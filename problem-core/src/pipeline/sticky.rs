@@ -91,10 +91,10 @@ impl Layer {
 /// Sets the headers of `from` on `out`: each name `from` holds replaces
 /// the values `out` had for it, with every value `from` holds for it (two
 /// `Set-Cookie` or `Link` values both stay). The merge of headers an
-/// application gives: [`with_headers`](super::with_headers), the
-/// response-header draft, an exception's added headers. (Headers computed
-/// by the crate, which add to `Link` and merge `Vary`, go through
-/// [`merge_map`].)
+/// application gives its own response: [`with_headers`](super::with_headers),
+/// an exception's added headers. (Headers computed by the crate, and the
+/// response-header draft applied after them, add to `Link` and merge
+/// `Vary`: [`merge_map`].)
 pub(crate) fn replace_headers(out: &mut HeaderMap, from: &HeaderMap) {
     for name in from.keys() {
         out.remove(name);
