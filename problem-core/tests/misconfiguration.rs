@@ -122,6 +122,34 @@ fn versioned_route_on_a_neutral_path_needs_a_fallback() {
     assert!(elsewhere.is_ok());
 }
 
+/// A `versioned![...]` route's own 400 for a version the configuration
+/// supports but the route does not serve: `supportedVersions` and
+/// `X-API-Supported-Versions` both name the versions the route serves,
+/// `instance` the path as received.
+#[actix_web::test]
+async fn a_versioned_route_s_unsupported_answer_names_its_own_versions() {
+    let config = VersionConfig::builder(VersionStrategy::url_path())
+        .supported_versions([version::V1, version::V2, version::V3])
+        .default_version(version::V1)
+        .build()
+        .unwrap();
+    let app = ProblemApp::builder()
+        .development(false)
+        .versioning(config)
+        .routes(|r| r.get("/orders", version::versioned![list_v1, list_v2]))
+        .build()
+        .unwrap();
+    let svc = serve(app).await;
+    let res = test::call_service(&svc, TestRequest::get().uri("/v3/orders").to_request()).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(res.headers().get("x-api-supported-versions").unwrap(), "1, 2");
+    let body: Value = serde_json::from_slice(&test::read_body(res).await).unwrap();
+    assert_eq!(
+        body,
+        json!({"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 3 is not supported","instance":"/v3/orders","supportedVersions":["1","2"]})
+    );
+}
+
 async fn needs_version(v: version::ApiVersion, _: actix_web::HttpRequest) -> HttpResponse {
     HttpResponse::Ok().body(v.to_string())
 }

@@ -208,6 +208,11 @@ async fn unsupported_lists_only_configured_versions_the_route_serves() {
         .to_request();
     let res = test::call_service(&app, req).await;
     assert_eq!(res.status(), 400);
+    // The header names the versions the body does.
+    assert_eq!(
+        res.headers().get("x-api-supported-versions").unwrap(),
+        "1, 2, 3"
+    );
     let body = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
     assert_eq!(
         body,

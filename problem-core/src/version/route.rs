@@ -227,6 +227,15 @@ impl VersionedRoute {
                         .filter(|v| self.table.get_compatible(*v).is_some())
                         .collect()
                 };
+                // The header names the versions the body does: those this
+                // route serves (the general header names the configuration's).
+                if let Some(value) = super::headers::supported_value(&supported)
+                    && let Some(sticky) = req.extensions_mut().get_mut::<StickyHeaders>()
+                {
+                    let mut map = actix_web::http::header::HeaderMap::new();
+                    map.insert(super::headers::X_API_SUPPORTED_VERSIONS, value);
+                    sticky.push(Arc::new(map));
+                }
                 Err(VersionError::Unsupported { version, supported }.into())
             }
         }
