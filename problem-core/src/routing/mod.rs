@@ -703,7 +703,8 @@ impl Routes {
         cfg.default_service(web::to(move |req: HttpRequest| {
             let deferred = pipeline.get();
             let server_wide = server_wide.clone();
-            let shared = shared.clone();
+            // Most tables share no request between paths: nothing to clone.
+            let shared = (!shared.is_empty()).then(|| shared.clone());
             async move {
                 if req.method() == Method::OPTIONS && req.uri() == "*" {
                     return Ok(HttpResponse::NoContent()
@@ -712,6 +713,7 @@ impl Routes {
                 }
                 let methods: Vec<&str> = shared
                     .iter()
+                    .flat_map(|shared| shared.iter())
                     .filter(|(def, _)| def.is_match(req.match_info().unprocessed()))
                     .flat_map(|(_, methods)| methods.iter().map(String::as_str))
                     .collect();
