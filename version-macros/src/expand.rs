@@ -85,7 +85,10 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
             forwarded.push(ident);
         }
     }
-    if mentions_self(quote!(#sig #block)) {
+    // The signature and the body apart: `-> impl Responder` in the
+    // signature does not start an `impl` block whose braces would be the
+    // body.
+    if mentions_self(quote!(#sig)) || mentions_self(quote!(#block)) {
         let mut inner = sig.clone();
         inner.ident = format_ident!("__versioned_inner_{}", sig.ident);
         let inner_name = &inner.ident;

@@ -1,0 +1,13 @@
+// `const fn` under #[versioned]: one error, on `fn`, saying to write
+// `async fn` (the function emitted after the error is not also `const`).
+use actix_web::web;
+use problem_core::{version, versioned};
+
+#[versioned("1.0")]
+const fn list() -> &'static str {
+    "v1"
+}
+
+fn main() {
+    let _ = web::get().to(version::versioned![list]);
+}
