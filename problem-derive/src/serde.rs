@@ -20,8 +20,9 @@ pub(crate) struct SerdeField {
     pub rename: Option<LitStr>,
     pub skip: Option<Span>,
     /// Keys that change how the member is written (`serialize_with`,
-    /// `with`, `flatten`, `skip_serializing_if`), which the document would
-    /// not follow: the key's name and span.
+    /// `with`, `flatten`, `skip_serializing_if` other than
+    /// `Option::is_none`), which the document would not follow: the key's
+    /// name and span.
     pub shaping: Vec<(String, Span)>,
 }
 
@@ -36,7 +37,18 @@ pub(crate) fn field(attrs: &[Attribute]) -> SerdeField {
                 }
             }
             "skip" | "skip_serializing" => out.skip = Some(meta.path.span()),
-            "serialize_with" | "with" | "flatten" | "skip_serializing_if" => {
+            // `Option::is_none` is what the document does with an `Option`
+            // member already (left out when `None`): nothing to refuse.
+            "skip_serializing_if" => {
+                let condition = meta.value()?.parse::<LitStr>()?.value().replace(' ', "");
+                let is_none = ["Option::is_none", "std::option::Option::is_none", "core::option::Option::is_none"]
+                    .iter()
+                    .any(|p| condition == *p || condition == format!("::{p}"));
+                if !is_none {
+                    out.shaping.push((key.to_owned(), meta.path.span()));
+                }
+            }
+            "serialize_with" | "with" | "flatten" => {
                 out.shaping.push((key.to_owned(), meta.path.span()));
                 skip(meta)?;
             }

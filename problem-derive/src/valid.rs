@@ -140,7 +140,7 @@ fn check_serde(case: &Case<'_>, errors: &mut Errors) {
         for (key, span) in &field.serde.shaping {
             let instead = match key.as_str() {
                 "skip_serializing_if" => {
-                    "make the field an `Option` (its member is left out when `None`), or add `#[problem(skip)]`"
+                    "the document leaves an `Option` member out when it is `None` (`skip_serializing_if = \"Option::is_none\"` is accepted); for another condition, add `#[problem(skip)]` and give the member its value in an `Option` field of its own"
                 }
                 // `serialize_with`, `with`, `flatten`: the value is the
                 // field's own `Serialize`.

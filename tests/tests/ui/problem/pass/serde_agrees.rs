@@ -1,5 +1,6 @@
 // serde attributes that agree with the problem document: the same member
-// names, the skipped field skipped by both.
+// names, the skipped field skipped by both, an `Option` left out when
+// `None` by both.
 #![deny(warnings)]
 use problem_core::Problem;
 
@@ -17,6 +18,8 @@ struct DuplicateBook {
     isbn: String,
     // Unchanged by `camelCase`.
     title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
 }
 
 fn main() {
@@ -25,11 +28,13 @@ fn main() {
         secret: "s".into(),
         isbn: "978".into(),
         title: "Dune".into(),
+        hint: None,
     };
     let doc = serde_json::to_value(dup.to_problem("/books").unwrap()).unwrap();
     assert_eq!(doc["bookId"], 1);
     assert_eq!(doc["ISBN"], "978");
     assert!(doc.get("secret").is_none());
+    assert!(doc.get("hint").is_none());
     assert_eq!(
         serde_json::to_value(&dup).unwrap(),
         serde_json::json!({"bookId": 1, "ISBN": "978", "title": "Dune"})
