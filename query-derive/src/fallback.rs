@@ -16,14 +16,37 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     let resource = input.ident.unraw().to_string();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     // The placeholder impls need `Self: 'static` (`CollectionQuery`'s
-    // supertrait): every type parameter gets the bound.
+    // supertrait): every type parameter gets the bound, and every lifetime
+    // is `'static` (`Q<'static>`, the only `Q<'a>` a `CollectionQuery` can
+    // be), so that uses of the type add no errors.
     let mut generics = input.generics.clone();
+    generics.params = generics
+        .params
+        .into_iter()
+        .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
+        .collect();
     let type_params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     let predicates = &mut generics.make_where_clause().predicates;
     for param in &type_params {
         predicates.push(syn::parse_quote!(#param: 'static));
     }
-    let (_, _, static_where) = generics.split_for_impl();
+    let (static_impl, _, static_where) = generics.split_for_impl();
+    let static_args = input.generics.params.iter().map(|p| match p {
+        syn::GenericParam::Lifetime(_) => quote!('static),
+        syn::GenericParam::Type(t) => {
+            let ident = &t.ident;
+            quote!(#ident)
+        }
+        syn::GenericParam::Const(c) => {
+            let ident = &c.ident;
+            quote!(#ident)
+        }
+    });
+    let static_ty = if input.generics.params.is_empty() {
+        quote!()
+    } else {
+        quote!(<#(#static_args),*>)
+    };
     let q = quote!(::problem_core::query);
     // Marks the fields as read, as the real expansion does: no dead-code
     // warnings on top of the error.
@@ -46,21 +69,11 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         },
         Data::Enum(_) | Data::Union(_) => None,
     };
-    if input.generics.lifetimes().next().is_some() {
-        // The derive supports no generic parameters (the error says so),
-        // and with a lifetime a placeholder impl (`Self: 'static`) would
-        // only add lifetime errors of its own. Type and const parameters
-        // get one, so that uses of the type add no errors.
-        return quote! {
-            #error
-            const _: () = { #fields };
-        };
-    }
     quote! {
         #error
 
         #[automatically_derived]
-        impl #impl_generics #q::CollectionQuery for #ident #ty_generics #static_where {
+        impl #static_impl #q::CollectionQuery for #ident #static_ty #static_where {
             const SCHEMA: &'static #q::QuerySchema = &#q::QuerySchema {
                 resource: #resource,
                 key: "",
@@ -72,7 +85,7 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
 
         ::problem_core::__private::openapi_items! {
             #[automatically_derived]
-            impl #impl_generics ::problem_core::__private::openapi::IntoParams for #ident #ty_generics #static_where {
+            impl #static_impl ::problem_core::__private::openapi::IntoParams for #ident #static_ty #static_where {
                 fn into_params(
                     _: impl ::core::ops::Fn() -> ::core::option::Option<::problem_core::__private::openapi::ParameterIn>,
                 ) -> ::problem_core::__private::openapi::Vec<::problem_core::__private::openapi::Parameter> {
