@@ -147,6 +147,16 @@ impl Parse for Table {
             if input.is_empty() {
                 break;
             }
+            // `versioned![list_v1()]`: the handler is named, not called.
+            if input.peek(syn::token::Paren) {
+                let args;
+                let paren = syn::parenthesized!(args in input);
+                let _ = args.parse::<proc_macro2::TokenStream>();
+                return Err(syn::Error::new(
+                    paren.span.join(),
+                    "list the handler without calling it: write its name alone, e.g. `versioned![list_v1, list_v2]`",
+                ));
+            }
             // `versioned![a b]`: the entries' own mistakes say what to write.
             input
                 .parse::<Token![,]>()

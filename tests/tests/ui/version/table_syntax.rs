@@ -16,4 +16,5 @@ fn main() {
     let _ = version::versioned![a b];
     let _ = version::versioned![a, fallback = ];
     let _ = version::versioned![a, fallback =, b];
+    let _ = version::versioned![a(), b];
 }
