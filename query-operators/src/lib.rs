@@ -214,7 +214,7 @@ macro_rules! table {
 operators!(table);
 
 /// The default longest filter value, list entry and search term, in
-/// characters (the crate's design rules, "Query size limits"): the runtime's
+/// characters: the runtime's
 /// default limit, and the longest name `#[derive(QueryValue)]` accepts for a
 /// variant (a longer one could be listed but never sent).
 ///

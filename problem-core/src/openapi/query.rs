@@ -1,7 +1,6 @@
 //! The query parameters of a collection ([`QuerySchema`]) as OpenAPI
 //! parameters: what `#[derive(CollectionQuery)]`'s `utoipa::IntoParams`
-//! impl returns (spec, "Collection request"; the crate's design rules, "Collection
-//! queries").
+//! impl returns (spec, "Collection request").
 
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn, ParameterStyle};
 use utoipa::openapi::schema::{

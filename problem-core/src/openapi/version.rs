@@ -1,5 +1,4 @@
-//! One OpenAPI document per API version (spec, "Versioning"; the crate's design rules,
-//! "Versioning"): the version header, query parameter, media type and path
+//! One OpenAPI document per API version (spec, "Versioning"): the version header, query parameter, media type and path
 //! segment documented on every versioned operation, deprecated versions'
 //! operations marked `deprecated`, and [`VersionedDocs`], which serves the
 //! document of the version a request asks for.

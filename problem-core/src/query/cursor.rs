@@ -1,5 +1,5 @@
 //! Keyset cursors: the `cursor` parameter and the signed, opaque cursor
-//! token (the crate's design rules, "cursor format", "cursor and page together").
+//! token.
 //!
 //! A token is `base64url(payload || tag)` without padding (decoded
 //! strictly: padding, non-zero trailing bits or any byte outside the

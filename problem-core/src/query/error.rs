@@ -1,5 +1,5 @@
 //! [`QueryError`]: why a collection query was refused, and the stable issue
-//! codes of its `issues` list (the crate's design rules, "Collection queries").
+//! codes of its `issues` list.
 
 use crate::problem::{BadRequestException, Issue, IssueLocation, ValidationException};
 

@@ -1,5 +1,5 @@
 //! Sparse fieldsets: `fields` and `exclude` (spec, "Field selection
-//! parameters"; the crate's design rules).
+//! parameters").
 
 use std::borrow::Cow;
 

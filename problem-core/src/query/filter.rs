@@ -1,5 +1,5 @@
 //! Field filters: `field=value` and `field__operator=value` (spec, "Filter
-//! parameters"; the crate's design rules: unknown fields and operators, value typing,
+//! parameters"; unknown fields and operators, value typing,
 //! `__in` limits, null tests, `LIKE` semantics).
 
 use std::fmt;

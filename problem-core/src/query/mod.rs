@@ -1,6 +1,5 @@
 //! Collection query conventions (spec, "Collection request" and the
-//! parameter tables under "Resources and fields"; the crate's design rules,
-//! "Collection queries").
+//! parameter tables under "Resources and fields").
 //!
 //! - Untyped parsing of each part, or all at once: [`Pagination`], [`Sort`],
 //!   [`Filter`], [`Search`], [`FieldSelection`], [`CursorPagination`],

@@ -1,5 +1,5 @@
 //! Offset pagination: `page`, `per_page` / `limit` (spec, "Offset pagination
-//! parameters"; the crate's design rules: conflicting sizes, clamping, ranges).
+//! parameters"; conflicting sizes, clamping, ranges).
 
 use crate::problem::Issue;
 

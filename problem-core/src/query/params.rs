@@ -1,5 +1,5 @@
 //! The raw query: decoded `(name, value)` pairs, the reserved parameter
-//! names and the limits (spec, "Collection request"; the crate's design rules).
+//! names and the limits (spec, "Collection request").
 
 use std::borrow::Cow;
 

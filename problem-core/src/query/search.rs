@@ -1,5 +1,4 @@
-//! Search: `q` / `search` and `search_fields` (spec, "Search parameters";
-//! the crate's design rules: search semantics).
+//! Search: `q` / `search` and `search_fields` (spec, "Search parameters"; search semantics).
 
 use std::borrow::Cow;
 

@@ -1,5 +1,4 @@
-//! Multi-field sorting: `sort=-age,name` (spec, "Sort parameters";
-//! the crate's design rules: non-sortable fields, key tie-breaker).
+//! Multi-field sorting: `sort=-age,name` (spec, "Sort parameters"; non-sortable fields, key tie-breaker).
 
 use std::borrow::Cow;
 

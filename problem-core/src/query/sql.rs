@@ -1,5 +1,5 @@
 //! Applying a typed query to a `sea_query::SelectStatement` (feature
-//! `sea-query`; the crate's design rules, "SQL").
+//! `sea-query`).
 //!
 //! - Column names come only from the schema's whitelist (`column = ".."`,
 //!   quoted by sea-query); every value is a bound parameter.

@@ -1,6 +1,5 @@
 //! Typed filter values: the kinds a field can have, parsing a query value by
-//! the field's Rust type, and comparing values (the crate's design rules, "filter
-//! value typing").
+//! the field's Rust type, and comparing values.
 
 use std::cmp::Ordering;
 

@@ -1,4 +1,4 @@
-//! Async guards (spec, "Authentication"; the crate's design rules: "guard returns true").
+//! Async guards (spec, "Authentication": a guard returns true to let the request through).
 
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;

@@ -1,7 +1,6 @@
 //! The route-level layer of every route: catches a panic in a route's
 //! handler, extractors or guards and answers it as an error the pipeline
-//! turns into a masked 500 (spec, "Masking rules": unknown errors; the
-//! crate's design rules: a panic is an unknown error and the worker keeps
+//! turns into a masked 500 (spec, "Masking rules": unknown errors; a panic is an unknown error and the worker keeps
 //! serving). Being the first code to run after routing, it also refuses a
 //! path parameter holding U+0000 with a 400 `invalid_value` issue on that
 //! parameter (hostile-input rule "NUL characters"), before any extractor.

@@ -1,5 +1,5 @@
 //! [`ApiVersion`]: a `major.minor` API version, its text forms and parsing
-//! (spec, "ApiVersion"; the crate's design rules, "Versioning": text form).
+//! (spec, "ApiVersion").
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,6 +1,5 @@
 //! [`VersionConfig`]: the strategy, the version lifecycle and the response
-//! headers (spec, "VersionConfig", "States and transitions"; the crate's design rules,
-//! "Versioning").
+//! headers (spec, "VersionConfig", "States and transitions").
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! [`VersionConstraint`]: which versions a handler accepts
-//! (spec, "VersionConstraint"; the crate's design rules, "Versioning": ranges).
+//! (spec, "VersionConstraint").
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,5 +1,5 @@
 //! [`VersionError`]: why a request's API version was refused, and the
-//! problem document each answer is (the crate's design rules, "Versioning").
+//! problem document each answer is.
 
 use std::time::SystemTime;
 
@@ -14,7 +14,7 @@ use crate::query::{nul_issue, repeated_parameter};
 use crate::spec;
 
 /// Why version resolution refused a request. Each variant is answered as a
-/// problem document (the crate's design rules, "Versioning"); the `Display` of a
+/// problem document; the `Display` of a
 /// variant is exactly its `detail`:
 ///
 /// | Variant | Status | `detail` | Extras |
@@ -83,7 +83,7 @@ pub enum VersionError {
     },
     /// The query parameter of the query strategy holds U+0000, raw or
     /// percent-encoded (`api-version=%00`): like every query value that
-    /// does (the crate's design rules, "Hostile input"), an
+    /// does, an
     /// `invalid_value` issue naming the parameter, not the invalid-version
     /// problem (which would echo the NUL in its `detail`).
     #[error("{}", spec::VALIDATION_FAILED.detail)]

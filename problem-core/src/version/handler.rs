@@ -1,6 +1,5 @@
 //! [`VersionedHandler`]: a registry mapping versions to handlers
-//! (spec, "Versioned handlers"; the crate's design rules, "Versioning": `get`,
-//! `get_compatible`, dispatch).
+//! (spec, "Versioned handlers").
 
 use super::api_version::ApiVersion;
 use super::constraint::VersionConstraint;
@@ -216,7 +215,7 @@ impl<H> VersionedHandler<H> {
     }
 
     /// The handler for `version`: [`get_compatible`](Self::get_compatible),
-    /// else the fallback (the crate's design rules, "dispatch").
+    /// else the fallback.
     ///
     /// # Errors
     /// [`VersionError::Unsupported`] when neither applies; its `supported`

@@ -1,7 +1,5 @@
 //! [`Versioning`]: the middleware that resolves the version once per
-//! request, and the [`ApiVersion`] extractor (spec, "Versioning";
-//! the crate's design rules, "Versioning": URL-path strategy and routing, headers on
-//! error responses).
+//! request, and the [`ApiVersion`] extractor (spec, "Versioning").
 
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;

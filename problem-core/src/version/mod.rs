@@ -1,5 +1,4 @@
-//! API versioning (spec, "Versioning", "States and transitions";
-//! the crate's design rules, "Versioning").
+//! API versioning (spec, "Versioning", "States and transitions").
 //!
 //! - [`ApiVersion`] (`major.minor`; `V1`, `V2`, `V3`), its text forms and
 //!   [`VersionParseError`].

@@ -99,8 +99,7 @@ impl fmt::Debug for RouteHandler {
 }
 
 /// One route handler that dispatches by the version
-/// [`Versioning`](super::Versioning) resolved for the request
-/// (the crate's design rules, "dispatch"): the registration that accepts the version
+/// [`Versioning`](super::Versioning) resolved for the request: the registration that accepts the version
 /// ([`VersionedHandler::get_compatible`]), else the fallback, else the
 /// unsupported-version problem (400, `API version <v> is not supported`,
 /// `supportedVersions` = the configured versions this route can serve, or

@@ -1,5 +1,5 @@
 //! Where a request carries its API version (spec, "Strategies" and
-//! "Request-side operations"; the crate's design rules, "Versioning").
+//! "Request-side operations").
 
 use std::borrow::Cow;
 
