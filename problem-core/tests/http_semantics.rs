@@ -876,3 +876,84 @@ async fn a_method_of_a_less_specific_path_is_served_not_405() {
         )
     );
 }
+
+/// The 405 of paths that share requests is answered by the table's own
+/// resources, not by a default service: a default service the application
+/// sets after the table (a single-page app's index) answers unknown paths
+/// only, and a request under another scope of the application that no
+/// route of that scope takes is its 404, not a 405 of the table's paths.
+#[actix_web::test]
+async fn the_shared_405_does_not_depend_on_the_default_service() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .configure(|c| {
+            c.service(web::scope("/admin").route("/x", web::get().to(plain)));
+        })
+        .routes(|r| {
+            r.get("/about", show_new)
+                .delete("/{page}", remove)
+        })
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let res = test::call_service(&svc, TestRequest::get().uri("/admin/nope").to_request()).await;
+    assert_eq!(res.status(), 404);
+    let res = test::call_service(&svc, TestRequest::put().uri("/about").to_request()).await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, DELETE, OPTIONS");
+
+    let a = app.clone();
+    let spa = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .default_service(web::to(|| async { HttpResponse::Ok().body("index") }))
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let res = test::call_service(&spa, TestRequest::put().uri("/about").to_request()).await;
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, DELETE, OPTIONS");
+    let res = test::call_service(&spa, TestRequest::put().uri("/a/b").to_request()).await;
+    assert_eq!(test::read_body(res).await, "index");
+    let res = test::call_service(&spa, options("/about").to_request()).await;
+    assert_eq!(res.status(), 204);
+    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, DELETE, OPTIONS");
+}
+
+/// Patterns of their own (which may hold a slash) share requests too.
+#[actix_web::test]
+async fn paths_with_patterns_of_their_own_share_requests() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| {
+            r.get("/files/{name:[^/]+}", show_new)
+                .delete("/files/{id}", remove)
+                .get("/docs/{file:.+\\.pdf}", show_new)
+                .delete("/docs/a/{id}", remove)
+        })
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.pipeline()),
+    )
+    .await;
+    for (req, body) in [
+        (TestRequest::get().uri("/files/x"), "GET new"),
+        (TestRequest::delete().uri("/files/x"), "DELETE x"),
+        (TestRequest::get().uri("/docs/a/b.pdf"), "GET new"),
+        (TestRequest::delete().uri("/docs/a/b.pdf"), "DELETE b.pdf"),
+    ] {
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 200);
+        assert_eq!(test::read_body(res).await, body);
+    }
+}

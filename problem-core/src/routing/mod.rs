@@ -298,8 +298,8 @@ impl Entry {
 /// (`GET /books/new` and `DELETE /books/{id}` both match `/books/new`), the
 /// most specific one with a route for the method serves it
 /// (`DELETE /books/new` reaches `DELETE /books/{id}`); when none has, the
-/// `405`'s `Allow` lists the methods of every matching path, and `OPTIONS`
-/// those of the path and of the paths that match all its requests.
+/// `405`'s `Allow`, and that of the `204` answering `OPTIONS`, list the
+/// methods of every matching path.
 ///
 /// ```
 /// # actix_web::rt::System::new().block_on(async {
@@ -392,7 +392,7 @@ fn shape(path: &str) -> String {
 /// `POST /books/search` with 405. A resource that shares requests with
 /// another also gets a guard on its methods (see `overlap`).
 fn specificity(path: &str) -> Vec<overlap::Segment> {
-    path.split('/').map(overlap::Segment::of).collect()
+    overlap::segments(path).map(overlap::Segment::of).collect()
 }
 
 /// Why `path` (normalized) cannot be a route: it does not start with `/`,
@@ -615,8 +615,10 @@ impl Routes {
         // parameter in its place (stable: otherwise in registration order).
         paths.sort_by_cached_key(|path| specificity(path));
         // Paths that share requests with another (see `overlap`): their
-        // resources take only their own methods, and their 405 is the
-        // default service's, with the methods of every such path matching.
+        // resources take only their own methods (a guard), so a request
+        // another of them serves goes on to it; one none of them serves
+        // reaches, after all of them, a resource of the first such path
+        // that answers it with the methods of every one that matched.
         let shared: Vec<&str> = paths
             .iter()
             .copied()
@@ -633,21 +635,27 @@ impl Routes {
                     resource = resource.route(e.route(Method::HEAD));
                 }
             }
-            let is_shared = shared.contains(&path);
-            // `OPTIONS` lists the methods of this path and of the paths
-            // that match every request it matches.
-            let allow = if is_shared {
-                let methods: Vec<&str> = paths
+            if shared.contains(&path) {
+                // `OPTIONS` is answered with the others' methods too, after
+                // them (unless the application routes it here itself).
+                let registered: Vec<&str> = self.methods(path).unwrap_or_default();
+                let mut takes: Vec<Method> = allow_of(&registered)
                     .iter()
-                    .filter(|q| **q == path || overlap::covers(q, path))
-                    .flat_map(|q| self.methods(q).unwrap_or_default())
+                    .filter_map(|m| Method::from_bytes(m.as_bytes()).ok())
                     .collect();
-                allow_of(&methods)
-            } else {
-                self.allow(path).unwrap_or_default()
-            };
-            let allow = HeaderValue::from_str(&allow.join(", "))
-                .unwrap_or_else(|_| HeaderValue::from_static(""));
+                if !has_options {
+                    takes.retain(|m| *m != Method::OPTIONS);
+                }
+                resource = resource.guard(overlap::MethodIn {
+                    takes,
+                    registered: registered.iter().map(|m| (*m).to_owned()).collect(),
+                });
+                cfg.service(resource);
+                continue;
+            }
+            let allow = self.allow(path).unwrap_or_default().join(", ");
+            let allow =
+                HeaderValue::from_str(&allow).unwrap_or_else(|_| HeaderValue::from_static(""));
             if !has_options {
                 let allow = allow.clone();
                 resource = resource.route(web::route().method(Method::OPTIONS).to(move || {
@@ -659,34 +667,35 @@ impl Routes {
                     }
                 }));
             }
-            if is_shared {
-                let own = self.allow(path).unwrap_or_default();
-                resource = resource.guard(overlap::MethodIn(
-                    own.iter().filter_map(|m| Method::from_bytes(m.as_bytes()).ok()).collect(),
-                ));
-            } else {
-                let behind = pipeline.clone();
-                resource = resource.default_service(web::to(move |req: HttpRequest| {
-                    let deferred = behind.get();
-                    let err = method_not_allowed(&req, allow.clone(), deferred);
-                    async move { Err::<HttpResponse, _>(err) }
-                }));
-            }
+            let behind = pipeline.clone();
+            resource = resource.default_service(web::to(move |req: HttpRequest| {
+                let deferred = behind.get();
+                let err = method_not_allowed(&req, allow.clone(), deferred);
+                async move { Err::<HttpResponse, _>(err) }
+            }));
             cfg.service(resource);
         }
-        // The shared paths' patterns, for their 405.
-        let shared: Arc<[(actix_web::dev::ResourceDef, Vec<String>)]> = shared
-            .iter()
-            .map(|p| {
-                let methods = self
-                    .methods(p)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect();
-                (actix_web::dev::ResourceDef::new(*p), methods)
-            })
-            .collect();
+        // The shared paths again, after every resource of the table: the
+        // first that matches answers `OPTIONS` (204) or the 405, with the
+        // methods of the shared paths whose guards refused the request.
+        for &path in &shared {
+            let behind = pipeline.clone();
+            cfg.service(web::resource(path).default_service(web::to(move |req: HttpRequest| {
+                let deferred = behind.get();
+                let refused = overlap::refused_by(&req);
+                let methods: Vec<&str> = refused.iter().map(String::as_str).collect();
+                let allow = HeaderValue::from_str(&allow_of(&methods).join(", "))
+                    .unwrap_or_else(|_| HeaderValue::from_static(""));
+                let answer = if req.method() == Method::OPTIONS {
+                    Ok(HttpResponse::NoContent()
+                        .insert_header((header::ALLOW, allow))
+                        .finish())
+                } else {
+                    Err(method_not_allowed(&req, allow, deferred))
+                };
+                async move { answer }
+            })));
+        }
         // `OPTIONS *` asks about the server, not a resource (RFC 9110
         // §9.3.7): `204` with `Allow`, every method some path answers.
         let mut server_wide: Vec<&str> = Vec::new();
@@ -703,26 +712,13 @@ impl Routes {
         cfg.default_service(web::to(move |req: HttpRequest| {
             let deferred = pipeline.get();
             let server_wide = server_wide.clone();
-            // Most tables share no request between paths: nothing to clone.
-            let shared = (!shared.is_empty()).then(|| shared.clone());
             async move {
                 if req.method() == Method::OPTIONS && req.uri() == "*" {
                     return Ok(HttpResponse::NoContent()
                         .insert_header((header::ALLOW, server_wide))
                         .finish());
                 }
-                let methods: Vec<&str> = shared
-                    .iter()
-                    .flat_map(|shared| shared.iter())
-                    .filter(|(def, _)| def.is_match(req.match_info().unprocessed()))
-                    .flat_map(|(_, methods)| methods.iter().map(String::as_str))
-                    .collect();
-                if methods.is_empty() {
-                    return Err(not_found(&req, deferred));
-                }
-                let allow = HeaderValue::from_str(&allow_of(&methods).join(", "))
-                    .unwrap_or_else(|_| HeaderValue::from_static(""));
-                Err::<HttpResponse, _>(method_not_allowed(&req, allow, deferred))
+                Err::<HttpResponse, _>(not_found(&req, deferred))
             }
         }));
     }

@@ -1,14 +1,17 @@
 //! Paths whose patterns can match the same request (`GET /books/new` and
 //! `DELETE /books/{id}` both match `/books/new`): actix-web answers with the
-//! first resource whose pattern matches, and a resource without a route for
-//! the method answers 405 rather than letting a later one try. So a
-//! resource that shares requests with another gets a guard on its methods
-//! (actix-web then tries the next resource that matches), and the 405 of a
-//! path no resource takes the method for is answered by the table's
-//! default service, with the methods of every path that matches.
+//! first resource whose pattern (and guard) matches, and a resource without
+//! a route for the method answers 405 rather than letting a later one try.
+//! So the resource of a path that shares requests with another takes only
+//! its own methods (a routing guard, [`MethodIn`]): actix-web then tries the
+//! next resource that matches. Each refusal is noted in the request, and a
+//! request no such resource takes reaches, after all of them, one that
+//! answers it (`OPTIONS`: 204; else 405) with the methods of every path that
+//! refused it ([`refused_by`]).
 
 use actix_web::guard::{Guard, GuardContext};
 use actix_web::http::Method;
+use actix_web::{HttpMessage, HttpRequest};
 
 /// What a path segment matches, in the order resources are tried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,66 +45,105 @@ impl Segment {
     }
 }
 
+/// The segments of a normalized path, split at the slashes outside `{..}`
+/// (a pattern such as `{name:[^/]+}` holds one).
+pub(super) fn segments(path: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut pieces = Vec::new();
+    for (i, c) in path.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            '/' if depth == 0 => {
+                pieces.push(&path[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&path[start..]);
+    pieces.into_iter()
+}
+
 /// Whether some request path may match both `a` and `b` (normalized
 /// paths). Conservative: `true` unless two static segments differ, or the
-/// segment counts differ without a tail.
+/// segment counts differ, before any segment with a pattern of its own
+/// (which may take slashes) or a tail.
 pub(super) fn may_overlap(a: &str, b: &str) -> bool {
-    let (mut sa, mut sb) = (a.split('/'), b.split('/'));
+    let (mut sa, mut sb) = (segments(a), segments(b));
     loop {
-        match (sa.next(), sb.next()) {
+        let (x, y) = match (sa.next(), sb.next()) {
             (None, None) => return true,
-            (Some(x), _) if Segment::of(x) == Segment::Tail => return true,
-            (_, Some(y)) if Segment::of(y) == Segment::Tail => return true,
-            (None, Some(_)) | (Some(_), None) => return false,
-            (Some(x), Some(y)) => {
-                if Segment::of(x) == Segment::Static && Segment::of(y) == Segment::Static && x != y
-                {
+            (Some(x), Some(y)) => (x, y),
+            (Some(s), None) | (None, Some(s)) => {
+                return matches!(Segment::of(s), Segment::Pattern | Segment::Tail);
+            }
+        };
+        match (Segment::of(x), Segment::of(y)) {
+            (Segment::Pattern | Segment::Tail, _) | (_, Segment::Pattern | Segment::Tail) => {
+                return true;
+            }
+            (Segment::Static, Segment::Static) => {
+                if x != y {
                     return false;
                 }
             }
+            (Segment::Static | Segment::Param, Segment::Param)
+            | (Segment::Param, Segment::Static) => {}
         }
     }
 }
 
-/// Whether every request path `inner` matches is matched by `outer` too
-/// (normalized paths): segment by segment, the same text, a plain
-/// parameter in `outer` over any non-empty segment of `inner`, the same
-/// pattern (parameter names aside), or a tail in `outer` over the rest.
-pub(super) fn covers(outer: &str, inner: &str) -> bool {
-    let (mut so, mut si) = (outer.split('/'), inner.split('/'));
-    loop {
-        match (so.next(), si.next()) {
-            (None, None) => return true,
-            (Some(y), _) if Segment::of(y) == Segment::Tail => return true,
-            (None, Some(_)) | (Some(_), None) => return false,
-            (Some(y), Some(x)) => {
-                let fits = match Segment::of(y) {
-                    Segment::Static => x == y,
-                    Segment::Param => !x.is_empty() && Segment::of(x) != Segment::Tail,
-                    Segment::Pattern => super::shape(x) == super::shape(y),
-                    Segment::Tail => true,
-                };
-                if !fits {
-                    return false;
-                }
-            }
-        }
-    }
+/// actix-web's routing guard on the resource of a path that shares
+/// requests with another: the request's method is one it takes (else
+/// actix-web tries the next resource that matches, and the refusal is
+/// noted for [`refused_by`]).
+pub(super) struct MethodIn {
+    /// The methods this resource answers.
+    pub(super) takes: Vec<Method>,
+    /// The path's registered methods, for `Allow`.
+    pub(super) registered: Vec<String>,
 }
 
-/// actix-web's routing guard on a resource: the request's method is one of
-/// these (else actix-web tries the next resource whose pattern matches).
-pub(super) struct MethodIn(pub(super) Vec<Method>);
+/// The registered methods of the paths whose resources refused a request,
+/// in the order they were tried.
+#[derive(Default)]
+struct Refused(Vec<String>);
 
 impl Guard for MethodIn {
     fn check(&self, ctx: &GuardContext<'_>) -> bool {
-        self.0.contains(&ctx.head().method)
+        if self.takes.contains(&ctx.head().method) {
+            return true;
+        }
+        let mut data = ctx.req_data_mut();
+        if data.get::<Refused>().is_none() {
+            data.insert(Refused::default());
+        }
+        if let Some(refused) = data.get_mut::<Refused>() {
+            refused.0.extend(self.registered.iter().cloned());
+        }
+        false
     }
+}
+
+/// The methods noted by the [`MethodIn`] guards that refused `req`.
+pub(super) fn refused_by(req: &HttpRequest) -> Vec<String> {
+    req.extensions()
+        .get::<Refused>()
+        .map(|r| r.0.clone())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn segments_split_outside_braces() {
+        let s: Vec<&str> = segments("/files/{name:[^/]+}/x").collect();
+        assert_eq!(s, ["", "files", "{name:[^/]+}", "x"]);
+    }
 
     #[test]
     fn overlapping_paths() {
@@ -116,26 +158,13 @@ mod tests {
             ("/api/a/b/c", "/{p:.*}", true),
             ("/", "/books", false),
             ("/{lang}/about", "/api/{rest}*", true),
+            ("/files/{name:[^/]+}", "/files/{id}", true),
+            ("/files/{f:.+\\.pdf}", "/files/a/b", true),
+            ("/a/{p:.+/x}", "/a/{b}/x", true),
+            ("/a/{p:\\d+}", "/b/{q}", false),
         ] {
             assert_eq!(may_overlap(a, b), overlap, "{a} {b}");
             assert_eq!(may_overlap(b, a), overlap, "{b} {a}");
-        }
-    }
-
-    #[test]
-    fn covering_paths() {
-        for (outer, inner, covered) in [
-            ("/books/{id}", "/books/new", true),
-            ("/books/{id}", "/books/{isbn:\\d+}", true),
-            ("/books/{id:\\d+}", "/books/new", false),
-            ("/books/{id:\\d+}", "/books/{n:\\d+}", true),
-            ("/books/{id}", "/books/{id}/cover", false),
-            ("/api/{rest}*", "/api/a/b", true),
-            ("/api/{rest}*", "/books", false),
-            ("/{lang}/about", "/api/{rest}*", false),
-            ("/books/new", "/books/{id}", false),
-        ] {
-            assert_eq!(covers(outer, inner), covered, "{outer} {inner}");
         }
     }
 }
