@@ -238,6 +238,11 @@ async fn without_the_middleware_the_fallback_serves_or_a_500() {
     );
     let res = test::call_service(&app, TestRequest::get().uri("/b").to_request()).await;
     assert_eq!(res.status(), 500);
+    // Masked: the setup mistake's message goes to no client.
+    assert_eq!(
+        String::from_utf8(test::read_body(res).await.to_vec()).unwrap(),
+        r#"{"type":"about:blank","title":"Internal Server Error","status":500,"instance":""}"#
+    );
 }
 
 #[actix_web::test]

@@ -430,8 +430,12 @@ fn add_vary(headers: &mut HeaderMap, vary: Option<&HeaderMap>) {
 
 /// The problem document of the error `res` answers, written again with
 /// `instance` (`ResponseError` cannot see the request, so its own document
-/// has an empty `instance`); `None` when `res` carries no problem.
+/// has an empty `instance`); `None` when `res` carries no problem, or a
+/// 5xx (whose document, masked by its own `ResponseError`, stays as is).
 pub(super) fn document_at(res: &actix_web::HttpResponse, instance: &str) -> Option<Vec<u8>> {
+    if res.status().is_server_error() {
+        return None;
+    }
     let error = res.error()?;
     let source = *res.extensions().get::<ProblemSource>()?;
     source.find(error)?.to_problem_json(instance).ok()
