@@ -1022,6 +1022,17 @@ async fn draft_headers_reach_success_responses_only() {
     );
     let vary: Vec<_> = res.headers().get_all(header::VARY).collect();
     assert_eq!(vary, ["Accept, Origin"]);
+    // Applied once, even behind two pipelines.
+    let a = app.clone();
+    let nested = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.pipeline())
+            .wrap(app.pipeline()),
+    )
+    .await;
+    let res = test::call_service(&nested, TestRequest::get().uri("/drafted").to_request()).await;
+    assert_eq!(res.headers().get_all(header::LINK).count(), 3);
     let res =
         test::call_service(&svc, TestRequest::get().uri("/drafted?fail=1").to_request()).await;
     assert_eq!(res.status(), 400);

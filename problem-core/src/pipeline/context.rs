@@ -277,7 +277,10 @@ where
 /// values of that name with every value drafted, except `Vary` (merged)
 /// and `Link` (added to).
 pub(crate) fn apply_draft(req: &HttpRequest, headers: &mut HeaderMap) {
-    if let Some(draft) = req.extensions().get::<ResponseDraft>() {
+    // Taken out: applied once, even by nested pipelines (a drafted `Link`
+    // is added, not replaced).
+    let draft = req.extensions_mut().remove::<ResponseDraft>();
+    if let Some(draft) = draft {
         super::merge_map(headers, &draft.0.borrow());
     }
 }
