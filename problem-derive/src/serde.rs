@@ -24,6 +24,9 @@ pub(crate) struct SerdeField {
     /// `Option::is_none`), which the document would not follow: the key's
     /// name and span.
     pub shaping: Vec<(String, Span)>,
+    /// `skip_serializing_if = "Option::is_none"`: what the document does
+    /// with an `Option` field (written as `Option<..>`) already.
+    pub skip_if_none: Option<Span>,
 }
 
 /// The field's serde attributes.
@@ -44,7 +47,9 @@ pub(crate) fn field(attrs: &[Attribute]) -> SerdeField {
                 let is_none = ["Option::is_none", "std::option::Option::is_none", "core::option::Option::is_none"]
                     .iter()
                     .any(|p| condition == *p || condition == format!("::{p}"));
-                if !is_none {
+                if is_none {
+                    out.skip_if_none = Some(meta.path.span());
+                } else {
                     out.shaping.push((key.to_owned(), meta.path.span()));
                 }
             }

@@ -137,10 +137,17 @@ fn check_serde(case: &Case<'_>, errors: &mut Errors) {
             .ident
             .as_ref()
             .map_or_else(|| field.index.to_string(), |i| i.unraw().to_string());
-        for (key, span) in &field.serde.shaping {
+        // `Option::is_none` agrees with the document only on a field the
+        // derive sees as an `Option` (not behind a type alias).
+        let not_option = field
+            .serde
+            .skip_if_none
+            .filter(|_| field.option_inner().is_none())
+            .map(|span| ("skip_serializing_if".to_owned(), span));
+        for (key, span) in field.serde.shaping.iter().chain(not_option.as_ref()) {
             let instead = match key.as_str() {
                 "skip_serializing_if" => {
-                    "the document leaves an `Option` member out when it is `None` (`skip_serializing_if = \"Option::is_none\"` is accepted); for another condition, add `#[problem(skip)]` and give the member its value in an `Option` field of its own"
+                    "the document leaves an `Option` member out when it is `None` (`skip_serializing_if = \"Option::is_none\"` is accepted on a field written `Option<..>`); for another condition, add `#[problem(skip)]` and give the member its value in an `Option` field of its own"
                 }
                 // `serialize_with`, `with`, `flatten`: the value is the
                 // field's own `Serialize`.

@@ -32,6 +32,16 @@ struct PaymentFailed {
     declined_by: Vec<String>,
 }
 
+/// An `Option` behind an alias: the derive cannot see it is one.
+type MaybeHint = Option<String>;
+
+#[derive(Debug, serde::Serialize, Problem)]
+#[problem(status = 404)]
+struct NotFound {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: MaybeHint,
+}
+
 #[derive(Debug, serde::Serialize, Problem)]
 #[problem(status = 400)]
 enum OrderError {
