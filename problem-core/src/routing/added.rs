@@ -135,7 +135,7 @@ impl AddedRoute {
     pub fn route<F, Args>(self, method: Method, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
-        Args: FromRequest + super::HandlerArgs,
+        Args: FromRequest + 'static,
         F::Output: Responder + 'static,
     {
         self.routes.route(method, path, handler)

@@ -50,7 +50,7 @@ macro_rules! method_shortcuts {
         pub fn $name<F, Args>(self, path: &str, handler: F) -> AddedRoute
         where
             F: Handler<Args> + Send + Sync,
-            Args: FromRequest + $crate::routing::HandlerArgs,
+            Args: FromRequest + 'static,
             F::Output: Responder + 'static,
         {
             self.route(Method::$method, path, handler)
@@ -72,7 +72,6 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, Route};
 
 pub use added::AddedRoute;
-pub use args::HandlerArgs;
 pub use guard::{Guard, GuardFuture};
 
 use crate::HttpConfigError;
@@ -459,7 +458,7 @@ impl Routes {
     pub fn route<F, Args>(mut self, method: Method, path: &str, handler: F) -> AddedRoute
     where
         F: Handler<Args> + Send + Sync,
-        Args: FromRequest + HandlerArgs,
+        Args: FromRequest + 'static,
         F::Output: Responder + 'static,
     {
         let path = normalize(path);
