@@ -24,7 +24,29 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         .params
         .into_iter()
         .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
+        .map(|mut p| {
+            if let syn::GenericParam::Type(t) = &mut p {
+                t.bounds = without_lifetimes(&t.bounds);
+            }
+            p
+        })
         .collect();
+    // Bounds naming the lifetimes are `'static` ones now: left out.
+    if let Some(w) = &mut generics.where_clause {
+        w.predicates = w
+            .predicates
+            .iter()
+            .filter_map(|pred| match pred {
+                syn::WherePredicate::Lifetime(_) => None,
+                syn::WherePredicate::Type(t) => {
+                    let mut t = t.clone();
+                    t.bounds = without_lifetimes(&t.bounds);
+                    (!t.bounds.is_empty()).then_some(syn::WherePredicate::Type(t))
+                }
+                other => Some(other.clone()),
+            })
+            .collect();
+    }
     let type_params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     let predicates = &mut generics.make_where_clause().predicates;
     for param in &type_params {
@@ -96,4 +118,15 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
 
         const _: () = { #fields };
     }
+}
+
+/// `bounds` without its lifetimes (`T: 'a + Clone` gives `Clone`).
+fn without_lifetimes(
+    bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+) -> syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]> {
+    bounds
+        .iter()
+        .filter(|b| !matches!(b, syn::TypeParamBound::Lifetime(_)))
+        .cloned()
+        .collect()
 }

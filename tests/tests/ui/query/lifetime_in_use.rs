@@ -5,7 +5,10 @@ use problem_core::CollectionQuery;
 use problem_core::query::{Collection, QueryConfig, TypedQuery};
 
 #[derive(CollectionQuery)]
-struct BookQuery<'a, T> {
+struct BookQuery<'a, T: 'a>
+where
+    T: 'a,
+{
     id: i64,
     note: &'a str,
     extra: T,
