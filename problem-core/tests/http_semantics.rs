@@ -328,7 +328,7 @@ async fn an_app_s_own_resource_gets_the_405_detail_and_options() {
     assert_eq!(
         headers(&res),
         pairs(&[
-            ("allow", "GET, POST"),
+            ("allow", "GET, POST, OPTIONS"),
             ("content-type", "application/problem+json; charset=utf-8"),
             ("x-content-type-options", "nosniff"),
             ("vary", "X-API-Version, Accept"),

@@ -1151,9 +1151,15 @@ fn finish<B: MessageBody>(
     // table) answers a method it lacks with an empty 405 and `Allow`:
     // `OPTIONS` is answered `204` with that `Allow` (and `OPTIONS`), any
     // other method gets the spec's detail.
+    // actix-web's `Allow` and `OPTIONS`, which is answered here.
     let allow = (bare_body && status == StatusCode::METHOD_NOT_ALLOWED)
         .then(|| res.headers().get(header::ALLOW).cloned())
-        .flatten();
+        .flatten()
+        .and_then(|allow| {
+            let listed = allow.to_str().unwrap_or("");
+            let methods = [listed, "OPTIONS"].join(", ");
+            header::HeaderValue::from_str(methods.trim_start_matches(", ")).ok()
+        });
     if let Some(allow) = &allow
         && method == Method::OPTIONS
     {
@@ -1164,10 +1170,7 @@ fn finish<B: MessageBody>(
                 response.headers_mut().append(name.clone(), value.clone());
             }
         }
-        let methods = [allow.to_str().unwrap_or(""), "OPTIONS"].join(", ");
-        if let Ok(value) = header::HeaderValue::from_str(methods.trim_start_matches(", ")) {
-            response.headers_mut().insert(header::ALLOW, value);
-        }
+        response.headers_mut().insert(header::ALLOW, allow.clone());
         apply_draft(&req, response.headers_mut());
         return ServiceResponse::new(req, response).map_into_right_body();
     }
@@ -1175,8 +1178,10 @@ fn finish<B: MessageBody>(
         && res.response().extensions().get::<EmptyTooLarge>().is_none()
         && let Some(mut problem) = bare(status.as_u16())
     {
-        if allow.is_some() {
-            problem = problem.with_detail(crate::spec::method_not_allowed(method.as_str(), uri.path()));
+        if let Some(allow) = allow {
+            problem = problem
+                .with_detail(crate::spec::method_not_allowed(method.as_str(), uri.path()))
+                .with_header((header::ALLOW, allow));
         }
         let ctx = inner.context(Some(res.request().clone()), method, uri.path(), None);
         let mut new = render(

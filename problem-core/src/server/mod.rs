@@ -813,9 +813,8 @@ impl ProblemAppBuilder {
     /// registered here is plain actix-web, outside the route table, so
     /// `build()` does not check it, its `GET` does not answer `HEAD`, and a
     /// method it lacks gets actix-web's 405 (which the pipeline turns into
-    /// the problem `<METHOD> is not allowed on <path>` with actix-web's
-    /// `Allow`, and answers `204` with that `Allow` and `OPTIONS` to
-    /// `OPTIONS`).
+    /// the problem `<METHOD> is not allowed on <path>`, and answers `OPTIONS`
+    /// there with `204`; both with actix-web's `Allow` and `OPTIONS`).
     ///
     /// ```
     /// use actix_web::{web, HttpResponse};
