@@ -820,13 +820,31 @@ async fn a_method_of_a_less_specific_path_is_served_not_405() {
         }
     };
     let served = |body: &str| (200, None, body.to_owned());
-    assert_eq!(call(TestRequest::get().uri("/books/new")).await, served("GET new"));
+    assert_eq!(
+        call(TestRequest::get().uri("/books/new")).await,
+        served("GET new")
+    );
     assert_eq!(call(head("/books/new")).await, served(""));
-    assert_eq!(call(TestRequest::delete().uri("/books/new")).await, served("DELETE new"));
-    assert_eq!(call(TestRequest::post().uri("/books/new")).await, served("POST new"));
-    assert_eq!(call(TestRequest::get().uri("/books/5")).await, served("GET number 5"));
-    assert_eq!(call(TestRequest::post().uri("/books/5")).await, served("POST 5"));
-    assert_eq!(call(TestRequest::delete().uri("/books/abc")).await, served("DELETE abc"));
+    assert_eq!(
+        call(TestRequest::delete().uri("/books/new")).await,
+        served("DELETE new")
+    );
+    assert_eq!(
+        call(TestRequest::post().uri("/books/new")).await,
+        served("POST new")
+    );
+    assert_eq!(
+        call(TestRequest::get().uri("/books/5")).await,
+        served("GET number 5")
+    );
+    assert_eq!(
+        call(TestRequest::post().uri("/books/5")).await,
+        served("POST 5")
+    );
+    assert_eq!(
+        call(TestRequest::delete().uri("/books/abc")).await,
+        served("DELETE abc")
+    );
 
     let not_allowed = |method: &str, path: &str, allow: &str| {
         (
@@ -863,8 +881,14 @@ async fn a_method_of_a_less_specific_path_is_served_not_405() {
             allow.unwrap()
         }
     };
-    assert_eq!(options_allow("/books/new").await, "GET, HEAD, DELETE, POST, OPTIONS");
-    assert_eq!(options_allow("/books/5").await, "GET, HEAD, DELETE, POST, OPTIONS");
+    assert_eq!(
+        options_allow("/books/new").await,
+        "GET, HEAD, DELETE, POST, OPTIONS"
+    );
+    assert_eq!(
+        options_allow("/books/5").await,
+        "GET, HEAD, DELETE, POST, OPTIONS"
+    );
     assert_eq!(options_allow("/books/abc").await, "DELETE, POST, OPTIONS");
     assert_eq!(options_allow("/authors").await, "GET, HEAD, OPTIONS");
     assert_eq!(
@@ -889,10 +913,7 @@ async fn the_shared_405_does_not_depend_on_the_default_service() {
         .configure(|c| {
             c.service(web::scope("/admin").route("/x", web::get().to(plain)));
         })
-        .routes(|r| {
-            r.get("/about", show_new)
-                .delete("/{page}", remove)
-        })
+        .routes(|r| r.get("/about", show_new).delete("/{page}", remove))
         .build()
         .unwrap();
     let a = app.clone();
@@ -906,7 +927,10 @@ async fn the_shared_405_does_not_depend_on_the_default_service() {
     assert_eq!(res.status(), 404);
     let res = test::call_service(&svc, TestRequest::put().uri("/about").to_request()).await;
     assert_eq!(res.status(), 405);
-    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, DELETE, OPTIONS");
+    assert_eq!(
+        res.headers().get("allow").unwrap(),
+        "GET, HEAD, DELETE, OPTIONS"
+    );
 
     let a = app.clone();
     let spa = test::init_service(
@@ -918,12 +942,18 @@ async fn the_shared_405_does_not_depend_on_the_default_service() {
     .await;
     let res = test::call_service(&spa, TestRequest::put().uri("/about").to_request()).await;
     assert_eq!(res.status(), 405);
-    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, DELETE, OPTIONS");
+    assert_eq!(
+        res.headers().get("allow").unwrap(),
+        "GET, HEAD, DELETE, OPTIONS"
+    );
     let res = test::call_service(&spa, TestRequest::put().uri("/a/b").to_request()).await;
     assert_eq!(test::read_body(res).await, "index");
     let res = test::call_service(&spa, options("/about").to_request()).await;
     assert_eq!(res.status(), 204);
-    assert_eq!(res.headers().get("allow").unwrap(), "GET, HEAD, DELETE, OPTIONS");
+    assert_eq!(
+        res.headers().get("allow").unwrap(),
+        "GET, HEAD, DELETE, OPTIONS"
+    );
 }
 
 /// Patterns of their own (which may hold a slash) share requests too.

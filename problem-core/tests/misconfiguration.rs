@@ -142,7 +142,10 @@ async fn a_versioned_route_s_unsupported_answer_names_its_own_versions() {
     let svc = serve(app).await;
     let res = test::call_service(&svc, TestRequest::get().uri("/v3/orders").to_request()).await;
     assert_eq!(res.status(), 400);
-    assert_eq!(res.headers().get("x-api-supported-versions").unwrap(), "1, 2");
+    assert_eq!(
+        res.headers().get("x-api-supported-versions").unwrap(),
+        "1, 2"
+    );
     let body: Value = serde_json::from_slice(&test::read_body(res).await).unwrap();
     assert_eq!(
         body,

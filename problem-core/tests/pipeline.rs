@@ -883,7 +883,10 @@ async fn a_static_path_is_matched_before_a_parameter_in_its_place() {
     assert_eq!(test::read_body(res).await, "book search");
     let res = test::call_service(&svc, call(Method::PUT, "/books/search")).await;
     assert_eq!(res.status(), 405);
-    assert_eq!(res.headers().get("allow").unwrap(), "POST, GET, HEAD, OPTIONS");
+    assert_eq!(
+        res.headers().get("allow").unwrap(),
+        "POST, GET, HEAD, OPTIONS"
+    );
 }
 
 /// Behind the pipeline the route table leaves its 404 and 405 documents to

@@ -44,9 +44,13 @@ pub(crate) fn field(attrs: &[Attribute]) -> SerdeField {
             // member already (left out when `None`): nothing to refuse.
             "skip_serializing_if" => {
                 let condition = meta.value()?.parse::<LitStr>()?.value().replace(' ', "");
-                let is_none = ["Option::is_none", "std::option::Option::is_none", "core::option::Option::is_none"]
-                    .iter()
-                    .any(|p| condition == *p || condition == format!("::{p}"));
+                let is_none = [
+                    "Option::is_none",
+                    "std::option::Option::is_none",
+                    "core::option::Option::is_none",
+                ]
+                .iter()
+                .any(|p| condition == *p || condition == format!("::{p}"));
                 if is_none {
                     out.skip_if_none = Some(meta.path.span());
                 } else {

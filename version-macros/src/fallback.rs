@@ -49,7 +49,8 @@ pub(crate) fn versioned_fn(error: &syn::Error, mut item: ItemFn) -> TokenStream 
         item.sig.variadic = None;
         item.sig.output = syn::parse_quote!(-> &'static str);
         item.block = Box::new(syn::parse_quote!({ "" }));
-        item.attrs.retain(|a| a.path().is_ident("cfg") || a.path().is_ident("doc"));
+        item.attrs
+            .retain(|a| a.path().is_ident("cfg") || a.path().is_ident("doc"));
     }
     item.sig.asyncness = Some(Default::default());
     item.sig.constness = None;

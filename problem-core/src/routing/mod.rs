@@ -679,21 +679,23 @@ impl Routes {
         // methods of the shared paths whose guards refused the request.
         for &path in &shared {
             let behind = pipeline.clone();
-            cfg.service(web::resource(path).default_service(web::to(move |req: HttpRequest| {
-                let deferred = behind.get();
-                let refused = overlap::refused_by(&req);
-                let methods: Vec<&str> = refused.iter().map(String::as_str).collect();
-                let allow = HeaderValue::from_str(&allow_of(&methods).join(", "))
-                    .unwrap_or_else(|_| HeaderValue::from_static(""));
-                let answer = if req.method() == Method::OPTIONS {
-                    Ok(HttpResponse::NoContent()
-                        .insert_header((header::ALLOW, allow))
-                        .finish())
-                } else {
-                    Err(method_not_allowed(&req, allow, deferred))
-                };
-                async move { answer }
-            })));
+            cfg.service(
+                web::resource(path).default_service(web::to(move |req: HttpRequest| {
+                    let deferred = behind.get();
+                    let refused = overlap::refused_by(&req);
+                    let methods: Vec<&str> = refused.iter().map(String::as_str).collect();
+                    let allow = HeaderValue::from_str(&allow_of(&methods).join(", "))
+                        .unwrap_or_else(|_| HeaderValue::from_static(""));
+                    let answer = if req.method() == Method::OPTIONS {
+                        Ok(HttpResponse::NoContent()
+                            .insert_header((header::ALLOW, allow))
+                            .finish())
+                    } else {
+                        Err(method_not_allowed(&req, allow, deferred))
+                    };
+                    async move { answer }
+                })),
+            );
         }
         // `OPTIONS *` asks about the server, not a resource (RFC 9110
         // §9.3.7): `204` with `Allow`, every method some path answers.

@@ -406,12 +406,15 @@ where
                         // (a `versioned![...]` route's 400: the versions
                         // that route serves, as its body says) keeps them.
                         let own = res.response().error().and_then(|_| {
-                            res.headers().get(super::headers::X_API_SUPPORTED_VERSIONS).cloned()
+                            res.headers()
+                                .get(super::headers::X_API_SUPPORTED_VERSIONS)
+                                .cloned()
                         });
                         headers.merge_into(res.headers_mut());
                         add_vary(res.headers_mut(), vary.as_deref());
                         if let Some(own) = own {
-                            res.headers_mut().insert(super::headers::X_API_SUPPORTED_VERSIONS, own);
+                            res.headers_mut()
+                                .insert(super::headers::X_API_SUPPORTED_VERSIONS, own);
                         }
                     }
                     Poll::Ready(Ok(res.map_into_left_body()))
