@@ -42,7 +42,10 @@ use proc_macro::TokenStream;
 /// malformed constraint is reported at once, with the signature's first
 /// mistake. On a mistake the function is still defined (as a handler that
 /// accepts no version), so its uses, direct or in `versioned![...]`, add
-/// no errors of their own.
+/// no errors of their own; after a mistake in its parameters (`self`, a
+/// type parameter, an `impl Trait` argument) it is defined without them,
+/// so its listing in `versioned![...]` adds none (a direct call with the
+/// parameters does, until the signature is mended).
 ///
 /// Where it goes: a free `async fn`, or an associated function of an
 /// inherent `impl` without generic parameters. It cannot go on a method
