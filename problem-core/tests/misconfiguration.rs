@@ -101,7 +101,7 @@ fn versioned_route_on_a_neutral_path_needs_a_fallback() {
             .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "invalid version configuration: route GET /orders/{id} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` or take the path out of the neutral paths",
+            "invalid version configuration: route GET /orders/{id} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` (one that does not take `ApiVersion`) or take the path out of the neutral paths",
             "{neutral}"
         );
         let served = ProblemApp::builder()
@@ -115,6 +115,22 @@ fn versioned_route_on_a_neutral_path_needs_a_fallback() {
             .build();
         assert!(served.is_ok(), "{neutral}");
     }
+    // A fallback that takes `ApiVersion` cannot serve without a version.
+    let err = ProblemApp::builder()
+        .versioning(config("/orders"))
+        .routes(|r| {
+            r.get(
+                "/orders/{id}",
+                version::versioned![list_v1, list_v2, fallback = needs_version],
+            )
+        })
+        .build()
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid version configuration: route GET /orders/{id} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` (one that does not take `ApiVersion`) or take the path out of the neutral paths"
+    );
     let elsewhere = ProblemApp::builder()
         .versioning(config("/health"))
         .routes(|r| r.get("/orders", version::versioned![list_v1, list_v2]))

@@ -60,6 +60,7 @@ macro_rules! method_shortcuts {
 
 mod added;
 mod args;
+pub(crate) use args::takes_api_version;
 mod guard;
 mod overlap;
 mod panic;
@@ -498,7 +499,14 @@ impl Routes {
             {
                 None if args::takes_api_version::<Args>() => Versioned::Extractor,
                 None => Versioned::No,
-                Some(route) if route.table().fallback_handler().is_some() => {
+                // A fallback that takes `ApiVersion` cannot serve a request
+                // without one either.
+                Some(route)
+                    if route
+                        .table()
+                        .fallback_handler()
+                        .is_some_and(|f| !f.takes_version()) =>
+                {
                     Versioned::WithFallback
                 }
                 Some(_) => Versioned::WithoutFallback,

@@ -936,7 +936,7 @@ impl ProblemAppBuilder {
                     "route {method} {path} takes the ApiVersion extractor but its path is version-neutral, so no version is resolved there: take `Option<ApiVersion>` or take the path out of the neutral paths"
                 ),
                 Versioned::No | Versioned::WithFallback | Versioned::WithoutFallback => format!(
-                    "route {method} {path} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` or take the path out of the neutral paths"
+                    "route {method} {path} dispatches by API version (versioned![...]) but its path is version-neutral, so no version is resolved there: give the table a `fallback = <handler>` (one that does not take `ApiVersion`) or take the path out of the neutral paths"
                 ),
             }));
         }

@@ -42,7 +42,13 @@ type Call = dyn Fn(HttpRequest, Payload) -> LocalBoxFuture<'static, HttpResponse
 /// # });
 /// ```
 #[derive(Clone)]
-pub struct RouteHandler(Arc<Call>);
+pub struct RouteHandler {
+    call: Arc<Call>,
+    /// Whether the handler takes the `ApiVersion` extractor (then it needs
+    /// a resolved version: as a fallback on a version-neutral path it could
+    /// only answer 500, which `ProblemAppBuilder::build` refuses).
+    takes_version: bool,
+}
 
 impl RouteHandler {
     /// Wraps a handler.
@@ -59,7 +65,7 @@ impl RouteHandler {
         Args: FromRequest + 'static,
         F::Output: Responder + 'static,
     {
-        Self(Arc::new(move |req: HttpRequest, mut payload: Payload| {
+        let call = Arc::new(move |req: HttpRequest, mut payload: Payload| {
             let handler = handler.clone();
             Box::pin(async move {
                 match Args::from_request(&req, &mut payload).await {
@@ -70,8 +76,19 @@ impl RouteHandler {
                         .map_into_boxed_body(),
                     Err(err) => HttpResponse::from_error(err),
                 }
-            })
-        }))
+            }) as LocalBoxFuture<'static, HttpResponse>
+        });
+        Self {
+            call,
+            takes_version: crate::routing::takes_api_version::<Args>(),
+        }
+    }
+
+    /// Whether the handler takes the [`ApiVersion`](super::ApiVersion)
+    /// extractor itself (not `Option<ApiVersion>`), so that it needs a
+    /// resolved version.
+    pub(crate) fn takes_version(&self) -> bool {
+        self.takes_version
     }
 
     /// Runs the handler on a request.
@@ -88,7 +105,7 @@ impl RouteHandler {
     /// # });
     /// ```
     pub async fn call(&self, req: HttpRequest, payload: Payload) -> HttpResponse {
-        (self.0)(req, payload).await
+        (self.call)(req, payload).await
     }
 }
 
