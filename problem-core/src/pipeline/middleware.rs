@@ -1149,15 +1149,20 @@ fn finish<B: MessageBody>(
     ) && !res.headers().contains_key(header::CONTENT_TYPE);
     // A resource registered straight on the `App` (not through the route
     // table) answers a method it lacks with an empty 405 and `Allow`:
-    // `OPTIONS` is answered `204` with that `Allow` (and `OPTIONS`), any
-    // other method gets the spec's detail.
-    // actix-web's `Allow` and `OPTIONS`, which is answered here.
+    // `OPTIONS` is answered `204`, any other method gets the spec's detail,
+    // both with actix-web's `Allow` and `OPTIONS` (answered here).
     let allow = (bare_body && status == StatusCode::METHOD_NOT_ALLOWED)
         .then(|| res.headers().get(header::ALLOW).cloned())
         .flatten()
         .and_then(|allow| {
             let listed = allow.to_str().unwrap_or("");
-            let methods = [listed, "OPTIONS"].join(", ");
+            if listed
+                .split(',')
+                .any(|m| m.trim() == Method::OPTIONS.as_str())
+            {
+                return Some(allow);
+            }
+            let methods = [listed, Method::OPTIONS.as_str()].join(", ");
             header::HeaderValue::from_str(methods.trim_start_matches(", ")).ok()
         });
     if let Some(allow) = &allow

@@ -102,7 +102,7 @@ pub struct OriginalPath(pub String);
 
 /// `f` of the request path as received (before versioning rewrote it),
 /// without copying it.
-fn with_original_path<T>(req: &HttpRequest, f: impl FnOnce(&str) -> T) -> T {
+pub(crate) fn with_original_path<T>(req: &HttpRequest, f: impl FnOnce(&str) -> T) -> T {
     match req.extensions().get::<OriginalPath>() {
         Some(p) => f(&p.0),
         None => f(req.path()),
@@ -691,7 +691,10 @@ impl Routes {
                 web::resource(path).default_service(web::to(move |req: HttpRequest| {
                     let deferred = behind.get();
                     let refused = overlap::refused_by(&req);
-                    let methods: Vec<&str> = refused.iter().map(String::as_str).collect();
+                    let methods: Vec<&str> = refused
+                        .iter()
+                        .flat_map(|r| r.iter().map(String::as_str))
+                        .collect();
                     let allow = HeaderValue::from_str(&allow_of(&methods).join(", "))
                         .unwrap_or_else(|_| HeaderValue::from_static(""));
                     let answer = if req.method() == Method::OPTIONS {

@@ -9,6 +9,8 @@
 //! answers it (`OPTIONS`: 204; else 405) with the methods of every path that
 //! refused it ([`refused_by`]).
 
+use std::sync::Arc;
+
 use actix_web::guard::{Guard, GuardContext};
 use actix_web::http::Method;
 use actix_web::{HttpMessage, HttpRequest};
@@ -102,14 +104,15 @@ pub(super) fn may_overlap(a: &str, b: &str) -> bool {
 pub(super) struct MethodIn {
     /// The methods this resource answers.
     pub(super) takes: Vec<Method>,
-    /// The path's registered methods, for `Allow`.
-    pub(super) registered: Vec<String>,
+    /// The path's registered methods, for `Allow` (shared with the
+    /// requests it refuses, not copied).
+    pub(super) registered: Arc<[String]>,
 }
 
 /// The registered methods of the paths whose resources refused a request,
 /// in the order they were tried.
 #[derive(Default)]
-struct Refused(Vec<String>);
+struct Refused(Vec<Arc<[String]>>);
 
 impl Guard for MethodIn {
     fn check(&self, ctx: &GuardContext<'_>) -> bool {
@@ -121,14 +124,15 @@ impl Guard for MethodIn {
             data.insert(Refused::default());
         }
         if let Some(refused) = data.get_mut::<Refused>() {
-            refused.0.extend(self.registered.iter().cloned());
+            refused.0.push(self.registered.clone());
         }
         false
     }
 }
 
-/// The methods noted by the [`MethodIn`] guards that refused `req`.
-pub(super) fn refused_by(req: &HttpRequest) -> Vec<String> {
+/// The registered methods of each path whose [`MethodIn`] guard refused
+/// `req`, in the order they were tried.
+pub(super) fn refused_by(req: &HttpRequest) -> Vec<Arc<[String]>> {
     req.extensions()
         .get::<Refused>()
         .map(|r| r.0.clone())

@@ -14,7 +14,7 @@ use super::handler::VersionedHandler;
 use super::middleware::{document_at, resolved_version};
 use crate::config::HttpConfigError;
 use crate::pipeline::StickyHeaders;
-use crate::routing::OriginalPath;
+use crate::routing::with_original_path;
 
 type Call = dyn Fn(HttpRequest, Payload) -> LocalBoxFuture<'static, HttpResponse> + Send + Sync;
 
@@ -271,10 +271,7 @@ impl Handler<(HttpRequest, web::Payload)> for VersionedRoute {
                     // Without the pipeline nothing writes `instance` in:
                     // the path as received, as the middleware's own answers.
                     let res = HttpResponse::from_error(err);
-                    let document = match req.extensions().get::<OriginalPath>() {
-                        Some(original) => document_at(&res, &original.0),
-                        None => document_at(&res, req.path()),
-                    };
+                    let document = with_original_path(&req, |path| document_at(&res, path));
                     match document {
                         Some(document) => res.set_body(BoxBody::new(document)),
                         None => res,
