@@ -523,6 +523,9 @@ impl std::fmt::Debug for LogOptions<'_> {
 /// Logs an error the way the pipeline does and returns its new correlation
 /// id (a random UUID v4) (spec, `logError(options, message, error, level?)`).
 ///
+/// `level` is optional as in the spec: a [`LogLevel`], or `None` for the
+/// default, [`LogLevel::Error`].
+///
 /// Outside development the line is
 /// `<message> (correlation id <uuid>): <Name>: <error message>`, `message`
 /// redacted and on one line, the error
@@ -541,12 +544,23 @@ impl std::fmt::Debug for LogOptions<'_> {
 ///     format!("[app] Boot (correlation id {id}): DbError: postgres://***@db:5432 refused")
 /// );
 /// ```
+///
+/// Without a level, the entry is logged at `error`:
+///
+/// ```
+/// use problem_core::pipeline::{log_error, ErrorInfo, LogLevel, LogOptions, MemoryLogger};
+/// let logger = MemoryLogger::default();
+/// let info = ErrorInfo::new("Error", "disk full");
+/// log_error(LogOptions { logger: &logger, development: false }, "[app] Job", &info, None);
+/// assert_eq!(logger.entries()[0].level, LogLevel::Error);
+/// ```
 pub fn log_error<E: LoggedError + ?Sized>(
     options: LogOptions<'_>,
     message: &str,
     error: &E,
-    level: LogLevel,
+    level: impl Into<Option<LogLevel>>,
 ) -> Uuid {
+    let level = level.into().unwrap_or_default();
     let id = Uuid::new_v4();
     // The application's own text is redacted and kept on one line as the
     // error's is (spec, logging rule 6: the logger receives redacted data).
@@ -715,6 +729,8 @@ impl ErrorLog {
 
     /// Logs `error` (an [`ErrorInfo`] or any `std::error::Error`:
     /// [`LoggedError`]) under a new correlation id and returns the id.
+    /// `level` is a [`LogLevel`], or `None` for [`LogLevel::Error`] (spec,
+    /// `ErrorLog.log(message, error, level?)`).
     ///
     /// ```
     /// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger};
@@ -726,8 +742,15 @@ impl ErrorLog {
     /// assert_ne!(id, id2);
     /// assert_eq!(logger.entries()[0].message, format!("[app] Job failed (correlation id {id}): Error: token=***"));
     /// assert_eq!(logger.entries()[1].correlation_id, id2);
+    /// log.log("[app] Job failed", &ErrorInfo::new("Error", "third"), None);
+    /// assert_eq!(logger.entries()[2].level, LogLevel::Error);
     /// ```
-    pub fn log<E: LoggedError + ?Sized>(&self, message: &str, error: &E, level: LogLevel) -> Uuid {
+    pub fn log<E: LoggedError + ?Sized>(
+        &self,
+        message: &str,
+        error: &E,
+        level: impl Into<Option<LogLevel>>,
+    ) -> Uuid {
         log_error(self.options(), message, error, level)
     }
 
