@@ -97,6 +97,29 @@ fn codes(op: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// Counts the schemas under `node` that are composed (`anyOf`, `oneOf`,
+/// `allOf`) or objects with properties, written out in place (no `$ref`),
+/// by their JSON text.
+fn inline_schemas(node: &Value, counts: &mut std::collections::BTreeMap<String, usize>) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map {
+                if key == "schema"
+                    && value.get("$ref").is_none()
+                    && ["anyOf", "oneOf", "allOf", "properties"]
+                        .iter()
+                        .any(|k| value.get(k).is_some())
+                {
+                    *counts.entry(value.to_string()).or_default() += 1;
+                }
+                inline_schemas(value, counts);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| inline_schemas(v, counts)),
+        _ => {}
+    }
+}
+
 /// Every `$ref` of the document names a component that exists.
 fn check_refs(doc: &Value, node: &Value) {
     match node {
@@ -261,6 +284,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
     assert_eq!(
         schemas,
         [
+            "BadRequestProblem",
             "Book",
             "BookCursorPage",
             "BookFields",
@@ -529,6 +553,25 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
         let body = |path: &str, method: &str, code: &str, media: &str| {
             doc["paths"][path][method]["responses"][code]["content"][media]["schema"].clone()
         };
+        // Every 400 (a validation problem, or another problem document such
+        // as an unsupported version) refers to one component.
+        for (method, path, op) in operations(doc) {
+            assert_eq!(
+                op["responses"]["400"]["content"]["application/problem+json"]["schema"],
+                json!({"$ref": "#/components/schemas/BadRequestProblem"}),
+                "{method} {path}"
+            );
+        }
+        assert_eq!(
+            schemas["BadRequestProblem"],
+            json!({"anyOf": [{"$ref": "#/components/schemas/ValidationProblem"},
+                             {"$ref": "#/components/schemas/ProblemDetails"}]})
+        );
+        // No composed or object schema is written out twice in the paths.
+        let mut inline = std::collections::BTreeMap::new();
+        inline_schemas(&doc["paths"], &mut inline);
+        let twice: Vec<_> = inline.iter().filter(|(_, n)| **n > 1).collect();
+        assert!(twice.is_empty(), "{twice:#?}");
         assert_eq!(
             body("/books", "post", "409", "application/problem+json"),
             json!({"$ref": "#/components/schemas/DuplicateIsbn"})

@@ -106,6 +106,7 @@ fn problem_responses_are_problem_json() {
         [
             "ProblemDetails",
             "ValidationProblem",
+            "BadRequestProblem",
             "Issue",
             "IssueLocation"
         ]
@@ -580,9 +581,8 @@ fn versioned_documents_mark_deprecated_operations_and_document_the_version() {
         ]
     );
     assert_eq!(
-        op["responses"]["400"]["content"]["application/problem+json"]["schema"]["anyOf"],
-        json!([{"$ref": "#/components/schemas/ValidationProblem"},
-               {"$ref": "#/components/schemas/ProblemDetails"}])
+        op["responses"]["400"]["content"]["application/problem+json"]["schema"],
+        json!({"$ref": "#/components/schemas/BadRequestProblem"})
     );
     assert_eq!(
         op["responses"]["410"]["content"]["application/problem+json"]["schema"]["$ref"],
@@ -667,4 +667,60 @@ async fn versioned_docs_serve_the_requested_version() {
         assert_eq!(body["openapi"], "3.1.0");
     }
     let _ = ApiVersion::V1;
+}
+
+/// The pipeline's early 400s widen an operation's own 400: both problem
+/// cases become the one `BadRequestProblem` component in their place,
+/// whatever the operation listed first.
+#[test]
+fn pipeline_400s_refer_to_the_bad_request_component() {
+    use problem_core::openapi::utoipa::Modify;
+    use problem_core::openapi::utoipa::openapi::path::HttpMethod;
+    use problem_core::openapi::{PipelineResponses, problem_response_with, schema_ref};
+    let cases = [
+        ("/own-problem", problem_response(400, Some("Bad"))),
+        (
+            "/own-validation",
+            problem_response_with(400, None, schema_ref("ValidationProblem")),
+        ),
+        (
+            "/own-type",
+            problem_response_with(400, None, schema_ref("BadCoupon")),
+        ),
+    ];
+    let mut paths = Paths::new();
+    for (path, response) in cases {
+        let op = OperationBuilder::new().response("400", response).build();
+        paths.add_path_operation(path, vec![HttpMethod::Get], op);
+    }
+    paths.add_path_operation(
+        "/none",
+        vec![HttpMethod::Get],
+        OperationBuilder::new().build(),
+    );
+    let mut doc = OpenApi::new(Info::new("t", "1"), paths);
+    PipelineResponses.modify(&mut doc);
+    let doc = js(&doc);
+    let schema = |path: &str| {
+        doc["paths"][path]["get"]["responses"]["400"]["content"]["application/problem+json"]
+            ["schema"]
+            .clone()
+    };
+    let component = json!({"$ref": "#/components/schemas/BadRequestProblem"});
+    assert_eq!(schema("/own-problem"), component);
+    assert_eq!(schema("/own-validation"), component);
+    assert_eq!(schema("/none"), component);
+    assert_eq!(
+        schema("/own-type"),
+        json!({"anyOf": [{"$ref": "#/components/schemas/BadCoupon"}, component]})
+    );
+    assert_eq!(
+        js(ProblemSchemas::schemas()
+            .into_iter()
+            .find(|(n, _)| n == "BadRequestProblem")
+            .unwrap()
+            .1),
+        json!({"anyOf": [{"$ref": "#/components/schemas/ValidationProblem"},
+                         {"$ref": "#/components/schemas/ProblemDetails"}]})
+    );
 }

@@ -193,7 +193,7 @@ pub async fn count(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Option<Tota
             body = inline(BookListing),
             headers(("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`)."))),
         (status = 400, description = BAD_QUERY,
-            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+            body = BadRequestProblem, content_type = "application/problem+json"),
         (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]
@@ -229,7 +229,7 @@ pub async fn list_books_v3(
                 ("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`)."),
             )),
         (status = 400, description = BAD_QUERY,
-            body = inline(BadRequestProblem), content_type = "application/problem+json"),
+            body = BadRequestProblem, content_type = "application/problem+json"),
         (status = 503, response = inline(DatabaseUnavailable)),
     )
 )]

@@ -80,9 +80,10 @@ pub use derived::{
 };
 pub use page::{Fieldset, OffsetOrCursorPage};
 pub use problem::{
-    BadRequestProblem, ISSUE_SCHEMA, PROBLEM_DETAILS_SCHEMA, PROBLEM_MEDIA_TYPE, PipelineResponses,
-    ProblemSchemas, VALIDATION_PROBLEM_SCHEMA, ValidationProblem, bad_request_response,
-    problem_object, problem_response, problem_response_with, schema_ref,
+    BAD_REQUEST_PROBLEM_SCHEMA, BadRequestProblem, ISSUE_SCHEMA, PROBLEM_DETAILS_SCHEMA,
+    PROBLEM_MEDIA_TYPE, PipelineResponses, ProblemSchemas, VALIDATION_PROBLEM_SCHEMA,
+    ValidationProblem, bad_request_response, problem_object, problem_response,
+    problem_response_with, schema_ref,
 };
 pub use query::{
     filter_parameter_name, prefer_count_parameter, preference_applied_header, query_parameters,

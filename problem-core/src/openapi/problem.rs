@@ -23,6 +23,10 @@ pub const PROBLEM_DETAILS_SCHEMA: &str = "ProblemDetails";
 pub const VALIDATION_PROBLEM_SCHEMA: &str = "ValidationProblem";
 /// The name of [`Issue`] in `components.schemas`.
 pub const ISSUE_SCHEMA: &str = "Issue";
+/// The name of [`BadRequestProblem`] in `components.schemas`: the 400 body
+/// every 400 response refers to (`anyOf` [`ValidationProblem`] and
+/// [`ProblemDetails`]).
+pub const BAD_REQUEST_PROBLEM_SCHEMA: &str = "BadRequestProblem";
 
 fn string() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::String)
@@ -285,34 +289,27 @@ pub fn problem_response(status: u16, description: Option<&str>) -> Response {
 }
 
 /// A 400 response: either a [`ValidationProblem`] (with `issues`) or
-/// another problem document (e.g. an unsupported API version); both are
-/// `$ref`s to `components.schemas` (register them with [`ProblemSchemas`]).
+/// another problem document (e.g. an unsupported API version): a `$ref` to
+/// the component [`BadRequestProblem`], so that every 400 of a document
+/// shares one schema (OpenAPI 3.1 §4.8.7; code generators make one model of
+/// it, not one per operation). Register the components with
+/// [`ProblemSchemas`].
 ///
 /// ```
 /// let res = problem_core::openapi::bad_request_response(None);
 /// let json = serde_json::to_value(&res).unwrap();
 /// assert_eq!(json["description"], "Bad Request");
 /// assert_eq!(
-///     json["content"]["application/problem+json"]["schema"]["anyOf"],
-///     serde_json::json!([
-///         {"$ref": "#/components/schemas/ValidationProblem"},
-///         {"$ref": "#/components/schemas/ProblemDetails"}
-///     ])
+///     json["content"]["application/problem+json"]["schema"],
+///     serde_json::json!({"$ref": "#/components/schemas/BadRequestProblem"})
 /// );
 /// ```
 pub fn bad_request_response(description: Option<&str>) -> Response {
-    problem_response_with(
-        400,
-        description,
-        AnyOfBuilder::new()
-            .item(schema_ref(VALIDATION_PROBLEM_SCHEMA))
-            .item(schema_ref(PROBLEM_DETAILS_SCHEMA))
-            .into(),
-    )
+    problem_response_with(400, description, schema_ref(BAD_REQUEST_PROBLEM_SCHEMA))
 }
 
-/// Registers `ProblemDetails`, `ValidationProblem`, `Issue` and
-/// `IssueLocation` in `components.schemas` (a [`Modify`] for
+/// Registers `ProblemDetails`, `ValidationProblem`, `BadRequestProblem`,
+/// `Issue` and `IssueLocation` in `components.schemas` (a [`Modify`] for
 /// `#[openapi(modifiers(&ProblemSchemas))]` or to call directly).
 ///
 /// ```
@@ -334,7 +331,10 @@ impl ProblemSchemas {
     /// ```
     /// use problem_core::openapi::ProblemSchemas;
     /// let names: Vec<String> = ProblemSchemas::schemas().into_iter().map(|(name, _)| name).collect();
-    /// assert_eq!(names, ["ProblemDetails", "ValidationProblem", "Issue", "IssueLocation"]);
+    /// assert_eq!(
+    ///     names,
+    ///     ["ProblemDetails", "ValidationProblem", "BadRequestProblem", "Issue", "IssueLocation"]
+    /// );
     /// ```
     pub fn schemas() -> Vec<(String, RefOr<Schema>)> {
         vec![
@@ -345,6 +345,10 @@ impl ProblemSchemas {
             (
                 ValidationProblem::name().into_owned(),
                 ValidationProblem::schema(),
+            ),
+            (
+                BadRequestProblem::name().into_owned(),
+                BadRequestProblem::schema(),
             ),
             (Issue::name().into_owned(), Issue::schema()),
             (IssueLocation::name().into_owned(), IssueLocation::schema()),
@@ -363,8 +367,11 @@ impl Modify for ProblemSchemas {
 
 /// The body of a 400: a [`ValidationProblem`] (with `issues`) or another
 /// problem document (an invalid API version, say): `anyOf` both
-/// `$ref`s. For `#[utoipa::path(responses((status = 400, body =
-/// inline(BadRequestProblem), content_type = "application/problem+json")))]`.
+/// `$ref`s, registered as the component `BadRequestProblem`
+/// ([`BAD_REQUEST_PROBLEM_SCHEMA`]). For `#[utoipa::path(responses((status =
+/// 400, body = BadRequestProblem, content_type =
+/// "application/problem+json")))]`, which refers to the component (write
+/// `inline(BadRequestProblem)` only for a copy of the schema in place).
 ///
 /// ```
 /// use problem_core::openapi::BadRequestProblem;
@@ -425,8 +432,8 @@ impl ToSchema for BadRequestProblem {
 /// assert_eq!(responses["421"]["description"], "The `Host` is not one this server serves.");
 /// assert_eq!(responses["500"]["content"]["application/problem+json"]["schema"]["$ref"],
 ///     "#/components/schemas/ProblemDetails");
-/// assert_eq!(responses["400"]["content"]["application/problem+json"]["schema"]["anyOf"][0]["$ref"],
-///     "#/components/schemas/ValidationProblem");
+/// assert_eq!(responses["400"]["content"]["application/problem+json"]["schema"]["$ref"],
+///     "#/components/schemas/BadRequestProblem");
 /// // No request body on this operation: no 408, 413 or 415.
 /// assert!(responses.get("408").is_none() && responses.get("413").is_none());
 ///
@@ -452,6 +459,12 @@ pub struct PipelineResponses;
 /// the operation's schema and each of them it does not admit yet.
 pub(crate) fn admit_schemas(response: &mut Response, names: &[&str]) {
     let names_one = |s: &RefOr<Schema>, name: &str| matches!(s, RefOr::Ref(r) if r.ref_location.rsplit('/').next() == Some(name));
+    // `BadRequestProblem` admits both of its cases.
+    let admitted_by = |s: &RefOr<Schema>, name: &str| {
+        names_one(s, name)
+            || (names_one(s, BAD_REQUEST_PROBLEM_SCHEMA)
+                && [VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA].contains(&name))
+    };
     let content = response
         .content
         .entry(PROBLEM_MEDIA_TYPE.to_owned())
@@ -462,9 +475,9 @@ pub(crate) fn admit_schemas(response: &mut Response, names: &[&str]) {
     };
     let admits = |schema: &Option<RefOr<Schema>>, name: &str| match schema {
         None => false,
-        Some(RefOr::T(Schema::AnyOf(any))) => any.items.iter().any(|s| names_one(s, name)),
-        Some(RefOr::T(Schema::OneOf(one))) => one.items.iter().any(|s| names_one(s, name)),
-        Some(other) => names_one(other, name),
+        Some(RefOr::T(Schema::AnyOf(any))) => any.items.iter().any(|s| admitted_by(s, name)),
+        Some(RefOr::T(Schema::OneOf(one))) => one.items.iter().any(|s| admitted_by(s, name)),
+        Some(other) => admitted_by(other, name),
     };
     let missing: Vec<&str> = names
         .iter()
@@ -480,6 +493,22 @@ pub(crate) fn admit_schemas(response: &mut Response, names: &[&str]) {
         None => Vec::new(),
     };
     items.extend(missing.into_iter().map(schema_ref));
+    // Both cases of a 400: the shared component in their place, not a copy.
+    let bad_request = [VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA];
+    if bad_request
+        .iter()
+        .all(|n| items.iter().any(|s| names_one(s, n)))
+    {
+        let first = items
+            .iter()
+            .position(|s| bad_request.iter().any(|n| names_one(s, n)))
+            .unwrap_or(0);
+        items.retain(|s| !bad_request.iter().any(|n| names_one(s, n)));
+        items.insert(
+            first.min(items.len()),
+            schema_ref(BAD_REQUEST_PROBLEM_SCHEMA),
+        );
+    }
     content.schema = Some(match items.len() {
         1 => items
             .into_iter()
