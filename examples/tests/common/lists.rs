@@ -491,6 +491,45 @@ pub async fn cursors_are_bound_to_their_query(cat: &Catalog) {
         .get_json(&format!("/books?sort=-price&page=2&cursor={cursor}"))
         .await;
     assert_eq!(status, 400, "cursor and page together: {body}");
+    let codes = |body: &Value| -> Vec<(String, String)> {
+        body["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["name"].as_str().unwrap().to_owned(),
+                    i["code"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    // A cursor beside `page` is the conflict, whatever the token.
+    assert_eq!(
+        codes(&body),
+        [("cursor".to_owned(), "conflicting_parameters".to_owned())]
+    );
+    let (_, _, body) = cat.get_json("/books?page=2&cursor=zzz").await;
+    assert_eq!(
+        codes(&body),
+        [("cursor".to_owned(), "conflicting_parameters".to_owned())]
+    );
+    // A token that is no cursor is reported with the other issues.
+    for (query, other) in [
+        ("cursor=zzz&colour=red", ("colour", "unknown_parameter")),
+        ("cursor=zzz&per_page=0", ("per_page", "out_of_range")),
+    ] {
+        let (status, _, body) = cat.get_json(&format!("/books?{query}")).await;
+        assert_eq!(status, 400, "{query}");
+        let mut got = codes(&body);
+        got.sort();
+        let mut want = vec![
+            (other.0.to_owned(), other.1.to_owned()),
+            ("cursor".to_owned(), "invalid_cursor".to_owned()),
+        ];
+        want.sort();
+        assert_eq!(got, want, "{query}: {body}");
+    }
     let mut tampered = cursor.clone().into_bytes();
     let mid = tampered.len() / 2;
     tampered[mid] = if tampered[mid] == b'A' { b'B' } else { b'A' };

@@ -468,7 +468,27 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// parameters (unless `config` is lenient), unknown fields, operators not
     /// allowed, values that do not parse as the field's type, fields not
     /// sortable/searchable/selectable, conflicting parameters, ranges,
-    /// list sizes, and invalid or mismatched cursors.
+    /// list sizes, and invalid or mismatched cursors. Beside other issues a
+    /// cursor is still verified (`invalid_cursor` for a token no configured
+    /// key signed for this collection), but not matched against the sort,
+    /// filters and search (`cursor_mismatch` needs a query without issues);
+    /// a cursor given with `page` is that conflict, whatever the token.
+    ///
+    /// ```
+    /// # use problem_core::CollectionQuery;
+    /// # use problem_core::query::{QueryConfig, TypedQuery};
+    /// # #[derive(CollectionQuery)]
+    /// # #[query(key = "id", default_sort = "id")]
+    /// # #[allow(dead_code)]
+    /// # struct BookQuery {
+    /// #     #[query(filter(eq), sort)]
+    /// #     id: i64,
+    /// # }
+    /// let err = TypedQuery::<BookQuery>::from_query_str("cursor=zzz&colour=red", &QueryConfig::default())
+    ///     .unwrap_err();
+    /// let codes: Vec<(&str, &str)> = err.issues().iter().map(|i| (i.name.as_str(), i.code.as_ref())).collect();
+    /// assert_eq!(codes, [("colour", "unknown_parameter"), ("cursor", "invalid_cursor")]);
+    /// ```
     pub fn parse(raw: &RawQuery, config: &QueryConfig) -> Result<Self, QueryError> {
         Self::parse_pairs(&raw.borrowed(), config)
     }
@@ -523,6 +543,17 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             effective_order(schema, &query.params.sort, &mut query.order);
             let decoded = match query.params.cursor.as_deref() {
                 Some(token) if issues.is_empty() => Some(query.decode_cursor(token)),
+                // Beside other issues the binding to the sort, filters and
+                // search cannot be judged, but a token that is no cursor
+                // of this collection is reported with them (every problem
+                // of the request at once), unless its text was refused.
+                Some(token)
+                    if !issues.iter().any(|i| {
+                        i.name == "cursor" && i.code != super::error::code::CONFLICTING_PARAMETERS
+                    }) =>
+                {
+                    query.verify_cursor(token).err().map(Err)
+                }
                 Some(_) | None => None,
             };
             match decoded {
@@ -536,6 +567,15 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             out = Err(e);
         }
         out
+    }
+
+    /// Whether `token` is a cursor of this collection signed by a
+    /// configured key (its binding is not checked); `invalid_cursor` if not.
+    fn verify_cursor(&self, token: &str) -> Result<(), Box<crate::problem::Issue>> {
+        self.config
+            .keys()
+            .and_then(|keys| keys.open(token, Q::SCHEMA.resource, |_| ()))
+            .ok_or_else(|| Box::new(invalid_cursor()))
     }
 
     fn decode_cursor(
