@@ -35,12 +35,15 @@ use actix_web::error::{
 use actix_web::http::header;
 
 use super::deadline::is_body_timeout;
+use super::form_fields::is_too_many_form_fields;
 use crate::problem::{
     BadRequestException, HttpException, Issue, IssueLocation, Problem,
     UnsupportedMediaTypeException, ValidationException,
 };
 use crate::query::code;
-use crate::spec::{BODY_TIMEOUT, MALFORMED_JSON, MALFORMED_MULTIPART, UNREADABLE_BODY};
+use crate::spec::{
+    BODY_TIMEOUT, MALFORMED_JSON, MALFORMED_MULTIPART, TOO_MANY_FORM_FIELDS, UNREADABLE_BODY,
+};
 
 /// A request body over the configured limit: answered with the spec's
 /// empty 413 (not a problem document), by the pipeline and on its own.
@@ -171,6 +174,14 @@ pub(crate) fn body_timeout() -> HttpException {
         .with_detail(BODY_TIMEOUT.detail)
 }
 
+/// The 413 problem of a form body with more than 1000 fields (spec,
+/// "Limits").
+pub(crate) fn too_many_form_fields() -> HttpException {
+    HttpException::new(TOO_MANY_FORM_FIELDS.status)
+        .unwrap_or_else(|_| BadRequestException::new().into_inner())
+        .with_detail(TOO_MANY_FORM_FIELDS.detail)
+}
+
 #[allow(
     clippy::wildcard_enum_match_arm,
     reason = "actix-web's PayloadError is #[non_exhaustive]: every other variant is an unreadable body"
@@ -179,6 +190,7 @@ fn payload(err: &PayloadError) -> Mapped {
     match err {
         PayloadError::Overflow => Mapped::TooLarge,
         e if is_body_timeout(e) => Mapped::Problem(Box::new(body_timeout())),
+        e if is_too_many_form_fields(e) => Mapped::Problem(Box::new(too_many_form_fields())),
         _ => bad_request(UNREADABLE_BODY.detail),
     }
 }
@@ -194,6 +206,7 @@ pub(crate) fn payload_error(err: &PayloadError, limit: usize) -> actix_web::Erro
     match err {
         PayloadError::Overflow => PayloadTooLarge { limit }.into(),
         e if is_body_timeout(e) => body_timeout().into(),
+        e if is_too_many_form_fields(e) => too_many_form_fields().into(),
         _ => BadRequestException::new()
             .with_detail(UNREADABLE_BODY.detail)
             .into(),

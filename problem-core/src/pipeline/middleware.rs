@@ -743,8 +743,17 @@ where
             let payload = req.take_payload();
             let parked = ParkedPayload::default();
             req.extensions_mut().insert(parked.clone());
-            req.set_payload(Payload::Stream {
+            let timed: Payload = Payload::Stream {
                 payload: Box::pin(Deadline::new(payload, inner.body_timeout, parked)),
+            };
+            // A form body holds at most 1000 fields, whichever extractor
+            // reads it (`web::Form` included).
+            req.set_payload(if super::form_fields::is_form(req.headers()) {
+                Payload::Stream {
+                    payload: Box::pin(super::form_fields::FieldCount::new(timed)),
+                }
+            } else {
+                timed
             });
         }
         let mut buffer_limit = None;

@@ -47,6 +47,7 @@ mod checked;
 mod conditional;
 mod context;
 mod deadline;
+mod form_fields;
 pub mod framework;
 mod hosts;
 mod log;

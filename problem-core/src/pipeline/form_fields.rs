@@ -1,0 +1,175 @@
+//! The form-field limit on every form body: a request whose body is
+//! `application/x-www-form-urlencoded` and holds more than 1000 fields is
+//! answered with the `413` problem `The request body has more than 1000
+//! fields.` (spec, "Limits" and "Errors raised by the service itself"),
+//! whichever extractor reads it: actix-web's own `web::Form` as well as
+//! the crate's body extractors.
+//!
+//! The pipeline wraps the payload of such a request in [`FieldCount`],
+//! which counts the fields as the bytes arrive (the pieces between `&`
+//! that are not empty, as `form_urlencoded` parses them) and fails the read
+//! that brings the 1001st with [`TooManyFormFields`], before the rest of the
+//! body is buffered or parsed.
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use actix_web::dev::Payload;
+use actix_web::error::PayloadError;
+use actix_web::http::header::{self, HeaderMap};
+use actix_web::web::Bytes;
+use futures_util::Stream;
+
+use crate::spec::MAX_PARAMETERS;
+
+/// The error a form body's read yields once it holds more than 1000 fields
+/// (inside a `PayloadError::Io` of kind `InvalidData`); the pipeline and
+/// the body extractors answer it with the `413` problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the form body has more than {MAX_PARAMETERS} fields")]
+pub(crate) struct TooManyFormFields;
+
+/// Whether a payload error is the form-field limit.
+pub(crate) fn is_too_many_form_fields(err: &PayloadError) -> bool {
+    if let PayloadError::Io(e) = err {
+        e.get_ref()
+            .is_some_and(|inner| inner.downcast_ref::<TooManyFormFields>().is_some())
+    } else {
+        false
+    }
+}
+
+/// Whether the request's body is a form (`Content-Type:
+/// application/x-www-form-urlencoded`, any case, parameters allowed).
+pub(crate) fn is_form(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| {
+            essence
+                .trim()
+                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        })
+}
+
+/// A form body's payload that fails once more than 1000 fields arrived.
+pub(crate) struct FieldCount {
+    inner: Payload,
+    /// Fields ended by a `&` so far.
+    fields: usize,
+    /// Whether the last piece (not yet ended by `&`) holds a byte.
+    open: bool,
+    over: bool,
+}
+
+impl FieldCount {
+    pub(crate) fn new(inner: Payload) -> Self {
+        Self {
+            inner,
+            fields: 0,
+            open: false,
+            over: false,
+        }
+    }
+
+    /// Counts the fields `chunk` ends or opens; whether the body is now
+    /// over the limit.
+    fn count(&mut self, chunk: &[u8]) -> bool {
+        let mut start = 0;
+        for amp in memchr::memchr_iter(b'&', chunk) {
+            if amp > start || self.open {
+                self.fields += 1;
+            }
+            self.open = false;
+            start = amp + 1;
+        }
+        if chunk.len() > start {
+            self.open = true;
+        }
+        self.fields + usize::from(self.open) > MAX_PARAMETERS
+    }
+}
+
+impl Stream for FieldCount {
+    type Item = Result<Bytes, PayloadError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.over {
+            return Poll::Ready(None);
+        }
+        let polled = Pin::new(&mut this.inner).poll_next(cx);
+        if let Poll::Ready(Some(Ok(chunk))) = &polled
+            && this.count(chunk)
+        {
+            this.over = true;
+            return Poll::Ready(Some(Err(PayloadError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                TooManyFormFields,
+            )))));
+        }
+        polled
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields `form_urlencoded` parses from `body`, counted by
+    /// [`FieldCount::count`] over `body` cut into pieces of `step` bytes.
+    fn counted(body: &[u8], step: usize) -> usize {
+        let mut c = FieldCount::new(Payload::None);
+        for piece in body.chunks(step.max(1)) {
+            c.count(piece);
+        }
+        c.fields + usize::from(c.open)
+    }
+
+    #[test]
+    fn counts_as_form_urlencoded_parses_in_any_cut() {
+        for body in [
+            &b""[..],
+            b"a=1",
+            b"a=1&b=2",
+            b"&&a=1&&b&&",
+            b"&",
+            b"a",
+            b"=&=",
+            b"a=1&b=2&c=%26&d",
+        ] {
+            let want = form_urlencoded::parse(body).count();
+            for step in 1..=body.len().max(1) {
+                assert_eq!(counted(body, step), want, "{body:?} in pieces of {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_1001st_field_is_over() {
+        let body: Vec<u8> = (0..1000)
+            .map(|i| format!("k{i}=1&"))
+            .collect::<String>()
+            .into();
+        let mut c = FieldCount::new(Payload::None);
+        assert!(!c.count(&body));
+        assert!(!c.count(b"&&"));
+        assert!(c.count(b"x"));
+    }
+
+    #[test]
+    fn forms_are_told_by_their_media_type() {
+        let mut headers = HeaderMap::new();
+        assert!(!is_form(&headers));
+        for (value, form) in [
+            ("application/x-www-form-urlencoded", true),
+            ("Application/X-WWW-Form-Urlencoded; charset=utf-8", true),
+            ("application/json", false),
+            ("multipart/form-data; boundary=x", false),
+        ] {
+            headers.insert(header::CONTENT_TYPE, value.parse().unwrap());
+            assert_eq!(is_form(&headers), form, "{value}");
+        }
+    }
+}
