@@ -173,7 +173,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                 (
                     "GET".into(),
                     "/books".into(),
-                    vec!["200", "304", "400", "410", "421", "500", "503"]
+                    vec!["200", "304", "400", "410", "412", "421", "500", "503"]
                 ),
                 (
                     "POST".into(),
@@ -185,7 +185,9 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                 (
                     "GET".into(),
                     "/books/{id}".into(),
-                    vec!["200", "304", "400", "404", "410", "421", "500", "503"]
+                    vec![
+                        "200", "304", "400", "404", "410", "412", "421", "500", "503"
+                    ]
                 ),
                 (
                     "DELETE".into(),
@@ -197,7 +199,9 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                 (
                     "GET".into(),
                     "/books/{id}/cover".into(),
-                    vec!["200", "304", "400", "404", "410", "421", "500", "503"]
+                    vec![
+                        "200", "304", "400", "404", "410", "412", "421", "500", "503"
+                    ]
                 ),
                 (
                     "PUT".into(),
@@ -212,14 +216,14 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "/health".into(),
                     // The 400 every route can answer (a NUL in the query,
                     // more than 1000 parameters), neutral ones included.
-                    vec!["200", "304", "400", "421", "500"]
+                    vec!["200", "304", "400", "412", "421", "500"]
                 ),
                 (
                     "GET".into(),
                     "/openapi.json".into(),
                     // The 400 every route can answer (a NUL in the query,
                     // more than 1000 parameters), neutral ones included.
-                    vec!["200", "304", "400", "421", "500"]
+                    vec!["200", "304", "400", "412", "421", "500"]
                 ),
                 (
                     "GET".into(),
@@ -231,7 +235,7 @@ async fn the_catalog_describes_every_route_with_its_problem_responses() {
                     "/problems/duplicate-isbn".into(),
                     // The 400 every route can answer (a NUL in the query,
                     // more than 1000 parameters), neutral ones included.
-                    vec!["200", "304", "400", "421", "500"]
+                    vec!["200", "304", "400", "412", "421", "500"]
                 ),
             ]
         );

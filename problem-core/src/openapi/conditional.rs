@@ -86,7 +86,13 @@ impl IntoParams for IfNoneMatch {
 /// - an `ETag` header (a strong entity tag, quoted hex) on each `2xx`
 ///   response that has content;
 /// - a `304 Not Modified` response (no body, its `ETag`), when some `2xx`
-///   response has content and the operation lists no 304 of its own.
+///   response has content and the operation lists no 304 of its own;
+/// - the `412 Precondition Failed` problem the layer answers to an
+///   `If-Match` that names no current tag (RFC 9110 §13.1.1, evaluated
+///   before `If-None-Match`), unless the operation lists a 412 of its own.
+///   `If-Match` is not declared as a parameter of a `GET`: it is a header
+///   of writes (declare it with [`IfMatch`] there), and a client that sends
+///   it on a read learns of the 412 from the response list.
 ///
 /// Apply it before [`document_version`](super::document_version), which
 /// then adds the version headers to the 304 like to every other response
@@ -119,6 +125,9 @@ impl IntoParams for IfNoneMatch {
 /// assert_eq!(op["responses"]["304"]["description"],
 ///     "Not Modified: `If-None-Match` names the current `ETag`; no body.");
 /// assert!(op["responses"]["304"].get("content").is_none());
+/// assert_eq!(op["parameters"].as_array().unwrap().len(), 1);
+/// assert_eq!(op["responses"]["412"]["content"]["application/problem+json"]["schema"]["$ref"],
+///     "#/components/schemas/ProblemDetails");
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ConditionalGetResponses;
@@ -164,6 +173,15 @@ impl Modify for ConditionalGetResponses {
                     "`*` or entity tags the client holds: when one matches the current `ETag` (weak comparison), the answer is 304 with no body (RFC 9110 §13.1.2).",
                 )));
             }
+            get.responses
+                .responses
+                .entry("412".into())
+                .or_insert_with(|| {
+                    RefOr::T(super::problem_response(
+                        412,
+                        Some("Precondition Failed: the request's `If-Match` names no current `ETag` (strong comparison; RFC 9110 §13.1.1)."),
+                    ))
+                });
             get.responses
                 .responses
                 .entry("304".into())
