@@ -507,6 +507,21 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
             parameter(list, "cursor")["schema"],
             json!({"type": "string"})
         );
+        // The query limits' default length of a text value (`too_long`).
+        assert_eq!(
+            parameter(list, "title__contains")["schema"],
+            json!({"type": "string", "maxLength": 256})
+        );
+        assert_eq!(
+            parameter(list, "author")["schema"],
+            json!({"type": "string", "maxLength": 256})
+        );
+        assert!(
+            parameter(list, "q")["description"]
+                .as_str()
+                .unwrap()
+                .contains("(at most 20, each at most 256 characters)")
+        );
         assert_eq!(
             parameter(list, "per_page")["description"],
             "Page size (default 20); larger sizes are clamped to 100. `limit` is the same parameter: given both, they must be equal."

@@ -425,7 +425,7 @@ fn derived_query_parameters() {
     assert_eq!(id_in["schema"]["items"]["format"], "int64");
     assert_eq!(
         by("title__not_in")["schema"]["items"],
-        json!({"type": "string", "minLength": 1, "pattern": "^[^,]+$"})
+        json!({"type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^,]+$"})
     );
     assert_eq!(
         by("search_fields")["schema"]["items"]["enum"],

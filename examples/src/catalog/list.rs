@@ -76,7 +76,7 @@ pub struct BookQuery {
 const LIST_DESCRIPTION: &str = "The collection query conventions: offset or keyset pagination (forward with `meta.next_cursor`, backward with `meta.prev_cursor`), multi-field sorting, filters, search and sparse fieldsets, all in SQL. Offset pages count their total as the `Prefer` header asks (`count=exact`, the default, `count=estimated` or `count=none`).";
 /// Version 2's: a bare array, its links and total in headers.
 const LIST_DESCRIPTION_V2: &str = "The collection query conventions: offset or keyset pagination (forward and backward with the `cursor` of the `next` and `prev` links of the `Link` header), multi-field sorting, filters, search and sparse fieldsets, all in SQL. Every page, offset or cursor, counts the matching books (`X-Total-Count`) as the `Prefer` header asks (`count=exact`, the default, `count=estimated` or `count=none`).";
-const BAD_QUERY: &str = "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, more than 64 filter conditions in all (`too_many_filters`), ...).";
+const BAD_QUERY: &str = "An invalid query: `issues` names each parameter (unknown parameter or field, operator not allowed, value of the wrong type, invalid or mismatched cursor, more than 64 filter conditions in all (`too_many_filters`), a value, list entry or search term over 256 characters (`too_long`), ...).";
 
 /// The 200 of version 3 in the OpenAPI document: `BookPage` or
 /// `BookCursorPage`.

@@ -14,6 +14,7 @@ use crate::query::{
     Class, CountStrategy, Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator,
     QuerySchema, ToleratedParameters, ValueKind,
 };
+use crate::spec::DEFAULT_MAX_VALUE_LENGTH;
 
 fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaArg>) -> Parameter {
     let mut builder = ParameterBuilder::new()
@@ -149,7 +150,19 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
         .replace("{name}", name)
         .replace("{expected}", field.kind.expected())
         .replace("{max}", &MAX_LIST_VALUES.to_string());
-    let value = value_schema(field.kind);
+    // Text values are at most `DEFAULT_MAX_VALUE_LENGTH` characters (the
+    // query limits' default; longer is the issue `too_long`).
+    let max_length = Some(DEFAULT_MAX_VALUE_LENGTH);
+    let value = match field.kind {
+        ValueKind::Text => value_schema(field.kind).max_length(max_length),
+        ValueKind::Integer { .. }
+        | ValueKind::Float
+        | ValueKind::Boolean
+        | ValueKind::Date
+        | ValueKind::DateTime
+        | ValueKind::OneOf(_)
+        | ValueKind::Opaque => value_schema(field.kind),
+    };
     let schema: SchemaArg = match op.class() {
         Class::Compare => value.into(),
         Class::List => {
@@ -170,7 +183,10 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
                 .max_items(Some(MAX_LIST_VALUES))
                 .into()
         }
-        Class::Text => ObjectBuilder::new().schema_type(Type::String).into(),
+        Class::Text => ObjectBuilder::new()
+            .schema_type(Type::String)
+            .max_length(max_length)
+            .into(),
         Class::Null => ObjectBuilder::new().schema_type(Type::Boolean).into(),
     };
     query(filter_parameter_name(name, op), text, schema)
@@ -225,6 +241,12 @@ fn name_list(names: &[&'static str]) -> ArrayBuilder {
 ///   selectable field names (an `enum`).
 /// - Parameters of parts the schema does not use (no sortable field, no
 ///   searchable field, no selectable field) are left out.
+/// - A text filter value, and each text entry of a list, has `maxLength`
+///   256 and the search's description says its terms are at most 256
+///   characters: the query limits' default
+///   ([`DEFAULT_MAX_VALUE_LENGTH`]; longer is the issue `too_long`). An
+///   application that configures another limit states it in its own
+///   descriptions.
 ///
 /// ```
 /// use problem_core::CollectionQuery;
@@ -242,6 +264,8 @@ fn name_list(names: &[&'static str]) -> ArrayBuilder {
 /// let names: Vec<String> = BookQuery::into_params(|| None).into_iter().map(|p| p.name).collect();
 /// assert_eq!(names, ["page", "per_page", "limit", "cursor", "sort", "id", "id__gte",
 ///     "title__contains", "q", "search", "search_fields", "fields", "exclude"]);
+/// let params = serde_json::to_value(BookQuery::into_params(|| None)).unwrap();
+/// assert_eq!(params[7]["schema"], serde_json::json!({"type": "string", "maxLength": 256}));
 /// ```
 pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
     let limits = schema.page_size;
@@ -316,7 +340,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
     let searchable = schema.searchable_fields();
     if !searchable.is_empty() {
         let text = format!(
-            "Search: whitespace-separated terms (at most {MAX_SEARCH_TERMS}), each found case-insensitively in at least one of {}.",
+            "Search: whitespace-separated terms (at most {MAX_SEARCH_TERMS}, each at most {DEFAULT_MAX_VALUE_LENGTH} characters), each found case-insensitively in at least one of {}.",
             quoted(&searchable)
         );
         params.push(query(
