@@ -340,3 +340,59 @@ fn every_supported_version_removed_is_refused() {
             .is_ok()
     );
 }
+
+/// A deprecated version the supported list leaves out is refused before
+/// its deprecation headers could ever be sent; a deprecation message with
+/// a line break cannot be a header field. Both at build, not answered
+/// differently at run time.
+#[test]
+fn a_deprecation_that_can_never_be_sent_is_refused() {
+    use version::Deprecation;
+    let err = VersionConfig::builder(VersionStrategy::header())
+        .supported_versions([version::V2, version::V3])
+        .deprecated(version::V1)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::InvalidVersionConfig("version 1.0 is deprecated but not one of supported_versions (2.0, 3.0): a request for it is refused as unsupported, never served with its deprecation headers; add it to supported_versions".into())
+    );
+    // Removed as well: the 410 is what a request gets, which is served.
+    assert!(
+        VersionConfig::builder(VersionStrategy::header())
+            .supported_versions([version::V2, version::V3])
+            .deprecated(version::V1)
+            .removed(version::V1)
+            .build()
+            .is_ok()
+    );
+    // Every version supported (an empty list): nothing to refuse.
+    assert!(
+        VersionConfig::builder(VersionStrategy::header())
+            .deprecated(version::V1)
+            .build()
+            .is_ok()
+    );
+    for message in ["Use v3\r\nX-Evil: 1", "a\nb", "nul\0"] {
+        let err = VersionConfig::builder(VersionStrategy::header())
+            .supported_versions([version::V2, version::V3])
+            .deprecated_with(version::V2, Deprecation::new().message(message))
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            HttpConfigError::InvalidVersionConfig(format!(
+                "the deprecation message of version 2.0 cannot be sent in a header: {message:?} holds a control character (a line break?)"
+            )),
+        );
+    }
+    assert!(
+        VersionConfig::builder(VersionStrategy::header())
+            .deprecated_with(
+                version::V2,
+                Deprecation::new().message("Use v3:\tsee https://example.com/é")
+            )
+            .build()
+            .is_ok()
+    );
+}

@@ -299,6 +299,10 @@ impl VersionConfigBuilder {
     /// - the default version is not in a non-empty `supported_versions`, or
     ///   is removed;
     /// - every version of a non-empty `supported_versions` is removed;
+    /// - a deprecated version is not in a non-empty `supported_versions`
+    ///   (and not removed): it could never be served;
+    /// - a deprecation message holds a control character other than tab
+    ///   (a line break cannot be sent in a header field);
     /// - a sunset date is earlier than the deprecation date;
     /// - a date has no IMF-fixdate (before 1970 or after 9999);
     /// - a link cannot be sent in a `Link` header;
@@ -320,6 +324,19 @@ impl VersionConfigBuilder {
     ///     err.to_string(),
     ///     "invalid version configuration: require_version cannot be combined with default_version (1.0): a request without a version would never use it"
     /// );
+    ///
+    /// use problem_core::version::Deprecation;
+    /// let err = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([ApiVersion::V2, ApiVersion::V3])
+    ///     .deprecated(ApiVersion::V1)
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("version 1.0 is deprecated but not one of supported_versions (2.0, 3.0)"));
+    /// let err = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().message("Use v3\r\nX-Evil: 1"))
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("the deprecation message of version 2.0 cannot be sent in a header"));
     /// ```
     pub fn build(self) -> Result<VersionConfig, HttpConfigError> {
         let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
@@ -351,6 +368,22 @@ impl VersionConfigBuilder {
             ))
         };
         for (version, d) in &self.deprecated {
+            if !supported.is_empty()
+                && !supported.contains(version)
+                && !self.removed.contains_key(version)
+            {
+                return fail(format!(
+                    "version {version} is deprecated but not one of supported_versions ({}): a request for it is refused as unsupported, never served with its deprecation headers; add it to supported_versions",
+                    list(&supported)
+                ));
+            }
+            if let Some(message) = &d.message
+                && message.chars().any(|c| c.is_control() && c != '\t')
+            {
+                return fail(format!(
+                    "the deprecation message of version {version} cannot be sent in a header: {message:?} holds a control character (a line break?)"
+                ));
+            }
             for (what, date) in [("deprecation date", d.date), ("sunset date", d.sunset)] {
                 if let Some(date) = date {
                     check_date(*version, what, date)?;
