@@ -98,11 +98,13 @@ fn concat(pieces: &[&str]) -> String {
     out
 }
 
-/// 415: `Unsupported content type: <content type>` (`(none)` when the
-/// request has none).
+/// 415: `Unsupported content type: <content type>`, the text as given:
+/// the pipeline and the body extractors pass `(none)` when the request has
+/// no `Content-Type`, and so should a caller.
 ///
 /// ```
 /// assert_eq!(problem_core::spec::unsupported_content_type("text/csv"), "Unsupported content type: text/csv");
+/// assert_eq!(problem_core::spec::unsupported_content_type("(none)"), "Unsupported content type: (none)");
 /// ```
 pub fn unsupported_content_type(content_type: &str) -> String {
     format!("Unsupported content type: {content_type}")
@@ -130,18 +132,30 @@ pub fn invalid_version(raw: &str) -> String {
 }
 
 /// 400: `API version <v> is not supported` (sent with `supportedVersions`).
+/// `<v>` is written as given: the answers write a version in its short
+/// form (`7`, `2.1`), so pass [`ApiVersion::short`](crate::version::ApiVersion::short),
+/// not the `ApiVersion`, which displays as `7.0`.
 ///
 /// ```
+/// use problem_core::version::ApiVersion;
 /// assert_eq!(problem_core::spec::unsupported_version(7), "API version 7 is not supported");
+/// let v = ApiVersion::new(7, 0);
+/// assert_eq!(problem_core::spec::unsupported_version(v.short()), "API version 7 is not supported");
+/// assert_eq!(problem_core::spec::unsupported_version(v), "API version 7.0 is not supported");
 /// ```
 pub fn unsupported_version(version: impl std::fmt::Display) -> String {
     format!("API version {version} is not supported")
 }
 
-/// 410: `API version <v> is no longer supported` (sent with `Sunset` when set).
+/// 410: `API version <v> is no longer supported` (sent with `Sunset` when
+/// set). `<v>` is written as given: pass
+/// [`ApiVersion::short`](crate::version::ApiVersion::short), as the
+/// answers do (`1`, not `1.0`).
 ///
 /// ```
+/// use problem_core::version::V1;
 /// assert_eq!(problem_core::spec::removed_version(1), "API version 1 is no longer supported");
+/// assert_eq!(problem_core::spec::removed_version(V1.short()), "API version 1 is no longer supported");
 /// ```
 pub fn removed_version(version: impl std::fmt::Display) -> String {
     format!("API version {version} is no longer supported")
@@ -153,7 +167,9 @@ pub fn removed_version(version: impl std::fmt::Display) -> String {
 /// (spec, "Limits"); counted once, by the query parser's counter, for the
 /// pipeline's early check and the parser alike.
 pub const MAX_PARAMETERS: usize = 1000;
-/// At most this many comma-separated values in `__in` / `__not_in`.
+/// At most this many values in one `__in` / `__not_in` list, and entries
+/// in `sort`, `fields`, `exclude` or `search_fields` (comma-separated and
+/// exploded repeats together); more is the issue `too_many_values`.
 pub const MAX_LIST_VALUES: usize = 100;
 /// At most this many whitespace-separated search terms in `q`/`search`.
 pub const MAX_SEARCH_TERMS: usize = 20;
