@@ -230,7 +230,12 @@ impl QueryConfig {
     /// At most `n` filter conditions per request (default 64); more is a
     /// 400 issue `too_many_filters` with member `max` (see [`QueryLimits`]).
     /// Parameters that name no filterable field are not conditions: they
-    /// are `unknown_parameter` issues (or ignored when lenient).
+    /// are `unknown_parameter` issues (or ignored when lenient). Past the
+    /// limit the filters are not read further, to bound the work one
+    /// request can ask for: the issue `too_many_filters` names the first
+    /// filter over it, and the values of the filters after it are not
+    /// checked (their `invalid_value` or `too_long` issues are not
+    /// reported); issues of other parameters still are.
     ///
     /// ```
     /// use problem_core::query::{QueryConfig, RawQuery};
