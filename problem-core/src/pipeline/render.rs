@@ -119,8 +119,11 @@ impl actix_web::ResponseError for PanicError {}
 /// Every `std::error::Error` converts into it, so `?` works in a handler
 /// returning `Result<_, UnknownError>`; to mix it with problem types,
 /// return `actix_web::Error` and convert with `UnknownError::from(e).into()`.
-/// (A plain foreign error such as `std::io::Error` turned straight into an
-/// `actix_web::Error` is an unknown error too, but named `Error`.)
+/// (A plain foreign error such as `std::io::Error`, or a type of your own
+/// that implements `ResponseError`, turned straight into an
+/// `actix_web::Error` is an unknown error too, but named `Error`, and its
+/// `source()` chain is not in the log entry or the development `stack`:
+/// actix-web keeps only its `Display` and `Debug`.)
 ///
 /// ```
 /// use problem_core::pipeline::UnknownError;
