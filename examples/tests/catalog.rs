@@ -31,6 +31,7 @@ list_test!(bad_queries_are_400_with_every_issue);
 list_test!(cursors_are_bound_to_their_query);
 list_test!(case_insensitive_operators_fold_unicode_case);
 list_test!(tolerated_parameters);
+list_test!(emptied_cursor_pages_lead_back);
 
 #[tokio::test]
 async fn count_strategies() {

@@ -41,6 +41,7 @@ pg_test!(bad_queries_are_400_with_every_issue);
 pg_test!(cursors_are_bound_to_their_query);
 pg_test!(case_insensitive_operators_fold_unicode_case);
 pg_test!(tolerated_parameters);
+pg_test!(emptied_cursor_pages_lead_back);
 
 #[tokio::test]
 async fn count_strategies() {

@@ -9,7 +9,10 @@
 //! - walking backward from the last page with `prev_cursor` visits the same
 //!   pages, page for page, in the same order; the first page has no
 //!   previous cursor, every later page has one;
-//! - the next cursor of a page reached backward leads to the page after it.
+//! - the next cursor of a page reached backward leads to the page after it;
+//! - with the rows after a page's last row removed, its next cursor gives
+//!   an empty page whose previous cursor gives that page again (and the
+//!   same before a page's first row with its previous cursor).
 //!
 //! Each case uses its own table (named after the process and the case), so
 //! runs beside the catalog tests on a shared PostgreSQL do not interfere.
@@ -208,10 +211,91 @@ async fn check(pool: &Pool, table: &str, items: &[Item], sorts: &[(String, u64)]
             assert!(backward.len() <= forward.len(), "{base}: bounded walk back");
         }
         backward.reverse();
-        let forward_ids: Vec<Vec<i64>> = forward.into_iter().map(|p| p.0).collect();
-        assert_eq!(backward, forward_ids, "{base}: backward walk");
+        assert_eq!(
+            backward,
+            forward.iter().map(|p| p.0.clone()).collect::<Vec<_>>(),
+            "{base}: backward walk"
+        );
+        emptied_pages_lead_back(pool, table, items, &base, sort, &forward).await;
     }
     pool.execute(&format!("DROP TABLE {table}")).await;
+}
+
+/// Rows removed since a cursor was issued: the page after a next cursor
+/// (every row after the cursor's removed) and the page before a previous
+/// cursor (every row before it removed) are empty, and their cursors lead
+/// back to the page that ended or began with the cursor's row, the same
+/// in SQL as in memory.
+async fn emptied_pages_lead_back(
+    pool: &Pool,
+    table: &str,
+    items: &[Item],
+    base: &str,
+    sort: &str,
+    forward: &[Seen],
+) {
+    let order = expected_order(items, sort);
+    let position = |id: i64| order.iter().position(|&o| o == id).unwrap();
+    let j = forward.len() / 2;
+    let page = &forward[j];
+    let cuts = [
+        // Every row after page j removed: its next cursor meets nothing.
+        (page.0.last().map(|&id| position(id)), page.1.clone(), true),
+        // Every row before page j removed: its prev cursor meets nothing.
+        (
+            page.0.first().map(|&id| position(id)),
+            page.2.clone(),
+            false,
+        ),
+    ];
+    for (n, (at, cursor, forward_cut)) in cuts.into_iter().enumerate() {
+        let (Some(at), Some(cursor)) = (at, cursor) else {
+            continue;
+        };
+        let kept: Vec<Item> = items
+            .iter()
+            .filter(|i| {
+                let p = position(i.id);
+                if forward_cut { p <= at } else { p >= at }
+            })
+            .cloned()
+            .collect();
+        let cut = format!("{table}_cut{n}");
+        pool.insert(&cut, &kept).await;
+        let query = format!("{base}&cursor={cursor}");
+        let empty = seen_sql(&sql_page(pool, &cut, &query).await);
+        let memory = seen_memory(&parse(&query).cursor_page_in_memory(&kept).unwrap());
+        assert_eq!(
+            empty, memory,
+            "{query}: SQL and memory differ on an emptied page"
+        );
+        assert!(empty.0.is_empty(), "{query}: emptied page");
+        let back = if forward_cut {
+            assert_eq!(empty.1, None, "{query}: no next after the last row");
+            empty
+                .2
+                .clone()
+                .expect("an emptied page after a cursor leads back")
+        } else {
+            assert_eq!(empty.2, None, "{query}: no prev before the first row");
+            empty
+                .1
+                .clone()
+                .expect("an emptied page before a cursor leads on")
+        };
+        let query = format!("{base}&cursor={back}");
+        let again = seen_sql(&sql_page(pool, &cut, &query).await);
+        let memory = seen_memory(&parse(&query).cursor_page_in_memory(&kept).unwrap());
+        assert_eq!(
+            again, memory,
+            "{query}: SQL and memory differ back from an emptied page"
+        );
+        assert_eq!(
+            again.0, page.0,
+            "{query}: the page of the cursor's row again"
+        );
+        pool.execute(&format!("DROP TABLE {cut}")).await;
+    }
 }
 
 /// The ids of `items` in the order `sort` gives, written out here rather

@@ -1036,3 +1036,50 @@ pub async fn case_insensitive_operators_fold_unicode_case(cat: &Catalog) {
         })
     );
 }
+
+/// Issue 17: every keyset page after the first carries `prev`, also one
+/// left empty because its rows were deleted after its cursor was issued:
+/// that `prev` leads back to the page that ended with the cursor's row.
+pub async fn emptied_cursor_pages_lead_back(cat: &Catalog) {
+    let base = "/books?id__in=1,2,3,4,5&sort=id&fields=id&limit=2";
+    let (_, _, first) = cat.get_json(base).await;
+    assert_eq!(data_ids(&first), [1, 2]);
+    let second_url = first["links"]["next"].as_str().unwrap().to_owned();
+    let (_, _, second) = cat.get_json(&second_url).await;
+    assert_eq!(data_ids(&second), [3, 4]);
+    let third_url = second["links"]["next"].as_str().unwrap().to_owned();
+    let deleted = cat
+        .request(reqwest::Method::DELETE, "/books/5")
+        .bearer_auth(super::ADMIN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 204);
+    let (status, headers, empty) = cat.get_json(&third_url).await;
+    assert_eq!(status, 200, "{empty}");
+    assert_eq!(data_ids(&empty), Vec::<i64>::new());
+    assert_eq!(empty["meta"]["next_cursor"], Value::Null, "{empty}");
+    assert!(empty["links"].get("next").is_none(), "{empty}");
+    let cursor = empty["meta"]["prev_cursor"]
+        .as_str()
+        .expect("an emptied page has prev");
+    let prev = empty["links"]["prev"].as_str().unwrap().to_owned();
+    assert!(prev.ends_with(&format!("cursor={cursor}")), "{prev}");
+    assert!(
+        header(&headers, "link")
+            .unwrap()
+            .contains(&format!("<{prev}>; rel=\"prev\"")),
+        "{headers:?}"
+    );
+    // Back to the page that ended with the cursor's row, and on back to
+    // the first.
+    let (status, _, back) = cat.get_json(&prev).await;
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(data_ids(&back), [3, 4]);
+    let (_, _, start) = cat.get_json(back["links"]["prev"].as_str().unwrap()).await;
+    assert_eq!(data_ids(&start), [1, 2]);
+    assert!(start["links"].get("prev").is_none(), "{start}");
+    // Its next leads to the (still empty) page after it.
+    let (_, _, after) = cat.get_json(back["links"]["next"].as_str().unwrap()).await;
+    assert_eq!(data_ids(&after), Vec::<i64>::new());
+}

@@ -33,7 +33,7 @@
 //! | Bytes | Content |
 //! |---|---|
 //! | 1 | `3`, the version |
-//! | 1 | the flags: bit 0 the direction (`0` next, `1` previous); bit 1 "no hash" (the next field is left out); any other bit set is `invalid_cursor` |
+//! | 1 | the flags: bit 0 the direction (`0` next, `1` previous); bit 1 "no hash" (the next field is left out); bit 3 "at the row" (the page includes the cursor's own row: at it and beyond, in the cursor's direction); any other bit set is `invalid_cursor` |
 //! | 16, none with bit 1 | the hash of the filters and the search (the first 16 bytes of a SHA-256), raw |
 //! | 8 | the digest of the effective sort: the low 64 bits of XXH3-128 of its query form (`-year,title,id`, the key included), little-endian |
 //! | the rest | the sort-key values, one per sort entry, each a tag byte and its data (below); nothing may follow the last |
@@ -111,8 +111,13 @@ const FLAG_PREV: u8 = 1;
 /// Version-3 flag: the filter and search hash is left out (the query had no
 /// filter and no search).
 const FLAG_NO_HASH: u8 = 2;
+/// Version-3 flag: the page includes the cursor's own row (at it and
+/// beyond, rather than strictly beyond). Set only on the cursor an empty
+/// page gives back toward the row its own cursor named. (Bit 2 stays
+/// unknown: a release once used it for a shortened tag.)
+const FLAG_AT_ROW: u8 = 8;
 /// Every version-3 flag; a payload with another bit set is refused.
-const FLAGS_KNOWN: u8 = FLAG_PREV | FLAG_NO_HASH;
+const FLAGS_KNOWN: u8 = FLAG_PREV | FLAG_NO_HASH | FLAG_AT_ROW;
 /// Length of the hash of the filters and the search (bytes).
 pub(crate) const HASH_LEN: usize = 16;
 /// Length of the sort digest of version 3 (bytes).
@@ -326,10 +331,26 @@ impl CursorKeys {
     /// Signs a version-3 cursor of `resource` going `way` from the row with
     /// sort-key `values` under `order`, bound to the filter and search
     /// `hash`.
+    #[cfg(test)]
     pub(crate) fn seal(
         &self,
         resource: &str,
         way: Way,
+        order: &Sort,
+        hash: &[u8; HASH_LEN],
+        values: &[FieldValue],
+    ) -> Option<String> {
+        self.seal_at(resource, way, false, order, hash, values)
+    }
+
+    /// Signs a version-3 cursor of `resource` going `way` from the row with
+    /// sort-key `values` under `order`, bound to the filter and search
+    /// `hash`; `at_row`: the page includes that row (flag [`FLAG_AT_ROW`]).
+    pub(crate) fn seal_at(
+        &self,
+        resource: &str,
+        way: Way,
+        at_row: bool,
         order: &Sort,
         hash: &[u8; HASH_LEN],
         values: &[FieldValue],
@@ -345,6 +366,9 @@ impl CursorKeys {
         }
         if !with_hash {
             flags |= FLAG_NO_HASH;
+        }
+        if at_row {
+            flags |= FLAG_AT_ROW;
         }
         let mut payload = Vec::with_capacity(64);
         payload.push(VERSION_COMPACT);
@@ -523,6 +547,8 @@ impl CursorPayload {
 pub(crate) struct CompactPayload<'a> {
     /// The direction.
     pub way: Way,
+    /// The page includes the cursor's own row (flag [`FLAG_AT_ROW`]).
+    pub at_row: bool,
     /// Hash of the filters and the search; `None` when it was left out
     /// (flag [`FLAG_NO_HASH`]: the query had no filter and no search).
     pub hash: Option<[u8; HASH_LEN]>,
@@ -558,6 +584,7 @@ impl<'a> CompactPayload<'a> {
         let (sort, keys) = rest.split_first_chunk::<SORT_DIGEST_LEN>()?;
         Some(Self {
             way,
+            at_row: flags & FLAG_AT_ROW != 0,
             hash,
             sort: *sort,
             keys: KeyReader { rest: keys },
@@ -1311,7 +1338,7 @@ mod tests {
         // varint cut short.
         for (i, b) in [
             (1usize, 4u8),
-            (1, 8),
+            (1, 0x10),
             (1, 0x80),
             (26, 8),
             (26, 0xff),
@@ -1502,9 +1529,9 @@ mod tests {
                 "{flags:#b}"
             );
         }
-        // Bits 0 and 1 only: bit 2, like every other bit, is unknown.
-        assert_eq!(FLAGS_KNOWN, 0b011);
-        assert_eq!(accepted, [0, 1, 2, 3]);
+        // Bits 0, 1 and 3 only: bit 2, like every other bit, is unknown.
+        assert_eq!(FLAGS_KNOWN, 0b1011);
+        assert_eq!(accepted, [0, 1, 2, 3, 8, 9, 10, 11]);
     }
 
     #[test]

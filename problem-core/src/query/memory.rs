@@ -47,6 +47,7 @@ use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
 use super::count::{CountAnswer, Total};
+use super::cursor::Way;
 use super::error::ApplyError;
 use super::filter::{FilterCondition, Operand, Operator};
 use super::fold::fold_case;
@@ -341,16 +342,22 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             .unwrap_or(usize::MAX)
             .saturating_add(1);
         // In fetch order: away from the cursor's row, as SQL returns them.
+        // Strictly beyond the cursor's row, or at it too when the cursor
+        // includes it.
+        let at_row = self.cursor_includes_row();
+        let beyond = |o: Ordering, past: Ordering| o == past || (at_row && o == Ordering::Equal);
         let rows: Vec<(Vec<FieldValue>, Row)> = match (self.after(), self.before()) {
             (_, Some(before)) => sorted
                 .into_iter()
                 .rev()
-                .filter(|(k, _)| self.compare_keys(k, before) == Ordering::Less)
+                .filter(|(k, _)| beyond(self.compare_keys(k, before), Ordering::Less))
                 .take(take)
                 .collect(),
             (after, None) => sorted
                 .into_iter()
-                .filter(|(k, _)| after.is_none_or(|a| self.compare_keys(k, a) == Ordering::Greater))
+                .filter(|(k, _)| {
+                    after.is_none_or(|a| beyond(self.compare_keys(k, a), Ordering::Greater))
+                })
                 .take(take)
                 .collect(),
         };
@@ -386,14 +393,19 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         } else {
             (more, self.after().is_some())
         };
-        // Only the cursors given are read and signed.
-        let next = match rows.last().filter(|_| has_next) {
-            Some(r) => Some(self.seal_cursor(key(r, rows.len() - 1)?)?),
-            None => None,
+        // Only the cursors given are read and signed. An empty page (its
+        // rows removed since the cursor was issued) points back at the
+        // cursor's own row, that row included: following it gives the page
+        // that ended (or began) with it.
+        let next = match (rows.last(), self.before()) {
+            (Some(r), _) if has_next => Some(self.seal_cursor(key(r, rows.len() - 1)?)?),
+            (None, Some(before)) => Some(self.seal_way(before.to_vec(), Way::Next, true)?),
+            (Some(_) | None, _) => None,
         };
-        let prev = match rows.first().filter(|_| has_prev) {
-            Some(r) => Some(self.seal_prev_cursor(key(r, 0)?)?),
-            None => None,
+        let prev = match (rows.first(), self.after()) {
+            (Some(r), _) if has_prev => Some(self.seal_prev_cursor(key(r, 0)?)?),
+            (None, Some(after)) => Some(self.seal_way(after.to_vec(), Way::Prev, true)?),
+            (Some(_) | None, _) => None,
         };
         Ok((rows, next, prev))
     }
@@ -543,7 +555,12 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     ///   with a next cursor, or with a previous cursor and the extra row
     ///   was found. The first page has none.
     ///
-    /// An empty page (rows removed since the cursor was issued) has neither.
+    /// An empty page (rows removed since the cursor was issued) reached
+    /// with a next cursor has a `prev_cursor` that leads back to the page
+    /// that ended with the cursor's row, that row included
+    /// ([`cursor_includes_row`](Self::cursor_includes_row)); one reached
+    /// with a previous cursor has a `next_cursor` to the page that began
+    /// with it.
     ///
     /// ```
     /// # use problem_core::CollectionQuery;

@@ -393,6 +393,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             (None, None) => return None,
         };
         let order = self.order().fields();
+        let at_row = self.cursor_includes_row();
         let mut any = Cond::any();
         for i in 0..order.len() {
             let mut branch = Cond::all();
@@ -411,6 +412,21 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                     } else {
                         col.eq(bind(v))
                     });
+                    continue;
+                }
+                // The last entry of a cursor that includes its own row: at
+                // or after `v` (the row itself matches the last branch).
+                if at_row && i + 1 == order.len() {
+                    match (directed(s.direction, reverse), v.is_null()) {
+                        (Direction::Asc, true) => {}
+                        (Direction::Asc, false) => branch = branch.add(col.gte(bind(v))),
+                        (Direction::Desc, true) => branch = branch.add(col.is_null()),
+                        (Direction::Desc, false) if spec.nullable => {
+                            branch = branch
+                                .add(Cond::any().add(col.clone().lte(bind(v))).add(col.is_null()));
+                        }
+                        (Direction::Desc, false) => branch = branch.add(col.lte(bind(v))),
+                    }
                     continue;
                 }
                 // The i-th entry: strictly after `v` in its direction (reversed

@@ -329,6 +329,9 @@ pub struct TypedQuery<Q> {
     after: Option<Vec<FieldValue>>,
     /// The sort-key values of a previous cursor's row.
     before: Option<Vec<FieldValue>>,
+    /// The cursor's page includes its own row (at it and beyond, rather
+    /// than strictly beyond): the cursor an empty page gives back.
+    at_row: bool,
     /// `limit` was given without `page` or `per_page`.
     limit_only: bool,
     /// The client's `count` preference, when it was read and is honoured.
@@ -347,6 +350,7 @@ impl<Q> Clone for TypedQuery<Q> {
             order: self.order.clone(),
             after: self.after.clone(),
             before: self.before.clone(),
+            at_row: self.at_row,
             limit_only: self.limit_only,
             count_preferred: self.count_preferred,
             prefer_sent: self.prefer_sent,
@@ -363,6 +367,7 @@ impl<Q> fmt::Debug for TypedQuery<Q> {
             .field("order", &self.order)
             .field("after", &self.after)
             .field("before", &self.before)
+            .field("at_row", &self.at_row)
             .finish_non_exhaustive()
     }
 }
@@ -520,6 +525,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
             order: Sort::default(),
             after: None,
             before: None,
+            at_row: false,
             limit_only,
             count_preferred: None,
             prefer_sent: false,
@@ -557,8 +563,13 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 Some(_) | None => None,
             };
             match decoded {
-                Some(Ok((Way::Next, values))) => query.after = Some(values),
-                Some(Ok((Way::Prev, values))) => query.before = Some(values),
+                Some(Ok((way, values, at_row))) => {
+                    query.at_row = at_row;
+                    match way {
+                        Way::Next => query.after = Some(values),
+                        Way::Prev => query.before = Some(values),
+                    }
+                }
                 Some(Err(issue)) => issues.push(*issue),
                 None => {}
             }
@@ -581,7 +592,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     fn decode_cursor(
         &self,
         token: &str,
-    ) -> Result<(Way, Vec<FieldValue>), Box<crate::problem::Issue>> {
+    ) -> Result<(Way, Vec<FieldValue>, bool), Box<crate::problem::Issue>> {
         let keys = self
             .config
             .keys()
@@ -597,7 +608,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 }
                 let mut json = p.k.iter();
                 let values = self.key_values(|kind| kind.from_json(json.next()?))?;
-                Ok((p.way(), values))
+                Ok((p.way(), values, false))
             }
             Opened::Compact(p) => {
                 self.check_binding(|order| sort_digest(order) == p.sort, |hash| p.binds(hash))?;
@@ -606,7 +617,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 if !keys.is_empty() {
                     return Err(Box::new(invalid_cursor()));
                 }
-                Ok((p.way, values))
+                Ok((p.way, values, p.at_row))
             }
         })
         .unwrap_or_else(|| Err(Box::new(invalid_cursor())))
@@ -703,20 +714,28 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// Signs the cursor that follows a row with these sort-key values.
     pub(crate) fn seal_cursor(&self, values: Vec<FieldValue>) -> Result<String, ApplyError> {
-        self.seal_way(values, Way::Next)
+        self.seal_way(values, Way::Next, false)
     }
 
     /// Signs the cursor of the page that precedes a row with these
     /// sort-key values.
     pub(crate) fn seal_prev_cursor(&self, values: Vec<FieldValue>) -> Result<String, ApplyError> {
-        self.seal_way(values, Way::Prev)
+        self.seal_way(values, Way::Prev, false)
     }
 
-    fn seal_way(&self, values: Vec<FieldValue>, way: Way) -> Result<String, ApplyError> {
+    /// Signs the cursor going `way` from a row with these sort-key values,
+    /// that row included (`at_row`) or not.
+    pub(crate) fn seal_way(
+        &self,
+        values: Vec<FieldValue>,
+        way: Way,
+        at_row: bool,
+    ) -> Result<String, ApplyError> {
         let keys = self.config.keys().ok_or(ApplyError::NoCursorKey)?;
-        keys.seal(
+        keys.seal_at(
             Q::SCHEMA.resource,
             way,
+            at_row,
             &self.order,
             &self.filter_hash(),
             &values,
@@ -1087,6 +1106,47 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// ```
     pub fn before(&self) -> Option<&[FieldValue]> {
         self.before.as_deref()
+    }
+
+    /// Whether the cursor's page includes the cursor's own row: the rows
+    /// at [`after`](Self::after) and after it, or at
+    /// [`before`](Self::before) and before it, rather than strictly beyond
+    /// it. Only the cursor of an empty page sets it: rows removed since a
+    /// cursor was issued can leave the page after it empty, and that page's
+    /// `prev_cursor` leads back to the page that ended at the cursor's row,
+    /// that row included (and an empty page reached backward gives the
+    /// `next_cursor` of the page that began with it). `false` without a
+    /// cursor. [`keyset_condition`](Self::keyset_condition) and the
+    /// in-memory pages read it; a condition of one's own must too.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::{QueryConfig, TypedQuery};
+    ///
+    /// #[derive(CollectionQuery, serde::Serialize)]
+    /// #[query(key = "id")]
+    /// struct Q {
+    ///     #[query(sort)]
+    ///     id: i64,
+    /// }
+    /// let config = QueryConfig::default().cursor_keys([[7u8; 32].to_vec()]).unwrap();
+    /// let mut items: Vec<Q> = (1..=4).map(|id| Q { id }).collect();
+    /// let first = TypedQuery::<Q>::from_query_str("limit=2", &config).unwrap();
+    /// let next = first.cursor_page_in_memory(&items).unwrap().meta.next_cursor.unwrap();
+    /// // Rows 3 and 4 are removed before the next page is asked for.
+    /// items.truncate(2);
+    /// let second = TypedQuery::<Q>::from_query_str(&format!("limit=2&cursor={next}"), &config).unwrap();
+    /// let empty = second.cursor_page_in_memory(&items).unwrap();
+    /// assert!(empty.data.is_empty());
+    /// let prev = empty.meta.prev_cursor.unwrap();
+    /// let back = TypedQuery::<Q>::from_query_str(&format!("limit=2&cursor={prev}"), &config).unwrap();
+    /// assert!(back.cursor_includes_row());
+    /// let page = back.cursor_page_in_memory(&items).unwrap();
+    /// assert_eq!(page.data.len(), 2); // rows 1 and 2 again
+    /// assert!(!second.cursor_includes_row() && !first.cursor_includes_row());
+    /// ```
+    pub fn cursor_includes_row(&self) -> bool {
+        self.at_row
     }
 
     /// Whether the total should be counted: the
