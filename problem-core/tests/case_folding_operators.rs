@@ -161,7 +161,7 @@ fn openapi_parameters_come_from_the_operator_table() {
         named("name__iexact"),
         json!({"name": "name__iexact", "in": "query", "required": false,
                "description": "`name` equals the text, ignoring case (Unicode simple case folding).",
-               "schema": {"type": "string"}})
+               "schema": {"type": "string", "maxLength": 256}})
     );
     assert_eq!(
         named("name__icontains")["description"],

@@ -288,8 +288,20 @@ fn a_cursor_without_filter_hash_matches_only_a_query_without_filter_and_search()
             "{qs}"
         );
     }
+    // Bit 3 (the cursor's own row on its page) set and signed again is a
+    // cursor that includes its row.
+    let mut payload = bytes[..15].to_vec();
+    payload[1] |= 0b1000;
+    let at_row = signed_v3(payload);
+    let q = parse::<Book>(&format!("sort=-year&limit=1&cursor={at_row}")).unwrap();
+    assert!(q.cursor_includes_row());
+    assert!(
+        !parse::<Book>(&format!("sort=-year&limit=1&cursor={next}"))
+            .unwrap()
+            .cursor_includes_row()
+    );
     // Bit 2 (or any other unknown bit) set and signed again is refused.
-    for bit in [0b100, 0b1000, 0x80] {
+    for bit in [0b100, 0b1_0000, 0x80] {
         let mut payload = bytes[..15].to_vec();
         payload[1] |= bit;
         let token = signed_v3(payload);

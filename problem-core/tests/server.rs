@@ -772,8 +772,64 @@ async fn actix_web_forms_hold_at_most_1000_fields() {
         b.len()
     );
     let reply = exchange(s.addr, chunked.as_bytes()).await;
+    assert_eq!((reply.status, reply.json()), (413, too_many.clone()));
+    // Counted as the handler reads it, after routing: no route, the 404.
+    let reply = exchange(s.addr, chunked.replace("/form", "/nope").as_bytes()).await;
+    assert_eq!(reply.status, 404);
+    assert_eq!(reply.json()["detail"], "No route for POST /nope");
+    // The rest of a refused body is never read: the connection closes
+    // after the 413 (the client, sending `Content-Length: 4000` and only
+    // the first 2002 bytes, then gets end of stream, not a wait for more).
+    let head = format!(
+        "POST /form HTTP/1.1\r\nHost: localhost\r\n{form_ct}Content-Length: 4000\r\n\r\n{}&",
+        fields(1001)
+    );
+    let reply = exchange(s.addr, head.as_bytes()).await;
+    assert_eq!(reply.header("connection"), Some("close"));
     assert_eq!((reply.status, reply.json()), (413, too_many));
     // Not a 5xx: nothing logged.
     assert!(s.logger.entries().is_empty());
     s.handle.stop(true).await;
+}
+
+/// A chunked form body streamed to a handler (the pipeline without a body
+/// limit, so nothing is buffered before routing) and refused at its 1001st
+/// field: the connection closes after the 413 instead of reading the rest
+/// of the body for as long as the client sends it.
+#[actix_web::test]
+async fn a_refused_streamed_form_closes_the_connection() {
+    use actix_web::{App, HttpServer, web};
+    use problem_core::pipeline::Pipeline;
+    let pipeline = Pipeline::builder()
+        .development(false)
+        .allowed_hosts(["localhost"])
+        .build()
+        .unwrap();
+    let server = HttpServer::new(move || {
+        App::new()
+            .wrap(pipeline.clone())
+            .route("/form", web::post().to(form))
+    })
+    .workers(1)
+    .bind("127.0.0.1:0")
+    .unwrap();
+    let addr = server.addrs()[0];
+    let server = server.run();
+    let handle = server.handle();
+    actix_web::rt::spawn(server);
+    let fields = vec!["a"; 1001].join("&");
+    // One chunk with every field, and the body never ended.
+    let request = format!(
+        "POST /form HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{fields}&\r\n",
+        fields.len() + 1
+    );
+    let reply = exchange(addr, request.as_bytes()).await;
+    assert_eq!(reply.status, 413);
+    assert_eq!(reply.header("connection"), Some("close"));
+    assert_eq!(
+        reply.json(),
+        json!({"type": "about:blank", "title": "Content Too Large", "status": 413,
+               "detail": "The request body has more than 1000 fields.", "instance": "/form"})
+    );
+    handle.stop(true).await;
 }

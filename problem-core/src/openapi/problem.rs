@@ -415,7 +415,9 @@ impl ToSchema for BadRequestProblem {
 /// and 415 (a `Content-Type` or `Content-Encoding` the body extractors do
 /// not read); all problem documents but the 413. Responses an operation
 /// already lists are kept; an operation's own 400 schema is widened to
-/// admit these two documents too (`anyOf`).
+/// admit these two documents too: `anyOf` it and the `BadRequestProblem`
+/// component, or that component alone when the operation's own schema is
+/// one of its two cases.
 ///
 /// ```
 /// use problem_core::openapi::PipelineResponses;
@@ -456,8 +458,10 @@ pub struct PipelineResponses;
 /// Widens the `application/problem+json` schema of an operation's own
 /// response so that it also admits the components `names` (the problems
 /// the pipeline or the versioning answer with the same status): `anyOf`
-/// the operation's schema and each of them it does not admit yet.
-pub(crate) fn admit_schemas(response: &mut Response, names: &[&str]) {
+/// the operation's schema and each of them it does not admit yet. For a
+/// 400 (`bad_request`), both problem cases become the `BadRequestProblem`
+/// component in their place.
+pub(crate) fn admit_schemas(response: &mut Response, names: &[&str], bad_request: bool) {
     let names_one = |s: &RefOr<Schema>, name: &str| matches!(s, RefOr::Ref(r) if r.ref_location.rsplit('/').next() == Some(name));
     // `BadRequestProblem` admits both of its cases.
     let admitted_by = |s: &RefOr<Schema>, name: &str| {
@@ -494,10 +498,12 @@ pub(crate) fn admit_schemas(response: &mut Response, names: &[&str]) {
     };
     items.extend(missing.into_iter().map(schema_ref));
     // Both cases of a 400: the shared component in their place, not a copy.
+    let is_400 = bad_request;
     let bad_request = [VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA];
-    if bad_request
-        .iter()
-        .all(|n| items.iter().any(|s| names_one(s, n)))
+    if is_400
+        && bad_request
+            .iter()
+            .all(|n| items.iter().any(|s| names_one(s, n)))
     {
         let first = items
             .iter()
@@ -538,7 +544,11 @@ impl Modify for PipelineResponses {
                 const EARLY_400: &str = "The query string holds a NUL character (`issues` names the parameter) or more than 1000 parameters.";
                 match responses.get_mut("400") {
                     Some(RefOr::T(own)) => {
-                        admit_schemas(own, &[VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA]);
+                        admit_schemas(
+                            own,
+                            &[VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA],
+                            true,
+                        );
                     }
                     Some(RefOr::Ref(_)) => {}
                     None => {

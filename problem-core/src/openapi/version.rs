@@ -327,8 +327,9 @@ fn add_headers(
 ///   `X-API-Supported-Versions` (it resolved no version);
 /// - operations on neutral paths are left as they are.
 ///
-/// The 400 and 410 responses `$ref` `components.schemas`
-/// `ProblemDetails`/`ValidationProblem`; the schemas of
+/// The 400 responses `$ref` `components.schemas` `BadRequestProblem`
+/// (`anyOf` `ValidationProblem` and `ProblemDetails`) and the 410 responses
+/// `ProblemDetails`; the schemas of
 /// [`ProblemSchemas`](super::ProblemSchemas) the document does not hold
 /// yet are added to it.
 ///
@@ -467,7 +468,7 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                     existing
                         .description
                         .push_str(" Also: an invalid, missing or unsupported API version.");
-                    super::problem::admit_schemas(existing, &[super::PROBLEM_DETAILS_SCHEMA]);
+                    super::problem::admit_schemas(existing, &[super::PROBLEM_DETAILS_SCHEMA], true);
                 }
                 Some(RefOr::Ref(_)) => {}
                 None => {
@@ -488,7 +489,11 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
                     Some(RefOr::T(existing)) => {
                         existing.description.push_str(" Also: ");
                         existing.description.push_str(removed);
-                        super::problem::admit_schemas(existing, &[super::PROBLEM_DETAILS_SCHEMA]);
+                        super::problem::admit_schemas(
+                            existing,
+                            &[super::PROBLEM_DETAILS_SCHEMA],
+                            false,
+                        );
                     }
                     Some(RefOr::Ref(_)) => {}
                     None => {

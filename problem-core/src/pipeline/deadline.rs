@@ -74,6 +74,16 @@ pub(crate) fn is_body_timeout(err: &PayloadError) -> bool {
 pub(crate) struct ParkedPayload(Rc<RefCell<Option<Payload>>>);
 
 impl ParkedPayload {
+    /// Sets `rest`, the unread rest of a body, aside for the answer.
+    pub(crate) fn park(&self, rest: Payload) {
+        *self.0.borrow_mut() = Some(rest);
+    }
+
+    /// Whether an unread rest of the body is set aside.
+    pub(crate) fn holds(&self) -> bool {
+        self.0.borrow().is_some()
+    }
+
     /// `res` with the parked payload, if any, owned by its body: actix-http
     /// decides whether to close when the body has been written, and the
     /// payload must be alive then.

@@ -5,11 +5,18 @@
 //! whichever extractor reads it: actix-web's own `web::Form` as well as
 //! the crate's body extractors.
 //!
-//! The pipeline wraps the payload of such a request in [`FieldCount`],
-//! which counts the fields as the bytes arrive (the pieces between `&`
-//! that are not empty, as `form_urlencoded` parses them) and fails the read
-//! that brings the 1001st with [`TooManyFormFields`], before the rest of the
-//! body is buffered or parsed.
+//! The pipeline wraps the payload of such a request in [`FieldCount`] as
+//! it routes it, which counts the fields as the handler's extractor reads
+//! the bytes (the pieces between `&` that are not empty, as
+//! `form_urlencoded` parses them) and fails the read that brings the
+//! 1001st with [`TooManyFormFields`], before the rest of the body is read
+//! or parsed; the rest is set aside ([`ParkedPayload`]) and the connection
+//! closed after the 413, as after the body timeout's 408.
+//!
+//! A form sent with a `Content-Encoding` (other than `identity`) is not
+//! counted here: its bytes are not its fields until decoded. The crate's
+//! body extractors refuse such a body (415); `web::Form`, with actix-web's
+//! compression features, decodes it and is then outside this limit.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -20,6 +27,10 @@ use actix_web::http::header::{self, HeaderMap};
 use actix_web::web::Bytes;
 use futures_util::Stream;
 
+use actix_web::HttpMessage;
+use actix_web::dev::ServiceRequest;
+
+use super::deadline::ParkedPayload;
 use crate::spec::MAX_PARAMETERS;
 
 /// The error a form body's read yields once it holds more than 1000 fields
@@ -53,9 +64,35 @@ pub(crate) fn is_form(headers: &HeaderMap) -> bool {
         })
 }
 
+/// Wraps the payload of a form request (with no content coding) in a
+/// [`FieldCount`], which sets the unread rest aside in the request's
+/// [`ParkedPayload`] when it refuses the body.
+pub(crate) fn count_form_fields(req: &mut ServiceRequest) {
+    if !is_form(req.headers()) || is_encoded(req.headers()) {
+        return;
+    }
+    let parked = req.extensions().get::<ParkedPayload>().cloned();
+    let payload = req.take_payload();
+    req.set_payload(Payload::Stream {
+        payload: Box::pin(FieldCount::new(payload, parked)),
+    });
+}
+
+/// Whether the body is sent under a content coding other than `identity`.
+fn is_encoded(headers: &HeaderMap) -> bool {
+    headers.get_all(header::CONTENT_ENCODING).any(|v| {
+        v.to_str().map_or(true, |v| {
+            v.split(',')
+                .map(str::trim)
+                .any(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"))
+        })
+    })
+}
+
 /// A form body's payload that fails once more than 1000 fields arrived.
 pub(crate) struct FieldCount {
     inner: Payload,
+    parked: Option<ParkedPayload>,
     /// Fields ended by a `&` so far.
     fields: usize,
     /// Whether the last piece (not yet ended by `&`) holds a byte.
@@ -64,9 +101,10 @@ pub(crate) struct FieldCount {
 }
 
 impl FieldCount {
-    pub(crate) fn new(inner: Payload) -> Self {
+    pub(crate) fn new(inner: Payload, parked: Option<ParkedPayload>) -> Self {
         Self {
             inner,
+            parked,
             fields: 0,
             open: false,
             over: false,
@@ -104,6 +142,12 @@ impl Stream for FieldCount {
             && this.count(chunk)
         {
             this.over = true;
+            // The rest is never read: set aside, so that the connection
+            // closes after the answer rather than draining it.
+            let rest = std::mem::replace(&mut this.inner, Payload::None);
+            if let Some(parked) = &this.parked {
+                parked.park(rest);
+            }
             return Poll::Ready(Some(Err(PayloadError::Io(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 TooManyFormFields,
@@ -120,7 +164,7 @@ mod tests {
     /// The fields `form_urlencoded` parses from `body`, counted by
     /// [`FieldCount::count`] over `body` cut into pieces of `step` bytes.
     fn counted(body: &[u8], step: usize) -> usize {
-        let mut c = FieldCount::new(Payload::None);
+        let mut c = FieldCount::new(Payload::None, None);
         for piece in body.chunks(step.max(1)) {
             c.count(piece);
         }
@@ -152,10 +196,26 @@ mod tests {
             .map(|i| format!("k{i}=1&"))
             .collect::<String>()
             .into();
-        let mut c = FieldCount::new(Payload::None);
+        let mut c = FieldCount::new(Payload::None, None);
         assert!(!c.count(&body));
         assert!(!c.count(b"&&"));
         assert!(c.count(b"x"));
+    }
+
+    #[test]
+    fn a_content_coding_other_than_identity_is_not_counted() {
+        let mut headers = HeaderMap::new();
+        assert!(!is_encoded(&headers));
+        for (value, encoded) in [
+            ("identity", false),
+            ("Identity", false),
+            ("gzip", true),
+            ("identity, br", true),
+            ("", false),
+        ] {
+            headers.insert(header::CONTENT_ENCODING, value.parse().unwrap());
+            assert_eq!(is_encoded(&headers), encoded, "{value}");
+        }
     }
 
     #[test]

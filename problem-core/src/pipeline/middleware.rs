@@ -743,17 +743,8 @@ where
             let payload = req.take_payload();
             let parked = ParkedPayload::default();
             req.extensions_mut().insert(parked.clone());
-            let timed: Payload = Payload::Stream {
+            req.set_payload(Payload::Stream {
                 payload: Box::pin(Deadline::new(payload, inner.body_timeout, parked)),
-            };
-            // A form body holds at most 1000 fields, whichever extractor
-            // reads it (`web::Form` included).
-            req.set_payload(if super::form_fields::is_form(req.headers()) {
-                Payload::Stream {
-                    payload: Box::pin(super::form_fields::FieldCount::new(timed)),
-                }
-            } else {
-                timed
             });
         }
         let mut buffer_limit = None;
@@ -779,6 +770,9 @@ where
             return PipelineFuture::Buffering {
                 fut: Box::pin(buffered(service, req, max, method, uri, inner)),
             };
+        }
+        if chunked || declared.is_some_and(|n| n > 0) {
+            super::form_fields::count_form_fields(&mut req);
         }
         // The request cannot be cloned before routing, so an `Err` or a
         // panic that escapes the routed service is answered without it:
@@ -868,6 +862,9 @@ where
         }
     }
     req.set_payload(Payload::from(Bytes::from(buf)));
+    // Counted as the handler reads it: after routing, as for a body of a
+    // declared length.
+    super::form_fields::count_form_fields(&mut req);
     let routed = std::pin::pin!(
         AssertUnwindSafe(Call::Start {
             start: Some((service, req)),
@@ -1120,16 +1117,18 @@ fn respond_with(
     close_after_timeout(res, http_req)
 }
 
-/// A 408 closes the connection: the rest of a slow body is never read.
-/// The parked payload goes with the response's body, so that actix-http
-/// sees it unfinished and closes rather than draining a chunked body
-/// (`deadline.rs`).
+/// A 408, and an answer given with the rest of the body set aside unread
+/// (the 413 of a form with more than 1000 fields), close the connection:
+/// the rest of the body is never read. The parked payload goes with the
+/// response's body, so that actix-http sees it unfinished and closes
+/// rather than draining a chunked body (`deadline.rs`).
 fn close_after_timeout(mut res: HttpResponse, req: Option<&HttpRequest>) -> HttpResponse {
-    if res.status() != StatusCode::REQUEST_TIMEOUT {
+    let parked = req.and_then(|r| r.extensions().get::<ParkedPayload>().cloned());
+    if res.status() != StatusCode::REQUEST_TIMEOUT && !parked.as_ref().is_some_and(|p| p.holds()) {
         return res;
     }
     res.head_mut().set_connection_type(ConnectionType::Close);
-    match req.and_then(|r| r.extensions().get::<ParkedPayload>().cloned()) {
+    match parked {
         Some(parked) => parked.hold_in(res),
         None => res,
     }

@@ -300,7 +300,8 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// The cursor page of `items`: filtered, searched, sorted, the rows
     /// after a next cursor's position (keyset), or the rows just before a
-    /// previous cursor's position, `limit + 1` taken to know whether a
+    /// previous cursor's position (at it too when
+    /// [`cursor_includes_row`](Self::cursor_includes_row)), `limit + 1` taken to know whether a
     /// further page exists in that direction; the cursors are signed with
     /// the first cursor key (see [`cursor_page`](Self::cursor_page) for
     /// when each is given).

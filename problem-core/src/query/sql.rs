@@ -356,8 +356,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// The keyset condition: rows strictly after a next cursor's row in the
     /// effective order, or strictly before a previous cursor's row (the
-    /// same expansion over the reversed order); `None` without a cursor.
-    /// Feature `sea-query`.
+    /// same expansion over the reversed order), that row included when
+    /// [`cursor_includes_row`](Self::cursor_includes_row); `None` without
+    /// a cursor. Feature `sea-query`.
     ///
     /// ```
     /// # use problem_core::CollectionQuery;

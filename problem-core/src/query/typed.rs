@@ -1052,7 +1052,8 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     }
 
     /// The sort-key values of the row a next cursor points after (`None`
-    /// without a cursor or with a previous cursor).
+    /// without a cursor or with a previous cursor); the page starts at that
+    /// row itself when [`cursor_includes_row`](Self::cursor_includes_row).
     ///
     /// ```
     /// use problem_core::CollectionQuery;
@@ -1080,8 +1081,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// The sort-key values of the row a previous cursor points before
     /// (`meta.prev_cursor`): the page asked for is the `limit` rows just
-    /// before that row in [`order`](Self::order). `None` without a cursor
-    /// or with a next cursor.
+    /// before that row in [`order`](Self::order), or ending at it when
+    /// [`cursor_includes_row`](Self::cursor_includes_row) (the `prev` of a
+    /// page emptied by deleted rows): a condition of one's own must read
+    /// that too. `None` without a cursor or with a next cursor.
     ///
     /// ```
     /// use problem_core::CollectionQuery;
