@@ -603,7 +603,14 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
             body("/books/{id}", "get", "200", "application/json"),
             json!({"$ref": "#/components/schemas/Book"})
         );
-        // The cover declares the media types it is served with.
+        // The cover declares the media types it is served with, and the
+        // headers that keep it from running as a page.
+        let headers = doc["paths"]["/books/{id}/cover"]["get"]["responses"]["200"]["headers"]
+            .as_object()
+            .unwrap();
+        for name in ["X-Content-Type-Options", "Content-Security-Policy"] {
+            assert_eq!(headers[name]["schema"], json!({"type": "string"}), "{name}");
+        }
         let cover = &doc["paths"]["/books/{id}/cover"]["get"]["responses"]["200"]["content"];
         assert_eq!(
             cover.as_object().unwrap().keys().collect::<Vec<_>>(),

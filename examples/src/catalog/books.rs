@@ -475,7 +475,11 @@ pub fn cover_media_type(claimed: &str, data: &[u8]) -> Result<&'static str, acti
     responses(
         // Its content, one entry per media type of COVER_MEDIA_TYPES: the
         // document's `CoverMediaTypes` modifier.
-        (status = 200, description = "The stored image, with the media type sniffed when it was uploaded."),
+        (status = 200, description = "The stored image, with the media type sniffed when it was uploaded.",
+            headers(
+                ("X-Content-Type-Options" = String, description = "`nosniff`: the media type is the one sent."),
+                ("Content-Security-Policy" = String, description = "`sandbox`: the file never runs as a page of this origin."),
+            )),
         (status = 400, description = "The id is not an integer.",
             body = BadRequestProblem, content_type = "application/problem+json"),
         (status = 404, description = "No book has this id, or it has no cover.",
