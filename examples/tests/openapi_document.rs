@@ -603,6 +603,17 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
             body("/books/{id}", "get", "200", "application/json"),
             json!({"$ref": "#/components/schemas/Book"})
         );
+        // The document names its version by query parameter or header, each
+        // an enum of the documented versions.
+        for (name, place) in [("api-version", "query"), ("X-API-Version", "header")] {
+            let p = parameter(&doc["paths"]["/openapi.json"]["get"], name);
+            assert_eq!(p["in"], place, "{name}");
+            assert_eq!(
+                p["schema"],
+                json!({"type": "string", "enum": ["2", "3"]}),
+                "{name}"
+            );
+        }
         // The cover declares the media types it is served with, and the
         // headers that keep it from running as a page.
         let headers = doc["paths"]["/books/{id}/cover"]["get"]["responses"]["200"]["headers"]

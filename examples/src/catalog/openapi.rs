@@ -305,7 +305,7 @@ fn document_versions(doc: &mut Document, config: &VersionConfig) {
     {
         for parameter in op.parameters.iter_mut().flatten() {
             if let RefOr::T(parameter) = parameter
-                && parameter.name == "api-version"
+                && (parameter.name == "api-version" || parameter.name == "X-API-Version")
             {
                 parameter.schema = Some(string().enum_values(Some(versions.clone())).into());
             }
@@ -403,6 +403,7 @@ pub fn documents(config: &VersionConfig) -> Result<VersionedDocs, HttpConfigErro
     params(
         // Its enum, the documented versions, is set from the configuration.
         ("api-version" = Option<String>, Query, description = "The API version whose document to return."),
+        ("X-API-Version" = Option<String>, Header, description = "The API version whose document to return; read before `api-version` (the catalog's carrier order: path, header, query, media type)."),
     ),
     responses(
         (status = 200, description = "The OpenAPI document.", body = inline(OpenApiDocument)),
