@@ -876,6 +876,32 @@ pub async fn count_strategies(cat: &Catalog, estimate: u64) {
         let link = header(&headers, "link").unwrap_or_default();
         assert!(link.contains(r#"rel="next""#), "{prefer:?}: {link}");
     }
+
+    // An empty page far past an estimated last page: `prev` is that last
+    // page (which has rows), not the empty page before this one; no `last`.
+    let (status, _, body) = json(
+        cat.get("/books?per_page=5&page=100000&fields=id")
+            .header("Prefer", "count=estimated")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["meta"]["total_pages"],
+        json!(estimate.div_ceil(5)),
+        "{body}"
+    );
+    assert_eq!(
+        body["links"]["prev"],
+        json!(format!(
+            "/books?per_page=5&page={}&fields=id",
+            estimate.div_ceil(5)
+        )),
+        "{body}"
+    );
+    assert_eq!(body["links"].get("last"), None, "{body}");
 }
 
 /// `_` and `utm_*` are accepted and ignored: not filters, absent from

@@ -603,6 +603,12 @@ impl<T> Page<T> {
     /// // Past the last page, `prev` is the last page.
     /// let past = Page::<i32>::new(vec![], Pagination { page: 9, per_page: 2 }, Some(3));
     /// assert_eq!(past.links("/books", "page=9&per_page=2").prev.as_deref(), Some("/books?page=2&per_page=2"));
+    /// // So it is past an estimated last page (no `last` link: it is not known).
+    /// use problem_core::query::Total;
+    /// let past = Page::<i32>::counted(vec![], Pagination { page: 9000, per_page: 5 }, Some(Total::Estimate(10_001)));
+    /// let past_links = past.links("/books", "page=9000&per_page=5");
+    /// assert_eq!(past_links.prev.as_deref(), Some("/books?page=2001&per_page=5"));
+    /// assert_eq!(past_links.last, None);
     /// assert_eq!(
     ///     LinkHeader::new().link(&links.self_, "self").to_string(),
     ///     r#"</books?title__contains=a%7Cb%5Ec%60d%5Ce%20f&per_page=2>; rel="self""#
@@ -624,8 +630,16 @@ impl<T> Page<T> {
                 .unwrap_or(self.data.len() as u64 >= self.meta.per_page),
         };
         // Past the known last page, `prev` is the last page (the page
-        // before this one would be empty too).
-        let prev = known_pages.map_or(page.saturating_sub(1), |tp| {
+        // before this one would be empty too). An empty page past an
+        // estimated last page (the count stopped at its threshold, or a
+        // planner's estimate) points back there too: that page has items,
+        // as far as the estimate knows, and the one before this may not.
+        let last_known = known_pages.or_else(|| {
+            self.meta
+                .total_pages
+                .filter(|&tp| self.data.is_empty() && page > tp)
+        });
+        let prev = last_known.map_or(page.saturating_sub(1), |tp| {
             page.saturating_sub(1).min(tp.max(1))
         });
         Links {
