@@ -1119,7 +1119,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// `prev_cursor` leads back to the page that ended at the cursor's row,
     /// that row included (and an empty page reached backward gives the
     /// `next_cursor` of the page that began with it). `false` without a
-    /// cursor. [`keyset_condition`](Self::keyset_condition) and the
+    /// cursor. `keyset_condition` (feature `sea-query`) and the
     /// in-memory pages read it; a condition of one's own must too.
     ///
     /// ```
