@@ -49,14 +49,19 @@ impl Tokens {
     }
 
     /// The role of the request's bearer token; 401 with the challenge when
-    /// the token is missing, malformed or unknown. Compared in constant time.
+    /// the token is missing, malformed or unknown, or when the request
+    /// carries more than one `Authorization` line (a singleton field, RFC
+    /// 9110 §11.6.2: which one the client meant is not known). Compared in
+    /// constant time.
     ///
     /// # Errors
     /// An `UnauthorizedException` with `WWW-Authenticate: Bearer realm="catalog"`.
     pub fn role(&self, req: &HttpRequest) -> Result<Role, actix_web::Error> {
-        let token = req
-            .headers()
-            .get("authorization")
+        let mut lines = req.headers().get_all("authorization");
+        let (Some(line), None) = (lines.next(), lines.next()) else {
+            return Err(unauthorized());
+        };
+        let token = Some(line)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| {
                 let (scheme, token) = v.trim().split_once(' ')?;
