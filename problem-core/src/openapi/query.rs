@@ -153,36 +153,29 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
     // Text values are at most `DEFAULT_MAX_VALUE_LENGTH` characters (the
     // query limits' default; longer is the issue `too_long`).
     let max_length = Some(DEFAULT_MAX_VALUE_LENGTH);
-    let value = match field.kind {
-        ValueKind::Text => value_schema(field.kind).max_length(max_length),
+    // A value, and a list entry (text entries cannot be empty nor hold a
+    // comma).
+    let (value, item) = match field.kind {
+        ValueKind::Text => {
+            let text = || value_schema(field.kind).max_length(max_length);
+            let item = text().min_length(Some(1)).pattern(Some("^[^,]+$"));
+            (text(), item)
+        }
         ValueKind::Integer { .. }
         | ValueKind::Float
         | ValueKind::Boolean
         | ValueKind::Date
         | ValueKind::DateTime
         | ValueKind::OneOf(_)
-        | ValueKind::Opaque => value_schema(field.kind),
+        | ValueKind::Opaque => (value_schema(field.kind), value_schema(field.kind)),
     };
     let schema: SchemaArg = match op.class() {
         Class::Compare => value.into(),
-        Class::List => {
-            let item = match field.kind {
-                // Entries cannot be empty nor hold a comma.
-                ValueKind::Text => value.min_length(Some(1)).pattern(Some("^[^,]+$")),
-                ValueKind::Integer { .. }
-                | ValueKind::Float
-                | ValueKind::Boolean
-                | ValueKind::Date
-                | ValueKind::DateTime
-                | ValueKind::OneOf(_)
-                | ValueKind::Opaque => value,
-            };
-            ArrayBuilder::new()
-                .items(item)
-                .min_items(Some(1))
-                .max_items(Some(MAX_LIST_VALUES))
-                .into()
-        }
+        Class::List => ArrayBuilder::new()
+            .items(item)
+            .min_items(Some(1))
+            .max_items(Some(MAX_LIST_VALUES))
+            .into(),
         Class::Text => ObjectBuilder::new()
             .schema_type(Type::String)
             .max_length(max_length)

@@ -60,9 +60,15 @@ fn seconds_or_millis(timeout: Duration) -> String {
 
 /// Whether a payload error is the body timeout.
 pub(crate) fn is_body_timeout(err: &PayloadError) -> bool {
+    is_payload_io::<BodyTimedOut>(err)
+}
+
+/// Whether a payload error is an `io::Error` holding an `E` (the errors
+/// the pipeline's payload wrappers fail a read with).
+pub(crate) fn is_payload_io<E: std::error::Error + 'static>(err: &PayloadError) -> bool {
     if let PayloadError::Io(e) = err {
         e.get_ref()
-            .is_some_and(|inner| inner.downcast_ref::<BodyTimedOut>().is_some())
+            .is_some_and(|inner| inner.downcast_ref::<E>().is_some())
     } else {
         false
     }

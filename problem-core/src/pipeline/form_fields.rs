@@ -42,12 +42,7 @@ pub(crate) struct TooManyFormFields;
 
 /// Whether a payload error is the form-field limit.
 pub(crate) fn is_too_many_form_fields(err: &PayloadError) -> bool {
-    if let PayloadError::Io(e) = err {
-        e.get_ref()
-            .is_some_and(|inner| inner.downcast_ref::<TooManyFormFields>().is_some())
-    } else {
-        false
-    }
+    super::deadline::is_payload_io::<TooManyFormFields>(err)
 }
 
 /// Whether the request's body is a form (`Content-Type:
