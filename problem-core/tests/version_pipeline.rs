@@ -202,3 +202,74 @@ async fn neutral_path_through_the_stack() {
     assert_eq!(header(&res, "x-api-supported-versions"), None);
     assert_eq!(body(res).await, "ok");
 }
+
+/// A middleware between the versioning one and the routes that answers
+/// `Err` (an authentication layer, say): its problem is rendered by the
+/// pipeline with the request's version headers and `Vary`, as every
+/// problem response (it travels as an error: the request is gone, so
+/// `try_call_service` gives `Err` and a server writes its response).
+#[actix_web::test]
+async fn a_middleware_s_error_keeps_the_version_headers() {
+    use actix_web::body::MessageBody;
+    use actix_web::dev::ServiceRequest;
+    use actix_web::middleware::{Next, from_fn};
+    use problem_core::ConflictException;
+    async fn refuse(
+        req: ServiceRequest,
+        next: Next<impl MessageBody + 'static>,
+    ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+        if req.path() == "/books" {
+            return Err(ConflictException::new()
+                .with_detail("from middleware")
+                .into());
+        }
+        next.call(req).await
+    }
+    // The last case passes two versioning layers: still the 409.
+    for (uri, version, instance, layers) in [
+        ("/v2/books", "2", "/v2/books", 1),
+        ("/books", "3", "/books", 1),
+        ("/v2/books", "2", "/v2/books", 2),
+    ] {
+        let app = ProblemApp::builder()
+            .development(false)
+            .versioning(catalog())
+            .routes(|r| r.get("/books", version::versioned![list_books_v2, list_books_v3]))
+            .build()
+            .unwrap();
+        let pipeline = app.pipeline();
+        let service = test::init_service(
+            App::new()
+                .configure(move |cfg| app.configure(cfg))
+                .wrap(from_fn(refuse))
+                .wrap(actix_web::middleware::Condition::new(
+                    layers > 1,
+                    Versioning::new(catalog()).vary(true),
+                ))
+                .wrap(Versioning::new(catalog()).vary(true))
+                .wrap(pipeline),
+        )
+        .await;
+        let err = test::try_call_service(&service, TestRequest::get().uri(uri).to_request())
+            .await
+            .map(|_| ())
+            .unwrap_err();
+        let res = ServiceResponse::new(
+            TestRequest::default().to_http_request(),
+            err.error_response(),
+        );
+        assert_eq!(res.status(), 409, "{uri}");
+        assert_eq!(header(&res, "x-api-version"), Some(version), "{uri}");
+        assert_eq!(header(&res, "x-api-supported-versions"), Some("2, 3"));
+        assert_eq!(header(&res, "vary"), Some("X-API-Version, Accept"));
+        if version == "2" {
+            assert_v2_headers(&res);
+        }
+        assert_eq!(
+            body(res).await,
+            format!(
+                r#"{{"type":"about:blank","title":"Conflict","status":409,"detail":"from middleware","instance":"{instance}"}}"#
+            )
+        );
+    }
+}

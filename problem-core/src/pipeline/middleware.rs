@@ -71,7 +71,11 @@ pub(crate) struct PipelineInner {
 /// - errors returned by handlers, extractors, guards, middleware and
 ///   services: problem types answer as themselves, actix-web's own errors as
 ///   the spec's table ([`framework`](super::framework)), anything else as an
-///   unknown error (masked 500);
+///   unknown error (masked 500). An error a middleware returns instead of
+///   calling on (its request is gone) leaves the pipeline as an
+///   `actix_web::Error` whose response is that problem, with the version
+///   headers and `Vary` of the versioning layer it passed: the server
+///   writes it, and `actix_web::test::try_call_service` gives it as `Err`;
 /// - a 4xx or 5xx response a handler builds without a body and without
 ///   `Content-Type` (`HttpResponse::NotFound().finish()`): the problem of
 ///   its status. One built with a body of its own is the handler's answer
@@ -925,6 +929,16 @@ impl After {
         match outcome {
             Ok(Ok(res)) => Ok(finish(res, method, &uri, &inner)),
             Ok(Err(e)) => {
+                // An error from a middleware inside the versioning one
+                // comes with its request's version headers: rendered as
+                // the error it holds, then given them.
+                // (One per versioning layer it passed, outermost first.)
+                let mut versioned = Vec::new();
+                let mut e = &e;
+                while let Some(v) = e.as_error::<crate::version::VersionedError>() {
+                    versioned.push(v);
+                    e = &v.error;
+                }
                 // `error_response` is the application's code: a panic in
                 // it is caught again by `respond_to_error`.
                 let source = catch_sync(|| {
@@ -934,7 +948,10 @@ impl After {
                         .copied()
                 })
                 .unwrap_or(None);
-                let res = respond_to_error(&e, source, None, method, uri.path(), &inner);
+                let mut res = respond_to_error(e, source, None, method, uri.path(), &inner);
+                for v in versioned.iter().rev() {
+                    v.add_headers(res.headers_mut());
+                }
                 Err(InternalError::from_response("problem response", res).into())
             }
             Err(panic) => {

@@ -389,7 +389,16 @@ where
             },
             VersionProj::Versioned { fut, headers, vary } => match fut.poll(cx) {
                 Poll::Pending => Poll::Pending,
-                Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+                // An error a middleware inside returned, with no response
+                // to merge into: it carries the version headers and `Vary`
+                // to whoever renders it (the error pipeline, else its own
+                // `ResponseError`), as every problem response has them.
+                Poll::Ready(Err(error)) => Poll::Ready(Err(VersionedError {
+                    error,
+                    headers: headers.clone(),
+                    vary: vary.clone(),
+                }
+                .into())),
                 Poll::Ready(Ok(mut res)) => {
                     // The route table's 404 and 405 are deferred only when
                     // the error pipeline is installed around it, and the
@@ -421,6 +430,51 @@ where
                 }
             },
         }
+    }
+}
+
+/// An error returned from inside the versioning middleware (a middleware
+/// between it and the route answered `Err`), with the version headers and
+/// `Vary` of its request: its response is the error's own with them merged
+/// in, and the error pipeline renders [`error`](Self::error) and adds them.
+#[derive(Debug)]
+pub(crate) struct VersionedError {
+    /// The error as returned.
+    pub(crate) error: Error,
+    headers: SharedHeaders,
+    vary: Option<Arc<HeaderMap>>,
+}
+
+impl VersionedError {
+    /// Merges the version headers and `Vary` into `headers`, keeping a
+    /// problem's own `X-API-Supported-Versions`.
+    pub(crate) fn add_headers(&self, headers: &mut HeaderMap) {
+        let own = headers
+            .get(super::headers::X_API_SUPPORTED_VERSIONS)
+            .cloned();
+        self.headers.merge_into(headers);
+        add_vary(headers, self.vary.as_deref());
+        if let Some(own) = own {
+            headers.insert(super::headers::X_API_SUPPORTED_VERSIONS, own);
+        }
+    }
+}
+
+impl std::fmt::Display for VersionedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl actix_web::ResponseError for VersionedError {
+    fn status_code(&self) -> actix_web::http::StatusCode {
+        self.error.as_response_error().status_code()
+    }
+
+    fn error_response(&self) -> actix_web::HttpResponse<BoxBody> {
+        let mut res = self.error.error_response();
+        self.add_headers(res.headers_mut());
+        res
     }
 }
 

@@ -89,6 +89,7 @@ pub use headers::{
     default_deprecation_message,
 };
 pub use lifecycle::{Deprecation, VersionState};
+pub(crate) use middleware::VersionedError;
 pub use middleware::{VersionMiddleware, Versioning};
 pub use route::{RouteHandler, VersionedRoute};
 pub use strategy::{
