@@ -189,6 +189,35 @@ pub(crate) fn parse_pagination(
 /// count threshold above this (`u64::MAX` for "unbounded") is read as it.
 pub(crate) const MAX_ROWS: u64 = i64::MAX as u64 - 1;
 
+/// A page size given as `name=value`: its integer, or `None` after its
+/// issue (`out_of_range` below 1 with the `minimum` and `maximum`,
+/// `invalid_value` for no integer).
+fn checked_page_size<'a>(
+    (name, value): (&'static str, &'a str),
+    max: u64,
+    issues: &mut Vec<Issue>,
+) -> Option<(i128, &'a str)> {
+    match parse_int(value) {
+        Int::Value(n) if n < 1 => {
+            issues.push(
+                issue(
+                    name,
+                    code::OUT_OF_RANGE,
+                    format!("`{name}` must be 1 or more, got {n}"),
+                )
+                .with("minimum", 1)
+                .with("maximum", max),
+            );
+            None
+        }
+        Int::Value(n) => Some((n, value)),
+        Int::NotInteger => {
+            issues.push(invalid_value(name, value, "integer"));
+            None
+        }
+    }
+}
+
 /// The page size from `per_page` / `limit` (shared by offset and cursor
 /// pagination). The limits are first bounded to what SQL can bind: `max`
 /// to 1..=[`MAX_ROWS`], `default` to 1..=`max` (a hand-written
@@ -209,55 +238,81 @@ pub(crate) fn parse_page_size(
     if issues.len() > before {
         return limits.default;
     }
-    let (name, value) = match (per_page, limit) {
+    // Each given value checked on its own (every problem at once), then
+    // the two compared: different values are the conflict.
+    let per_page = per_page.map(|p| checked_page_size(p, limits.max, issues));
+    let limit = limit.map(|l| checked_page_size(l, limits.max, issues));
+    let size = match (per_page, limit) {
         (None, None) => return limits.default,
         (Some(p), None) => p,
         (None, Some(l)) => l,
-        (Some(p), Some(l)) => {
-            let same = match (parse_int(p.1), parse_int(l.1)) {
-                (Int::Value(a), Int::Value(b)) => a == b,
-                _ => p.1 == l.1,
-            };
-            if !same {
-                issues.push(conflict(
-                    "per_page",
-                    &["per_page", "limit"],
-                    format!(
-                        "`per_page` ({}) and `limit` ({}) differ: send one of them",
-                        super::error::shorten(p.1),
-                        super::error::shorten(l.1)
-                    ),
-                ));
-                return limits.default;
-            }
-            p
+        (Some(Some(p)), Some(Some(l))) if p.0 != l.0 => {
+            issues.push(conflict(
+                "per_page",
+                &["per_page", "limit"],
+                format!(
+                    "`per_page` ({}) and `limit` ({}) differ: send one of them",
+                    super::error::shorten(p.1),
+                    super::error::shorten(l.1)
+                ),
+            ));
+            None
         }
+        (Some(p), Some(l)) => p.and(l),
     };
-    match parse_int(value) {
-        Int::Value(n) if n < 1 => {
-            issues.push(
-                issue(
-                    name,
-                    code::OUT_OF_RANGE,
-                    format!("`{name}` must be 1 or more, got {n}"),
-                )
-                .with("minimum", 1)
-                .with("maximum", limits.max),
-            );
-            limits.default
-        }
-        Int::Value(n) => u64::try_from(n).unwrap_or(u64::MAX).min(limits.max),
-        Int::NotInteger => {
-            issues.push(invalid_value(name, value, "integer"));
-            limits.default
-        }
-    }
+    size.map_or(limits.default, |(n, _)| {
+        u64::try_from(n).unwrap_or(u64::MAX).min(limits.max)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use crate::query::CollectionParams;
     use serde_json::json;
+
+    /// `per_page` and `limit` are each checked, and compared only when both
+    /// are page sizes: every problem of the two is reported.
+    #[test]
+    fn per_page_and_limit_report_every_problem() {
+        let codes = |q: &str| -> Vec<(String, String)> {
+            let mut c: Vec<(String, String)> = CollectionParams::from_query_str(q)
+                .unwrap_err()
+                .issues()
+                .iter()
+                .map(|i| (i.name.clone(), i.code.to_string()))
+                .collect();
+            c.sort();
+            c
+        };
+        let pair = |n: &str, c: &str| (n.to_owned(), c.to_owned());
+        assert_eq!(
+            codes("page=0&per_page=0&limit=x"),
+            [
+                pair("limit", "invalid_value"),
+                pair("page", "out_of_range"),
+                pair("per_page", "out_of_range")
+            ]
+        );
+        assert_eq!(
+            codes("per_page=0&limit=0"),
+            [
+                pair("limit", "out_of_range"),
+                pair("per_page", "out_of_range")
+            ]
+        );
+        assert_eq!(
+            codes("per_page=10&limit=20"),
+            [pair("per_page", "conflicting_parameters")]
+        );
+        assert_eq!(
+            codes("per_page=x&limit=20"),
+            [pair("per_page", "invalid_value")]
+        );
+        // Equal values, over the maximum: clamped once.
+        let p = CollectionParams::from_query_str("per_page=500&limit=500").unwrap();
+        assert_eq!(p.pagination.per_page, 100);
+        assert!(CollectionParams::from_query_str("per_page=200&limit=300").is_err());
+    }
 
     /// The `maximum` of a too-large `page` is the largest page accepted.
     #[test]
