@@ -2043,6 +2043,95 @@ async fn a_wrong_enum_variant_does_not_hide_the_other_member_errors() {
     );
 }
 
+/// Every field error of a form body is an issue, as in a JSON body:
+/// missing fields, values that do not parse, an enum's unknown variant and
+/// unknown fields (`deny_unknown_fields`), each at `/<field>`.
+#[actix_web::test]
+async fn every_field_error_of_a_form_body_is_an_issue() {
+    use problem_core::pipeline::Body;
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Genre {
+        Fiction,
+        Poetry,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code, reason = "only deserialized")]
+    struct Book {
+        title: String,
+        year: i32,
+        price: f64,
+        in_stock: bool,
+        genre: Genre,
+    }
+    async fn create(book: Body<Book>) -> HttpResponse {
+        HttpResponse::Ok().body(book.0.year.to_string())
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .routes(|r| r.post("/f", create))
+        .build()
+        .unwrap();
+    let svc = service!(app);
+    let send = |body: &'static str| {
+        TestRequest::post()
+            .uri("/f")
+            .insert_header(("content-type", "application/x-www-form-urlencoded"))
+            .set_payload(body)
+            .to_request()
+    };
+    let issue = |name: &str, code: &str, message: &str| json!({"location": "body", "name": name, "code": code, "message": message});
+    for (body, issues) in [
+        (
+            "title=x",
+            vec![
+                issue("/year", "required", "missing field `year`"),
+                issue("/price", "required", "missing field `price`"),
+                issue("/in_stock", "required", "missing field `in_stock`"),
+                issue("/genre", "required", "missing field `genre`"),
+            ],
+        ),
+        (
+            "title=x&year=1999.5&price=cheap&in_stock=yes&genre=jazz&colour=red",
+            vec![
+                issue("/year", "invalid_value", "invalid digit found in string"),
+                issue("/price", "invalid_value", "invalid float literal"),
+                issue(
+                    "/in_stock",
+                    "invalid_value",
+                    "provided string was not `true` or `false`",
+                ),
+                issue(
+                    "/genre",
+                    "invalid_value",
+                    "unknown variant `jazz`, expected `fiction` or `poetry`",
+                ),
+                issue(
+                    "/colour",
+                    "unknown_field",
+                    "unknown field `colour`, expected one of `title`, `year`, `price`, `in_stock`, `genre`",
+                ),
+            ],
+        ),
+    ] {
+        let res = test::call_service(&svc, send(body)).await;
+        assert_eq!(res.status(), 400, "{body}");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": "Request validation failed", "instance": "/f", "issues": issues}),
+            "{body}"
+        );
+    }
+    let res = test::call_service(
+        &svc,
+        send("title=x&year=1999&price=2.5&in_stock=true&genre=poetry"),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+}
+
 /// Every member error of a JSON body is an issue, not only the first
 /// (spec, "Schema validation failed": the list of issues): missing members,
 /// members of the wrong type and unknown ones, at every depth, in the order

@@ -236,6 +236,88 @@ fn member_issues<T: DeserializeOwned>(
     }
 }
 
+/// The issues of a form body `T` does not read, as [`member_issues`] finds
+/// them in a JSON document: `first` (serde's error of the whole form), then
+/// each further field in error, found by reading the form again with a
+/// stand-in value for each field already reported (an empty text, `0`,
+/// `false`, or the enum variant serde names) and without the unknown
+/// fields; at most [`MAX_BODY_ISSUES`], one field a time. A form that does
+/// not read the same way (a read that diverges from `first`) keeps `first`
+/// alone, as does a form over [`MAX_GATHERED_BODY`].
+fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Vec<Issue> {
+    let issue = |(at, message): (String, String)| value_issue(IssueLocation::Body, &at, message);
+    let first_variant = variant_stand_in(&first.1);
+    let first = issue(first);
+    if bytes.len() > MAX_GATHERED_BODY {
+        return vec![first];
+    }
+    let mut pairs: Vec<(String, String)> = form_urlencoded::parse(bytes).into_owned().collect();
+    let read = |pairs: &[(String, String)]| {
+        let form = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish();
+        let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(form.as_bytes()));
+        serde_path_to_error::deserialize::<_, T>(Checked(de))
+            .err()
+            .map(|e| {
+                let message = e.inner().to_string();
+                (pointer(e.path()), message)
+            })
+    };
+    let mut issues: Vec<Issue> = Vec::new();
+    // Each field standing in, and the next stand-in to try.
+    let mut patched: Vec<(String, usize)> = Vec::new();
+    let mut found = Some((first.clone(), first_variant));
+    for _ in 0..MAX_BODY_READS {
+        let Some((found_issue, variant)) = found.take() else {
+            break;
+        };
+        let field = found_issue.name.trim_start_matches('/').to_owned();
+        let next = match patched.iter_mut().find(|(name, _)| *name == field) {
+            // A stand-in is wrong: the next one.
+            Some((_, tried)) => {
+                *tried += 1;
+                *tried
+            }
+            None => {
+                if field.is_empty() || field.contains('/') || issues.len() == MAX_BODY_ISSUES {
+                    break;
+                }
+                let unknown = found_issue.code == crate::query::code::UNKNOWN_FIELD;
+                issues.push(found_issue);
+                if unknown {
+                    pairs.retain(|(name, _)| *name != field);
+                    found = read(&pairs).map(|f| {
+                        let variant = variant_stand_in(&f.1);
+                        (issue(f), variant)
+                    });
+                    continue;
+                }
+                patched.push((field.clone(), 0));
+                0
+            }
+        };
+        let stand_ins = variant
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .into_iter()
+            .chain(["", "0", "false"].map(str::to_owned));
+        let Some(stand_in) = stand_ins.into_iter().nth(next) else {
+            break;
+        };
+        pairs.retain(|(name, _)| *name != field);
+        pairs.push((field, stand_in));
+        found = read(&pairs).map(|f| {
+            let variant = variant_stand_in(&f.1);
+            (issue(f), variant)
+        });
+    }
+    if issues.first() == Some(&first) {
+        issues
+    } else {
+        vec![first]
+    }
+}
+
 /// The parent pointer and the last token (unescaped) of a JSON pointer.
 fn split_pointer(pointer: &str) -> Option<(&str, String)> {
     let at = pointer.rfind('/')?;
@@ -518,8 +600,13 @@ pub(crate) async fn parse_body_read<T: DeserializeOwned>(
                 .into());
             }
             let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(&bytes));
-            serde_path_to_error::deserialize(Checked(de))
-                .map_err(|e| data_error(pointer(e.path()), e.inner().to_string()).into())
+            serde_path_to_error::deserialize(Checked(de)).map_err(|e| {
+                let first = (pointer(e.path()), e.inner().to_string());
+                BodyError::Members {
+                    issues: form_issues::<T>(&bytes, first),
+                    read: None,
+                }
+            })
         }
     }?;
     Ok((value, ReadBody { format, bytes }))
@@ -821,8 +908,8 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
 /// `Malformed JSON body`; members missing, of the wrong type or unknown
 /// (`deny_unknown_fields`) 400 `Request validation failed` with one
 /// `issues` entry per member, each naming its JSON pointer, in the order
-/// they are read, at most 20 (a body over 16 KiB, one holding a number
-/// beyond `f64`'s range, or a form body: the first); more than 1000 form
+/// they are read, at most 20 (a body over 16 KiB, or one holding a number
+/// beyond `f64`'s range: the first); more than 1000 form
 /// fields 413
 /// `The request body has more than 1000 fields.`; an unreadable body 400
 /// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413;
