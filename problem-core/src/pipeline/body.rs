@@ -488,7 +488,8 @@ fn without_ows(value: &str) -> String {
 }
 
 /// Which body formats a request carries.
-enum Format {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
     Json,
     Form,
 }
@@ -498,7 +499,7 @@ enum Format {
 /// allowed). A `+json` type (`application/merge-patch+json`,
 /// `application/problem+json`, a vendor type) names another document
 /// format than the resource's JSON, so it is not taken for one.
-fn format_of(req: &HttpRequest) -> Option<Format> {
+pub(crate) fn format_of(req: &HttpRequest) -> Option<Format> {
     let mime = content_type(req)?;
     if mime.type_() != mime::APPLICATION || mime.suffix().is_some() {
         return None;

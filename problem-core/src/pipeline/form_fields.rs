@@ -21,14 +21,11 @@
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use actix_web::dev::Payload;
+use actix_web::dev::{Payload, ServiceRequest};
 use actix_web::error::PayloadError;
-use actix_web::http::header::{self, HeaderMap};
 use actix_web::web::Bytes;
+use actix_web::{HttpMessage, HttpRequest};
 use futures_util::Stream;
-
-use actix_web::HttpMessage;
-use actix_web::dev::ServiceRequest;
 
 use super::deadline::ParkedPayload;
 use crate::spec::MAX_PARAMETERS;
@@ -45,25 +42,20 @@ pub(crate) fn is_too_many_form_fields(err: &PayloadError) -> bool {
     super::deadline::is_payload_io::<TooManyFormFields>(err)
 }
 
-/// Whether the request's body is a form (`Content-Type:
-/// application/x-www-form-urlencoded`, any case, parameters allowed).
-pub(crate) fn is_form(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|essence| {
-            essence
-                .trim()
-                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
-        })
+/// Whether the request's body is counted: a form as the crate's body
+/// extractors tell one ([`format_of`](super::body::format_of)), sent
+/// without a content coding (none, or `identity`:
+/// [`unsupported_content_encoding`](super::framework::unsupported_content_encoding)).
+fn is_counted(req: &HttpRequest) -> bool {
+    super::body::format_of(req) == Some(super::body::Format::Form)
+        && super::framework::unsupported_content_encoding(req).is_none()
 }
 
 /// Wraps the payload of a form request (with no content coding) in a
 /// [`FieldCount`], which sets the unread rest aside in the request's
 /// [`ParkedPayload`] when it refuses the body.
 pub(crate) fn count_form_fields(req: &mut ServiceRequest) {
-    if !is_form(req.headers()) || is_encoded(req.headers()) {
+    if !is_counted(req.request()) {
         return;
     }
     let parked = req.extensions().get::<ParkedPayload>().cloned();
@@ -71,17 +63,6 @@ pub(crate) fn count_form_fields(req: &mut ServiceRequest) {
     req.set_payload(Payload::Stream {
         payload: Box::pin(FieldCount::new(payload, parked)),
     });
-}
-
-/// Whether the body is sent under a content coding other than `identity`.
-fn is_encoded(headers: &HeaderMap) -> bool {
-    headers.get_all(header::CONTENT_ENCODING).any(|v| {
-        v.to_str().map_or(true, |v| {
-            v.split(',')
-                .map(str::trim)
-                .any(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"))
-        })
-    })
 }
 
 /// A form body's payload that fails once more than 1000 fields arrived.
@@ -197,10 +178,18 @@ mod tests {
         assert!(c.count(b"x"));
     }
 
+    fn counts_headers(headers: &[(&'static str, &str)]) -> bool {
+        let mut req = actix_web::test::TestRequest::post();
+        for (name, value) in headers {
+            req = req.insert_header((*name, value.to_string()));
+        }
+        is_counted(&req.to_http_request())
+    }
+
     #[test]
     fn a_content_coding_other_than_identity_is_not_counted() {
-        let mut headers = HeaderMap::new();
-        assert!(!is_encoded(&headers));
+        let form = ("content-type", "application/x-www-form-urlencoded");
+        assert!(counts_headers(&[form]));
         for (value, encoded) in [
             ("identity", false),
             ("Identity", false),
@@ -208,23 +197,24 @@ mod tests {
             ("identity, br", true),
             ("", false),
         ] {
-            headers.insert(header::CONTENT_ENCODING, value.parse().unwrap());
-            assert_eq!(is_encoded(&headers), encoded, "{value}");
+            assert_eq!(
+                counts_headers(&[form, ("content-encoding", value)]),
+                !encoded,
+                "{value}"
+            );
         }
     }
 
     #[test]
     fn forms_are_told_by_their_media_type() {
-        let mut headers = HeaderMap::new();
-        assert!(!is_form(&headers));
+        assert!(!counts_headers(&[]));
         for (value, form) in [
             ("application/x-www-form-urlencoded", true),
             ("Application/X-WWW-Form-Urlencoded; charset=utf-8", true),
             ("application/json", false),
             ("multipart/form-data; boundary=x", false),
         ] {
-            headers.insert(header::CONTENT_TYPE, value.parse().unwrap());
-            assert_eq!(is_form(&headers), form, "{value}");
+            assert_eq!(counts_headers(&[("content-type", value)]), form, "{value}");
         }
     }
 }
