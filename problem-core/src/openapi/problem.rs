@@ -498,18 +498,13 @@ pub(crate) fn admit_schemas(response: &mut Response, names: &[&str], bad_request
     };
     items.extend(missing.into_iter().map(schema_ref));
     // Both cases of a 400: the shared component in their place, not a copy.
-    let is_400 = bad_request;
-    let bad_request = [VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA];
-    if is_400
-        && bad_request
-            .iter()
-            .all(|n| items.iter().any(|s| names_one(s, n)))
-    {
+    let cases = [VALIDATION_PROBLEM_SCHEMA, PROBLEM_DETAILS_SCHEMA];
+    if bad_request && cases.iter().all(|n| items.iter().any(|s| names_one(s, n))) {
         let first = items
             .iter()
-            .position(|s| bad_request.iter().any(|n| names_one(s, n)))
+            .position(|s| cases.iter().any(|n| names_one(s, n)))
             .unwrap_or(0);
-        items.retain(|s| !bad_request.iter().any(|n| names_one(s, n)));
+        items.retain(|s| !cases.iter().any(|n| names_one(s, n)));
         items.insert(
             first.min(items.len()),
             schema_ref(BAD_REQUEST_PROBLEM_SCHEMA),

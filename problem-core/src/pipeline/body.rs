@@ -245,13 +245,17 @@ fn member_issues<T: DeserializeOwned>(
 /// not read the same way (a read that diverges from `first`) keeps `first`
 /// alone, as does a form over [`MAX_GATHERED_BODY`].
 fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Vec<Issue> {
-    let issue = |(at, message): (String, String)| value_issue(IssueLocation::Body, &at, message);
-    let first_variant = variant_stand_in(&first.1);
-    let first = issue(first);
+    // An error as an issue, with the enum variant its message names.
+    let found_of = |(at, message): (String, String)| {
+        let variant = variant_stand_in(&message);
+        (value_issue(IssueLocation::Body, &at, message), variant)
+    };
+    let (first, first_variant) = found_of(first);
     if bytes.len() > MAX_GATHERED_BODY {
         return vec![first];
     }
     let mut pairs: Vec<(String, String)> = form_urlencoded::parse(bytes).into_owned().collect();
+    // The form read again: its first error, if any.
     let read = |pairs: &[(String, String)]| {
         let form = form_urlencoded::Serializer::new(String::new())
             .extend_pairs(pairs)
@@ -259,10 +263,7 @@ fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Ve
         let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(form.as_bytes()));
         serde_path_to_error::deserialize::<_, T>(Checked(de))
             .err()
-            .map(|e| {
-                let message = e.inner().to_string();
-                (pointer(e.path()), message)
-            })
+            .map(|e| found_of((pointer(e.path()), e.inner().to_string())))
     };
     let mut issues: Vec<Issue> = Vec::new();
     // Each field standing in, and the next stand-in to try.
@@ -287,10 +288,7 @@ fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Ve
                 issues.push(found_issue);
                 if unknown {
                     pairs.retain(|(name, _)| *name != field);
-                    found = read(&pairs).map(|f| {
-                        let variant = variant_stand_in(&f.1);
-                        (issue(f), variant)
-                    });
+                    found = read(&pairs);
                     continue;
                 }
                 patched.push((field.clone(), 0));
@@ -306,10 +304,7 @@ fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Ve
         };
         pairs.retain(|(name, _)| *name != field);
         pairs.push((field, stand_in));
-        found = read(&pairs).map(|f| {
-            let variant = variant_stand_in(&f.1);
-            (issue(f), variant)
-        });
+        found = read(&pairs);
     }
     if issues.first() == Some(&first) {
         issues
