@@ -122,13 +122,22 @@ pub fn unsupported_content_encoding(codings: &str) -> String {
     format!("Unsupported content encoding: {codings}")
 }
 
-/// 400: `Invalid API version "<raw>"` (the raw value as carried, clipped).
+/// 400: `Invalid API version "<raw>"`: the raw value as carried, clipped
+/// to [`MAX_ECHOED_INPUT`](crate::version::MAX_ECHOED_INPUT) characters
+/// followed by `…` when longer (a value clipped already is kept as it is).
 ///
 /// ```
-/// assert_eq!(problem_core::spec::invalid_version("v2.x"), r#"Invalid API version "v2.x""#);
+/// use problem_core::spec::invalid_version;
+/// assert_eq!(invalid_version("v2.x"), r#"Invalid API version "v2.x""#);
+/// let long = "w".repeat(100);
+/// assert_eq!(invalid_version(&long), format!("Invalid API version \"{}…\"", "w".repeat(64)));
+/// assert_eq!(invalid_version(&format!("{}…", "w".repeat(64))), invalid_version(&long));
 /// ```
 pub fn invalid_version(raw: &str) -> String {
-    format!("Invalid API version \"{raw}\"")
+    format!(
+        "Invalid API version \"{}\"",
+        crate::version::clip(raw)
+    )
 }
 
 /// 400: `API version <v> is not supported` (sent with `supportedVersions`).

@@ -79,6 +79,7 @@ pub use api_version::{ApiVersion, MAX_ECHOED_INPUT, ShortVersion, V1, V2, V3, Ve
 pub use attribute::{VersionConstraints, Versioned, VersionedOutput, constraints_of};
 pub use builder::VersionConfigBuilder;
 pub use config::VersionConfig;
+pub(crate) use api_version::clip;
 pub(crate) use config::renamed_query_in_use;
 pub use constraint::{ConstraintParseError, VersionConstraint};
 pub use error::VersionError;
