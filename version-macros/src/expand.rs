@@ -123,19 +123,29 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
 
 /// The route: compile-time overlap assertions, then the registry.
 pub(crate) fn table(t: &Table) -> TokenStream {
-    let consts: Vec<TokenStream> = t
-        .handlers
-        .iter()
-        .map(|path| {
-            quote_spanned! {path_span(path)=>
-                ::problem_core::__private::version::constraints_of(&#path)
-            }
+    // Each handler's constraints are read once, into a constant of their
+    // own: a handler without `#[versioned]` is then one error, on that
+    // constant, rather than one per overlap check and registration that
+    // names it.
+    let names: Vec<syn::Ident> = (0..t.handlers.len())
+        .map(|i| {
+            format_ident!(
+                "__PROBLEM_CORE_CONSTRAINTS_{}",
+                i,
+                span = Span::mixed_site()
+            )
         })
         .collect();
+    let consts = t.handlers.iter().zip(&names).map(|(path, name)| {
+        quote_spanned! {path_span(path)=>
+            const #name: &'static [::problem_core::__private::version::VersionConstraint] =
+                ::problem_core::__private::version::constraints_of(&#path);
+        }
+    });
     let mut asserts = Vec::new();
     for i in 0..t.handlers.len() {
         for j in i + 1..t.handlers.len() {
-            let (a, b) = (&consts[i], &consts[j]);
+            let (a, b) = (&names[i], &names[j]);
             let message = format!(
                 "versioned! handlers `{}` and `{}` accept overlapping API versions: make their #[versioned] constraints disjoint (if both name one handler, list it once)",
                 display(&t.handlers[i]),
@@ -150,7 +160,7 @@ pub(crate) fn table(t: &Table) -> TokenStream {
             });
         }
     }
-    let registrations = t.handlers.iter().zip(&consts).map(|(path, c)| {
+    let registrations = t.handlers.iter().zip(&names).map(|(path, c)| {
         quote_spanned! {path_span(path)=>
             .constraints(
                 ::core::iter::Iterator::copied(<[_]>::iter(#c)),
@@ -164,6 +174,7 @@ pub(crate) fn table(t: &Table) -> TokenStream {
     });
     quote! {
         {
+            #(#consts)*
             #(#asserts)*
             ::problem_core::__private::version::VersionedRoute::__checked(
                 ::problem_core::__private::version::VersionedHandler::new()
@@ -179,4 +190,37 @@ fn path_span(path: &syn::Path) -> proc_macro2::Span {
         .last()
         .map(|s| s.ident.span())
         .unwrap_or_else(proc_macro2::Span::call_site)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each listed handler is named once where its constraints are read
+    /// (`constraints_of`, which carries the "no #[versioned] attribute"
+    /// error), whatever the number of overlap checks: a handler without
+    /// the attribute is one error, not one per check and registration
+    /// (rustc does not merge them; `trybuild` would hide the repeats).
+    #[test]
+    fn constraints_are_read_once_per_handler() {
+        for (list, handlers) in [
+            ("a", 1),
+            ("a, b", 2),
+            ("a, b, c", 3),
+            ("a, b, c, fallback = d", 3),
+        ] {
+            let parsed: Table = syn::parse_str(list).unwrap();
+            let out = table(&parsed).to_string();
+            assert_eq!(
+                out.matches("constraints_of").count(),
+                handlers,
+                "{list}: {out}"
+            );
+            assert_eq!(
+                out.matches("any_overlap").count(),
+                handlers * (handlers - 1) / 2,
+                "{list}: {out}"
+            );
+        }
+    }
 }
