@@ -194,15 +194,18 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                 let b = f.binding();
                 let bs = f.binding_at(span);
                 let value = local("__value", span);
-                if f.option_inner().is_some() {
-                    let call = quote_spanned!(span=> #p::extension(&mut #extensions, #key, #value));
+                // The type as a generic argument: an unmet bound is then
+                // spanned on the whole type, not on its first token.
+                if let Some(inner) = f.option_inner() {
+                    let call = quote_spanned!(span=> #p::extension::<#inner>(&mut #extensions, #key, #value));
                     quote! {
                         if let #p::Some(#value) = #b {
                             #call?;
                         }
                     }
                 } else {
-                    let call = quote_spanned!(span=> #p::extension(&mut #extensions, #key, #bs));
+                    let ty = &f.ty;
+                    let call = quote_spanned!(span=> #p::extension::<#ty>(&mut #extensions, #key, #bs));
                     quote!(#call?;)
                 }
             });
@@ -230,15 +233,19 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                 let b = f.binding();
                 let bs = f.binding_at(span);
                 let value = local("__value", span);
-                if f.option_inner().is_some() {
-                    let call = quote_spanned!(span=> #p::header(&mut #headers, #name, #value));
+                // The type as a generic argument: an unmet bound is then
+                // spanned on the whole type, not on its first token.
+                if let Some(inner) = f.option_inner() {
+                    let call =
+                        quote_spanned!(span=> #p::header::<#inner>(&mut #headers, #name, #value));
                     quote! {
                         if let #p::Some(#value) = #b {
                             #call?;
                         }
                     }
                 } else {
-                    let call = quote_spanned!(span=> #p::header(&mut #headers, #name, #bs));
+                    let ty = &f.ty;
+                    let call = quote_spanned!(span=> #p::header::<#ty>(&mut #headers, #name, #bs));
                     quote!(#call?;)
                 }
             });
