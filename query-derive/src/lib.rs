@@ -4,8 +4,9 @@
 //! `#[query(...)]` attributes (`attr.rs`), checks them (`valid.rs`) and
 //! generates the `problem_core::query::CollectionQuery` impl (`expand.rs`).
 //! Every mistake is a compile error spanned on the offending token, saying
-//! what to write instead; all the attribute mistakes of a struct are
-//! reported at once.
+//! what to write instead. Mistakes are reported in two passes: every
+//! mistake in how the attributes are written at once, then, once they all
+//! read, every mistake in what they say at once.
 #![deny(missing_docs)]
 
 use proc_macro::TokenStream;
@@ -73,8 +74,15 @@ mod value;
 /// only selected may be skipped).
 ///
 /// Each mistake is a compile error spanned on the offending token, saying
-/// what to write instead, and every attribute mistake of the struct and
-/// its fields is reported at once. The type still implements
+/// what to write instead. They are reported in two passes: first every
+/// mistake in how the attributes of the struct and its fields are written
+/// (an unknown key such as `sortable`, a malformed or repeated value), all
+/// at once; then, when every attribute reads, every mistake in what they
+/// say (a `key` or `default_sort` naming no field, an operator the field's
+/// type does not allow), all at once. The second pass waits for the first
+/// because a key it cannot read would make it report mistakes that are
+/// not there (a `default_sort` on a field whose `sort` was misspelled).
+/// The type still implements
 /// `CollectionQuery` (a placeholder), so its uses add no errors.
 ///
 /// The generated code names `::problem_core`: with a renamed dependency

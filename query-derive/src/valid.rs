@@ -281,10 +281,10 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                         names(input)
                     ),
                 ));
-            } else if input.field("id").is_some_and(|f| f.nullable) {
-                push(Error::new(
-                    input.ident.span(),
-                    "the key `id` is an `Option`: add `#[query(key = \"..\")]` naming a unique, non-null field",
+            } else if let Some(f) = input.field("id").filter(|f| f.nullable) {
+                push(Error::new_spanned(
+                    f.ty,
+                    "the key `id` is an `Option`: the key must be unique and never null, so declare `id` without `Option`, or add `#[query(key = \"..\")]` above the struct naming another unique, non-null field",
                 ));
             }
             "id".to_owned()
