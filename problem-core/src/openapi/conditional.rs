@@ -13,6 +13,7 @@ use utoipa::{IntoParams, Modify};
 /// [`check_if_match`](crate::pipeline::check_if_match) guards: `*` or a
 /// list of strong entity tags (the `ETag` the client read); a mismatch is
 /// the `412 Precondition Failed` problem. `params(("id" = i64, Path), IfMatch)`.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::IfMatch;
@@ -53,6 +54,7 @@ fn optional_header(name: &str, description: &str) -> Parameter {
 /// entity tags (write only when none of them is current); otherwise the
 /// `412 Precondition Failed` problem. `params(("id" = i64, Path), IfMatch,
 /// IfNoneMatch)`.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::IfNoneMatch;
@@ -97,7 +99,7 @@ impl IntoParams for IfNoneMatch {
 /// Apply it before [`document_version`](super::document_version), which
 /// then adds the version headers to the 304 like to every other response
 /// (a 304 carries them; RFC 9110 §15.4.5 and the `ETag` row of the
-/// specification's HTTP rules).
+/// specification's HTTP rules). Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::ConditionalGetResponses;

@@ -18,6 +18,7 @@ use super::problem::{PROBLEM_MEDIA_TYPE, problem_object, schema_ref};
 use crate::problem::status_title;
 
 /// One extension member of a derived problem type.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::utoipa::PartialSchema;
@@ -44,6 +45,7 @@ pub struct ProblemMember {
 }
 
 /// One case of a derived problem type: the struct, or one enum variant.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::{ProblemCase, problem_case_schema};
@@ -84,6 +86,7 @@ fn single(value: impl Into<serde_json::Value>, kind: Type) -> ObjectBuilder {
 /// case's values and its extension members added. For a 5xx, `detail`
 /// and the extension members are listed but not required: outside
 /// development mode they are masked.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::utoipa::PartialSchema;
@@ -119,6 +122,7 @@ pub fn problem_case_schema(case: &ProblemCase) -> RefOr<Schema> {
 
 /// The schema of a derived type: its one case, or `anyOf` its variants'
 /// cases (an empty enum: the plain problem document).
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::{ProblemCase, problem_schema};
@@ -149,6 +153,7 @@ pub fn problem_schema(cases: &[ProblemCase]) -> RefOr<Schema> {
 /// The responses of a derived type named `name`, by status: content
 /// `application/problem+json`, description the first case's title, and
 /// the header fields as response headers.
+/// Feature `openapi`.
 ///
 /// When one status covers every case (a struct, or an enum whose variants
 /// share a status), the schema is a `$ref` to

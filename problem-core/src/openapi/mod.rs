@@ -68,6 +68,7 @@ pub use utoipa;
 /// [`document_version`] leaves such an operation as it is.
 /// [`problem_type_paths`] marks the problem type pages with it; mark a
 /// route of your own that the versioning treats as neutral likewise.
+/// Feature `openapi`.
 ///
 /// ```
 /// assert_eq!(problem_core::openapi::VERSION_NEUTRAL_EXTENSION, "x-version-neutral");

@@ -33,6 +33,7 @@ use crate::query::{BareList, CursorPage, Page};
 /// `T` in a listing: the same members, none required (the sparse fieldset
 /// keeps the members a request names), no other member allowed.
 /// Registered in `components.schemas` as `<T>Fields`.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::Fieldset;
@@ -280,6 +281,7 @@ impl<T: ToSchema> ToSchema for BareList<T> {
 /// registered as `<T>Listing`: `oneOf` `$ref`s to `<T>Page` and
 /// `<T>CursorPage`, both registered with it. For a 200 that may be either:
 /// `body = inline(OffsetOrCursorPage<Book>)`.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::OffsetOrCursorPage;

@@ -14,18 +14,23 @@ use crate::problem::{ABOUT_BLANK, Issue, IssueLocation, ProblemDetails, status_t
 /// The media type of problem documents in OpenAPI documents (RFC 9457
 /// §3): `application/problem+json`. Responses carry it with
 /// `; charset=utf-8` ([`PROBLEM_JSON`](crate::PROBLEM_JSON)).
+/// Feature `openapi`.
 pub const PROBLEM_MEDIA_TYPE: &str = "application/problem+json";
 
 /// The name under which [`ProblemDetails`] is registered in
 /// `components.schemas`: `ProblemDetails`.
+/// Feature `openapi`.
 pub const PROBLEM_DETAILS_SCHEMA: &str = "ProblemDetails";
 /// The name of [`ValidationProblem`] in `components.schemas`.
+/// Feature `openapi`.
 pub const VALIDATION_PROBLEM_SCHEMA: &str = "ValidationProblem";
 /// The name of [`Issue`] in `components.schemas`.
+/// Feature `openapi`.
 pub const ISSUE_SCHEMA: &str = "Issue";
 /// The name of [`BadRequestProblem`] in `components.schemas`: the 400 body
 /// every 400 response refers to (`anyOf` [`ValidationProblem`] and
 /// [`ProblemDetails`]).
+/// Feature `openapi`.
 pub const BAD_REQUEST_PROBLEM_SCHEMA: &str = "BadRequestProblem";
 
 fn string() -> ObjectBuilder {
@@ -38,6 +43,7 @@ fn string() -> ObjectBuilder {
 /// `correlationId` (UUID, masked 5xx only) and `stack` (development only);
 /// required: `type`, `title`, `status`, `instance`; extension members are
 /// allowed (`additionalProperties` is not restricted).
+/// Feature `openapi`.
 ///
 /// Derived problem types and [`ValidationProblem`] start from it.
 ///
@@ -194,6 +200,7 @@ impl ToSchema for Issue {
 /// of the request, each a `$ref` to `#/components/schemas/Issue`
 /// (`ToSchema::schemas` lists `Issue` and `IssueLocation`, so utoipa's
 /// `#[derive(OpenApi)]` registers them).
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::ValidationProblem;
@@ -239,6 +246,7 @@ impl ToSchema for ValidationProblem {
 }
 
 /// A `$ref` to a schema registered in `components.schemas`.
+/// Feature `openapi`.
 ///
 /// ```
 /// let r = problem_core::openapi::schema_ref("Issue");
@@ -250,6 +258,7 @@ pub fn schema_ref(name: &str) -> RefOr<Schema> {
 
 /// A problem response for `status`: `description` (default: the status's
 /// title), content `application/problem+json` with the schema `schema`.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::{problem_response_with, schema_ref};
@@ -277,6 +286,7 @@ pub fn problem_response_with(
 /// A problem response for `status` whose body is a `$ref` to
 /// `#/components/schemas/ProblemDetails` (register it with
 /// [`ProblemSchemas`]).
+/// Feature `openapi`.
 ///
 /// ```
 /// let res = problem_core::openapi::problem_response(404, Some("No such book"));
@@ -294,6 +304,7 @@ pub fn problem_response(status: u16, description: Option<&str>) -> Response {
 /// shares one schema (OpenAPI 3.1 §4.8.7; code generators make one model of
 /// it, not one per operation). Register the components with
 /// [`ProblemSchemas`].
+/// Feature `openapi`.
 ///
 /// ```
 /// let res = problem_core::openapi::bad_request_response(None);
@@ -311,6 +322,7 @@ pub fn bad_request_response(description: Option<&str>) -> Response {
 /// Registers `ProblemDetails`, `ValidationProblem`, `BadRequestProblem`,
 /// `Issue` and `IssueLocation` in `components.schemas` (a [`Modify`] for
 /// `#[openapi(modifiers(&ProblemSchemas))]` or to call directly).
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::ProblemSchemas;
@@ -327,6 +339,7 @@ pub struct ProblemSchemas;
 
 impl ProblemSchemas {
     /// The schemas, by component name.
+    /// Feature `openapi`.
     ///
     /// ```
     /// use problem_core::openapi::ProblemSchemas;
@@ -372,6 +385,7 @@ impl Modify for ProblemSchemas {
 /// 400, body = BadRequestProblem, content_type =
 /// "application/problem+json")))]`, which refers to the component (write
 /// `inline(BadRequestProblem)` only for a copy of the schema in place).
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::BadRequestProblem;
@@ -418,6 +432,7 @@ impl ToSchema for BadRequestProblem {
 /// admit these two documents too: `anyOf` it and the `BadRequestProblem`
 /// component, or that component alone when the operation's own schema is
 /// one of its two cases.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::PipelineResponses;

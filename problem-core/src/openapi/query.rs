@@ -70,6 +70,7 @@ fn page_size() -> ObjectBuilder {
 }
 
 /// The schema of a value of `kind`, as it is written in a query string.
+/// Feature `openapi`.
 ///
 /// | Kind | Schema |
 /// |---|---|
@@ -125,6 +126,7 @@ pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
 
 /// The parameter name of a filter: `field` for equality, else
 /// `field__operator`.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::filter_parameter_name;
@@ -220,6 +222,7 @@ fn name_list(names: &[&'static str]) -> ArrayBuilder {
 /// (`field` for equality, `field__operator` otherwise, typed by the
 /// field's Rust type), `q`, `search`, `search_fields`, `fields`,
 /// `exclude`. None is required.
+/// Feature `openapi`.
 ///
 /// - `page`, `per_page`, `limit` and `cursor` exclude one another, so none
 ///   has a `default` (a generated client would send it): the defaults are
@@ -382,6 +385,7 @@ pub fn query_parameters(schema: &QuerySchema) -> Vec<Parameter> {
 /// choose how the total is counted; other preferences and unknown `count`
 /// values are ignored (so the schema has no `enum`: any value is accepted).
 /// `default` names the strategy used without a preference.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::prefer_count_parameter;
@@ -406,6 +410,7 @@ pub fn prefer_count_parameter(default: CountStrategy) -> Parameter {
 /// The `Preference-Applied` response header of an offset listing (RFC
 /// 7240 §3): `count=exact`, `count=estimated` or `count=none`, sent when
 /// the request's `count` preference was honoured.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::preference_applied_header;
@@ -434,6 +439,7 @@ pub fn preference_applied_header() -> Header {
 /// have no OpenAPI parameter form (a client may send any name with the
 /// prefix) and are left to the operation's description (see
 /// [`tolerated_description`]).
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::tolerated_parameters;
@@ -460,6 +466,7 @@ pub fn tolerated_parameters(tolerated: &ToleratedParameters) -> Vec<Parameter> {
 /// A sentence naming every tolerated parameter, for an operation's
 /// description: `` Tolerated parameters, accepted and ignored: `_`, any
 /// parameter starting with `utm_`. `` (empty when nothing is tolerated).
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::tolerated_description;

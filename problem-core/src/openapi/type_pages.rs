@@ -21,6 +21,7 @@ use crate::problem::type_docs::served_docs;
 /// operation's summary is the title, its description the type's doc
 /// comment, its `operationId` `problem_type` followed by the path's
 /// letters and digits, `_` for every other character.
+/// Feature `openapi`.
 ///
 /// Add them to the document beside the routes' own, then apply the
 /// modifiers that apply to

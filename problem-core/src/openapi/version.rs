@@ -42,6 +42,7 @@ fn must_select(config: &VersionConfig, version: ApiVersion) -> bool {
 /// the version's short form (`3`, `2.1`). In the document of a version
 /// that is not the default, the first of them is `required` (a client that
 /// sends it gets that version; the other ways remain described).
+/// Feature `openapi`.
 ///
 /// The URL-path and media-type strategies have no parameter: they are
 /// described in the operation's description and its `x-api-version`
@@ -115,6 +116,7 @@ pub fn version_parameters(config: &VersionConfig, version: ApiVersion) -> Vec<Pa
 /// `sunset` (IMF-fixdate, when set), and per strategy `pathPrefix`
 /// (`/v2`), `header`, `query`, `mediaType`
 /// (`application/vnd.catalog.v2+json`).
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::version_extension;
@@ -331,7 +333,7 @@ fn add_headers(
 /// (`anyOf` `ValidationProblem` and `ProblemDetails`) and the 410 responses
 /// `ProblemDetails`; the schemas of
 /// [`ProblemSchemas`](super::ProblemSchemas) the document does not hold
-/// yet are added to it.
+/// yet are added to it. Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::document_version;
@@ -518,6 +520,7 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
 /// The documented versions of `config`: the advertised versions
 /// (supported minus removed); when no supported versions are listed, the
 /// default version alone, if any.
+/// Feature `openapi`.
 ///
 /// ```
 /// use problem_core::openapi::documented_versions;
@@ -550,6 +553,7 @@ struct Document {
 /// ([`documented_versions`]), each passed through [`document_version`],
 /// serialized once; [`respond`](Self::respond) answers a request with the
 /// document of the version it asks for.
+/// Feature `openapi`.
 ///
 /// Serve it on a version-neutral path (e.g. `/openapi.json`; a neutral
 /// route ignores versions and gets no version headers): a request selects
@@ -626,6 +630,7 @@ fn dangling_ref<'a>(doc: &serde_json::Value, node: &'a serde_json::Value) -> Opt
 impl VersionedDocs {
     /// Builds the document of every documented version with `build`, then
     /// applies [`document_version`].
+    /// Feature `openapi`.
     ///
     /// # Errors
     /// [`HttpConfigError::InvalidOpenApi`] when there is no version to
@@ -716,6 +721,7 @@ impl VersionedDocs {
     }
 
     /// The documented versions, ascending.
+    /// Feature `openapi`.
     ///
     /// ```
     /// use problem_core::openapi::VersionedDocs;
@@ -735,6 +741,7 @@ impl VersionedDocs {
     }
 
     /// The document of `version`.
+    /// Feature `openapi`.
     ///
     /// ```
     /// use problem_core::openapi::VersionedDocs;
@@ -752,6 +759,7 @@ impl VersionedDocs {
     }
 
     /// The serialized document of `version`.
+    /// Feature `openapi`.
     ///
     /// ```
     /// use problem_core::openapi::VersionedDocs;
@@ -772,6 +780,7 @@ impl VersionedDocs {
     /// The version a request asks for: the one the versioning middleware
     /// resolved, else the strategy's, else
     /// [`default_version`](Self::default_version).
+    /// Feature `openapi`.
     ///
     /// # Errors
     /// [`VersionError`] (400 invalid or unsupported, 410 removed), as for
@@ -823,6 +832,7 @@ impl VersionedDocs {
     /// document (invalid, unsupported, removed, conflicting), the default
     /// one ([`default_version`](Self::default_version)). The path is
     /// version-neutral: no version problem, no version headers.
+    /// Feature `openapi`.
     ///
     /// ```
     /// use actix_web::test::TestRequest;
@@ -872,6 +882,7 @@ impl VersionedDocs {
     /// The version whose document a request that names no documented
     /// version gets: the configuration's default version when it is
     /// documented, else the newest documented one.
+    /// Feature `openapi`.
     ///
     /// ```
     /// use problem_core::openapi::VersionedDocs;

@@ -75,11 +75,11 @@ mod middleware;
 mod route;
 mod strategy;
 
+pub(crate) use api_version::clip;
 pub use api_version::{ApiVersion, MAX_ECHOED_INPUT, ShortVersion, V1, V2, V3, VersionParseError};
 pub use attribute::{VersionConstraints, Versioned, VersionedOutput, constraints_of};
 pub use builder::VersionConfigBuilder;
 pub use config::VersionConfig;
-pub(crate) use api_version::clip;
 pub(crate) use config::renamed_query_in_use;
 pub use constraint::{ConstraintParseError, VersionConstraint};
 pub use error::VersionError;
@@ -110,7 +110,8 @@ pub use strategy::{
 /// listed twice, and two handlers whose constraints overlap (a
 /// const-evaluated assertion naming both). The generated code names
 /// `::problem_core`: with a renamed dependency, add
-/// `extern crate pc as problem_core;` at the crate root.
+/// `extern crate pc as problem_core;` at the crate root. Needs the default
+/// feature `derive`.
 ///
 /// ```
 /// use actix_web::{test, web, App};
