@@ -40,32 +40,87 @@ impl Fixed {
 
 // ---- Fixed answers -------------------------------------------------------
 
-/// 400: a JSON body that does not parse (trailing data included).
+/// 400 `Malformed JSON body`: a JSON body that does not parse (trailing data included).
+///
+/// ```
+/// use problem_core::spec::MALFORMED_JSON;
+/// assert_eq!((MALFORMED_JSON.status, MALFORMED_JSON.detail), (400, "Malformed JSON body"));
+/// ```
 pub const MALFORMED_JSON: Fixed = Fixed::new(400, "Malformed JSON body");
-/// 400: a multipart body that does not parse.
+/// 400 `Malformed multipart body`: a multipart body that does not parse.
+///
+/// ```
+/// use problem_core::spec::MALFORMED_MULTIPART;
+/// assert_eq!((MALFORMED_MULTIPART.status, MALFORMED_MULTIPART.detail), (400, "Malformed multipart body"));
+/// ```
 pub const MALFORMED_MULTIPART: Fixed = Fixed::new(400, "Malformed multipart body");
-/// 400: a request body that cannot be read.
+/// 400 `Failed to read request body`: a request body that cannot be read.
+///
+/// ```
+/// use problem_core::spec::UNREADABLE_BODY;
+/// assert_eq!((UNREADABLE_BODY.status, UNREADABLE_BODY.detail), (400, "Failed to read request body"));
+/// ```
 pub const UNREADABLE_BODY: Fixed = Fixed::new(400, "Failed to read request body");
-/// 400: a query string with more than [`MAX_PARAMETERS`] parameters.
+/// 400 `The query string has more than 1000 parameters.`: a query string with more than [`MAX_PARAMETERS`] parameters.
+///
+/// ```
+/// use problem_core::{query::CollectionParams, spec::TOO_MANY_QUERY_PARAMETERS};
+/// assert_eq!((TOO_MANY_QUERY_PARAMETERS.status, TOO_MANY_QUERY_PARAMETERS.detail), (400, "The query string has more than 1000 parameters."));
+/// let err = CollectionParams::from_query_str(&"a=1&".repeat(1001)).unwrap_err();
+/// assert_eq!(err.to_string(), TOO_MANY_QUERY_PARAMETERS.detail);
+/// ```
 pub const TOO_MANY_QUERY_PARAMETERS: Fixed =
     Fixed::new(400, "The query string has more than 1000 parameters.");
-/// 413: a form body with more than [`MAX_PARAMETERS`] fields.
+/// 413 `The request body has more than 1000 fields.`: a form body with more than [`MAX_PARAMETERS`] fields.
+///
+/// ```
+/// use problem_core::spec::TOO_MANY_FORM_FIELDS;
+/// assert_eq!((TOO_MANY_FORM_FIELDS.status, TOO_MANY_FORM_FIELDS.detail), (413, "The request body has more than 1000 fields."));
+/// ```
 pub const TOO_MANY_FORM_FIELDS: Fixed =
     Fixed::new(413, "The request body has more than 1000 fields.");
-/// 421: a request whose `Host` (or absolute-form authority) is not allowed.
+/// 421 `This server does not serve the requested host.`: a request whose `Host` (or absolute-form authority) is not allowed.
+///
+/// ```
+/// use problem_core::spec::HOST_NOT_ALLOWED;
+/// assert_eq!((HOST_NOT_ALLOWED.status, HOST_NOT_ALLOWED.detail), (421, "This server does not serve the requested host."));
+/// ```
 pub const HOST_NOT_ALLOWED: Fixed =
     Fixed::new(421, "This server does not serve the requested host.");
-/// 408: a body not received within the body timeout (hostile-input rule
+/// 408 `The request body was not received in time`: a body not received within the body timeout (hostile-input rule
 /// "Slow bodies").
+///
+/// ```
+/// use problem_core::spec::BODY_TIMEOUT;
+/// assert_eq!((BODY_TIMEOUT.status, BODY_TIMEOUT.detail), (408, "The request body was not received in time"));
+/// ```
 pub const BODY_TIMEOUT: Fixed = Fixed::new(408, "The request body was not received in time");
-/// 412: an `If-Match` that does not match the current `ETag`
+/// 412 `The resource has changed since it was read`: an `If-Match` that does not match the current `ETag`
 /// (RFC 9110 §13.1.1).
+///
+/// ```
+/// use problem_core::spec::PRECONDITION_FAILED;
+/// assert_eq!((PRECONDITION_FAILED.status, PRECONDITION_FAILED.detail), (412, "The resource has changed since it was read"));
+/// ```
 pub const PRECONDITION_FAILED: Fixed =
     Fixed::new(412, "The resource has changed since it was read");
-/// 400: request validation failed (the default detail of a
-/// `ValidationException`, and of every query error with issues).
+/// 400 `Request validation failed`: a request that failed validation (the
+/// default detail of a `ValidationException`, and of every query error
+/// with issues).
+///
+/// ```
+/// use problem_core::{Problem, ValidationException, spec::VALIDATION_FAILED};
+/// assert_eq!((VALIDATION_FAILED.status, VALIDATION_FAILED.detail), (400, "Request validation failed"));
+/// let err = ValidationException::new(Vec::new());
+/// assert_eq!(err.detail().as_deref(), Some(VALIDATION_FAILED.detail));
+/// ```
 pub const VALIDATION_FAILED: Fixed = Fixed::new(400, "Request validation failed");
-/// 400: `require_version` and the request carries no version.
+/// 400 `API version is required`: `require_version` and the request carries no version.
+///
+/// ```
+/// use problem_core::spec::VERSION_REQUIRED;
+/// assert_eq!((VERSION_REQUIRED.status, VERSION_REQUIRED.detail), (400, "API version is required"));
+/// ```
 pub const VERSION_REQUIRED: Fixed = Fixed::new(400, "API version is required");
 
 /// 404: `No route for <METHOD> <path>` (the path as received).
@@ -134,10 +189,7 @@ pub fn unsupported_content_encoding(codings: &str) -> String {
 /// assert_eq!(invalid_version(&format!("{}…", "w".repeat(64))), invalid_version(&long));
 /// ```
 pub fn invalid_version(raw: &str) -> String {
-    format!(
-        "Invalid API version \"{}\"",
-        crate::version::clip(raw)
-    )
+    format!("Invalid API version \"{}\"", crate::version::clip(raw))
 }
 
 /// 400: `API version <v> is not supported` (sent with `supportedVersions`).
@@ -175,27 +227,97 @@ pub fn removed_version(version: impl std::fmt::Display) -> String {
 /// The most parameters of a query string, and fields of a form body
 /// (spec, "Limits"); counted once, by the query parser's counter, for the
 /// pipeline's early check and the parser alike.
+///
+/// ```
+/// use problem_core::query::{QueryError, RawQuery};
+/// use problem_core::spec::MAX_PARAMETERS;
+/// assert_eq!(MAX_PARAMETERS, 1000);
+/// assert_eq!(RawQuery::parse(&"a=1&".repeat(MAX_PARAMETERS)).unwrap().len(), 1000);
+/// assert_eq!(RawQuery::parse(&"a=1&".repeat(MAX_PARAMETERS + 1)).unwrap_err(), QueryError::TooManyParameters);
+/// ```
 pub const MAX_PARAMETERS: usize = 1000;
-/// At most this many values in one `__in` / `__not_in` list, and entries
-/// in `sort`, `fields`, `exclude` or `search_fields` (comma-separated and
-/// exploded repeats together); more is the issue `too_many_values`.
+/// At most this many (100) values in one `__in` / `__not_in` list, and
+/// entries in `sort`, `fields`, `exclude` or `search_fields`
+/// (comma-separated and exploded repeats together); more is the issue
+/// `too_many_values` (member `max`).
+///
+/// ```
+/// use problem_core::query::{CollectionParams, MAX_LIST_VALUES, code};
+/// assert_eq!(MAX_LIST_VALUES, 100);
+/// let ids = vec!["1"; MAX_LIST_VALUES + 1].join(",");
+/// let err = CollectionParams::from_query_str(&format!("id__in={ids}")).unwrap_err();
+/// assert_eq!(err.issues()[0].code, code::TOO_MANY_VALUES);
+/// ```
 pub const MAX_LIST_VALUES: usize = 100;
-/// At most this many whitespace-separated search terms in `q`/`search`.
+/// At most this many (20) whitespace-separated search terms in
+/// `q`/`search`; more is the issue `too_many_values` (member `max`).
+///
+/// ```
+/// use problem_core::query::{CollectionParams, MAX_SEARCH_TERMS, code};
+/// assert_eq!(MAX_SEARCH_TERMS, 20);
+/// let q = vec!["ann"; MAX_SEARCH_TERMS + 1].join("+");
+/// let err = CollectionParams::from_query_str(&format!("q={q}")).unwrap_err();
+/// assert_eq!(err.issues()[0].code, code::TOO_MANY_VALUES);
+/// ```
 pub const MAX_SEARCH_TERMS: usize = 20;
-/// Default page size of offset and cursor pagination (spec, "Limits").
+/// Default page size of offset and cursor pagination, in items: 20
+/// (spec, "Limits"), used when the request has neither `per_page` nor
+/// `limit`.
+///
+/// ```
+/// use problem_core::query::{DEFAULT_PAGE_SIZE, Pagination};
+/// assert_eq!(DEFAULT_PAGE_SIZE, 20);
+/// assert_eq!(Pagination::from_query_str("page=2").unwrap().limit(), DEFAULT_PAGE_SIZE);
+/// ```
 pub const DEFAULT_PAGE_SIZE: u64 = 20;
-/// Default maximum page size; larger requested sizes are clamped to it.
+/// Default maximum page size, in items: 100 (spec, "Limits"); larger
+/// requested sizes (`per_page`, `limit`) are clamped to it.
+///
+/// ```
+/// use problem_core::query::{DEFAULT_MAX_PAGE_SIZE, Pagination};
+/// assert_eq!(DEFAULT_MAX_PAGE_SIZE, 100);
+/// assert_eq!(Pagination::from_query_str("per_page=500").unwrap().limit(), DEFAULT_MAX_PAGE_SIZE);
+/// ```
 pub const DEFAULT_MAX_PAGE_SIZE: u64 = 100;
 /// Default of `QueryLimits::max_filters`: at most 64 filter conditions per
-/// request.
+/// request; more is the issue `too_many_filters` (member `max`).
+///
+/// ```
+/// use problem_core::query::{DEFAULT_MAX_FILTERS, QueryLimits};
+/// assert_eq!(DEFAULT_MAX_FILTERS, 64);
+/// assert_eq!(QueryLimits::default().max_filters, DEFAULT_MAX_FILTERS);
+/// ```
 pub const DEFAULT_MAX_FILTERS: usize = 64;
 /// Default of `QueryLimits::max_value_length`: each filter value, list item
-/// and search term at most 256 characters.
+/// and search term at most 256 characters (Unicode scalar values, not
+/// bytes); longer is the issue `too_long` (member `max`).
+///
+/// ```
+/// use problem_core::query::{DEFAULT_MAX_VALUE_LENGTH, QueryLimits};
+/// assert_eq!(DEFAULT_MAX_VALUE_LENGTH, 256);
+/// let limits = QueryLimits::default();
+/// assert!(!limits.too_long(&"é".repeat(DEFAULT_MAX_VALUE_LENGTH)));
+/// assert!(limits.too_long(&"é".repeat(DEFAULT_MAX_VALUE_LENGTH + 1)));
+/// ```
 pub const DEFAULT_MAX_VALUE_LENGTH: usize = query_operators::DEFAULT_MAX_VALUE_LENGTH;
 /// The cap on the error message in a log line outside development, in
-/// characters (spec, `LOGGED_MESSAGE_LENGTH`).
+/// characters: 500 (spec, `LOGGED_MESSAGE_LENGTH`); the rest is cut off.
+///
+/// ```
+/// use problem_core::pipeline::{ErrorInfo, LOGGED_MESSAGE_LENGTH, LogOptions, MemoryLogger, log_error};
+/// let logger = MemoryLogger::default();
+/// let info = ErrorInfo::new("E", "x".repeat(600));
+/// log_error(LogOptions { logger: &logger, development: false }, "[app] Job", &info, None);
+/// assert!(logger.entries()[0].message.ends_with(&format!("): E: {}", "x".repeat(LOGGED_MESSAGE_LENGTH))));
+/// ```
 pub const LOGGED_MESSAGE_LENGTH: usize = 500;
-/// The default body timeout of the pipeline and of `ProblemApp`: 30 seconds.
+/// The default body timeout of the pipeline and of `ProblemApp`: 30
+/// seconds; a body not received in time is the 408 [`BODY_TIMEOUT`].
+///
+/// ```
+/// use std::time::Duration;
+/// assert_eq!(problem_core::pipeline::DEFAULT_BODY_TIMEOUT, Duration::from_secs(30));
+/// ```
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The longest `Link` header value a list response sends, in bytes: 8 KiB.
 /// Links repeat the request's query (up to five times in an offset list),
@@ -204,11 +326,34 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// overflows a proxy's header buffer. Over it, the header keeps only `next`
 /// and `prev`, and is left out when those alone are over it; the body's
 /// `links` member always has every link.
+///
+/// ```
+/// assert_eq!(problem_core::spec::MAX_LINK_HEADER_LENGTH, 8192);
+/// ```
 pub const MAX_LINK_HEADER_LENGTH: usize = 8 * 1024;
-/// The default `max_request_body_size` of a `ProblemApp`: 1 MiB.
+/// The default `max_request_body_size` of a `ProblemApp`, in bytes: 1 MiB
+/// (1,048,576); a larger body is answered 413 with an empty body.
+///
+/// ```
+/// assert_eq!(problem_core::server::DEFAULT_MAX_REQUEST_BODY_SIZE, 1_048_576);
+/// ```
 pub const DEFAULT_MAX_REQUEST_BODY_SIZE: usize = 1024 * 1024;
 /// The default header of the header versioning strategy: `X-API-Version`.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{DEFAULT_VERSION_HEADER, V2, header_version};
+/// let req = TestRequest::get().insert_header((DEFAULT_VERSION_HEADER, "2")).to_http_request();
+/// assert_eq!(header_version(&req, DEFAULT_VERSION_HEADER), Some(V2));
+/// ```
 pub const DEFAULT_VERSION_HEADER: &str = "X-API-Version";
 /// The default parameter of the query versioning strategy, `api-version`;
 /// also the query parameter collection queries ignore by default.
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::version::{DEFAULT_VERSION_QUERY, V2, query_version};
+/// let req = TestRequest::get().uri("/books?api-version=2").to_http_request();
+/// assert_eq!(query_version(&req, DEFAULT_VERSION_QUERY), Some(V2));
+/// ```
 pub const DEFAULT_VERSION_QUERY: &str = "api-version";

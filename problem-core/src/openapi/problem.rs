@@ -15,22 +15,55 @@ use crate::problem::{ABOUT_BLANK, Issue, IssueLocation, ProblemDetails, status_t
 /// §3): `application/problem+json`. Responses carry it with
 /// `; charset=utf-8` ([`PROBLEM_JSON`](crate::PROBLEM_JSON)).
 /// Feature `openapi`.
+///
+/// ```
+/// use problem_core::openapi::{PROBLEM_MEDIA_TYPE, problem_response};
+/// assert_eq!(PROBLEM_MEDIA_TYPE, "application/problem+json");
+/// assert!(problem_response(404, None).content.contains_key(PROBLEM_MEDIA_TYPE));
+/// ```
 pub const PROBLEM_MEDIA_TYPE: &str = "application/problem+json";
 
 /// The name under which [`ProblemDetails`] is registered in
 /// `components.schemas`: `ProblemDetails`.
 /// Feature `openapi`.
+///
+/// ```
+/// use problem_core::{ProblemDetails, openapi::PROBLEM_DETAILS_SCHEMA};
+/// use problem_core::openapi::utoipa::ToSchema;
+/// assert_eq!(ProblemDetails::name(), PROBLEM_DETAILS_SCHEMA);
+/// ```
 pub const PROBLEM_DETAILS_SCHEMA: &str = "ProblemDetails";
-/// The name of [`ValidationProblem`] in `components.schemas`.
+/// The name of [`ValidationProblem`] in `components.schemas`:
+/// `ValidationProblem`.
 /// Feature `openapi`.
+///
+/// ```
+/// use problem_core::openapi::{VALIDATION_PROBLEM_SCHEMA, ValidationProblem};
+/// use problem_core::openapi::utoipa::ToSchema;
+/// assert_eq!(ValidationProblem::name(), VALIDATION_PROBLEM_SCHEMA);
+/// ```
 pub const VALIDATION_PROBLEM_SCHEMA: &str = "ValidationProblem";
-/// The name of [`Issue`] in `components.schemas`.
+/// The name of [`Issue`] in `components.schemas`: `Issue`.
 /// Feature `openapi`.
+///
+/// ```
+/// use problem_core::{Issue, openapi::ISSUE_SCHEMA};
+/// use problem_core::openapi::utoipa::ToSchema;
+/// assert_eq!(Issue::name(), ISSUE_SCHEMA);
+/// ```
 pub const ISSUE_SCHEMA: &str = "Issue";
 /// The name of [`BadRequestProblem`] in `components.schemas`: the 400 body
 /// every 400 response refers to (`anyOf` [`ValidationProblem`] and
 /// [`ProblemDetails`]).
 /// Feature `openapi`.
+///
+/// ```
+/// use problem_core::openapi::{BAD_REQUEST_PROBLEM_SCHEMA, BadRequestProblem, bad_request_response};
+/// use problem_core::openapi::utoipa::ToSchema;
+/// assert_eq!(BadRequestProblem::name(), BAD_REQUEST_PROBLEM_SCHEMA);
+/// let json = serde_json::to_value(bad_request_response(None)).unwrap();
+/// assert_eq!(json["content"]["application/problem+json"]["schema"]["$ref"], format!("#/components/schemas/{BAD_REQUEST_PROBLEM_SCHEMA}"));
+/// ```
 pub const BAD_REQUEST_PROBLEM_SCHEMA: &str = "BadRequestProblem";
 
 fn string() -> ObjectBuilder {

@@ -73,6 +73,14 @@ pub struct LogRecord<'a> {
 /// ```
 pub trait LogSink: Send + Sync + 'static {
     /// Writes one entry.
+    ///
+    /// ```
+    /// use problem_core::pipeline::{LogLevel, LogRecord, LogSink, MemoryLogger};
+    /// let logger = MemoryLogger::default();
+    /// let record = LogRecord { level: LogLevel::Warn, message: "[app] slow", error: None, correlation_id: uuid::Uuid::nil() };
+    /// logger.log(&record);
+    /// assert_eq!((logger.entries()[0].level, logger.entries()[0].message.as_str()), (LogLevel::Warn, "[app] slow"));
+    /// ```
     fn log(&self, record: &LogRecord<'_>);
 }
 
@@ -586,6 +594,13 @@ pub fn log_error<E: LoggedError + ?Sized>(
 /// ```
 pub trait LoggedError {
     /// The name, message, stack and properties to log.
+    ///
+    /// ```
+    /// use problem_core::pipeline::LoggedError;
+    /// let io = std::io::Error::other("disk full");
+    /// let info = io.error_info();
+    /// assert_eq!((info.name(), info.message()), ("Error", "disk full"));
+    /// ```
     fn error_info(&self) -> Cow<'_, ErrorInfo>;
 }
 

@@ -33,7 +33,14 @@ macro_rules! builtin {
         pub struct $name(HttpException);
 
         impl $name {
-            /// The fixed status of this exception.
+            #[doc = concat!("The fixed status of this exception: ", stringify!($code), " `", $title, "`")]
+            /// (RFC 9110 §15).
+            ///
+            /// ```
+            #[doc = concat!("use problem_core::{", stringify!($name), ", Problem};")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::STATUS.as_u16(), ", stringify!($code), ");")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new().status(), ", stringify!($name), "::STATUS);")]
+            /// ```
             pub const STATUS: StatusCode = StatusCode::$status;
 
             /// The exception with no detail and default options.

@@ -35,6 +35,13 @@ use super::traits::Problem;
 /// ```
 pub trait ProblemExt: Problem + Sized {
     /// Wraps the problem so its options can be overridden.
+    ///
+    /// ```
+    /// use problem_core::{ConflictException, Problem, ProblemExt};
+    /// let err = ConflictException::new().customize().with_detail("ISBN 0441013597 exists");
+    /// assert_eq!((err.status().as_u16(), err.name()), (409, "ConflictException"));
+    /// assert_eq!(err.detail().as_deref(), Some("ISBN 0441013597 exists"));
+    /// ```
     fn customize(self) -> Customized<Self> {
         Customized {
             inner: self,

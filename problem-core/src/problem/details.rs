@@ -13,9 +13,24 @@ use crate::uri;
 
 /// Extension members of a problem document: a JSON object whose members are
 /// written at the top level of the body, in insertion order (RFC 9457 §3.2).
+///
+/// ```
+/// use problem_core::{Extensions, HttpException, Problem};
+/// let err = HttpException::new(409)?.with_extension("isbn", "0441013597");
+/// let members: Extensions = err.extensions()?;
+/// assert_eq!(members["isbn"], "0441013597");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub type Extensions = serde_json::Map<String, Value>;
 
-/// The problem type used when none is given (RFC 9457 §4.2.1).
+/// The problem type used when none is given: `about:blank` (RFC 9457
+/// §4.2.1).
+///
+/// ```
+/// use problem_core::{ABOUT_BLANK, NotFoundException, Problem};
+/// assert_eq!(ABOUT_BLANK, "about:blank");
+/// assert_eq!(NotFoundException::new().problem_type(), ABOUT_BLANK);
+/// ```
 pub const ABOUT_BLANK: &str = "about:blank";
 
 /// The body of a problem response (spec, "Problem body"; RFC 9457).

@@ -13,7 +13,16 @@ use super::details::{ABOUT_BLANK, BodyRef, Extensions, ExtraMembers, NoMembers};
 use super::titles::status_title;
 use super::traits::Problem;
 
-/// A boxed error usable as a problem's cause.
+/// A boxed error usable as a problem's cause (`with_cause` takes any
+/// `impl Into<BoxError>`); the cause is never sent to the client.
+///
+/// ```
+/// use problem_core::{BoxError, HttpException, Problem};
+/// let cause: BoxError = Box::new(std::io::Error::other("db down"));
+/// let err = HttpException::new(503)?.with_cause(cause);
+/// assert_eq!(err.cause().map(|c| c.to_string()).as_deref(), Some("db down"));
+/// # Ok::<(), problem_core::StatusRangeError>(())
+/// ```
 pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 
 /// The status given to [`HttpException::new`] is outside `400..=599`

@@ -32,7 +32,13 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-/// What a credential is replaced with.
+/// What a credential is replaced with: `***`.
+///
+/// ```
+/// use problem_core::pipeline::{REDACTED, redact};
+/// assert_eq!(REDACTED, "***");
+/// assert_eq!(redact("postgres://app:s3cret@db:5432/shop"), format!("postgres://{REDACTED}@db:5432/shop"));
+/// ```
 pub const REDACTED: &str = "***";
 
 /// Replaces the user information of every URL in `text` with `***`.

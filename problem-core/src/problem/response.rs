@@ -13,7 +13,15 @@ use super::redact::{redact, redact_members};
 use super::traits::Problem;
 
 /// The content type of every problem response (RFC 9457 §3, with the
-/// UTF-8 charset of RFC 8259 §8.1).
+/// UTF-8 charset of RFC 8259 §8.1): `application/problem+json;
+/// charset=utf-8`.
+///
+/// ```
+/// use problem_core::{NotFoundException, PROBLEM_JSON, Problem, problem_response};
+/// let body = NotFoundException::new().to_problem("/books/7").unwrap();
+/// let res = problem_response(&body, None);
+/// assert_eq!(res.headers().get("content-type").unwrap(), PROBLEM_JSON);
+/// ```
 pub const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
 
 /// The body sent when a problem cannot be serialized: a fixed, valid 500.

@@ -51,25 +51,63 @@ use super::titles::status_title;
     note = "an exception filter for an error type that is not a problem (`std::io::Error`, `sqlx::Error`, ...) is registered with `filter_error::<E, _>`"
 )]
 pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
-    /// The HTTP status, always in `400..=599`.
+    /// The HTTP status, always in `400..=599` (RFC 9457 §3.1.2, `status`).
+    ///
+    /// ```
+    /// use problem_core::{HttpException, NotFoundException, Problem};
+    /// assert_eq!(NotFoundException::new().status(), actix_web::http::StatusCode::NOT_FOUND);
+    /// assert_eq!(HttpException::new(429)?.status().as_u16(), 429);
+    /// # Ok::<(), problem_core::StatusRangeError>(())
+    /// ```
     fn status(&self) -> StatusCode;
 
-    /// The problem type URI (`type`). Default `about:blank`.
+    /// The problem type URI (`type`, RFC 9457 §3.1.1). Default
+    /// `about:blank`.
+    ///
+    /// ```
+    /// use problem_core::{NotFoundException, Problem};
+    /// assert_eq!(NotFoundException::new().problem_type(), "about:blank");
+    /// let err = NotFoundException::new().with_type("/problems/no-such-book");
+    /// assert_eq!(err.problem_type(), "/problems/no-such-book");
+    /// ```
     fn problem_type(&self) -> &str {
         ABOUT_BLANK
     }
 
-    /// The title (`title`). Default: [`status_title`] of the status.
+    /// The title (`title`, RFC 9457 §3.1.3). Default: [`status_title`] of
+    /// the status.
+    ///
+    /// ```
+    /// use problem_core::{HttpException, Problem, TooManyRequestsException};
+    /// assert_eq!(TooManyRequestsException::new().title(), "Too Many Requests");
+    /// assert_eq!(HttpException::new(499)?.title(), "Error");
+    /// # Ok::<(), problem_core::StatusRangeError>(())
+    /// ```
     fn title(&self) -> Cow<'_, str> {
         Cow::Borrowed(status_title(self.status().as_u16()))
     }
 
-    /// The detail (`detail`), when the problem has one.
+    /// The detail (`detail`, RFC 9457 §3.1.4), when the problem has one.
+    ///
+    /// ```
+    /// use problem_core::{NotFoundException, Problem};
+    /// assert_eq!(NotFoundException::new().detail(), None);
+    /// let err = NotFoundException::new().with_detail("Book 7 not found");
+    /// assert_eq!(err.detail().as_deref(), Some("Book 7 not found"));
+    /// ```
     fn detail(&self) -> Option<Cow<'_, str>> {
         None
     }
 
-    /// The extension members.
+    /// The extension members (RFC 9457 §3.2), in insertion order.
+    ///
+    /// ```
+    /// use problem_core::{HttpException, NotFoundException, Problem};
+    /// assert!(NotFoundException::new().extensions()?.is_empty());
+    /// let err = HttpException::new(409)?.with_extension("isbn", "0441013597");
+    /// assert_eq!(serde_json::Value::Object(err.extensions()?), serde_json::json!({"isbn": "0441013597"}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// [`ProblemBuildError`] when a member could not be serialized to JSON;
@@ -81,6 +119,13 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
     /// Headers sent with the problem response, for 4xx and 5xx alike
     /// (e.g. `Retry-After`, `WWW-Authenticate`).
     ///
+    /// ```
+    /// use problem_core::{Problem, ServiceUnavailableException};
+    /// let err = ServiceUnavailableException::new().with_header(("Retry-After", "120"));
+    /// assert_eq!(err.headers()?.get("retry-after").unwrap(), "120");
+    /// # Ok::<(), problem_core::ProblemBuildError>(())
+    /// ```
+    ///
     /// # Errors
     /// [`ProblemBuildError`] when a header name or value was invalid.
     fn headers(&self) -> Result<HeaderMap, ProblemBuildError> {
@@ -89,10 +134,24 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
 
     /// The type's name without its path: `HttpException`,
     /// `NotFoundException`, or a derived type's own name.
+    ///
+    /// ```
+    /// use problem_core::{ConflictException, HttpException, Problem};
+    /// assert_eq!(ConflictException::new().name(), "ConflictException");
+    /// assert_eq!(HttpException::new(409)?.name(), "HttpException");
+    /// # Ok::<(), problem_core::StatusRangeError>(())
+    /// ```
     fn name(&self) -> &'static str;
 
     /// The underlying error, never sent to the client. Defaults to
     /// [`std::error::Error::source`].
+    ///
+    /// ```
+    /// use problem_core::{InternalServerErrorException, Problem};
+    /// assert!(InternalServerErrorException::new().cause().is_none());
+    /// let err = InternalServerErrorException::new().with_cause(std::io::Error::other("db down"));
+    /// assert_eq!(err.cause().map(|c| c.to_string()).as_deref(), Some("db down"));
+    /// ```
     fn cause(&self) -> Option<&(dyn StdError + 'static)> {
         self.source()
     }
@@ -169,6 +228,13 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
     /// filters: the type itself, the type wrapped by
     /// [`ProblemExt`](crate::ProblemExt) overrides, and for
     /// `BadRequestException` also `ValidationException` (spec: "a kind of").
+    ///
+    /// ```
+    /// use problem_core::{ConflictException, NotFoundException, Problem, ProblemExt};
+    /// let err: actix_web::Error = NotFoundException::new().customize().with_detail("Book 7 not found").into();
+    /// assert_eq!(NotFoundException::catch(&err).unwrap().status(), 404);
+    /// assert!(ConflictException::catch(&err).is_none());
+    /// ```
     fn catch(err: &actix_web::Error) -> Option<&Self>
     where
         Self: Sized,

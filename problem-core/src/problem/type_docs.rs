@@ -112,6 +112,17 @@ pub struct MemberDoc {
 /// ```
 pub trait DocumentedProblem {
     /// The description of each case, in declaration order.
+    ///
+    /// ```
+    /// use problem_core::{DocumentedProblem, Problem};
+    /// /// The ISBN is already in the catalog.
+    /// #[derive(Debug, Problem)]
+    /// #[problem(status = 409, type = "/problems/duplicate-isbn")]
+    /// struct DuplicateIsbn;
+    /// let doc = &DuplicateIsbn::problem_type_docs()[0];
+    /// assert_eq!((doc.problem_type, doc.status, doc.title), ("/problems/duplicate-isbn", 409, "Conflict"));
+    /// assert_eq!(doc.description, "The ISBN is already in the catalog.");
+    /// ```
     fn problem_type_docs() -> Vec<ProblemTypeDoc>;
 }
 

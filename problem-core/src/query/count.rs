@@ -5,13 +5,34 @@
 use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value as Json;
 
-/// The `Prefer` request header (RFC 7240 §2).
+/// The `Prefer` request header (RFC 7240 §2); this crate reads its
+/// `count` preference ([`prefer_count`]).
+///
+/// ```
+/// use actix_web::test::TestRequest;
+/// use problem_core::query::{CountStrategy, PREFER, prefer_count};
+/// let req = TestRequest::get().insert_header((PREFER, "count=estimated")).to_http_request();
+/// assert_eq!(prefer_count(req.headers()), Some(CountStrategy::Estimated));
+/// ```
 pub const PREFER: HeaderName = HeaderName::from_static("prefer");
-/// The `Preference-Applied` response header (RFC 7240 §3).
+/// The `Preference-Applied` response header (RFC 7240 §3): `count=exact`,
+/// `count=estimated` or `count=none` on an offset listing whose request's
+/// `count` preference was honoured.
+///
+/// ```
+/// use problem_core::query::PREFERENCE_APPLIED;
+/// assert_eq!(PREFERENCE_APPLIED.as_str(), "preference-applied");
+/// ```
 pub const PREFERENCE_APPLIED: HeaderName = HeaderName::from_static("preference-applied");
 
 /// Default of [`QueryConfig::estimate_threshold`](super::QueryConfig::estimate_threshold):
 /// an estimated count is exact up to 10,000 matching rows.
+///
+/// ```
+/// use problem_core::query::{DEFAULT_ESTIMATE_THRESHOLD, QueryConfig};
+/// assert_eq!(DEFAULT_ESTIMATE_THRESHOLD, 10_000);
+/// assert_eq!(QueryConfig::default().count_threshold(), DEFAULT_ESTIMATE_THRESHOLD);
+/// ```
 pub const DEFAULT_ESTIMATE_THRESHOLD: u64 = 10_000;
 
 /// How the total of an offset page is counted: the application's default

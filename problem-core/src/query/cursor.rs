@@ -122,9 +122,21 @@ const FLAGS_KNOWN: u8 = FLAG_PREV | FLAG_NO_HASH | FLAG_AT_ROW;
 pub(crate) const HASH_LEN: usize = 16;
 /// Length of the sort digest of version 3 (bytes).
 pub(crate) const SORT_DIGEST_LEN: usize = 8;
-/// Longest token accepted (characters); longer ones are `invalid_cursor`.
+/// Longest cursor token accepted, in characters: 4096; a longer one is the
+/// issue `invalid_cursor`.
+///
+/// ```
+/// assert_eq!(problem_core::query::MAX_CURSOR_LENGTH, 4096);
+/// ```
 pub const MAX_CURSOR_LENGTH: usize = 4096;
-/// Shortest accepted cursor key, in bytes.
+/// Shortest accepted cursor key, in bytes: 32.
+///
+/// ```
+/// use problem_core::query::{CursorKeys, MIN_CURSOR_KEY_LENGTH};
+/// assert_eq!(MIN_CURSOR_KEY_LENGTH, 32);
+/// assert!(CursorKeys::new([vec![7u8; MIN_CURSOR_KEY_LENGTH]]).is_ok());
+/// assert!(CursorKeys::new([vec![7u8; MIN_CURSOR_KEY_LENGTH - 1]]).is_err());
+/// ```
 pub const MIN_CURSOR_KEY_LENGTH: usize = 32;
 /// Tag prefix of the JSON payloads (versions 1 and 2).
 const DOMAIN: &[u8] = b"problem-core/cursor/v1\0";

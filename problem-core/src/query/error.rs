@@ -17,43 +17,126 @@ use super::value::ValueKind;
 /// assert_eq!(code::OUT_OF_RANGE, "out_of_range");
 /// ```
 pub mod code {
-    /// A parameter that is neither reserved nor a whitelisted filter.
+    /// `unknown_parameter`: a parameter that is neither reserved nor a whitelisted filter.
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::UNKNOWN_PARAMETER, "unknown_parameter");
+    /// ```
     pub const UNKNOWN_PARAMETER: &str = "unknown_parameter";
-    /// A filter (`field__op`) on a field that is not filterable; in a
+    /// `unknown_field`: a filter (`field__op`) on a field that is not filterable; in a
     /// request body, a member the type refuses
     /// (`#[serde(deny_unknown_fields)]`; `name` is the member's JSON
     /// pointer).
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::UNKNOWN_FIELD, "unknown_field");
+    /// ```
     pub const UNKNOWN_FIELD: &str = "unknown_field";
-    /// An operator that does not exist or is not allowed on that field.
+    /// `operator_not_allowed`: an operator that does not exist or is not allowed on that field.
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, code};
+    /// let err = CollectionParams::from_query_str("year__around=2000").unwrap_err();
+    /// assert_eq!(err.issues()[0].code, code::OPERATOR_NOT_ALLOWED);
+    /// assert_eq!(code::OPERATOR_NOT_ALLOWED, "operator_not_allowed");
+    /// ```
     pub const OPERATOR_NOT_ALLOWED: &str = "operator_not_allowed";
-    /// A value that does not parse (member `expected` names the type).
+    /// `invalid_value`: a value that does not parse (member `expected` names the type).
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, code};
+    /// let err = CollectionParams::from_query_str("per_page=x").unwrap_err();
+    /// assert_eq!(err.issues()[0].code, code::INVALID_VALUE);
+    /// assert_eq!(code::INVALID_VALUE, "invalid_value");
+    /// ```
     pub const INVALID_VALUE: &str = "invalid_value";
-    /// A `sort` entry naming a field that is not sortable.
+    /// `not_sortable`: a `sort` entry naming a field that is not sortable.
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::NOT_SORTABLE, "not_sortable");
+    /// ```
     pub const NOT_SORTABLE: &str = "not_sortable";
-    /// A `search_fields` entry naming a field that is not searchable.
+    /// `not_searchable`: a `search_fields` entry naming a field that is not searchable.
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::NOT_SEARCHABLE, "not_searchable");
+    /// ```
     pub const NOT_SEARCHABLE: &str = "not_searchable";
-    /// A `fields`/`exclude` entry naming a field that is not selectable.
+    /// `not_selectable`: a `fields`/`exclude` entry naming a field that is not selectable.
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::NOT_SELECTABLE, "not_selectable");
+    /// ```
     pub const NOT_SELECTABLE: &str = "not_selectable";
-    /// Parameters that contradict each other (`per_page` and `limit`, `q`
+    /// `conflicting_parameters`: parameters that contradict each other (`per_page` and `limit`, `q`
     /// and `search`, `cursor` and `page`, a repeated parameter).
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, code};
+    /// let err = CollectionParams::from_query_str("per_page=10&limit=20").unwrap_err();
+    /// assert_eq!(err.issues()[0].code, code::CONFLICTING_PARAMETERS);
+    /// assert_eq!(code::CONFLICTING_PARAMETERS, "conflicting_parameters");
+    /// ```
     pub const CONFLICTING_PARAMETERS: &str = "conflicting_parameters";
-    /// A number outside its range (`page` below 1, page size below 1).
+    /// `out_of_range`: a number outside its range (`page` below 1, page size below 1).
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, code};
+    /// let err = CollectionParams::from_query_str("page=0").unwrap_err();
+    /// assert_eq!(err.issues()[0].code, code::OUT_OF_RANGE);
+    /// assert_eq!(code::OUT_OF_RANGE, "out_of_range");
+    /// ```
     pub const OUT_OF_RANGE: &str = "out_of_range";
-    /// A list longer than allowed (member `max`: `__in` and `__not_in`
+    /// `too_many_values`: a list longer than allowed (member `max`: `__in` and `__not_in`
     /// take 100 values, `q` 20 search terms), as the other size limits
     /// ([`TOO_MANY_FILTERS`], [`TOO_LONG`]) give `max`.
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, code};
+    /// let ids = vec!["1"; 101].join(",");
+    /// let err = CollectionParams::from_query_str(&format!("id__in={ids}")).unwrap_err();
+    /// assert_eq!(err.issues()[0].code, code::TOO_MANY_VALUES);
+    /// assert_eq!(code::TOO_MANY_VALUES, "too_many_values");
+    /// ```
     pub const TOO_MANY_VALUES: &str = "too_many_values";
-    /// More filter conditions than allowed (member `max`; default 64).
+    /// `too_many_filters`: more filter conditions than allowed (member `max`; default 64).
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, code};
+    /// let filters: Vec<String> = (0..65).map(|i| format!("f{i}=1")).collect();
+    /// let err = CollectionParams::from_query_str(&filters.join("&")).unwrap_err();
+    /// assert_eq!(err.issues()[0].code, code::TOO_MANY_FILTERS);
+    /// assert_eq!(code::TOO_MANY_FILTERS, "too_many_filters");
+    /// ```
     pub const TOO_MANY_FILTERS: &str = "too_many_filters";
-    /// A filter value, list item or search term longer than allowed
+    /// `too_long`: a filter value, list item or search term longer than allowed
     /// (member `max`, in characters; default 256).
+    ///
+    /// ```
+    /// use problem_core::query::{CollectionParams, code};
+    /// let err = CollectionParams::from_query_str(&format!("title={}", "a".repeat(257))).unwrap_err();
+    /// assert_eq!(err.issues()[0].code, code::TOO_LONG);
+    /// assert_eq!(code::TOO_LONG, "too_long");
+    /// ```
     pub const TOO_LONG: &str = "too_long";
-    /// A cursor that is tampered, truncated or was not issued here.
+    /// `invalid_cursor`: a cursor that is tampered, truncated or was not issued here.
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::INVALID_CURSOR, "invalid_cursor");
+    /// ```
     pub const INVALID_CURSOR: &str = "invalid_cursor";
-    /// A cursor used with a different sort, filter or search.
+    /// `cursor_mismatch`: a cursor used with a different sort, filter or search.
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::CURSOR_MISMATCH, "cursor_mismatch");
+    /// ```
     pub const CURSOR_MISMATCH: &str = "cursor_mismatch";
-    /// A required member or parameter that is missing (body issues too:
+    /// `required`: a required member or parameter that is missing (body issues too:
     /// `name` is the member's JSON pointer).
+    ///
+    /// ```
+    /// assert_eq!(problem_core::query::code::REQUIRED, "required");
+    /// ```
     pub const REQUIRED: &str = "required";
 }
 

@@ -43,6 +43,12 @@ macro_rules! define_operator {
         impl Operator {
             /// Every operator, in the spec's order (the operators beyond
             /// the spec's last).
+            ///
+            /// ```
+            /// use problem_core::query::Operator;
+            /// assert_eq!(Operator::ALL[..4], [Operator::Eq, Operator::Ne, Operator::Gt, Operator::Gte]);
+            /// assert!(Operator::ALL.iter().all(|op| Operator::from_name(op.as_str()) == Some(*op)));
+            /// ```
             pub const ALL: [Operator; { const N: &[&str] = &[$($name),*]; N.len() }] = [$(Self::$v),*];
 
             /// The operator's name in the query form (`field__<name>=..`)

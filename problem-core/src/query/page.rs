@@ -851,6 +851,11 @@ impl<T: Serialize> Responder for CursorPage<T> {
 
 /// `X-Total-Count`: the number of matching items, sent by [`BareList`]
 /// when an offset page counted its total.
+///
+/// ```
+/// use problem_core::query::X_TOTAL_COUNT;
+/// assert_eq!(X_TOTAL_COUNT.as_str(), "x-total-count");
+/// ```
 pub const X_TOTAL_COUNT: HeaderName = HeaderName::from_static("x-total-count");
 
 /// A list answered as a bare JSON array of items (the version-2 style of

@@ -294,7 +294,16 @@ impl QuerySchema {
 /// assert_eq!(err.issues()[0].code, "operator_not_allowed");
 /// ```
 pub trait CollectionQuery: 'static {
-    /// The whitelist.
+    /// The whitelist: the key, default sort, page sizes and fields.
+    ///
+    /// ```
+    /// use problem_core::CollectionQuery;
+    /// use problem_core::query::CollectionQuery as _;
+    /// #[derive(CollectionQuery)]
+    /// #[allow(dead_code)]
+    /// struct BookQuery { #[query(filter(eq), sort)] id: i64, title: String }
+    /// assert_eq!((BookQuery::SCHEMA.resource, BookQuery::SCHEMA.key, BookQuery::SCHEMA.fields.len()), ("BookQuery", "id", 2));
+    /// ```
     const SCHEMA: &'static QuerySchema;
 }
 

@@ -420,6 +420,12 @@ pub(crate) fn format_date(d: Date) -> String {
 )]
 pub trait QueryValue {
     /// How query values of this type parse and compare.
+    ///
+    /// ```
+    /// use problem_core::query::{QueryValue, ValueKind};
+    /// assert_eq!(i16::KIND, ValueKind::Integer { min: -32768, max: 32767 });
+    /// assert_eq!((String::KIND, bool::KIND), (ValueKind::Text, ValueKind::Boolean));
+    /// ```
     const KIND: ValueKind;
 }
 

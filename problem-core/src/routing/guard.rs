@@ -11,7 +11,14 @@ use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform, forwar
 
 use crate::problem::ForbiddenException;
 
-/// The future a [`Guard`] returns.
+/// The future a [`Guard`] returns: `Ok(true)` lets the request through,
+/// `Ok(false)` answers 403, `Err` answers that error.
+///
+/// ```
+/// use problem_core::routing::GuardFuture;
+/// let pass: GuardFuture = Box::pin(async { Ok::<_, actix_web::Error>(true) });
+/// assert!(actix_web::rt::System::new().block_on(pass).unwrap());
+/// ```
 pub type GuardFuture = Pin<Box<dyn Future<Output = Result<bool, actix_web::Error>>>>;
 
 /// An async check before a route's handler: `Ok(true)` goes on, `Ok(false)`
@@ -46,6 +53,14 @@ pub type GuardFuture = Pin<Box<dyn Future<Output = Result<bool, actix_web::Error
 /// ```
 pub trait Guard: Send + Sync + 'static {
     /// Checks the request.
+    ///
+    /// ```
+    /// use actix_web::{HttpRequest, test::TestRequest};
+    /// use problem_core::routing::Guard;
+    /// let has_key = |req: HttpRequest| async move { Ok::<_, actix_web::Error>(req.headers().contains_key("x-api-key")) };
+    /// let req = TestRequest::get().insert_header(("X-API-Key", "k")).to_http_request();
+    /// assert!(actix_web::rt::System::new().block_on(has_key.check(req)).unwrap());
+    /// ```
     fn check(&self, req: HttpRequest) -> GuardFuture;
 }
 

@@ -58,18 +58,54 @@ pub struct ApiVersion {
 }
 
 /// Version 1.0 (spec, "ApiVersion": predefined constants).
+///
+/// ```
+/// use problem_core::version::{ApiVersion, V1};
+/// assert_eq!(V1, ApiVersion::new(1, 0));
+/// assert_eq!(("1".parse(), V1.to_string()), (Ok(V1), "1.0".to_owned()));
+/// ```
 pub const V1: ApiVersion = ApiVersion::V1;
 /// Version 2.0 (spec, "ApiVersion": predefined constants).
+///
+/// ```
+/// use problem_core::version::{ApiVersion, V2};
+/// assert_eq!(V2, ApiVersion::new(2, 0));
+/// assert_eq!(("2".parse(), V2.to_string()), (Ok(V2), "2.0".to_owned()));
+/// ```
 pub const V2: ApiVersion = ApiVersion::V2;
 /// Version 3.0 (spec, "ApiVersion": predefined constants).
+///
+/// ```
+/// use problem_core::version::{ApiVersion, V3};
+/// assert_eq!(V3, ApiVersion::new(3, 0));
+/// assert_eq!(("3".parse(), V3.to_string()), (Ok(V3), "3.0".to_owned()));
+/// ```
 pub const V3: ApiVersion = ApiVersion::V3;
 
 impl ApiVersion {
-    /// Version 1.0.
+    /// Version 1.0, the same as [`version::V1`](crate::version::V1).
+    ///
+    /// ```
+    /// use problem_core::version::ApiVersion;
+    /// assert_eq!((ApiVersion::V1.major, ApiVersion::V1.minor), (1, 0));
+    /// assert_eq!(ApiVersion::V1.short().to_string(), "1");
+    /// ```
     pub const V1: ApiVersion = ApiVersion::new(1, 0);
-    /// Version 2.0.
+    /// Version 2.0, the same as [`version::V2`](crate::version::V2).
+    ///
+    /// ```
+    /// use problem_core::version::ApiVersion;
+    /// assert_eq!((ApiVersion::V2.major, ApiVersion::V2.minor), (2, 0));
+    /// assert_eq!(ApiVersion::V2.short().to_string(), "2");
+    /// ```
     pub const V2: ApiVersion = ApiVersion::new(2, 0);
-    /// Version 3.0.
+    /// Version 3.0, the same as [`version::V3`](crate::version::V3).
+    ///
+    /// ```
+    /// use problem_core::version::ApiVersion;
+    /// assert_eq!((ApiVersion::V3.major, ApiVersion::V3.minor), (3, 0));
+    /// assert_eq!(ApiVersion::V3.short().to_string(), "3");
+    /// ```
     pub const V3: ApiVersion = ApiVersion::new(3, 0);
 
     /// The version `major.minor`.
@@ -182,7 +218,14 @@ impl fmt::Display for ApiVersion {
 }
 
 /// The longest part of a rejected input kept in a [`VersionParseError`]
-/// (and in the `Invalid API version` problem detail), in characters.
+/// (and in the `Invalid API version` problem detail), in characters: 64,
+/// followed by `…` when the input was longer.
+///
+/// ```
+/// use problem_core::version::MAX_ECHOED_INPUT;
+/// let detail = problem_core::spec::invalid_version(&"w".repeat(100));
+/// assert_eq!(detail, format!("Invalid API version \"{}…\"", "w".repeat(MAX_ECHOED_INPUT)));
+/// ```
 pub const MAX_ECHOED_INPUT: usize = 64;
 
 /// Shortens hostile input before it is echoed: at most

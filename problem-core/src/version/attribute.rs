@@ -29,6 +29,15 @@ use super::VersionConstraint;
 pub trait VersionConstraints {
     /// The constraints, in the order the attribute lists them (spec,
     /// "Versioning": the versions a handler serves).
+    ///
+    /// ```
+    /// use problem_core::version::{ApiVersion, VersionConstraint, VersionConstraints, V1};
+    /// struct OneAndLater;
+    /// impl VersionConstraints for OneAndLater {
+    ///     const CONSTRAINTS: &'static [VersionConstraint] = &[VersionConstraint::Exact(V1), VersionConstraint::Minimum(ApiVersion::new(2, 1))];
+    /// }
+    /// assert_eq!(OneAndLater::CONSTRAINTS[1].to_string(), "2.1+");
+    /// ```
     const CONSTRAINTS: &'static [VersionConstraint];
 }
 
@@ -120,7 +129,16 @@ impl<R: Responder, C> Responder for Versioned<R, C> {
     note = "add #[versioned(\"...\")] to that function, naming the API versions it serves: e.g. #[versioned(\"1.0\")], #[versioned(\"2.x\")] or #[versioned(\"2.1+\")]"
 )]
 pub trait VersionedOutput {
-    /// The handler's constraints.
+    /// The handler's constraints, as its `#[versioned(...)]` attribute lists
+    /// them.
+    ///
+    /// ```
+    /// use problem_core::versioned;
+    /// use problem_core::version::{ApiVersion, VersionConstraint, V1, constraints_of};
+    /// #[versioned("1.0", "2.1+")]
+    /// async fn list() -> &'static str { "books" }
+    /// assert_eq!(constraints_of(&list), [VersionConstraint::Exact(V1), VersionConstraint::Minimum(ApiVersion::new(2, 1))]);
+    /// ```
     const CONSTRAINTS: &'static [VersionConstraint];
 }
 

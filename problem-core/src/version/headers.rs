@@ -49,17 +49,59 @@ macro_rules! version_header_names {
 
 version_header_names! {
     /// `X-API-Version`: the resolved version, short form (`3`, `2.1`).
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::{ApiVersion, VersionHeaders, X_API_VERSION};
+    /// let h = HeaderMap::new().with_api_version(ApiVersion::new(2, 1));
+    /// assert_eq!(h.get(X_API_VERSION).unwrap(), "2.1");
+    /// ```
     X_API_VERSION = "x-api-version", Version;
     /// `X-API-Supported-Versions`: the supported versions, short form,
     /// separated by a comma and a space (`2, 3`).
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::{V2, V3, VersionHeaders, X_API_SUPPORTED_VERSIONS};
+    /// let h = HeaderMap::new().with_supported_versions([V2, V3]);
+    /// assert_eq!(h.get(X_API_SUPPORTED_VERSIONS).unwrap(), "2, 3");
+    /// ```
     X_API_SUPPORTED_VERSIONS = "x-api-supported-versions", SupportedVersions;
     /// `X-API-Deprecated`: `true` on responses of a deprecated version.
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::{VersionHeaders, X_API_DEPRECATED};
+    /// let h = HeaderMap::new().with_deprecation_warning("API version 2 is deprecated");
+    /// assert_eq!(h.get(X_API_DEPRECATED).unwrap(), "true");
+    /// ```
     X_API_DEPRECATED = "x-api-deprecated", Deprecated;
     /// `X-API-Deprecation-Message`: the deprecation text of a deprecated version.
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::{VersionHeaders, X_API_DEPRECATION_MESSAGE};
+    /// let h = HeaderMap::new().with_deprecation_warning("API version 2 is deprecated");
+    /// assert_eq!(h.get(X_API_DEPRECATION_MESSAGE).unwrap(), "API version 2 is deprecated");
+    /// ```
     X_API_DEPRECATION_MESSAGE = "x-api-deprecation-message", DeprecationMessage;
     /// `Deprecation` (RFC 9745): `true`, or `@<unix-seconds>` with a date.
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::{DEPRECATION, VersionHeaders};
+    /// let h = HeaderMap::new().with_deprecation_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_767_225_600));
+    /// assert_eq!(h.get(DEPRECATION).unwrap(), "@1767225600");
+    /// ```
     DEPRECATION = "deprecation", Deprecation;
-    /// `Sunset` (RFC 8594): an IMF-fixdate.
+    /// `Sunset` (RFC 8594): an IMF-fixdate (RFC 9110 §5.6.7).
+    ///
+    /// ```
+    /// use actix_web::http::header::HeaderMap;
+    /// use problem_core::version::{SUNSET, VersionHeaders};
+    /// let h = HeaderMap::new().with_sunset_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_830_297_599));
+    /// assert_eq!(h.get(SUNSET).unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
+    /// ```
     SUNSET = "sunset", Sunset;
 }
 
@@ -174,10 +216,26 @@ pub fn default_deprecation_message(version: ApiVersion) -> String {
 /// assert_eq!(h.get("sunset").unwrap(), "Fri, 31 Dec 2027 23:59:59 GMT");
 /// ```
 pub trait VersionHeaders: Sized {
-    /// The headers to write to.
+    /// The headers to write to (the response's own header map).
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use actix_web::http::header::HeaderValue;
+    /// use problem_core::version::{VersionHeaders, X_API_VERSION};
+    /// let mut res = HttpResponse::Ok().finish();
+    /// res.version_headers_mut().insert(X_API_VERSION, HeaderValue::from_static("2"));
+    /// assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+    /// ```
     fn version_headers_mut(&mut self) -> &mut HeaderMap;
 
     /// Adds `X-API-Version` with the short form of `version`.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::version::{V3, VersionHeaders};
+    /// let res = HttpResponse::Ok().finish().with_api_version(V3);
+    /// assert_eq!(res.headers().get("x-api-version").unwrap(), "3");
+    /// ```
     fn with_api_version(mut self, version: ApiVersion) -> Self {
         self.version_headers_mut()
             .insert(X_API_VERSION, version.header_value());
@@ -188,6 +246,16 @@ pub trait VersionHeaders: Sized {
     /// `X-API-Deprecation-Message: <message>` and `Deprecation: true`.
     /// Control characters in `message` other than tab (which a field value
     /// may hold, RFC 9110 §5.5) are sent as spaces.
+    ///
+    /// ```
+    /// use actix_web::HttpResponse;
+    /// use problem_core::version::VersionHeaders;
+    /// let res = HttpResponse::Ok().finish().with_deprecation_warning("Use v3\nsoon");
+    /// let h = res.headers();
+    /// assert_eq!(h.get("x-api-deprecated").unwrap(), "true");
+    /// assert_eq!(h.get("deprecation").unwrap(), "true");
+    /// assert_eq!(h.get("x-api-deprecation-message").unwrap(), "Use v3 soon");
+    /// ```
     fn with_deprecation_warning(mut self, message: impl AsRef<str>) -> Self {
         let h = self.version_headers_mut();
         h.insert(X_API_DEPRECATED, HeaderValue::from_static("true"));
