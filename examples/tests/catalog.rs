@@ -676,7 +676,10 @@ async fn multipart_lines_over_the_parser_buffer_are_malformed() {
             .send()
     };
     for (what, body) in [
-        ("preamble line", [format!("{long}\r\n").as_bytes(), &part(plain)].concat()),
+        (
+            "preamble line",
+            [format!("{long}\r\n").as_bytes(), &part(plain)].concat(),
+        ),
         (
             "file name",
             part(&format!(

@@ -76,6 +76,12 @@ pub use problem_derive::Problem;
 /// Needs the default feature `derive`.
 ///
 /// `"2"` means exactly 2.0 (like `"2.0"`); write `"2.x"` for every 2.*.
+/// The constraints say which versions a handler is registered for; which
+/// handler serves a request is decided by
+/// [`version::versioned!`](crate::version::versioned)'s dispatch (the
+/// spec's `getCompatible`): a version no handler names, such as 2.5 with
+/// only `"2"` and `"3.x"` registered, is served by the handler of the
+/// highest registered version below it in the same major (here `"2"`).
 /// It goes on a free `async fn` or an associated function of an inherent
 /// `impl` without generic parameters: not on a method of a trait impl,
 /// and the handler cannot use an enclosing `impl`'s generic parameters.

@@ -101,10 +101,19 @@ pub use strategy::{
 /// `versioned![handler_a, handler_b, fallback = other]`: one
 /// [`VersionedRoute`] from `#[versioned(...)]` handler functions.
 ///
-/// Each listed path names a function marked `#[versioned("…", …)]`; the
-/// optional `fallback = <handler>` (any actix-web handler, last) serves
-/// versions no listed handler accepts. The result goes wherever an actix-web
-/// handler goes: `web::get().to(versioned![list_v1, list_v3])`.
+/// Each listed path names a function marked `#[versioned("…", …)]`. A
+/// request is dispatched as the spec's "Version-specific handlers" say
+/// ([`VersionedHandler::dispatch`]): to the handler one of whose
+/// constraints contains its version, else (`getCompatible`) to the
+/// handler with the highest version not above it within the same major,
+/// counting an exact constraint as its version and a range as its upper
+/// end (with handlers for `"2"` and `"2.4..=2.6"`, 2.3 goes to the first
+/// and 2.9 to the second), else to the optional `fallback = <handler>`
+/// (any actix-web handler, last), else it is the 400 `API version <v> is
+/// not supported`. So the fallback serves only versions below every
+/// handler of their major, or of a major no handler names. The result goes
+/// wherever an actix-web handler goes:
+/// `web::get().to(versioned![list_v1, list_v3])`.
 ///
 /// Compile errors: a listed function without `#[versioned]`, a handler
 /// listed twice, and two handlers whose constraints overlap (a
