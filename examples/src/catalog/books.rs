@@ -56,11 +56,17 @@ pub fn db_error(e: sqlx::Error) -> actix_web::Error {
 /// pool timed out or is closed, the connection failed (I/O, driver worker
 /// gone), or PostgreSQL refused or dropped it (SQLSTATE class `08`
 /// connection exception, `57P01` admin shutdown, `57P02` crash shutdown,
-/// `57P03` cannot connect now, `53300` too many connections, class `28`
-/// the service's own login refused: a wrong or changed password is an
-/// outage of the service, not a bug in the request). Seen when
-/// PostgreSQL is stopped under load: queries on pooled connections fail
-/// with `57P01`, new acquisitions with `PoolTimedOut` (RELIABILITY.md).
+/// `57P03` cannot connect now, `53300` too many connections, `55P03` a
+/// lock not available in time, class `28` the service's own login
+/// refused: a wrong or changed password is an outage of the service, not
+/// a bug in the request), or SQLite found the database busy or locked by
+/// another connection or process past its busy timeout (result codes
+/// `SQLITE_BUSY` 5 and `SQLITE_LOCKED` 6, with their extended codes).
+/// Seen when PostgreSQL is stopped under load: queries on pooled
+/// connections fail with `57P01`, new acquisitions with `PoolTimedOut`
+/// (RELIABILITY.md); and when another process holds an exclusive lock on
+/// the SQLite file, where the same request failed as a 500 or a 503 by
+/// which step timed out first.
 pub fn database_unavailable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut
@@ -70,7 +76,15 @@ pub fn database_unavailable(e: &sqlx::Error) -> bool {
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {
             code.starts_with("08")
                 || code.starts_with("28")
-                || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+                || matches!(
+                    code.as_ref(),
+                    "57P01" | "57P02" | "57P03" | "53300" | "55P03"
+                )
+                // SQLite's (extended) result code, in decimal: its low
+                // byte is the primary code.
+                || code
+                    .parse::<u32>()
+                    .is_ok_and(|n| matches!(n & 0xff, 5 | 6))
         }),
         _ => false,
     }
@@ -119,11 +133,15 @@ mod tests {
         let unavailable =
             |code| database_unavailable(&sqlx::Error::Database(Box::new(Coded(code))));
         for code in [
-            "08006", "08001", "57P01", "57P02", "57P03", "53300", "28P01", "28000",
+            "08006", "08001", "57P01", "57P02", "57P03", "53300", "55P03", "28P01", "28000",
+            // SQLite: BUSY, LOCKED, BUSY_RECOVERY, BUSY_SNAPSHOT,
+            // LOCKED_SHAREDCACHE.
+            "5", "6", "261", "517", "262",
         ] {
             assert!(unavailable(code), "{code}");
         }
-        for code in ["23505", "42P01", "22P02", "40001"] {
+        // SQLite: CONSTRAINT_UNIQUE, ERROR, CORRUPT, READONLY.
+        for code in ["23505", "42P01", "22P02", "40001", "2067", "1", "11", "8"] {
             assert!(!unavailable(code), "{code}");
         }
         assert!(database_unavailable(&sqlx::Error::PoolTimedOut));
