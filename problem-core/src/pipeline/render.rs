@@ -113,8 +113,11 @@ impl std::error::Error for PanicError {}
 impl actix_web::ResponseError for PanicError {}
 
 /// Any error that is not a problem type, kept with its type name and
-/// `source()` chain so the log line and the development `stack` name it
-/// (`<Name>: <message>`). Answers as an unknown error: masked 500.
+/// `source()` chain: the log line names it (`<Name>: <message>`; outside
+/// development that is all, with no cause, as the spec's "Logging and
+/// correlation ids" says), and in development the log entry and the
+/// `stack` member also carry its `source()` chain (`caused by: ...`).
+/// Answers as an unknown error: masked 500.
 ///
 /// Every `std::error::Error` converts into it, so `?` works in a handler
 /// returning `Result<_, UnknownError>`; to mix it with problem types,
