@@ -138,7 +138,7 @@ pub(crate) fn table(t: &Table) -> TokenStream {
         .collect();
     let consts = t.handlers.iter().zip(&names).map(|(path, name)| {
         quote_spanned! {path_span(path)=>
-            const #name: &'static [::problem_core::__private::version::VersionConstraint] =
+            const #name: &[::problem_core::__private::version::VersionConstraint] =
                 ::problem_core::__private::version::constraints_of(&#path);
         }
     });
