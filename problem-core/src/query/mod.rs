@@ -85,7 +85,11 @@
 //!   `search=`, `cursor=` (and a `q` or `search` of whitespace only) mean
 //!   "not given", also beside a value or a synonym
 //!   (`sort=&sort=id` is `sort=id`, `q=&search=dune` searches `dune`); an
-//!   empty entry inside a list (`a,,b`) is `invalid_value`.
+//!   empty entry inside one of these lists (`sort=a,,b`) is
+//!   `invalid_value`. In a filter's list (`__in`, `__not_in`) an empty
+//!   entry is the empty value: the empty text of a text field
+//!   (`genre__in=a,,b` matches `""` too), and `invalid_value` for a field
+//!   of another type.
 //! - Values of `__in`/`__not_in` cannot contain commas.
 //! - Nulls sort first ascending and last descending everywhere (SQL uses
 //!   `NULLS FIRST`/`NULLS LAST` on nullable columns).
@@ -95,7 +99,7 @@
 //!   `folded_column` (a column the application fills with [`fold_case`] of
 //!   the value), so every database finds the same rows; a searched field
 //!   without one falls back to the database's `LOWER`, which folds ASCII
-//!   only on SQLite.
+//!   only on SQLite, and on PostgreSQL under that `C` collation.
 //! - Date-times are compared in UTC; store them in UTC.
 //! - At most 20 search terms (`too_many_values`).
 //! - Page size 0 or negative and `page` below 1 are `out_of_range`; non

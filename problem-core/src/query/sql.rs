@@ -7,7 +7,8 @@
 //!   OR-ed over the searched fields, `folded LIKE ? ESCAPE '\'` with the
 //!   term folded by [`fold_case`] when the field has a
 //!   `folded_column` (the same rows on every database), else
-//!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` (ASCII-only folding on SQLite);
+//!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` (ASCII-only folding on SQLite,
+//!   and on PostgreSQL under a `C` collation);
 //!   the terms AND-ed.
 //! - `contains` / `starts_with` / `ends_with`: `col LIKE ? ESCAPE '\'` with
 //!   `%`, `_` and `\` escaped, plus a case-sensitive check that works on
