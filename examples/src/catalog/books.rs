@@ -8,10 +8,10 @@ use problem_core::pipeline::{
     PreconditionFailed, UnknownError, ValidBody, check_preconditions, content_type, entity_tag,
 };
 use problem_core::routing::OriginalPath;
-use problem_core::spec::{MAX_PARAMETERS, TOO_MANY_FORM_FIELDS};
+use problem_core::spec::{MALFORMED_MULTIPART, MAX_PARAMETERS, TOO_MANY_FORM_FIELDS};
 use problem_core::{
-    HttpException, Issue, IssueLocation, NotFoundException, Problem, ServiceUnavailableException,
-    UnsupportedMediaTypeException, ValidationException,
+    BadRequestException, HttpException, Issue, IssueLocation, NotFoundException, Problem,
+    ServiceUnavailableException, UnsupportedMediaTypeException, ValidationException,
 };
 
 use super::db::{CoverWrite, Db, Replacing};
@@ -392,7 +392,7 @@ pub async fn put_cover(
     let mut cover: Option<(String, Vec<u8>)> = None;
     let mut parts = 0usize;
     while let Some(field) = form.next().await {
-        let mut field = field?;
+        let mut field = field.map_err(multipart_error)?;
         // Every part is a form field: more than 1000 is the spec's 413.
         parts += 1;
         if parts > MAX_PARAMETERS {
@@ -408,7 +408,7 @@ pub async fn put_cover(
             .unwrap_or_else(|| "application/octet-stream".into());
         let mut data = Vec::new();
         while let Some(chunk) = field.next().await {
-            let chunk = chunk?;
+            let chunk = chunk.map_err(multipart_error)?;
             if is_cover && cover.is_none() {
                 data.extend_from_slice(&chunk);
             }
@@ -449,6 +449,25 @@ pub async fn put_cover(
         CoverWrite::Changed => Err(PreconditionFailed.into()),
         // Deleted while its cover was uploading.
         CoverWrite::NoBook => Err(not_found(id)),
+    }
+}
+
+/// An error reading the cover upload's parts. actix-multipart reports a
+/// line longer than its parser's buffer (64 KiB: a preamble line, a part
+/// header, a file name) as a payload overflow, the error its size limits
+/// give; the pipeline answers that as a body over the limit, the spec's
+/// empty 413. Here the body is within the limit (the pipeline refused a
+/// larger one before routing) and no size limit applies to the parts, so
+/// the overflow can only be such a line: the 400 `Malformed multipart
+/// body`. Any other error goes to the pipeline as it is.
+fn multipart_error(e: actix_multipart::MultipartError) -> actix_web::Error {
+    match e {
+        actix_multipart::MultipartError::Payload(actix_web::error::PayloadError::Overflow) => {
+            BadRequestException::new()
+                .with_detail(MALFORMED_MULTIPART.detail)
+                .into()
+        }
+        other => other.into(),
     }
 }
 

@@ -333,12 +333,6 @@ pub(crate) fn map(err: &actix_web::Error, req: Option<&HttpRequest>) -> Mapped {
             M::ContentTypeMissing | M::ContentTypeIncompatible => {
                 Mapped::Problem(Box::new(unsupported_media_type(req)))
             }
-            // The body is within the limits by now (the pipeline answers a
-            // larger one before routing): an overflow here is the parser's
-            // own buffer (`MultipartConfig::buffer_limit`, 64 KiB by
-            // default) meeting a longer line or header block, which it
-            // cannot read.
-            M::Payload(PayloadError::Overflow) => bad_request(MALFORMED_MULTIPART.detail),
             M::Payload(p) => payload(p),
             _ => bad_request(MALFORMED_MULTIPART.detail),
         };
