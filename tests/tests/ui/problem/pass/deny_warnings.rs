@@ -17,8 +17,12 @@ use problem_core::Problem;
 use serde::Serialize;
 
 #[derive(Debug, Problem)]
-#[problem(status = 409, title = "Conflict", type = "/problems/duplicate-isbn",
-          detail = "A book with ISBN {isbn} already exists")]
+#[problem(
+    status = 409,
+    title = "Conflict",
+    type = "/problems/duplicate-isbn",
+    detail = "A book with ISBN {isbn} already exists"
+)]
 struct DuplicateIsbn {
     isbn: String,
     #[problem(skip)]
@@ -34,7 +38,10 @@ struct BookNotFound(u64, #[problem(rename = "shelf")] &'static str);
 struct Maintenance;
 
 #[derive(Debug, Problem)]
-#[problem(status = 429, detail = "Retry in {retry_after}s, limit {limit:>width$}")]
+#[problem(
+    status = 429,
+    detail = "Retry in {retry_after}s, limit {limit:>width$}"
+)]
 struct RateLimited {
     #[problem(header = "Retry-After")]
     retry_after: u32,
@@ -96,7 +103,10 @@ where
 
 fn use_all() -> Vec<Box<dyn Problem>> {
     vec![
-        Box::new(DuplicateIsbn { isbn: "1".into(), internal_id: 1 }),
+        Box::new(DuplicateIsbn {
+            isbn: "1".into(),
+            internal_id: 1,
+        }),
         Box::new(BookNotFound(1, "main")),
         Box::new(Maintenance),
         Box::new(RateLimited {
@@ -107,13 +117,21 @@ fn use_all() -> Vec<Box<dyn Problem>> {
             width: 1,
             r#match: "x",
         }),
-        Box::new(Storage { source: std::io::Error::other("x") }),
+        Box::new(Storage {
+            source: std::io::Error::other("x"),
+        }),
         Box::new(Upstream { cause: None }),
         Box::new(CatalogError::NotFound(1)),
-        Box::new(CatalogError::Invalid { payload: Payload { a: 1 } }),
+        Box::new(CatalogError::Invalid {
+            payload: Payload { a: 1 },
+        }),
         Box::new(CatalogError::Storage(std::io::Error::other("x"))),
         Box::new(CatalogError::Down),
-        Box::new(Exists { what: "Book", id: 1_u8, cause: std::fmt::Error }),
+        Box::new(Exists {
+            what: "Book",
+            id: 1_u8,
+            cause: std::fmt::Error,
+        }),
     ]
 }
 

@@ -46,7 +46,12 @@ fn main() {
     assert_eq!(e.to_string(), "5 Some(\"x\")");
     assert_eq!(e.headers().unwrap().get("retry-after").unwrap(), "5");
     assert!(e.extensions().unwrap().get("why").is_some());
-    let n = NotFound { id: 7, width: 3, trace: Some(1), cause: None };
+    let n = NotFound {
+        id: 7,
+        width: 3,
+        trace: Some(1),
+        cause: None,
+    };
     assert_eq!(n.to_string(), "  7");
     assert!(std::error::Error::source(&n).is_none());
     assert_eq!(Plain.to_string(), "Not Found");

@@ -44,7 +44,12 @@ enum E {
 }
 
 fn main() {
-    let e = DuplicateIsbn { isbn: "1", n: 2, maybe: ::std::option::Option::None, cause: ::std::io::Error::other("x") };
+    let e = DuplicateIsbn {
+        isbn: "1",
+        n: 2,
+        maybe: ::std::option::Option::None,
+        cause: ::std::io::Error::other("x"),
+    };
     assert_eq!(::std::string::ToString::to_string(&e), "ISBN 1 (2)");
     assert_eq!(e.name(), "DuplicateIsbn");
     assert_eq!(E::A(1).name(), "E");

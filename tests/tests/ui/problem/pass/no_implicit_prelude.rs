@@ -30,7 +30,12 @@ mod inner {
 }
 
 fn main() {
-    let e = inner::Conflict { id: 1, name: "n".into(), retry: None, cause: None };
+    let e = inner::Conflict {
+        id: 1,
+        name: "n".into(),
+        retry: None,
+        cause: None,
+    };
     assert_eq!(e.to_string(), "1 n");
     assert_eq!(inner::Catalog::Missing(7).to_string(), "7");
     let _ = inner::Catalog::Down;

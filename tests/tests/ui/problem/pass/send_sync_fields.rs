@@ -1,6 +1,8 @@
 //! Fields whose types are `Send + Sync` though they mention a trait object
 //! without those bounds: in a function pointer's or a closure's arguments.
 #![deny(warnings)]
+// The field types are spelled out on purpose: they are what is tested.
+#![allow(clippy::type_complexity)]
 
 use std::any::Any;
 use std::sync::Arc;

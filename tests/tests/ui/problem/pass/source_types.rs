@@ -44,7 +44,9 @@ fn main() {
         Failure::Reported(Report("refused".into())),
         Failure::Maybe(Some("reset".into())),
         Failure::Maybe(None),
-        Failure::Generic { source: std::fmt::Error },
+        Failure::Generic {
+            source: std::fmt::Error,
+        },
     ];
     let causes: Vec<Option<String>> = f.iter().map(cause).collect();
     assert_eq!(

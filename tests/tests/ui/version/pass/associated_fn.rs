@@ -1,8 +1,10 @@
 //! `#[versioned]` on associated functions: listed as `Type::function`,
 //! still handlers on their own, and `Self` in the body works.
 #![deny(warnings)]
+// `#[cfg(all())]` below is on purpose: attributes pass through `#[versioned]`.
+#![allow(clippy::non_minimal_cfg)]
 
-use actix_web::{test, web, App};
+use actix_web::{App, test, web};
 use problem_core::version;
 use problem_core::versioned;
 
@@ -26,7 +28,10 @@ impl Books {
         let Some((name, n)) = q.first() else {
             return Ok(Self::shelf().to_owned());
         };
-        let parsed: u8 = n.to_string().parse().map_err(actix_web::error::ErrorBadRequest)?;
+        let parsed: u8 = n
+            .to_string()
+            .parse()
+            .map_err(actix_web::error::ErrorBadRequest)?;
         Ok(format!("{} {name} {parsed}", Self::shelf()))
     }
 }
@@ -36,7 +41,10 @@ fn main() {
         assert_eq!(Books::list_v1().await.into_inner(), "v1");
         let app = test::init_service(
             App::new()
-                .route("/books", web::get().to(version::versioned![Books::list_v1, Books::list_v2]))
+                .route(
+                    "/books",
+                    web::get().to(version::versioned![Books::list_v1, Books::list_v2]),
+                )
                 .route("/v2", web::get().to(Books::list_v2)),
         )
         .await;

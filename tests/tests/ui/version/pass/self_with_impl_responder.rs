@@ -3,7 +3,7 @@
 //! block).
 #![deny(warnings)]
 
-use actix_web::{test, web, App, Responder};
+use actix_web::{App, Responder, test, web};
 use problem_core::{version, versioned};
 
 struct Books;
@@ -27,7 +27,8 @@ fn main() {
                 .route("/table", web::get().to(version::versioned![Books::list_v2])),
         )
         .await;
-        let res = test::call_service(&app, test::TestRequest::get().uri("/books").to_request()).await;
+        let res =
+            test::call_service(&app, test::TestRequest::get().uri("/books").to_request()).await;
         assert_eq!(test::read_body(res).await, "shelf");
     });
 }

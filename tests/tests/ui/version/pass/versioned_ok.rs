@@ -1,6 +1,6 @@
 #![deny(warnings)]
 
-use actix_web::{web, App, HttpResponse};
+use actix_web::{App, HttpResponse, web};
 use problem_core::version::{self, ApiVersion};
 use problem_core::versioned;
 
@@ -40,7 +40,10 @@ async fn other() -> &'static str {
 fn main() {
     let _app = App::new()
         .route("/a", web::get().to(version::versioned![old, new, newest]))
-        .route("/b", web::get().to(version::versioned![old, fallback = other,]))
+        .route(
+            "/b",
+            web::get().to(version::versioned![old, fallback = other,]),
+        )
         .route("/c", web::get().to(version::versioned![patterns]))
         // A #[versioned] function is still an actix-web handler on its own.
         .route("/d", web::get().to(newest));
