@@ -52,16 +52,26 @@ pub fn db_error(e: sqlx::Error) -> actix_web::Error {
     }
 }
 
-/// Whether a driver error means the database cannot be reached now: the
-/// pool timed out or is closed, the connection failed (I/O, driver worker
-/// gone), or PostgreSQL refused or dropped it (SQLSTATE class `08`
-/// connection exception, `57P01` admin shutdown, `57P02` crash shutdown,
-/// `57P03` cannot connect now, `53300` too many connections, `55P03` a
-/// lock not available in time, class `28` the service's own login
-/// refused: a wrong or changed password is an outage of the service, not
-/// a bug in the request), or SQLite found the database busy or locked by
-/// another connection or process past its busy timeout (result codes
-/// `SQLITE_BUSY` 5 and `SQLITE_LOCKED` 6, with their extended codes).
+/// Whether a driver error means the database cannot serve the request now:
+/// the pool timed out or is closed, the connection failed (I/O, driver
+/// worker gone), or PostgreSQL refused, dropped or cut it short (SQLSTATE
+/// class `08` connection exception, `57P01` admin shutdown, `57P02` crash
+/// shutdown, `57P03` cannot connect now, `53300` too many connections,
+/// `3D000` the database does not exist (dropped or renamed under the
+/// service), `55000` it accepts no connections (`ALLOW_CONNECTIONS
+/// false`), `55P03` a lock not available in time (`LOCK_TIMEOUT`), `57014`
+/// a statement cancelled (a `statement_timeout`, an operator's
+/// `pg_cancel_backend`), class `28` the service's own login refused: a
+/// wrong or changed password is an outage of the service, not a bug in the
+/// request), or SQLite found the database busy or locked by another
+/// connection or process past its busy timeout (result codes `SQLITE_BUSY`
+/// 5 and `SQLITE_LOCKED` 6, with their extended codes).
+///
+/// The catalog's own statements raise none of these codes for a reason of
+/// their own (`55000` is also "object not in prerequisite state", which
+/// they cannot reach), so a bug in them stays a 500. A database that
+/// refuses writes (PostgreSQL `25006`, SQLite `SQLITE_READONLY`) is a
+/// deployment mistake, not an outage: a 500 on both.
 /// Seen when PostgreSQL is stopped under load: queries on pooled
 /// connections fail with `57P01`, new acquisitions with `PoolTimedOut`
 /// (RELIABILITY.md); and when another process holds an exclusive lock on
@@ -78,7 +88,14 @@ pub fn database_unavailable(e: &sqlx::Error) -> bool {
                 || code.starts_with("28")
                 || matches!(
                     code.as_ref(),
-                    "57P01" | "57P02" | "57P03" | "53300" | "55P03"
+                    "57P01"
+                        | "57P02"
+                        | "57P03"
+                        | "53300"
+                        | "3D000"
+                        | "55000"
+                        | "55P03"
+                        | "57014"
                 )
                 // SQLite's (extended) result code, in decimal: its low
                 // byte is the primary code.
@@ -134,6 +151,9 @@ mod tests {
             |code| database_unavailable(&sqlx::Error::Database(Box::new(Coded(code))));
         for code in [
             "08006", "08001", "57P01", "57P02", "57P03", "53300", "55P03", "28P01", "28000",
+            // The database dropped or renamed, closed to connections; a
+            // statement cancelled.
+            "3D000", "55000", "57014",
             // SQLite: BUSY, LOCKED, BUSY_RECOVERY, BUSY_SNAPSHOT,
             // LOCKED_SHAREDCACHE.
             "5", "6", "261", "517", "262",
@@ -141,7 +161,11 @@ mod tests {
             assert!(unavailable(code), "{code}");
         }
         // SQLite: CONSTRAINT_UNIQUE, ERROR, CORRUPT, READONLY.
-        for code in ["23505", "42P01", "22P02", "40001", "2067", "1", "11", "8"] {
+        // PostgreSQL: unique violation, no such table, bad input, a
+        // serialization failure, a read-only database.
+        for code in [
+            "23505", "42P01", "22P02", "40001", "25006", "2067", "1", "11", "8",
+        ] {
             assert!(!unavailable(code), "{code}");
         }
         assert!(database_unavailable(&sqlx::Error::PoolTimedOut));

@@ -10,7 +10,7 @@ use sea_query::{
     PostgresQueryBuilder, Query, SelectStatement, SqliteQueryBuilder, Table, TableCreateStatement,
 };
 use sea_query_sqlx::SqlxBinder;
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{ConnectOptions, PgPool, SqliteConnection, SqlitePool};
 
@@ -130,6 +130,15 @@ impl std::fmt::Debug for MemoryKeeper {
 /// How long a request waits for a database connection before it fails
 /// (as 503): nothing hangs past it.
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a PostgreSQL statement waits for a lock another session holds
+/// (`LOCK TABLE`, a long transaction's row locks) before it fails with
+/// `55P03`, answered as 503: PostgreSQL's own default waits for ever, which
+/// kept a request (and its pooled connection) for as long as the lock was
+/// held. The same bound as SQLite's busy timeout. The server's
+/// `lock_timeout` parameter: a `DATABASE_URL` whose `options` set
+/// `lock_timeout` itself (`?options=-c%20lock_timeout%3D10s`) keeps its own.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Runs the same sea-query statement on either pool.
 macro_rules! on_db {
@@ -315,10 +324,18 @@ impl Db {
     pub async fn connect(url: Option<&str>) -> Result<Self, sqlx::Error> {
         match url {
             Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
+                let mut options: PgConnectOptions = u.parse()?;
+                if !options
+                    .get_options()
+                    .is_some_and(|o| o.contains("lock_timeout"))
+                {
+                    let ms = LOCK_TIMEOUT.as_millis();
+                    options = options.options([("lock_timeout", format!("{ms}ms"))]);
+                }
                 let pool = PgPoolOptions::new()
                     .max_connections(8)
                     .acquire_timeout(ACQUIRE_TIMEOUT)
-                    .connect_lazy(u)?;
+                    .connect_lazy_with(options);
                 Ok(Db::Postgres(pool))
             }
             Some(u) => {
@@ -376,6 +393,12 @@ impl Db {
             }
             Db::Postgres(pool) => {
                 let mut tx = pool.begin().await?;
+                // Another instance may hold the preparation lock for as
+                // long as its seeding takes: this wait is not bounded by
+                // `LOCK_TIMEOUT`, which is for requests.
+                sqlx::query("SET LOCAL lock_timeout = 0")
+                    .execute(&mut *tx)
+                    .await?;
                 sqlx::query("SELECT pg_advisory_xact_lock($1)")
                     .bind(PREPARE_LOCK)
                     .execute(&mut *tx)
