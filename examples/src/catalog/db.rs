@@ -159,6 +159,20 @@ macro_rules! on_db {
     };
 }
 
+/// The scheme of a URL (`<scheme>://`) that is neither PostgreSQL's nor
+/// SQLite's.
+fn other_scheme(url: &str) -> Option<&str> {
+    let (scheme, _) = url.split_once("://")?;
+    let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let ours = ["postgres", "postgresql", "sqlite"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s));
+    (is_scheme && !ours).then_some(scheme)
+}
+
 /// The key of the PostgreSQL advisory lock that [`Db::prepare`] holds
 /// while it creates and seeds the tables (any constant unique to the
 /// catalog: `b"catalog\0"` read as an integer).
@@ -316,12 +330,23 @@ fn insert_books(books: &[Book]) -> InsertStatement {
 }
 
 impl Db {
-    /// Connects: `postgres://...` to PostgreSQL, `sqlite:...` to that
-    /// SQLite file, `None` to an in-memory SQLite database.
+    /// Connects: `postgres://...` to PostgreSQL, `sqlite:...` (or a bare
+    /// path) to that SQLite file, `None` to an in-memory SQLite database.
     ///
     /// # Errors
-    /// The driver's error.
+    /// The driver's error; `sqlx::Error::Configuration` naming the scheme
+    /// (and nothing else of the URL, which may hold a password) for a URL
+    /// of another scheme, such as `mysql://`, which would otherwise be
+    /// taken for a SQLite file name.
     pub async fn connect(url: Option<&str>) -> Result<Self, sqlx::Error> {
+        if let Some(scheme) = url.and_then(other_scheme) {
+            return Err(sqlx::Error::Configuration(
+                format!(
+                    "DATABASE_URL: unsupported scheme `{scheme}`: use `postgres://...` or `sqlite:...`"
+                )
+                .into(),
+            ));
+        }
         match url {
             Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
                 let mut options: PgConnectOptions = u.parse()?;
@@ -695,4 +720,33 @@ impl Db {
 /// differently on the two databases.
 fn positive_zero(x: f64) -> f64 {
     if x == 0.0 { 0.0 } else { x }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Db;
+
+    /// A URL of another scheme is refused by name, without the rest of the
+    /// URL (its password); SQLite URLs and bare paths are not.
+    #[tokio::test]
+    async fn other_schemes_are_refused_by_name() {
+        for (url, scheme) in [
+            ("mysql://user:s3cret@db/catalog", "mysql"),
+            ("MariaDB://db/catalog", "MariaDB"),
+            ("http://db/x", "http"),
+        ] {
+            let err = Db::connect(Some(url)).await.unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "error with configuration: DATABASE_URL: unsupported scheme `{scheme}`: use `postgres://...` or `sqlite:...`"
+                )
+            );
+        }
+        assert!(super::other_scheme("sqlite://catalog.db").is_none());
+        assert!(super::other_scheme("SQLite://catalog.db").is_none());
+        assert!(super::other_scheme("postgresql://u@h/db").is_none());
+        assert!(super::other_scheme("catalog.db").is_none());
+        assert!(super::other_scheme("sqlite:dir/a://b.db").is_none());
+    }
 }
