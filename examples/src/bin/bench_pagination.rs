@@ -279,8 +279,8 @@ async fn run() -> Result<(), Error> {
     for (strategy, t, total) in by_strategy {
         let total = match total {
             None => "omitted".to_owned(),
-            Some(problem_core::query::Total::Exact(n)) => format!("{n} (exact)"),
-            Some(problem_core::query::Total::Estimate(n)) => format!("{n} (estimate)"),
+            Some(t) if t.is_estimate() => format!("{} (estimate)", t.value()),
+            Some(t) => format!("{} (exact)", t.value()),
         };
         println!(
             "| `count={}` | {total} | {} ({}-{}) | {:.2} |",

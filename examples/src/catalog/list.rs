@@ -126,10 +126,7 @@ async fn fetch(
     // Without an exact total, one row more than the page says whether a
     // next page exists (the `next` link), as for keyset pages.
     let per_page = query.pagination().limit();
-    let look_ahead = match query.count_strategy() {
-        CountStrategy::Exact => false,
-        CountStrategy::None | CountStrategy::Estimated => true,
-    };
+    let look_ahead = query.count_strategy() != CountStrategy::Exact;
     if look_ahead {
         select.limit(per_page.saturating_add(1));
     }
@@ -160,10 +157,6 @@ async fn fetch(
 pub async fn count(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Option<Total>, sqlx::Error> {
     Ok(match query.count_strategy() {
         CountStrategy::None => None,
-        CountStrategy::Exact => {
-            let n = db.scalar(&query.count_statement(&base())).await?;
-            Some(Total::Exact(u64::try_from(n).unwrap_or(0)))
-        }
         CountStrategy::Estimated => {
             let threshold = query.estimate_threshold();
             Some(
@@ -174,6 +167,12 @@ pub async fn count(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Option<Tota
                 )
                 .await?,
             )
+        }
+        // `CountStrategy::Exact`, and any strategy a later problem-core
+        // adds (the enum is `#[non_exhaustive]`): counted exactly.
+        _ => {
+            let n = db.scalar(&query.count_statement(&base())).await?;
+            Some(Total::Exact(u64::try_from(n).unwrap_or(0)))
         }
     })
 }

@@ -52,6 +52,7 @@ pub const DEFAULT_ESTIMATE_THRESHOLD: u64 = 10_000;
 /// assert_eq!(CountStrategy::None.as_str(), "none");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum CountStrategy {
     /// Count every matching row (`count=exact`; the default).
     #[default]
@@ -143,6 +144,7 @@ impl std::str::FromStr for CountStrategy {
 /// assert!(Total::Estimate(1).is_estimate() && !Total::Exact(1).is_estimate());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Total {
     /// The number of matching rows.
     Exact(u64),
