@@ -49,3 +49,30 @@ fn one_bad_attribute_is_one_error() {
         assert_eq!(errors, 1, "{case}:\n{text}");
     }
 }
+
+/// Every compile-pass case (`tests/ui/*/pass/*.rs`) is a `[[test]]` target
+/// of `tests/Cargo.toml`: a case added without its entry would never be
+/// compiled.
+#[test]
+fn every_pass_case_is_a_test_target() {
+    let manifest = std::fs::read_to_string("Cargo.toml").unwrap();
+    let mut cases = 0;
+    for group in std::fs::read_dir("tests/ui").unwrap() {
+        let pass = group.unwrap().path().join("pass");
+        let Ok(files) = std::fs::read_dir(&pass) else {
+            continue;
+        };
+        for file in files {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                let entry = format!("path = \"{}\"", path.display());
+                assert!(
+                    manifest.contains(&entry),
+                    "{entry} is missing in tests/Cargo.toml"
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, manifest.matches("harness = false").count());
+}

@@ -19,6 +19,7 @@ use super::model::{Book, NewBook};
 use super::openapi::{CoverUpload, DatabaseUnavailable, Health, Unauthorized};
 use problem_core::ProblemDetails;
 use problem_core::openapi::{BadRequestProblem, IfMatch, IfNoneMatch};
+use sqlx::postgres::{PgDatabaseError, PgSeverity};
 
 /// A book with this ISBN already exists.
 ///
@@ -38,78 +39,86 @@ pub struct DuplicateIsbn {
 }
 
 /// A database failure: 503 when the database is unavailable
-/// ([`database_unavailable`]; masked, logged, `Retry-After: 5`), else an
-/// unknown error (masked 500).
+/// ([`unavailable_reason`]; masked, `Retry-After: 5`, logged with the
+/// reason in its detail: `The database is unavailable (SQLSTATE 55P03)`),
+/// else an unknown error (masked 500).
 pub fn db_error(e: sqlx::Error) -> actix_web::Error {
-    if database_unavailable(&e) {
-        ServiceUnavailableException::new()
-            .with_detail("The database is unavailable")
+    match unavailable_reason(&e) {
+        Some(why) => ServiceUnavailableException::new()
+            .with_detail(format!("The database is unavailable ({why})"))
             .with_header(("Retry-After", "5"))
             .with_cause(e)
-            .into()
-    } else {
-        UnknownError::from(e).into()
+            .into(),
+        None => UnknownError::from(e).into(),
     }
 }
 
-/// Whether a driver error means the database cannot serve the request now:
-/// the pool timed out or is closed, the connection failed (I/O, driver
-/// worker gone), or PostgreSQL refused, dropped or cut it short (SQLSTATE
-/// class `08` connection exception, `57P01` admin shutdown, `57P02` crash
-/// shutdown, `57P03` cannot connect now, `53300` too many connections,
-/// `3D000` the database does not exist (dropped or renamed under the
-/// service), `55000` it accepts no connections (`ALLOW_CONNECTIONS
-/// false`), `55P03` a lock not available in time (`LOCK_TIMEOUT`), `57014`
-/// a statement cancelled (a `statement_timeout`, an operator's
-/// `pg_cancel_backend`), class `28` the service's own login refused: a
-/// wrong or changed password is an outage of the service, not a bug in the
-/// request), or SQLite found the database busy or locked by another
-/// connection or process past its busy timeout (result codes `SQLITE_BUSY`
-/// 5 and `SQLITE_LOCKED` 6, with their extended codes).
+/// Why a driver error means the database cannot serve the request now, or
+/// `None` when it does not (then it is a 500): the pool timed out or is
+/// closed, the connection failed (I/O, driver worker gone), or PostgreSQL
+/// refused, dropped or cut it short (SQLSTATE class `08` connection
+/// exception, `57P01` admin shutdown, `57P02` crash shutdown, `57P03`
+/// cannot connect now, `53300` too many connections, `55P03` a lock not
+/// available in time (the catalog's `lock_timeout`,
+/// [`SET_LOCK_TIMEOUT`](super::db::SET_LOCK_TIMEOUT)), `57014` a statement
+/// cancelled (a `statement_timeout`, an operator's `pg_cancel_backend`),
+/// class `28` the service's own login refused: a wrong or changed password
+/// is an outage of the service, not a bug in the request; and, as `FATAL`
+/// errors only, that is on connecting, `3D000` the database does not exist
+/// (dropped or renamed under the service) and `55000` it accepts no
+/// connections (`ALLOW_CONNECTIONS false`): as `ERROR`s of a statement they
+/// are the statement's own), or SQLite found the database busy or locked
+/// by another connection or process past its busy timeout (result codes
+/// `SQLITE_BUSY` 5 and `SQLITE_LOCKED` 6, with their extended codes).
 ///
-/// The catalog's own statements raise none of these codes for a reason of
-/// their own (`55000` is also "object not in prerequisite state", which
-/// they cannot reach), so a bug in them stays a 500. A database that
-/// refuses writes (PostgreSQL `25006`, SQLite `SQLITE_READONLY`) is a
-/// deployment mistake, not an outage: a 500 on both.
-/// Seen when PostgreSQL is stopped under load: queries on pooled
+/// The reason names the SQLSTATE (`SQLSTATE 57014`), SQLite's result code
+/// (`SQLite result code 5`) or the pool's state (`pool timed out`): the
+/// log line's detail, so an operator can tell a lock from a stopped
+/// server. A database that refuses writes (PostgreSQL `25006`, SQLite
+/// `SQLITE_READONLY`) is a deployment mistake, not an outage: a 500 on
+/// both. Seen when PostgreSQL is stopped under load: queries on pooled
 /// connections fail with `57P01`, new acquisitions with `PoolTimedOut`
 /// (RELIABILITY.md); and when another process holds an exclusive lock on
 /// the SQLite file, where the same request failed as a 500 or a 503 by
 /// which step timed out first.
-pub fn database_unavailable(e: &sqlx::Error) -> bool {
+pub fn unavailable_reason(e: &sqlx::Error) -> Option<String> {
     match e {
-        sqlx::Error::PoolTimedOut
-        | sqlx::Error::PoolClosed
-        | sqlx::Error::Io(_)
-        | sqlx::Error::WorkerCrashed => true,
-        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
-            code.starts_with("08")
+        sqlx::Error::PoolTimedOut => Some("pool timed out".to_owned()),
+        sqlx::Error::PoolClosed => Some("pool closed".to_owned()),
+        sqlx::Error::Io(_) => Some("I/O error".to_owned()),
+        sqlx::Error::WorkerCrashed => Some("driver worker crashed".to_owned()),
+        sqlx::Error::Database(db) => {
+            let code = db.code()?;
+            let fatal = db
+                .try_downcast_ref::<PgDatabaseError>()
+                .is_some_and(|pg| matches!(pg.severity(), PgSeverity::Fatal | PgSeverity::Panic));
+            if code.starts_with("08")
                 || code.starts_with("28")
                 || matches!(
                     code.as_ref(),
-                    "57P01"
-                        | "57P02"
-                        | "57P03"
-                        | "53300"
-                        | "3D000"
-                        | "55000"
-                        | "55P03"
-                        | "57014"
+                    "57P01" | "57P02" | "57P03" | "53300" | "55P03" | "57014"
                 )
+                || (fatal && matches!(code.as_ref(), "3D000" | "55000"))
+            {
+                Some(format!("SQLSTATE {code}"))
+            } else if code
+                .parse::<u32>()
                 // SQLite's (extended) result code, in decimal: its low
                 // byte is the primary code.
-                || code
-                    .parse::<u32>()
-                    .is_ok_and(|n| matches!(n & 0xff, 5 | 6))
-        }),
-        _ => false,
+                .is_ok_and(|n| matches!(n & 0xff, 5 | 6))
+            {
+                Some(format!("SQLite result code {code}"))
+            } else {
+                None
+            }
+        }
+        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::database_unavailable;
+    use super::unavailable_reason;
     use std::borrow::Cow;
 
     /// A database error with only a SQLSTATE.
@@ -148,12 +157,11 @@ mod tests {
     #[test]
     fn outages_are_told_from_bugs_by_sqlstate() {
         let unavailable =
-            |code| database_unavailable(&sqlx::Error::Database(Box::new(Coded(code))));
+            |code| unavailable_reason(&sqlx::Error::Database(Box::new(Coded(code)))).is_some();
         for code in [
             "08006", "08001", "57P01", "57P02", "57P03", "53300", "55P03", "28P01", "28000",
-            // The database dropped or renamed, closed to connections; a
-            // statement cancelled.
-            "3D000", "55000", "57014",
+            // A statement cancelled.
+            "57014",
             // SQLite: BUSY, LOCKED, BUSY_RECOVERY, BUSY_SNAPSHOT,
             // LOCKED_SHAREDCACHE.
             "5", "6", "261", "517", "262",
@@ -162,14 +170,27 @@ mod tests {
         }
         // SQLite: CONSTRAINT_UNIQUE, ERROR, CORRUPT, READONLY.
         // PostgreSQL: unique violation, no such table, bad input, a
-        // serialization failure, a read-only database.
+        // serialization failure, a read-only database; the database
+        // missing or closed to connections as a statement's `ERROR` (not
+        // the `FATAL` of connecting: `locked_database.rs` has that one).
         for code in [
-            "23505", "42P01", "22P02", "40001", "25006", "2067", "1", "11", "8",
+            "23505", "42P01", "22P02", "40001", "25006", "3D000", "55000", "2067", "1", "11", "8",
         ] {
             assert!(!unavailable(code), "{code}");
         }
-        assert!(database_unavailable(&sqlx::Error::PoolTimedOut));
-        assert!(!database_unavailable(&sqlx::Error::RowNotFound));
+        assert_eq!(
+            unavailable_reason(&sqlx::Error::Database(Box::new(Coded("55P03")))).as_deref(),
+            Some("SQLSTATE 55P03")
+        );
+        assert_eq!(
+            unavailable_reason(&sqlx::Error::Database(Box::new(Coded("517")))).as_deref(),
+            Some("SQLite result code 517")
+        );
+        assert_eq!(
+            unavailable_reason(&sqlx::Error::PoolTimedOut).as_deref(),
+            Some("pool timed out")
+        );
+        assert_eq!(unavailable_reason(&sqlx::Error::RowNotFound), None);
     }
 }
 

@@ -10,9 +10,9 @@ use sea_query::{
     PostgresQueryBuilder, Query, SelectStatement, SqliteQueryBuilder, Table, TableCreateStatement,
 };
 use sea_query_sqlx::SqlxBinder;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-use sqlx::{ConnectOptions, PgPool, SqliteConnection, SqlitePool};
+use sqlx::{ConnectOptions, Executor, PgPool, SqliteConnection, SqlitePool};
 
 use problem_core::query::{Total, explain_plan_rows, fold_case};
 
@@ -131,14 +131,19 @@ impl std::fmt::Debug for MemoryKeeper {
 /// (as 503): nothing hangs past it.
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// How long a PostgreSQL statement waits for a lock another session holds
-/// (`LOCK TABLE`, a long transaction's row locks) before it fails with
-/// `55P03`, answered as 503: PostgreSQL's own default waits for ever, which
-/// kept a request (and its pooled connection) for as long as the lock was
-/// held. The same bound as SQLite's busy timeout. The server's
-/// `lock_timeout` parameter: a `DATABASE_URL` whose `options` set
-/// `lock_timeout` itself (`?options=-c%20lock_timeout%3D10s`) keeps its own.
-pub const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
+/// The statement each new PostgreSQL connection runs: a `lock_timeout` of
+/// 5 s for the session, the same bound as SQLite's busy timeout, unless
+/// one is already set (not `0`) by the server, database or role, or by
+/// the `DATABASE_URL`'s `options`, which is kept.
+///
+/// A statement waiting for a lock another session holds (`LOCK TABLE`, a
+/// long transaction's row locks) then fails after it with `55P03`,
+/// answered as 503; PostgreSQL's own default (`0`) waits for ever, which
+/// kept a request and its pooled connection for as long as the lock was
+/// held. A function call, not a startup parameter, so connection poolers
+/// that refuse unknown startup parameters (PgBouncer) accept it.
+pub const SET_LOCK_TIMEOUT: &str =
+    "SELECT set_config('lock_timeout', '5s', false) WHERE current_setting('lock_timeout') = '0'";
 
 /// Runs the same sea-query statement on either pool.
 macro_rules! on_db {
@@ -160,16 +165,15 @@ macro_rules! on_db {
 }
 
 /// The scheme of a URL (`<scheme>://`) that is neither PostgreSQL's nor
-/// SQLite's.
+/// SQLite's, as sqlx spells them: in lower case (`Postgres://` and
+/// `SQLite://` are refused too, rather than taken for a SQLite file name).
 fn other_scheme(url: &str) -> Option<&str> {
     let (scheme, _) = url.split_once("://")?;
     let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let ours = ["postgres", "postgresql", "sqlite"]
-        .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s));
+    let ours = matches!(scheme, "postgres" | "postgresql" | "sqlite");
     (is_scheme && !ours).then_some(scheme)
 }
 
@@ -349,18 +353,16 @@ impl Db {
         }
         match url {
             Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
-                let mut options: PgConnectOptions = u.parse()?;
-                if !options
-                    .get_options()
-                    .is_some_and(|o| o.contains("lock_timeout"))
-                {
-                    let ms = LOCK_TIMEOUT.as_millis();
-                    options = options.options([("lock_timeout", format!("{ms}ms"))]);
-                }
                 let pool = PgPoolOptions::new()
                     .max_connections(8)
                     .acquire_timeout(ACQUIRE_TIMEOUT)
-                    .connect_lazy_with(options);
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute(SET_LOCK_TIMEOUT).await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_lazy(u)?;
                 Ok(Db::Postgres(pool))
             }
             Some(u) => {
@@ -419,10 +421,11 @@ impl Db {
             Db::Postgres(pool) => {
                 let mut tx = pool.begin().await?;
                 // Another instance may hold the preparation lock for as
-                // long as its seeding takes: this wait is not bounded by
-                // `LOCK_TIMEOUT`, which is for requests.
-                sqlx::query("SET LOCAL lock_timeout = 0")
-                    .execute(&mut *tx)
+                // long as its seeding takes: this wait is bounded neither
+                // by `SET_LOCK_TIMEOUT` nor by a `statement_timeout` of the
+                // server, role or URL, which are for requests.
+                (&mut *tx)
+                    .execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
                     .await?;
                 sqlx::query("SELECT pg_advisory_xact_lock($1)")
                     .bind(PREPARE_LOCK)
@@ -744,7 +747,9 @@ mod tests {
             );
         }
         assert!(super::other_scheme("sqlite://catalog.db").is_none());
-        assert!(super::other_scheme("SQLite://catalog.db").is_none());
+        // sqlx reads only the lower-case schemes.
+        assert_eq!(super::other_scheme("SQLite://catalog.db"), Some("SQLite"));
+        assert_eq!(super::other_scheme("Postgres://u@h/db"), Some("Postgres"));
         assert!(super::other_scheme("postgresql://u@h/db").is_none());
         assert!(super::other_scheme("catalog.db").is_none());
         assert!(super::other_scheme("sqlite:dir/a://b.db").is_none());

@@ -126,7 +126,11 @@ async fn fetch(
     // Without an exact total, one row more than the page says whether a
     // next page exists (the `next` link), as for keyset pages.
     let per_page = query.pagination().limit();
-    let look_ahead = query.count_strategy() != CountStrategy::Exact;
+    // (Any strategy a later problem-core adds is counted exactly, below.)
+    let look_ahead = matches!(
+        query.count_strategy(),
+        CountStrategy::None | CountStrategy::Estimated
+    );
     if look_ahead {
         select.limit(per_page.saturating_add(1));
     }
