@@ -2,6 +2,7 @@
 
 use std::env;
 
+use problem_core::server::MAX_WORKERS;
 use rand::RngCore;
 
 /// Settings of the catalog service (see the README for each variable).
@@ -80,11 +81,38 @@ fn random_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The most books `CATALOG_SEED_ROWS` may ask for: the seed is built in
+/// memory (about 160 bytes a book) before it is written, so a billion would
+/// abort the process on an allocation failure rather than name the
+/// variable.
+pub const MAX_SEED_ROWS: u32 = 1_000_000;
+
+/// A [`ConfigError`] for `name` unless `ok`.
+fn check(
+    ok: bool,
+    name: &'static str,
+    message: impl FnOnce() -> String,
+) -> Result<(), ConfigError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ConfigError {
+            name,
+            message: message(),
+        })
+    }
+}
+
 impl Config {
     /// Reads the settings.
     ///
     /// # Errors
-    /// [`ConfigError`] for a variable that does not parse.
+    /// [`ConfigError`], naming the variable, for one that does not parse or
+    /// that the server would refuse (a zero body limit, timeout or worker
+    /// count, more than 512 workers, an address that is no socket address,
+    /// an allowed host the pipeline refuses, more than [`MAX_SEED_ROWS`]
+    /// seed rows), and for an editor token equal to the admin token (the
+    /// editor would be an admin).
     pub fn from_env() -> Result<Self, ConfigError> {
         let mut generated = Vec::new();
         let mut token = |name: &'static str| match var(name) {
@@ -111,26 +139,62 @@ impl Config {
                 k
             }
         };
+        check(editor_token != admin_token, "CATALOG_EDITOR_TOKEN", || {
+            "equals CATALOG_ADMIN_TOKEN, so the editor would be an admin: give each role its own token".to_owned()
+        })?;
+        let addr = var("CATALOG_ADDR").unwrap_or_else(|| "127.0.0.1:8080".into());
+        check(
+            std::net::ToSocketAddrs::to_socket_addrs(addr.as_str()).is_ok(),
+            "CATALOG_ADDR",
+            || format!("`{addr}` is no socket address (`127.0.0.1:8080`)"),
+        )?;
+        let seed_rows = parsed("CATALOG_SEED_ROWS", 10_000)?;
+        check(seed_rows <= MAX_SEED_ROWS, "CATALOG_SEED_ROWS", || {
+            format!("{seed_rows} is more than {MAX_SEED_ROWS}, the most the catalog seeds")
+        })?;
+        let allowed_hosts: Vec<String> = var("CATALOG_ALLOWED_HOSTS")
+            .unwrap_or_else(|| "localhost,127.0.0.1".into())
+            .split(',')
+            .map(|h| h.trim().to_owned())
+            .filter(|h| !h.is_empty())
+            .collect();
+        // The pipeline's own rules, named after the variable.
+        if let Err(e) = problem_core::pipeline::AllowedHosts::new(&allowed_hosts) {
+            return Err(ConfigError {
+                name: "CATALOG_ALLOWED_HOSTS",
+                message: e.to_string(),
+            });
+        }
+        let max_body_bytes = parsed("CATALOG_MAX_BODY_BYTES", 1_048_576)?;
+        check(max_body_bytes > 0, "CATALOG_MAX_BODY_BYTES", || {
+            "must be at least 1".to_owned()
+        })?;
+        let body_timeout_secs = parsed("CATALOG_BODY_TIMEOUT_SECS", 30)?;
+        check(body_timeout_secs > 0, "CATALOG_BODY_TIMEOUT_SECS", || {
+            "must be at least 1".to_owned()
+        })?;
+        let workers = match var("CATALOG_WORKERS") {
+            None => None,
+            Some(_) => {
+                let n = parsed("CATALOG_WORKERS", 1)?;
+                check((1..=MAX_WORKERS).contains(&n), "CATALOG_WORKERS", || {
+                    format!("{n} is not from 1 to {MAX_WORKERS}")
+                })?;
+                Some(n)
+            }
+        };
         Ok(Self {
             database_url: var("DATABASE_URL"),
-            addr: var("CATALOG_ADDR").unwrap_or_else(|| "127.0.0.1:8080".into()),
-            seed_rows: parsed("CATALOG_SEED_ROWS", 10_000)?,
-            allowed_hosts: var("CATALOG_ALLOWED_HOSTS")
-                .unwrap_or_else(|| "localhost,127.0.0.1".into())
-                .split(',')
-                .map(|h| h.trim().to_owned())
-                .filter(|h| !h.is_empty())
-                .collect(),
-            max_body_bytes: parsed("CATALOG_MAX_BODY_BYTES", 1_048_576)?,
-            body_timeout_secs: parsed("CATALOG_BODY_TIMEOUT_SECS", 30)?,
+            addr,
+            seed_rows,
+            allowed_hosts,
+            max_body_bytes,
+            body_timeout_secs,
             cursor_key,
             admin_token,
             editor_token,
             development: var("NODE_ENV").is_some_and(|v| v == "development"),
-            workers: match var("CATALOG_WORKERS") {
-                None => None,
-                Some(_) => Some(parsed("CATALOG_WORKERS", 1)?),
-            },
+            workers,
             generated,
         })
     }

@@ -75,6 +75,29 @@ fn split_host_port(text: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// Whether an allowed host's name (no port) is one a `Host` header can
+/// carry: an IP literal in brackets (`[::1]`; the authority parse checked
+/// it), or dot-separated labels of ASCII letters, digits, `-` and `_`, none
+/// empty nor starting or ending with `-`, with at most one trailing dot
+/// (an IPv4 address is such a name). `*`, `*.books.example`, `a..b`, `-a`,
+/// `.` and non-ASCII names (a `Host` carries their punycode, `xn--...`)
+/// are not.
+fn host_name_or_literal(host: &str) -> bool {
+    if host.starts_with('[') {
+        return host.ends_with(']');
+    }
+    let name = host.strip_suffix('.').unwrap_or(host);
+    !name.is_empty()
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+}
+
 /// A host name without the trailing dot of its fully qualified form
 /// (`books.example.` is `books.example`, the DNS root label written out);
 /// a name of dots only is left as it is.
@@ -91,9 +114,13 @@ impl AllowedHosts {
     /// # Errors
     /// [`HttpConfigError::InvalidListenOption`] for no entry at all (every
     /// request would be refused), an empty entry, one with a scheme, path,
-    /// user information, whitespace or a port that is not digits (`+80`) or
-    /// over 65535, and anything else that is no RFC 3986 authority (`[::1`,
-    /// `a?b`). A port is a number: `books.example:080` is port 80.
+    /// user information, whitespace or a port that is not digits (`+80`),
+    /// 0 or over 65535, a name that is neither an IP literal in brackets
+    /// nor dot-separated labels of ASCII letters, digits, `-` and `_`
+    /// (wildcards such as `*` or `*.books.example`, `a..b`, `-a`; a
+    /// non-ASCII name is written as its punycode, `xn--...`), and anything
+    /// else that is no RFC 3986 authority (`[::1`, `a?b`). A port is a
+    /// number: `books.example:080` is port 80.
     ///
     /// ```
     /// use problem_core::pipeline::AllowedHosts;
@@ -108,6 +135,18 @@ impl AllowedHosts {
     /// assert!(AllowedHosts::new(["[::1"]).is_err());
     /// assert!(AllowedHosts::new(["a?b"]).is_err());
     /// assert!(AllowedHosts::new(["books.example:+80"]).is_err());
+    /// assert!(AllowedHosts::new(["books.example:0"]).is_err());
+    /// let err = AllowedHosts::new(["*.books.example"]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid listen option: allowed host `*.books.example` must be a host name or address, optionally with `:port`: wildcards are not supported, list each host"
+    /// );
+    /// for bad in ["*", "a..b", "-a", ".", "bücher.example"] {
+    ///     assert!(AllowedHosts::new([bad]).is_err(), "{bad}");
+    /// }
+    /// for good in ["127.0.0.1", "my_service", "xn--bcher-kva.example", "books.example.", "[::1]"] {
+    ///     assert!(AllowedHosts::new([good]).is_ok(), "{good}");
+    /// }
     /// assert!(AllowedHosts::new(Vec::<String>::new()).is_err());
     /// ```
     pub fn new<I, S>(hosts: I) -> Result<Self, HttpConfigError>
@@ -132,12 +171,19 @@ impl AllowedHosts {
                 return Err(invalid());
             }
             let (host, port) = split_host_port(raw);
-            if host.is_empty() {
-                return Err(invalid());
+            if !host_name_or_literal(host) {
+                return Err(if host.contains('*') {
+                    HttpConfigError::InvalidListenOption(format!(
+                        "allowed host `{raw}` must be a host name or address, optionally with `:port`: wildcards are not supported, list each host"
+                    ))
+                } else {
+                    invalid()
+                });
             }
             let port = match port {
                 None => None,
-                Some(p) => Some(port_number(p).ok_or_else(invalid)?),
+                // No `Host` names port 0.
+                Some(p) => Some(port_number(p).filter(|&n| n != 0).ok_or_else(invalid)?),
             };
             entries.push((without_root_dot(host).to_ascii_lowercase(), port));
         }

@@ -574,8 +574,10 @@ impl PipelineBuilder {
     /// Builds the pipeline.
     ///
     /// # Errors
-    /// [`HttpConfigError::InvalidListenOption`] for an invalid allowed host
-    /// or a zero body limit or body timeout.
+    /// [`HttpConfigError::InvalidListenOption`] for an invalid allowed host,
+    /// a zero body limit or body timeout, or a [`tag`](Self::tag) with a
+    /// control character (a line break would start what reads as another
+    /// log entry).
     ///
     /// ```
     /// use problem_core::pipeline::Pipeline;
@@ -587,8 +589,19 @@ impl PipelineBuilder {
     /// );
     /// let err = Pipeline::builder().max_request_body_size(0).build().unwrap_err();
     /// assert_eq!(err.to_string(), "invalid listen option: max_request_body_size must be at least 1 byte");
+    /// let err = Pipeline::builder().tag("app\n[app").build().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid listen option: the log tag \"app\\n[app\" has a control character: a log line is one line"
+    /// );
     /// ```
     pub fn build(self) -> Result<Pipeline, HttpConfigError> {
+        if self.tag.chars().any(char::is_control) {
+            return Err(HttpConfigError::InvalidListenOption(format!(
+                "the log tag {:?} has a control character: a log line is one line",
+                self.tag
+            )));
+        }
         let allowed_hosts = match self.allowed_hosts {
             Some(h) => Some(AllowedHosts::new(h)?),
             None => None,

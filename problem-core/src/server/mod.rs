@@ -126,9 +126,30 @@ pub struct ProblemAppBuilder {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ListenOptions {
-    /// Worker threads; default: actix-web's (one per core). Must be at least 1.
+    /// Worker threads; default: actix-web's (one per core). At least 1 and
+    /// at most [`MAX_WORKERS`] (512).
     pub workers: Option<usize>,
 }
+
+/// The most worker threads [`ListenOptions::workers`] may ask for: 512,
+/// actix-server's own limit (its builder panics above it; `bind` and
+/// `listen_with` answer [`HttpConfigError::InvalidListenOption`] instead).
+///
+/// ```
+/// use problem_core::HttpConfigError;
+/// use problem_core::server::{ListenOptions, MAX_WORKERS, ProblemApp};
+///
+/// assert_eq!(MAX_WORKERS, 512);
+/// let app = ProblemApp::builder().development(false).build().unwrap();
+/// let Err(err) = app.bind("127.0.0.1:0", ListenOptions { workers: Some(MAX_WORKERS + 1) }) else {
+///     panic!("513 workers are refused")
+/// };
+/// assert_eq!(
+///     err,
+///     HttpConfigError::InvalidListenOption("workers must be at most 512 (actix-server's limit), not 513".into())
+/// );
+/// ```
+pub const MAX_WORKERS: usize = 512;
 
 impl ProblemApp {
     /// A builder; see [`ProblemAppBuilder`].
@@ -339,8 +360,8 @@ impl ProblemApp {
     /// when development is on and an address is not loopback.
     ///
     /// # Errors
-    /// [`HttpConfigError::InvalidListenOption`] for a bad address or zero
-    /// workers; [`HttpConfigError::Io`] when binding fails.
+    /// [`HttpConfigError::InvalidListenOption`] for a bad address, zero
+    /// workers or more than [`MAX_WORKERS`]; [`HttpConfigError::Io`] when binding fails.
     ///
     /// ```
     /// use problem_core::server::{ListenOptions, ProblemApp};
@@ -368,10 +389,18 @@ impl ProblemApp {
                 "address `{addr}` resolves to nothing"
             )));
         }
-        if options.workers == Some(0) {
-            return Err(HttpConfigError::InvalidListenOption(
-                "workers must be at least 1".into(),
-            ));
+        match options.workers {
+            Some(0) => {
+                return Err(HttpConfigError::InvalidListenOption(
+                    "workers must be at least 1".into(),
+                ));
+            }
+            Some(n) if n > MAX_WORKERS => {
+                return Err(HttpConfigError::InvalidListenOption(format!(
+                    "workers must be at most {MAX_WORKERS} (actix-server's limit), not {n}"
+                )));
+            }
+            _ => {}
         }
         if self.pipeline.development()
             && let Some(public) = addrs.iter().find(|a| !a.ip().is_loopback())
