@@ -530,6 +530,24 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
         {
             errors.push(syn::Error::new(r.lit.span(), msg));
         }
+        // A field named `stack` or `correlationId` would be sent in
+        // production and replaced by the pipeline's own in development:
+        // refused as its `rename` is. (`type`, `title`, `status`,
+        // `instance` and `detail` so named follow the spec's rules for
+        // extension members, the same everywhere.)
+        if a.rename.is_none()
+            && let Role::Extension(name) = case.role(field)
+            && matches!(name.as_str(), "stack" | "correlationId")
+            && let (Some(msg), Some(ident)) = (standard_member(&name), &field.original.ident)
+        {
+            errors.push(syn::Error::new(
+                ident.span(),
+                msg.replace(
+                    "choose another name",
+                    "name the member otherwise with `#[problem(rename = \"...\")]`",
+                ),
+            ));
+        }
         if let Role::Extension(name) = case.role(field)
             && !extension_names.insert(name.clone())
         {
@@ -550,9 +568,10 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
 /// Why a `rename` to the name of a standard member of the problem body
 /// (RFC 9457 and the pipeline's own members) is a mistake: the real member
 /// wins, so the renamed field would never be sent. (A field whose own name
-/// is a standard member's, with no `rename`, is allowed: it follows the
-/// spec's rules for extension members so named, as one added at run time
-/// does.)
+/// is `type`, `title`, `status`, `instance` or `detail`, with no `rename`,
+/// is allowed: it follows the spec's rules for extension members so named,
+/// as one added at run time does; one named `stack` or `correlationId` is
+/// not.)
 fn standard_member(name: &str) -> Option<String> {
     let why = match name {
         _ if crate::attr::ALWAYS_OVERWRITTEN.contains(&name) => "and always wins",

@@ -74,6 +74,16 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                 ),
             ));
         }
+        if f.attrs.rename.is_none() && f.name.contains("__") {
+            // `year__gte` would be read as the `gte` filter of `year`.
+            push(Error::new(
+                f.ident.span(),
+                format!(
+                    "the field `{}` names a query parameter, and `__` separates a field from its operator (`year__gte`): rename the field, or give it a query name without `__` with `rename = \"..\"`",
+                    f.name
+                ),
+            ));
+        }
         if let Some(r) = &f.attrs.rename
             && !valid_param_name(&r.value())
         {
