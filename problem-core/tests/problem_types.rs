@@ -321,3 +321,65 @@ fn a_route_on_a_type_path_is_a_duplicate_route() {
         }
     );
 }
+
+/// A problem about a locked book.
+#[derive(Debug, Problem)]
+#[problem(status = 423, type = "/problems/locked#retry")]
+struct LockedFragment;
+
+/// The same page, asked for with a query.
+#[derive(Debug, Problem)]
+#[problem(status = 423, type = "/problems/locked?v=2")]
+struct LockedQuery;
+
+/// A type that resolves elsewhere.
+#[derive(Debug, Problem)]
+#[problem(status = 403, type = "/problems/../admin")]
+struct DotSegment;
+
+/// A type with a fragment or a query is served at its path, what a client
+/// dereferencing it asks for (the fragment is not sent; the query is not
+/// routed on); two types with one path are one page. Before, the route was
+/// the literal `/problems/locked#retry`, which no request matches.
+#[actix_web::test]
+async fn a_type_with_a_fragment_or_query_is_served_at_its_path() {
+    let app = ProblemApp::builder()
+        .development(false)
+        .problem_type::<LockedFragment>()
+        .problem_type::<LockedQuery>()
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.pipeline()),
+    )
+    .await;
+    for uri in ["/problems/locked", "/problems/locked?v=2"] {
+        let req = TestRequest::get()
+            .uri(uri)
+            .insert_header(("Accept", "application/json"));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        let body: serde_json::Value = test::read_body_json(res).await;
+        assert_eq!(body["type"], "/problems/locked#retry", "{uri}");
+    }
+}
+
+/// A type with a `.` or `..` segment resolves (RFC 3986 §5.2.4) to another
+/// path than the page it names: refused at build. Before, it built and its
+/// page was served only at the literal, unresolved path.
+#[test]
+fn a_type_with_a_dot_segment_is_refused_at_build() {
+    let err = ProblemApp::builder()
+        .problem_type::<DotSegment>()
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::InvalidRoute(
+            "problem type `/problems/../admin` has a `.` or `..` segment, so a client resolves it to another path than its page's: write the path it resolves to".into()
+        )
+    );
+}

@@ -110,6 +110,8 @@ pub struct ProblemAppBuilder {
     problem_types: Vec<&'static str>,
     /// A `Cache-Control` value that is no header value, reported by `build()`.
     invalid_cache_control: Option<String>,
+    /// A problem type with a dot segment, reported by `build()`.
+    invalid_problem_type: Option<&'static str>,
 }
 
 /// Options of [`ProblemApp::listen_with`].
@@ -169,6 +171,7 @@ impl ProblemApp {
             conditional: ConditionalRequests::new(),
             problem_types: Vec::new(),
             invalid_cache_control: None,
+            invalid_problem_type: None,
         }
     }
 
@@ -746,8 +749,12 @@ impl ProblemAppBuilder {
     /// JSON when the client's `Accept` prefers `application/json`: title,
     /// status, the type's doc comment, its extension members with their
     /// JSON types ([`ProblemTypeDoc::respond`](crate::ProblemTypeDoc::respond)). `about:blank` and absolute
-    /// URIs are never served; cases sharing a `type` are served once (the
-    /// first). With [`versioning`](Self::versioning), the pages are
+    /// URIs are never served. A page is served at the type's path, what a
+    /// client dereferencing it asks for: `/problems/locked#retry` and
+    /// `/problems/locked?v=2` at `/problems/locked`. Cases sharing a path
+    /// are served once (the first). A type with a `.` or `..` segment
+    /// (`/problems/../admin`) is an [`HttpConfigError::InvalidRoute`] from
+    /// [`build`](Self::build). With [`versioning`](Self::versioning), the pages are
     /// version-neutral: the same page for every version, removed and
     /// unknown ones included, without version headers. A route already on
     /// that path is an [`HttpConfigError::DuplicateRoute`] at build.
@@ -775,12 +782,24 @@ impl ProblemAppBuilder {
     /// ```
     pub fn problem_type<P: DocumentedProblem>(mut self) -> Self {
         for doc in crate::problem::type_docs::served_docs::<P>() {
-            // Served already, for a type registered before.
-            if self.problem_types.contains(&doc.problem_type) {
+            // What a client dereferencing the type asks for: its path (a
+            // fragment is not sent; a query is not routed on).
+            let path = doc
+                .problem_type
+                .split(['?', '#'])
+                .next()
+                .unwrap_or(doc.problem_type);
+            // A dot segment resolves elsewhere (RFC 3986 §5.2.4) than the
+            // route it would name.
+            if path.split('/').any(|seg| seg == "." || seg == "..") {
+                self.invalid_problem_type.get_or_insert(doc.problem_type);
                 continue;
             }
-            self.problem_types.push(doc.problem_type);
-            let path = doc.problem_type;
+            // Served already, for a type registered before.
+            if self.problem_types.contains(&path) {
+                continue;
+            }
+            self.problem_types.push(path);
             let doc = Arc::new(doc);
             self.routes = self
                 .routes
@@ -884,7 +903,8 @@ impl ProblemAppBuilder {
     ///
     /// # Errors
     /// [`HttpConfigError`]: a duplicate route, an invalid path, an invalid
-    /// allowed host, a zero body limit, a `Cache-Control` value that is no
+    /// allowed host, a zero body limit, a problem type with a `.` or `..`
+    /// segment ([`problem_type`](Self::problem_type)), a `Cache-Control` value that is no
     /// header value,
     /// [`HttpConfigError::InvalidVersionConfig`] for a `versioned![...]`
     /// route without a fallback, or a handler taking the
@@ -932,6 +952,11 @@ impl ProblemAppBuilder {
         if let Some(value) = &self.invalid_cache_control {
             return Err(HttpConfigError::InvalidListenOption(format!(
                 "cache_control {value:?} is not a valid header value"
+            )));
+        }
+        if let Some(t) = self.invalid_problem_type {
+            return Err(HttpConfigError::InvalidRoute(format!(
+                "problem type `{t}` has a `.` or `..` segment, so a client resolves it to another path than its page's: write the path it resolves to"
             )));
         }
         if self.versioning.is_none()
