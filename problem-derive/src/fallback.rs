@@ -1,5 +1,6 @@
 //! What the derive emits when the input has a mistake: the error(s) plus
-//! placeholder impls of `Display`, `Error`, `Problem` and `ResponseError`
+//! placeholder impls of `Display`, `Error`, `Problem`, `ResponseError`,
+//! `DocumentedProblem` (`ProblemAppBuilder::problem_type`)
 //! (as `thiserror-impl`'s `fallback.rs`), so code using the type compiles
 //! on and the user sees the real mistake alone, not follow-on errors.
 
@@ -64,6 +65,14 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         #[automatically_derived]
         #[allow(unused_qualifications)]
         impl #impl_generics #p::actix_web::ResponseError for #ident #ty_generics #problem_where {}
+
+        #[automatically_derived]
+        #[allow(unused_qualifications)]
+        impl #impl_generics ::problem_core::DocumentedProblem for #ident #ty_generics #where_clause {
+            fn problem_type_docs() -> #p::Vec<::problem_core::ProblemTypeDoc> {
+                ::core::unreachable!()
+            }
+        }
 
         ::problem_core::__private::openapi_items! {
             #[automatically_derived]

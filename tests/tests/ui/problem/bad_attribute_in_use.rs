@@ -1,5 +1,5 @@
-// One bad attribute, and the type used as a problem, an error and a
-// response: the derive's placeholder impls keep the uses compiling, so the
+// One bad attribute, and the type used as a problem, an error, a
+// response and a documented problem type: the derive's placeholder impls keep the uses compiling, so the
 // bad attribute is the only error.
 use problem_core::Problem;
 
@@ -22,4 +22,5 @@ fn main() {
     as_error(&err);
     let _ = err.to_string();
     let _ = actix_web::web::post().to(create);
+    let _ = problem_core::server::ProblemApp::builder().problem_type::<DuplicateOrder>();
 }
