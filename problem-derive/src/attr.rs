@@ -218,7 +218,17 @@ fn value_expr(meta: &ParseNestedMeta<'_>, name: &str, example: &str) -> syn::Res
             format!("`{name}` needs a value: write `{name} = {example}`"),
         ));
     }
-    meta.value()?.parse::<Expr>()
+    Ok(ungroup(meta.value()?.parse::<Expr>()?))
+}
+
+/// The expression inside invisible groups: a literal passed through a
+/// `macro_rules!` fragment (`$t:literal`, `$t:expr`) arrives wrapped in
+/// one, and is the literal all the same.
+fn ungroup(mut expr: Expr) -> Expr {
+    while let Expr::Group(group) = expr {
+        expr = *group.expr;
+    }
+    expr
 }
 
 #[allow(

@@ -194,6 +194,16 @@ fn int_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<syn::LitI
     ))
 }
 
+/// The expression inside invisible groups: a literal passed through a
+/// `macro_rules!` fragment (`$t:literal`, `$t:expr`) arrives wrapped in
+/// one, and is the literal all the same.
+fn ungroup(mut expr: syn::Expr) -> syn::Expr {
+    while let syn::Expr::Group(group) = expr {
+        expr = *group.expr;
+    }
+    expr
+}
+
 /// A string literal after `=`; anything else is one error saying what to
 /// write (`example`, `key = "..."`).
 #[allow(
@@ -202,7 +212,7 @@ fn int_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<syn::LitI
 )]
 fn str_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
     let name = example.split(' ').next().unwrap_or_default();
-    match meta.value()?.parse::<syn::Expr>()? {
+    match ungroup(meta.value()?.parse::<syn::Expr>()?) {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(lit),
             ..
@@ -229,7 +239,7 @@ fn str_value(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
     reason = "syn::Expr and syn::Lit are #[non_exhaustive]: every other value is the mistake reported"
 )]
 fn bool_value(meta: &ParseNestedMeta<'_>) -> syn::Result<LitBool> {
-    match meta.value()?.parse::<syn::Expr>()? {
+    match ungroup(meta.value()?.parse::<syn::Expr>()?) {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Bool(b),
             ..

@@ -41,7 +41,12 @@ pub(crate) fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
     clippy::wildcard_enum_match_arm,
     reason = "syn::Expr is #[non_exhaustive]: every other expression is the mistake reported"
 )]
-fn constraint(expr: &Expr) -> syn::Result<Constraint> {
+fn constraint(mut expr: &Expr) -> syn::Result<Constraint> {
+    // A literal passed through a `macro_rules!` fragment (`$v:literal`)
+    // arrives in an invisible group, and is the literal all the same.
+    while let Expr::Group(group) = expr {
+        expr = &group.expr;
+    }
     let lit = match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..

@@ -1,0 +1,60 @@
+//! Literals passed through `macro_rules!` fragments (`$t:literal`,
+//! `$t:expr`) arrive in invisible groups: the three macros read them as
+//! the literals they are.
+#![deny(warnings)]
+
+use problem_core::{CollectionQuery, Problem, versioned};
+
+macro_rules! problem_type {
+    ($name:ident, $status:literal, $ty:literal, $detail:expr) => {
+        #[derive(Debug, Problem)]
+        #[problem(status = $status, type = $ty, detail = $detail)]
+        struct $name {
+            #[problem(rename = "bookId")]
+            id: u64,
+        }
+    };
+}
+
+problem_type!(Locked, 423, "/problems/locked", "The book is locked");
+
+macro_rules! query {
+    ($name:ident, $column:literal, $select:literal) => {
+        #[derive(CollectionQuery)]
+        #[query(key = "id")]
+        #[allow(dead_code)]
+        struct $name {
+            #[query(sort, column = $column)]
+            id: i64,
+            #[query(select = $select)]
+            note: String,
+        }
+    };
+}
+
+query!(BookQuery, "book_id", false);
+
+macro_rules! handler {
+    ($name:ident, $version:literal) => {
+        #[versioned($version)]
+        async fn $name() -> &'static str {
+            "v2"
+        }
+    };
+}
+
+handler!(list_v2, "2.x");
+
+fn main() {
+    let e = Locked { id: 7 };
+    assert_eq!(e.status().as_u16(), 423);
+    assert_eq!(e.problem_type(), "/problems/locked");
+    assert_eq!(e.to_string(), "The book is locked");
+    let q = problem_core::query::TypedQuery::<BookQuery>::from_query_str(
+        "sort=-id",
+        &problem_core::query::QueryConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(q.sort().to_string(), "-id");
+    let _ = actix_web::web::get().to(problem_core::version::versioned![list_v2]);
+}
