@@ -64,7 +64,7 @@ fn each_bad_variable_is_refused_by_name() {
         ),
         (
             &[("CATALOG_ALLOWED_HOSTS", "localhost:0")],
-            "catalog: CATALOG_ALLOWED_HOSTS: invalid listen option: allowed host `localhost:0` must be a host name or address, optionally with `:port`",
+            "catalog: CATALOG_ALLOWED_HOSTS: invalid listen option: allowed host `localhost:0` has port 0, which no request names: give the port the server is reached on, or none",
         ),
         (
             &[
@@ -83,7 +83,7 @@ fn each_bad_variable_is_refused_by_name() {
         ),
         (
             &[("CATALOG_ADDR", "abc")],
-            "catalog: CATALOG_ADDR: `abc` is no socket address (`127.0.0.1:8080`)",
+            "catalog: CATALOG_ADDR: `abc`: invalid socket address (write a socket address such as `127.0.0.1:8080`)",
         ),
         (
             &[("DATABASE_URL", "mysql://catalog:s3cret@db.internal/catalog")],

@@ -327,26 +327,36 @@ fn a_route_on_a_type_path_is_a_duplicate_route() {
 #[problem(status = 423, type = "/problems/locked#retry")]
 struct LockedFragment;
 
-/// The same page, asked for with a query.
+/// A book held for another reader.
 #[derive(Debug, Problem)]
-#[problem(status = 423, type = "/problems/locked?v=2")]
-struct LockedQuery;
+#[problem(status = 423, type = "/problems/held?v=2")]
+struct HeldQuery;
+
+/// Another type on the page of `LockedFragment`.
+#[derive(Debug, Problem)]
+#[problem(status = 423, type = "/problems/locked#wait")]
+struct LockedOtherFragment;
 
 /// A type that resolves elsewhere.
 #[derive(Debug, Problem)]
 #[problem(status = 403, type = "/problems/../admin")]
 struct DotSegment;
 
+/// A percent-encoded type.
+#[derive(Debug, Problem)]
+#[problem(status = 409, type = "/problems/out%20of-stock")]
+struct Encoded;
+
 /// A type with a fragment or a query is served at its path, what a client
 /// dereferencing it asks for (the fragment is not sent; the query is not
-/// routed on); two types with one path are one page. Before, the route was
-/// the literal `/problems/locked#retry`, which no request matches.
+/// routed on). Before, the route was the literal `/problems/locked#retry`,
+/// which no request matches.
 #[actix_web::test]
 async fn a_type_with_a_fragment_or_query_is_served_at_its_path() {
     let app = ProblemApp::builder()
         .development(false)
         .problem_type::<LockedFragment>()
-        .problem_type::<LockedQuery>()
+        .problem_type::<HeldQuery>()
         .build()
         .unwrap();
     let a = app.clone();
@@ -356,30 +366,78 @@ async fn a_type_with_a_fragment_or_query_is_served_at_its_path() {
             .wrap(app.pipeline()),
     )
     .await;
-    for uri in ["/problems/locked", "/problems/locked?v=2"] {
+    for (uri, ty) in [
+        ("/problems/locked", "/problems/locked#retry"),
+        ("/problems/held?v=2", "/problems/held?v=2"),
+        ("/problems/held", "/problems/held?v=2"),
+    ] {
         let req = TestRequest::get()
             .uri(uri)
             .insert_header(("Accept", "application/json"));
         let res = test::call_service(&svc, req.to_request()).await;
         assert_eq!(res.status(), 200, "{uri}");
         let body: serde_json::Value = test::read_body_json(res).await;
-        assert_eq!(body["type"], "/problems/locked#retry", "{uri}");
+        assert_eq!(body["type"], ty, "{uri}");
     }
 }
 
-/// A type with a `.` or `..` segment resolves (RFC 3986 §5.2.4) to another
-/// path than the page it names: refused at build. Before, it built and its
-/// page was served only at the literal, unresolved path.
+/// A type whose page cannot be served where a client dereferencing it
+/// asks, or two types on one page (which could document one of them), is
+/// refused at build. Before, each built: a dot segment was served only at
+/// the literal, unresolved path, a percent-encoded one never (requests are
+/// routed on the decoded path), and the second type of a page silently
+/// went undocumented.
 #[test]
-fn a_type_with_a_dot_segment_is_refused_at_build() {
-    let err = ProblemApp::builder()
-        .problem_type::<DotSegment>()
-        .build()
-        .unwrap_err();
+fn a_type_page_that_cannot_be_served_is_refused_at_build() {
+    let refused = |b: problem_core::server::ProblemAppBuilder| b.build().unwrap_err();
     assert_eq!(
-        err,
+        refused(ProblemApp::builder().problem_type::<DotSegment>()),
         HttpConfigError::InvalidRoute(
-            "problem type `/problems/../admin` has a `.` or `..` segment, so a client resolves it to another path than its page's: write the path it resolves to".into()
+            "problem type `/problems/../admin` has a `.` or `..` segment, so a client resolves it to another path: write the path it resolves to".into()
         )
     );
+    assert_eq!(
+        refused(ProblemApp::builder().problem_type::<Encoded>()),
+        HttpConfigError::InvalidRoute(
+            "problem type `/problems/out%20of-stock` is percent-encoded, and requests are routed on the decoded path: write the type without `%`".into()
+        )
+    );
+    assert_eq!(
+        refused(
+            ProblemApp::builder()
+                .problem_type::<LockedFragment>()
+                .problem_type::<LockedOtherFragment>()
+        ),
+        HttpConfigError::InvalidRoute(
+            "problem types `/problems/locked#retry` and `/problems/locked#wait` share the page `/problems/locked`, which can document one of them: give each type its own path".into()
+        )
+    );
+    // The same type twice is one page.
+    assert!(
+        ProblemApp::builder()
+            .problem_type::<LockedFragment>()
+            .problem_type::<LockedFragment>()
+            .build()
+            .is_ok()
+    );
+}
+
+/// The OpenAPI path items are the served pages: the page path, not the
+/// type with its fragment (no `#` in a path key), and none for a type the
+/// builder refuses.
+#[cfg(feature = "openapi")]
+#[test]
+fn openapi_documents_the_page_paths() {
+    let json = |paths| serde_json::to_value(paths).unwrap();
+    let locked = json(problem_core::openapi::problem_type_paths::<LockedFragment>());
+    assert_eq!(
+        locked.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["/problems/locked"]
+    );
+    assert_eq!(
+        locked["/problems/locked"]["get"]["operationId"],
+        "problem_type_problems_locked"
+    );
+    let dot = json(problem_core::openapi::problem_type_paths::<DotSegment>());
+    assert_eq!(dot, serde_json::json!({}));
 }

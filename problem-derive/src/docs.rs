@@ -14,12 +14,20 @@ pub(crate) fn text(attrs: &[Attribute]) -> String {
         .iter()
         .filter(|a| a.path().is_ident("doc"))
         .filter_map(|a| match &a.meta {
-            Meta::NameValue(nv) => match &nv.value {
-                Expr::Lit(ExprLit {
-                    lit: Lit::Str(s), ..
-                }) => Some(s.value()),
-                _ => None,
-            },
+            Meta::NameValue(nv) => {
+                // `#[doc = $doc]` from a `macro_rules!` fragment: the
+                // literal in an invisible group.
+                let mut value = &nv.value;
+                while let Expr::Group(group) = value {
+                    value = &group.expr;
+                }
+                match value {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    }) => Some(s.value()),
+                    _ => None,
+                }
+            }
             Meta::Path(_) | Meta::List(_) => None,
         })
         .map(|line| line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))

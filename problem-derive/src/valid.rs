@@ -530,8 +530,9 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
         {
             errors.push(syn::Error::new(r.lit.span(), msg));
         }
-        // A field named `stack` or `correlationId` would be sent in
-        // production and replaced by the pipeline's own in development:
+        // A field named `stack` or `correlationId` would be replaced by
+        // the pipeline's own member where it sets one (`stack` in
+        // development, `correlationId` on a 5xx) and sent elsewhere:
         // refused as its `rename` is. (`type`, `title`, `status`,
         // `instance` and `detail` so named follow the spec's rules for
         // extension members, the same everywhere.)
@@ -576,7 +577,7 @@ fn standard_member(name: &str) -> Option<String> {
     let why = match name {
         _ if crate::attr::ALWAYS_OVERWRITTEN.contains(&name) => "and always wins",
         "detail" => "(a problem's own detail replaces it)",
-        "correlationId" => "(the pipeline sets it on a masked 5xx, replacing this one)",
+        "correlationId" => "(the pipeline sets it on every 5xx, replacing this one)",
         "stack" => "(the pipeline sets it in development, replacing this one)",
         _ => return None,
     };

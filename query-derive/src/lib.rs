@@ -39,7 +39,11 @@ mod value;
 /// match the same rows on every database. A filterable field's query name
 /// (its name or `rename`) may not be a reserved parameter (`page`,
 /// `per_page`, `limit`, `cursor`, `sort`, `q`, `search`, `search_fields`,
-/// `fields`, `exclude`): `page=..` could never filter it.
+/// `fields`, `exclude`): `page=..` could never filter it. A query name
+/// holds no `__`, which separates a field from its operator: a field named
+/// `year__gte` (without a `rename`) is a compile error, as `rename =
+/// "year__gte"` is, since `year__gte=..` is read as the `gte` filter of
+/// `year`.
 ///
 /// Field types: a field that is filtered, sorted, searched or the key
 /// needs `problem_core::query::QueryValue` (integers, floats, `bool`,

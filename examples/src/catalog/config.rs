@@ -143,11 +143,12 @@ impl Config {
             "equals CATALOG_ADMIN_TOKEN, so the editor would be an admin: give each role its own token".to_owned()
         })?;
         let addr = var("CATALOG_ADDR").unwrap_or_else(|| "127.0.0.1:8080".into());
-        check(
-            std::net::ToSocketAddrs::to_socket_addrs(addr.as_str()).is_ok(),
-            "CATALOG_ADDR",
-            || format!("`{addr}` is no socket address (`127.0.0.1:8080`)"),
-        )?;
+        if let Err(e) = std::net::ToSocketAddrs::to_socket_addrs(addr.as_str()) {
+            return Err(ConfigError {
+                name: "CATALOG_ADDR",
+                message: format!("`{addr}`: {e} (write a socket address such as `127.0.0.1:8080`)"),
+            });
+        }
         let seed_rows = parsed("CATALOG_SEED_ROWS", 10_000)?;
         check(seed_rows <= MAX_SEED_ROWS, "CATALOG_SEED_ROWS", || {
             format!("{seed_rows} is more than {MAX_SEED_ROWS}, the most the catalog seeds")

@@ -7,13 +7,15 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Paths, ResponseBuilder};
 
 use crate::DocumentedProblem;
-use crate::problem::type_docs::served_docs;
+use crate::problem::type_docs::{page_path_mistake, served_docs};
 
 /// The path items of the pages
 /// [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
 /// serves for `P`: for each case whose `type` is a path on this origin
 /// ([`ProblemTypeDoc::is_served`](crate::ProblemTypeDoc::is_served)), once
-/// per path, a `GET` on that path whose `200` is the HTML page
+/// per [page path](crate::ProblemTypeDoc::page_path) (the type up to its
+/// query or fragment; the first type of a path, and none whose path
+/// `ProblemAppBuilder::build` refuses), a `GET` on that path whose `200` is the HTML page
 /// (`text/html`) or, when the client prefers it, its JSON form
 /// (`application/json`: `type`, `title`, `status`, `description` and
 /// `members`, each member `name`, `type`, `required`, `description`; see
@@ -63,7 +65,17 @@ use crate::problem::type_docs::served_docs;
 /// ```
 pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
     let mut paths = Paths::new();
+    let mut documented: Vec<&str> = Vec::new();
     for doc in served_docs::<P>() {
+        // The page's path, as `ProblemAppBuilder::problem_type` serves it;
+        // one it refuses (or a second type on one path) is not documented.
+        let Some(path) = doc
+            .page_path()
+            .filter(|p| page_path_mistake(p).is_none() && !documented.contains(p))
+        else {
+            continue;
+        };
+        documented.push(path);
         let ok = ResponseBuilder::new()
             .description("The problem type's documentation: HTML, or JSON when preferred.")
             .content(
@@ -78,7 +90,7 @@ pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
             )
             .build();
         let operation = OperationBuilder::new()
-            .operation_id(Some(operation_id(doc.problem_type)))
+            .operation_id(Some(operation_id(path)))
             .summary(Some(doc.title))
             .description((!doc.description.is_empty()).then_some(doc.description))
             .response("200", ok)
@@ -88,7 +100,7 @@ pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
                     .build(),
             ))
             .build();
-        paths.add_path_operation(doc.problem_type, vec![HttpMethod::Get], operation);
+        paths.add_path_operation(path, vec![HttpMethod::Get], operation);
     }
     paths
 }

@@ -52,8 +52,15 @@ fn split_host_port(text: &str) -> (&str, Option<&str>) {
         return match rest.find(']') {
             Some(end) => {
                 let host = text.get(..end + 2).unwrap_or(text);
-                let port = rest.get(end + 1..).and_then(|p| p.strip_prefix(':'));
-                (host, port)
+                match rest.get(end + 1..).unwrap_or_default() {
+                    "" => (host, None),
+                    after => match after.strip_prefix(':') {
+                        Some(port) => (host, Some(port)),
+                        // `[::1]x`: no host and port; kept whole, it
+                        // matches no entry and is no valid entry.
+                        None => (text, None),
+                    },
+                }
             }
             None => (text, None),
         };
@@ -83,8 +90,11 @@ fn split_host_port(text: &str) -> (&str, Option<&str>) {
 /// `.` and non-ASCII names (a `Host` carries their punycode, `xn--...`)
 /// are not.
 fn host_name_or_literal(host: &str) -> bool {
-    if host.starts_with('[') {
-        return host.ends_with(']');
+    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        // An IPv6 address (with a zone, `%25eth0`, RFC 6874) or an
+        // IPvFuture (`v1.x`, RFC 3986 §3.2.2).
+        let address = inner.split("%25").next().unwrap_or(inner);
+        return address.parse::<std::net::Ipv6Addr>().is_ok() || inner.starts_with(['v', 'V']);
     }
     let name = host.strip_suffix('.').unwrap_or(host);
     !name.is_empty()
@@ -135,16 +145,19 @@ impl AllowedHosts {
     /// assert!(AllowedHosts::new(["[::1"]).is_err());
     /// assert!(AllowedHosts::new(["a?b"]).is_err());
     /// assert!(AllowedHosts::new(["books.example:+80"]).is_err());
-    /// assert!(AllowedHosts::new(["books.example:0"]).is_err());
+    /// assert_eq!(
+    ///     AllowedHosts::new(["books.example:0"]).unwrap_err().to_string(),
+    ///     "invalid listen option: allowed host `books.example:0` has port 0, which no request names: give the port the server is reached on, or none"
+    /// );
     /// let err = AllowedHosts::new(["*.books.example"]).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
     ///     "invalid listen option: allowed host `*.books.example` must be a host name or address, optionally with `:port`: wildcards are not supported, list each host"
     /// );
-    /// for bad in ["*", "a..b", "-a", ".", "bücher.example"] {
+    /// for bad in ["*", "a..b", "-a", ".", "bücher.example", "[::1]x:8080", "[]", "[foo]"] {
     ///     assert!(AllowedHosts::new([bad]).is_err(), "{bad}");
     /// }
-    /// for good in ["127.0.0.1", "my_service", "xn--bcher-kva.example", "books.example.", "[::1]"] {
+    /// for good in ["127.0.0.1", "my_service", "xn--bcher-kva.example", "books.example.", "[::1]", "[fe80::1%25eth0]:8080"] {
     ///     assert!(AllowedHosts::new([good]).is_ok(), "{good}");
     /// }
     /// assert!(AllowedHosts::new(Vec::<String>::new()).is_err());
@@ -182,8 +195,16 @@ impl AllowedHosts {
             }
             let port = match port {
                 None => None,
-                // No `Host` names port 0.
-                Some(p) => Some(port_number(p).filter(|&n| n != 0).ok_or_else(invalid)?),
+                Some(p) => match port_number(p) {
+                    // No `Host` names port 0.
+                    Some(0) => {
+                        return Err(HttpConfigError::InvalidListenOption(format!(
+                            "allowed host `{raw}` has port 0, which no request names: give the port the server is reached on, or none"
+                        )));
+                    }
+                    Some(n) => Some(n),
+                    None => return Err(invalid()),
+                },
             };
             entries.push((without_root_dot(host).to_ascii_lowercase(), port));
         }
@@ -207,6 +228,7 @@ impl AllowedHosts {
     /// assert!(hosts.allows(" Books.Example:443 "));
     /// assert!(hosts.allows("[::1]:8080"));
     /// assert!(!hosts.allows("[::1]:9090"));
+    /// assert!(!hosts.allows("[::1]x:8080"));
     /// assert!(!hosts.allows("books.example.evil"));
     /// assert!(!hosts.allows("books.example:abc"));
     /// assert!(AllowedHosts::new(["books.example:80"]).unwrap().allows("books.example:080"));

@@ -286,6 +286,9 @@ impl Pipeline {
 
 impl PipelineBuilder {
     /// The tag in square brackets that starts every log line, e.g. `catalog`.
+    /// One with a control character (a line break would start what reads as
+    /// another log entry) is an [`HttpConfigError::InvalidListenOption`]
+    /// from [`build`](Self::build).
     ///
     /// ```
     /// use actix_web::{test, web, App, HttpResponse};
@@ -592,13 +595,13 @@ impl PipelineBuilder {
     /// let err = Pipeline::builder().tag("app\n[app").build().unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
-    ///     "invalid listen option: the log tag \"app\\n[app\" has a control character: a log line is one line"
+    ///     "invalid listen option: the log tag \"app\\n[app\" has a control character: remove it (a log line is one line)"
     /// );
     /// ```
     pub fn build(self) -> Result<Pipeline, HttpConfigError> {
         if self.tag.chars().any(char::is_control) {
             return Err(HttpConfigError::InvalidListenOption(format!(
-                "the log tag {:?} has a control character: a log line is one line",
+                "the log tag {:?} has a control character: remove it (a log line is one line)",
                 self.tag
             )));
         }

@@ -126,10 +126,10 @@ pub trait DocumentedProblem {
     fn problem_type_docs() -> Vec<ProblemTypeDoc>;
 }
 
-/// The cases of `P` whose page is served at their `type` path
-/// ([`ProblemTypeDoc::is_served`]), the first of each `type`, in case
-/// order: what `ProblemAppBuilder::problem_type` serves and
-/// `openapi::problem_type_paths` documents.
+/// The cases of `P` whose page is served ([`ProblemTypeDoc::is_served`]),
+/// the first of each `type`, in case order: what
+/// `ProblemAppBuilder::problem_type` serves (and checks with
+/// [`page_path_mistake`]) and `openapi::problem_type_paths` documents.
 pub(crate) fn served_docs<P: DocumentedProblem>() -> Vec<ProblemTypeDoc> {
     let mut served: Vec<ProblemTypeDoc> = Vec::new();
     for doc in P::problem_type_docs() {
@@ -138,6 +138,30 @@ pub(crate) fn served_docs<P: DocumentedProblem>() -> Vec<ProblemTypeDoc> {
         }
     }
     served
+}
+
+/// Why a served type's [page path](ProblemTypeDoc::page_path) cannot be
+/// routed where a client dereferencing the type asks for it, or `None`: a
+/// `.` or `..` segment resolves to another path (RFC 3986 §5.2.4), a `%`
+/// is decoded by the router before it matches, and a segment starting
+/// with `:` would be read as a path parameter.
+pub(crate) fn page_path_mistake(path: &str) -> Option<&'static str> {
+    let segments = || path.split('/');
+    if segments().any(|seg| seg == "." || seg == "..") {
+        Some(
+            "has a `.` or `..` segment, so a client resolves it to another path: write the path it resolves to",
+        )
+    } else if path.contains('%') {
+        Some(
+            "is percent-encoded, and requests are routed on the decoded path: write the type without `%`",
+        )
+    } else if segments().any(|seg| seg.starts_with(':')) {
+        Some(
+            "has a segment starting with `:`, which would be a path parameter: name the type without it",
+        )
+    } else {
+        None
+    }
 }
 
 impl ProblemTypeDoc {
@@ -229,6 +253,9 @@ impl ProblemTypeDoc {
 
     /// Whether the application serves this type: a path on its own origin
     /// (starts with `/`, not `//`); never `about:blank` (RFC 9457 §4.2.1).
+    /// Its page answers at [`page_path`](Self::page_path);
+    /// `ProblemAppBuilder::build` refuses a type whose page path cannot be
+    /// routed (a `.` or `..` segment, a `%`, a segment starting with `:`).
     ///
     /// ```
     /// use problem_core::{DocumentedProblem, Problem};
@@ -248,6 +275,30 @@ impl ProblemTypeDoc {
         self.problem_type != ABOUT_BLANK
             && self.problem_type.starts_with('/')
             && !self.problem_type.starts_with("//")
+    }
+
+    /// The path the page of a [served](Self::is_served) type answers at:
+    /// what a client dereferencing the type asks for, the type up to its
+    /// query or fragment (`/problems/locked#retry` and
+    /// `/problems/locked?v=2` at `/problems/locked`); `None` when the type
+    /// is not served.
+    ///
+    /// ```
+    /// use problem_core::{DocumentedProblem, Problem};
+    /// #[derive(Debug, Problem)]
+    /// enum Locked {
+    ///     #[problem(status = 423, type = "/problems/locked#retry")]
+    ///     Retry,
+    ///     #[problem(status = 423)]
+    ///     Plain,
+    /// }
+    /// let paths: Vec<Option<&str>> = Locked::problem_type_docs().iter().map(|d| d.page_path()).collect();
+    /// assert_eq!(paths, [Some("/problems/locked"), None]);
+    /// ```
+    pub fn page_path(&self) -> Option<&'static str> {
+        let t = self.problem_type;
+        self.is_served()
+            .then(|| t.split(['?', '#']).next().unwrap_or(t))
     }
 
     /// The answer to `GET` on the type's path: `200`, HTML

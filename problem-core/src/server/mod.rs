@@ -106,12 +106,13 @@ pub struct ProblemAppBuilder {
     max_request_body_size: usize,
     versioning: Option<VersionConfig>,
     conditional: ConditionalRequests,
-    /// The problem types already served ([`ProblemAppBuilder::problem_type`]).
-    problem_types: Vec<&'static str>,
+    /// The pages already served ([`ProblemAppBuilder::problem_type`]): each
+    /// path and the type it documents.
+    problem_types: Vec<(&'static str, &'static str)>,
     /// A `Cache-Control` value that is no header value, reported by `build()`.
     invalid_cache_control: Option<String>,
-    /// A problem type with a dot segment, reported by `build()`.
-    invalid_problem_type: Option<&'static str>,
+    /// Why a problem type's page cannot be served, reported by `build()`.
+    invalid_problem_type: Option<String>,
 }
 
 /// Options of [`ProblemApp::listen_with`].
@@ -749,12 +750,17 @@ impl ProblemAppBuilder {
     /// JSON when the client's `Accept` prefers `application/json`: title,
     /// status, the type's doc comment, its extension members with their
     /// JSON types ([`ProblemTypeDoc::respond`](crate::ProblemTypeDoc::respond)). `about:blank` and absolute
-    /// URIs are never served. A page is served at the type's path, what a
-    /// client dereferencing it asks for: `/problems/locked#retry` and
-    /// `/problems/locked?v=2` at `/problems/locked`. Cases sharing a path
-    /// are served once (the first). A type with a `.` or `..` segment
-    /// (`/problems/../admin`) is an [`HttpConfigError::InvalidRoute`] from
-    /// [`build`](Self::build). With [`versioning`](Self::versioning), the pages are
+    /// URIs are never served. A page is served at the type's
+    /// [`page_path`](crate::ProblemTypeDoc::page_path), what a client
+    /// dereferencing it asks for: `/problems/locked#retry` at
+    /// `/problems/locked`. Cases sharing a `type` are served once (the
+    /// first). [`build`](Self::build) answers
+    /// [`HttpConfigError::InvalidRoute`] for two different types with one
+    /// page path (`/problems/locked#a` and `/problems/locked#b`: one page
+    /// could document one of them), and for a path with a `.` or `..`
+    /// segment (`/problems/../admin`, which a client resolves elsewhere),
+    /// a `%` (requests are routed on the decoded path) or a segment
+    /// starting with `:`. With [`versioning`](Self::versioning), the pages are
     /// version-neutral: the same page for every version, removed and
     /// unknown ones included, without version headers. A route already on
     /// that path is an [`HttpConfigError::DuplicateRoute`] at build.
@@ -782,24 +788,31 @@ impl ProblemAppBuilder {
     /// ```
     pub fn problem_type<P: DocumentedProblem>(mut self) -> Self {
         for doc in crate::problem::type_docs::served_docs::<P>() {
-            // What a client dereferencing the type asks for: its path (a
-            // fragment is not sent; a query is not routed on).
-            let path = doc
-                .problem_type
-                .split(['?', '#'])
-                .next()
-                .unwrap_or(doc.problem_type);
-            // A dot segment resolves elsewhere (RFC 3986 §5.2.4) than the
-            // route it would name.
-            if path.split('/').any(|seg| seg == "." || seg == "..") {
-                self.invalid_problem_type.get_or_insert(doc.problem_type);
+            let Some(path) = doc.page_path() else {
+                continue;
+            };
+            if let Some(why) = crate::problem::type_docs::page_path_mistake(path) {
+                self.invalid_problem_type
+                    .get_or_insert_with(|| format!("problem type `{}` {why}", doc.problem_type));
                 continue;
             }
-            // Served already, for a type registered before.
-            if self.problem_types.contains(&path) {
-                continue;
+            match self.problem_types.iter().find(|(p, _)| *p == path) {
+                // Served already, for a type registered before.
+                Some((_, t)) if *t == doc.problem_type => continue,
+                // Two types, one page: one of them would go undocumented.
+                Some((_, t)) => {
+                    let t = *t;
+                    self.invalid_problem_type.get_or_insert_with(|| {
+                        format!(
+                            "problem types `{t}` and `{}` share the page `{path}`, which can document one of them: give each type its own path",
+                            doc.problem_type
+                        )
+                    });
+                    continue;
+                }
+                None => {}
             }
-            self.problem_types.push(path);
+            self.problem_types.push((path, doc.problem_type));
             let doc = Arc::new(doc);
             self.routes = self
                 .routes
@@ -903,8 +916,9 @@ impl ProblemAppBuilder {
     ///
     /// # Errors
     /// [`HttpConfigError`]: a duplicate route, an invalid path, an invalid
-    /// allowed host, a zero body limit, a problem type with a `.` or `..`
-    /// segment ([`problem_type`](Self::problem_type)), a `Cache-Control` value that is no
+    /// allowed host, a zero body limit or body timeout, a log tag with a
+    /// control character, a problem type whose page cannot be served at its
+    /// path ([`problem_type`](Self::problem_type)), a `Cache-Control` value that is no
     /// header value,
     /// [`HttpConfigError::InvalidVersionConfig`] for a `versioned![...]`
     /// route without a fallback, or a handler taking the
@@ -954,10 +968,8 @@ impl ProblemAppBuilder {
                 "cache_control {value:?} is not a valid header value"
             )));
         }
-        if let Some(t) = self.invalid_problem_type {
-            return Err(HttpConfigError::InvalidRoute(format!(
-                "problem type `{t}` has a `.` or `..` segment, so a client resolves it to another path than its page's: write the path it resolves to"
-            )));
+        if let Some(why) = self.invalid_problem_type {
+            return Err(HttpConfigError::InvalidRoute(why));
         }
         if self.versioning.is_none()
             && let Some((method, path, kind)) = self.routes.first_versioned()
@@ -976,7 +988,7 @@ impl ProblemAppBuilder {
         let versioning = self.versioning.map(|mut c| {
             // The problem type pages document the same type for every
             // version: version-neutral.
-            for path in problem_types {
+            for (path, _) in problem_types {
                 c.add_neutral_page(path);
             }
             c

@@ -1,5 +1,6 @@
-// A field named `stack` or `correlationId`: sent in production, replaced by
-// the pipeline's own member in development; refused as the same `rename` is.
+// A field named `stack` or `correlationId`: replaced by the pipeline's own
+// member where it sets one (`stack` in development, `correlationId` on a
+// 5xx) and sent elsewhere; refused as the same `rename` is.
 use problem_core::Problem;
 
 #[derive(Debug, Problem)]

@@ -6,7 +6,8 @@
 use problem_core::{CollectionQuery, Problem, versioned};
 
 macro_rules! problem_type {
-    ($name:ident, $status:literal, $ty:literal, $detail:expr) => {
+    ($name:ident, $doc:literal, $status:literal, $ty:literal, $detail:expr) => {
+        #[doc = $doc]
         #[derive(Debug, Problem)]
         #[problem(status = $status, type = $ty, detail = $detail)]
         struct $name {
@@ -16,12 +17,18 @@ macro_rules! problem_type {
     };
 }
 
-problem_type!(Locked, 423, "/problems/locked", "The book is locked");
+problem_type!(
+    Locked,
+    "The book is locked by another reader.",
+    423,
+    "/problems/locked",
+    "The book is locked"
+);
 
 macro_rules! query {
-    ($name:ident, $column:literal, $select:literal) => {
+    ($name:ident, $column:literal, $select:literal, $max:literal) => {
         #[derive(CollectionQuery)]
-        #[query(key = "id")]
+        #[query(key = "id", max_page_size = $max)]
         #[allow(dead_code)]
         struct $name {
             #[query(sort, column = $column)]
@@ -32,7 +39,7 @@ macro_rules! query {
     };
 }
 
-query!(BookQuery, "book_id", false);
+query!(BookQuery, "book_id", false, 30);
 
 macro_rules! handler {
     ($name:ident, $version:literal) => {
@@ -50,11 +57,22 @@ fn main() {
     assert_eq!(e.status().as_u16(), 423);
     assert_eq!(e.problem_type(), "/problems/locked");
     assert_eq!(e.to_string(), "The book is locked");
+    use problem_core::DocumentedProblem;
+    assert_eq!(
+        Locked::problem_type_docs()[0].description,
+        "The book is locked by another reader."
+    );
     let q = problem_core::query::TypedQuery::<BookQuery>::from_query_str(
         "sort=-id",
         &problem_core::query::QueryConfig::default(),
     )
     .unwrap();
     assert_eq!(q.sort().to_string(), "-id");
+    let q = problem_core::query::TypedQuery::<BookQuery>::from_query_str(
+        "per_page=500",
+        &problem_core::query::QueryConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(q.pagination().limit(), 30);
     let _ = actix_web::web::get().to(problem_core::version::versioned![list_v2]);
 }
