@@ -78,8 +78,7 @@ async fn preparation_waits_past_the_lock_and_statement_timeouts() {
         .execute(&mut holder)
         .await
         .unwrap();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let timed = format!("{url}{sep}options=-c%20statement_timeout%3D2s");
+    let timed = common::with_param(&url, "options=-c%20statement_timeout%3D2s");
     let start = Instant::now();
     let prepare = tokio::spawn(async move {
         let db = Db::connect(Some(&timed)).await?;

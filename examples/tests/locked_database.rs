@@ -104,12 +104,6 @@ async fn a_locked_sqlite_file_is_a_503() {
     assert_eq!(cat.get("/books/2").send().await.unwrap().status(), 200);
 }
 
-/// `url` with the query parameter `param` added.
-fn with_param(url: &str, param: &str) -> String {
-    let sep = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{sep}{param}")
-}
-
 /// Starts the catalog on PostgreSQL with the URL parameter `param` (if not
 /// empty), locks `books` from another session, and returns how long the
 /// two requests of [`both_are_unavailable`] took (for `reason`); the lock
@@ -120,7 +114,7 @@ async fn locked_postgres_table(param: &str, reason: &str) -> Option<Duration> {
     let catalog_url = if param.is_empty() {
         url.clone()
     } else {
-        with_param(&url, param)
+        common::with_param(&url, param)
     };
     let cat = Catalog::start(&[("DATABASE_URL", &catalog_url), ("CATALOG_SEED_ROWS", "20")]);
     assert_eq!(cat.get("/books/1").send().await.unwrap().status(), 200);

@@ -209,6 +209,13 @@ pub fn postgres_url() -> Option<String> {
     }
 }
 
+/// `url` with the query parameter `param` (`options=...`) added, after
+/// the parameters it may already have.
+pub fn with_param(url: &str, param: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}{param}")
+}
+
 /// Drops the catalog's tables on the PostgreSQL server at `url`, so the
 /// next catalog started on it creates and seeds them afresh.
 pub async fn reset_postgres(url: &str) {
