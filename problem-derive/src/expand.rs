@@ -475,8 +475,13 @@ pub(crate) fn type_docs(input: &Input<'_>, docs: &[String]) -> TokenStream {
 /// `__formatter`, a `const __self_0`) would turn the binding into a
 /// pattern naming it, whatever the span's hygiene: `scoped` shadows every
 /// such name with a function, which a binding may shadow in turn.
+///
+/// Every local resolves at the derive's call site, wherever it is located:
+/// a `detail` literal or field type passed through a `macro_rules!`
+/// fragment carries the hygiene of the macro's caller, and a binding named
+/// with it would not see the pattern's bindings.
 pub(crate) fn local(name: &str, span: Span) -> Ident {
-    Ident::new(name, span)
+    Ident::new(name, Span::call_site().located_at(span))
 }
 
 /// The generated items in a `const _: () = { .. };` block that first

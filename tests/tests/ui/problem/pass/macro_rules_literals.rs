@@ -1,18 +1,21 @@
 //! Literals passed through `macro_rules!` fragments (`$t:literal`,
 //! `$t:expr`) arrive in invisible groups: the three macros read them as
-//! the literals they are.
+//! the literals they are. A `detail` placeholder and a field type passed
+//! through a fragment name the fields the derive binds (hygiene).
 #![deny(warnings)]
 
 use problem_core::{CollectionQuery, Problem, versioned};
 
 macro_rules! problem_type {
-    ($name:ident, $doc:literal, $status:literal, $ty:literal, $detail:expr) => {
+    ($name:ident, $doc:literal, $status:literal, $ty:literal, $detail:expr, $id:ty) => {
         #[doc = $doc]
         #[derive(Debug, Problem)]
         #[problem(status = $status, type = $ty, detail = $detail)]
         struct $name {
             #[problem(rename = "bookId")]
-            id: u64,
+            id: $id,
+            #[problem(header = "Retry-After")]
+            retry: $id,
         }
     };
 }
@@ -22,7 +25,8 @@ problem_type!(
     "The book is locked by another reader.",
     423,
     "/problems/locked",
-    "The book is locked"
+    "The book {id} is locked, retry in {retry:>3}s",
+    u64
 );
 
 macro_rules! query {
@@ -53,10 +57,15 @@ macro_rules! handler {
 handler!(list_v2, "2.x");
 
 fn main() {
-    let e = Locked { id: 7 };
+    let e = Locked { id: 7, retry: 30 };
     assert_eq!(e.status().as_u16(), 423);
     assert_eq!(e.problem_type(), "/problems/locked");
-    assert_eq!(e.to_string(), "The book is locked");
+    assert_eq!(e.to_string(), "The book 7 is locked, retry in  30s");
+    assert_eq!(e.headers().unwrap().get("retry-after").unwrap(), "30");
+    assert_eq!(
+        serde_json::to_string(&e.extensions().unwrap()).unwrap(),
+        r#"{"bookId":7}"#
+    );
     use problem_core::DocumentedProblem;
     assert_eq!(
         Locked::problem_type_docs()[0].description,
