@@ -4,7 +4,8 @@
 //! outside audit: 513 workers panicked in actix-server, a billion seed rows
 //! aborted on a 160 GB allocation, `CATALOG_ALLOWED_HOSTS='*'` started and
 //! refused every request, equal admin and editor tokens made the editor an
-//! admin, and zero limits were reported by their builder names.
+//! admin, zero limits were reported by their builder names, and a `RUST_LOG`
+//! that is no filter was silently replaced by the default.
 
 use std::process::{Command, Stdio};
 
@@ -19,6 +20,7 @@ fn refusal(vars: &[(&str, &str)]) -> (Option<i32>, String) {
         .env_remove("DATABASE_URL")
         .env_remove("CATALOG_ALLOWED_HOSTS")
         .env_remove("CATALOG_WORKERS")
+        .env_remove("RUST_LOG")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
@@ -88,6 +90,10 @@ fn each_bad_variable_is_refused_by_name() {
         (
             &[("DATABASE_URL", "mysql://catalog:s3cret@db.internal/catalog")],
             "catalog: error with configuration: DATABASE_URL: unsupported scheme `mysql`: use `postgres://...` or `sqlite:...`",
+        ),
+        (
+            &[("RUST_LOG", "info,sqlx=loud")],
+            "catalog: RUST_LOG: error parsing level filter: expected one of \"off\", \"error\", \"warn\", \"info\", \"debug\", \"trace\", or a number 0-5: write comma-separated directives such as `info` or `info,examples=debug`, or unset it",
         ),
     ] {
         assert_eq!(refusal(vars), (Some(1), line.to_owned()), "{vars:?}");

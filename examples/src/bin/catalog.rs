@@ -5,24 +5,35 @@ use problem_core::server::ListenOptions;
 
 fn main() -> std::process::ExitCode {
     use std::io::IsTerminal;
+    // actix-http logs a request it cannot parse (a client's 400, answered
+    // before any handler) at `error` as a "stream error"; 4xx are not logged
+    // (spec, "Logging and correlation ids"), so its dispatcher is quiet by
+    // default. sqlx logs a failed pool ping at `info` and slow statements at
+    // `warn`, unredacted, beside the request's own 5xx line: only its errors
+    // by default. A `RUST_LOG` that is set but cannot be read is refused by
+    // name, like every other variable, not silently replaced.
+    let filter = match std::env::var_os("RUST_LOG") {
+        None => {
+            tracing_subscriber::EnvFilter::new("info,actix_http::h1::dispatcher=off,sqlx=error")
+        }
+        Some(value) => match value
+            .to_str()
+            .ok_or_else(|| "is not valid UTF-8".to_owned())
+            .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).map_err(|e| e.to_string()))
+        {
+            Ok(filter) => filter,
+            Err(e) => {
+                eprintln!(
+                    "catalog: RUST_LOG: {e}: write comma-separated directives such as `info` or `info,examples=debug`, or unset it"
+                );
+                return std::process::ExitCode::FAILURE;
+            }
+        },
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                // actix-http logs a request it cannot parse (a client's
-                // 400, answered before any handler) at `error` as a "stream
-                // error"; 4xx are not logged (spec, "Logging and
-                // correlation ids"), so its dispatcher is quiet by default.
-                // sqlx logs a failed pool ping at `info` and slow statements
-                // at `warn`, unredacted, beside the request's own 5xx line:
-                // only its errors by default.
-                .unwrap_or_else(|_| {
-                    tracing_subscriber::EnvFilter::new(
-                        "info,actix_http::h1::dispatcher=off,sqlx=error",
-                    )
-                }),
-        )
+        .with_env_filter(filter)
         .init();
     let result = actix_web::rt::System::new().block_on(run());
     match result {
