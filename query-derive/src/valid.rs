@@ -119,7 +119,13 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     c.span(),
                     "`folded_column` must be a SQL identifier (`title_folded`) or `table.column`, made of letters, digits and `_`",
                 ));
-            } else if !matches!(f.known_type(), KnownType::Text | KnownType::Other) {
+            } else if !matches!(f.known_type(), KnownType::Text | KnownType::Other)
+                // `search` or a case-folding operator on this field is
+                // refused for its type below: that is the one mistake, and
+                // the column it asked for follows from it.
+                && f.attrs.search.is_none()
+                && !f.attrs.filter.iter().any(|o| o.info.folded)
+            {
                 push(Error::new(
                     c.span(),
                     format!(
@@ -331,6 +337,11 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     let sign = if desc { "-" } else { "" };
                     format!(
                         "write `{sign}{field}` (no space after the sign; a `-` before a field sorts it descending)"
+                    )
+                } else if let Some((field, desc)) = repeated_sign(entry) {
+                    let sign = if desc { "-" } else { "" };
+                    format!(
+                        "write `{sign}{field}` (one sign at most: a `-` before a field sorts it descending)"
                     )
                 } else {
                     match spelled_direction(entry) {
@@ -579,6 +590,13 @@ fn spaced_sign(entry: &str) -> Option<(&str, bool)> {
     (field.len() < rest.len() && looks_like_name(field)).then_some((field, desc))
 }
 
+/// `--year`, `-+year`: the field and whether a `-` is among the signs.
+fn repeated_sign(entry: &str) -> Option<(&str, bool)> {
+    let field = entry.trim_start_matches(['-', '+']);
+    let signs = entry.len() - field.len();
+    (signs > 1 && looks_like_name(field)).then(|| (field, entry[..signs].contains('-')))
+}
+
 /// The `default_sort` text as it should be written: empty entries left
 /// out and `field desc` / `field asc` spelled `-field` / `field`.
 fn sort_suggestion(entries: &[&str]) -> String {
@@ -597,10 +615,15 @@ fn sort_suggestion(entries: &[&str]) -> String {
                     .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
                     .filter(|n| !n.is_empty());
                 for word in words {
-                    if word.chars().all(|c| c == '-') {
+                    // `--id`: one sign however many dashes; `-` inside a
+                    // word (`publication-year`) cannot be in a field name.
+                    let name = word.trim_start_matches('-');
+                    if name.len() < word.len() {
                         sign = "-";
-                    } else {
-                        names.push(format!("{sign}{word}"));
+                    }
+                    let name = name.trim_end_matches('-').replace('-', "_");
+                    if !name.is_empty() {
+                        names.push(format!("{sign}{name}"));
                         sign = "";
                     }
                 }
@@ -652,7 +675,7 @@ fn valid_param_name(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{sort_suggestion, spaced_sign, spelled_direction};
+    use super::{repeated_sign, sort_suggestion, spaced_sign, spelled_direction};
 
     #[test]
     fn default_sort_suggestions() {
@@ -666,7 +689,15 @@ mod tests {
         assert_eq!(sort_suggestion(&["year;-id"]), "year,-id");
         assert_eq!(sort_suggestion(&["- year"]), "-year");
         assert_eq!(sort_suggestion(&["+ year", "-  id"]), "year,-id");
+        // Never the mistake itself.
+        assert_eq!(sort_suggestion(&["--id"]), "-id");
+        assert_eq!(sort_suggestion(&["-+id", "year-"]), "-id,year");
+        assert_eq!(sort_suggestion(&["publication-year"]), "publication_year");
+        assert_eq!(sort_suggestion(&["---"]), "-year,id");
         assert_eq!(spaced_sign("- year"), Some(("year", true)));
         assert_eq!(spaced_sign("-year"), None);
+        assert_eq!(repeated_sign("--year"), Some(("year", true)));
+        assert_eq!(repeated_sign("++year"), Some(("year", false)));
+        assert_eq!(repeated_sign("-year"), None);
     }
 }

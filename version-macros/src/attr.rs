@@ -77,7 +77,9 @@ fn constraint(mut expr: &Expr) -> syn::Result<Constraint> {
         }),
         Err(Reject::OutOfRange) => Err(syn::Error::new(
             lit.span(),
-            format!("version constraint \"{text}\" has a number over 65535"),
+            format!(
+                "version constraint \"{text}\" has a number over 65535: a major and a minor version are each at most 65535; write one such as \"2\", \"2.1\" or \"2.x\""
+            ),
         )),
         Err(Reject::Malformed) => Err(syn::Error::new(
             lit.span(),

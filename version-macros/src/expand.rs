@@ -97,10 +97,14 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
             .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
         let (lints, others): (Vec<&Attribute>, Vec<&Attribute>) =
             attrs.iter().partition(|a| is_lint_attr(a));
+        // The body is now only called, where it was passed as a value:
+        // clippy's `unused_async` would fire on a handler without an
+        // `.await`, and its advice (drop `async`) is refused by this macro.
         return quote! {
             #[doc(hidden)]
             #(#cfgs)*
             #(#lints)*
+            #[allow(clippy::unused_async)]
             #inner #block
 
             #(#others)*
@@ -115,6 +119,7 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
     quote! {
         #(#attrs)*
         #vis #outer {
+            #[allow(clippy::unused_async)]
             #inner #block
             #private::Versioned::new(#inner_name(#(#forwarded),*).await)
         }

@@ -41,6 +41,12 @@ fn signature(f: &VersionedFn) -> syn::Result<()> {
             "#[versioned] goes on an `async fn` handler: write `async fn`",
         ));
     }
+    if let Some(constness) = sig.constness {
+        return Err(syn::Error::new_spanned(
+            constness,
+            "a #[versioned] handler cannot be `const`: an `async fn` is never const; remove `const`",
+        ));
+    }
     if let Some(unsafety) = sig.unsafety {
         return Err(syn::Error::new_spanned(
             unsafety,

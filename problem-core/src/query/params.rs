@@ -10,9 +10,23 @@ use crate::problem::Issue;
 use super::error::{QueryError, repeated_parameter, shorten};
 use crate::spec::MAX_PARAMETERS;
 
-/// The query parameter names with a meaning of their own (defined in the
-/// operator table's crate, which the derive reads too).
-pub use query_operators::RESERVED_PARAMETERS;
+/// The query parameter names with a meaning of their own: `page`,
+/// `per_page`, `limit`, `cursor`, `sort`, `q`, `search`, `search_fields`,
+/// `fields` and `exclude`; every other parameter is a filter (spec,
+/// "Collection request", Query). `#[derive(CollectionQuery)]` refuses a
+/// filterable field of one of these names, which could never be filtered
+/// by its plain name.
+///
+/// ```
+/// use problem_core::query::{RESERVED_PARAMETERS, is_reserved};
+/// assert_eq!(
+///     RESERVED_PARAMETERS,
+///     ["page", "per_page", "limit", "cursor", "sort", "q", "search", "search_fields", "fields", "exclude"]
+/// );
+/// assert!(RESERVED_PARAMETERS.iter().all(|name| is_reserved(name)));
+/// ```
+// One list, in the operator table's crate, which the derive reads too.
+pub const RESERVED_PARAMETERS: [&str; 10] = query_operators::RESERVED_PARAMETERS;
 
 pub use crate::spec::{
     DEFAULT_MAX_FILTERS, DEFAULT_MAX_PAGE_SIZE, DEFAULT_MAX_VALUE_LENGTH, DEFAULT_PAGE_SIZE,

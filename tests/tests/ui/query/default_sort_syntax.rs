@@ -32,4 +32,11 @@ struct Semicolon {
     year: i32,
 }
 
+#[derive(CollectionQuery)]
+#[query(default_sort = "--id")]
+struct DoubleDash {
+    #[query(sort)]
+    id: i64,
+}
+
 fn main() {}

@@ -6,4 +6,14 @@ struct BookQuery {
     id: i64,
 }
 
+// One mistake, one error: the case-folding operator on an integer; the
+// folded column it asks for is not reported as a second mistake.
+#[derive(CollectionQuery)]
+struct CopyQuery {
+    #[query(sort)]
+    id: i64,
+    #[query(filter(icontains), folded_column = "copies_folded")]
+    copies: i64,
+}
+
 fn main() {}

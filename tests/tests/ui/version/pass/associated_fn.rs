@@ -1,3 +1,4 @@
+#![deny(clippy::pedantic)] // generated code adds no lint, `unused_async` included
 //! `#[versioned]` on associated functions: listed as `Type::function`,
 //! still handlers on their own, and `Self` in the body works.
 #![deny(warnings)]

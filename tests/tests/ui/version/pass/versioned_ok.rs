@@ -1,3 +1,4 @@
+#![deny(clippy::pedantic)] // generated code adds no lint, `unused_async` included
 #![deny(warnings)]
 
 use actix_web::{App, HttpResponse, web};
