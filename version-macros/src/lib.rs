@@ -35,7 +35,7 @@ use proc_macro::TokenStream;
 /// `"0.0+"`). A malformed literal,
 /// a non-string argument, no argument, or two overlapping constraints on
 /// one function are compile errors spanned on the offending token, and so
-/// are a function that is not `async` or is `unsafe` or `extern "C"` (a
+/// are a function that is not `async` or is `const`, `unsafe` or `extern "C"` (a
 /// handler is a safe Rust `async fn`), a method (`self`), a type or const
 /// parameter or an `impl Trait` argument (`versioned![...]` lists handlers
 /// without generic arguments), and more than 16 constraints; every
