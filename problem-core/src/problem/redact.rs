@@ -14,8 +14,12 @@
 //!   `privatekey`, `authorization`, `cookie`, `credential`, `session`,
 //!   `sessid` or `jwt`, or has `pass`, `pw` or `auth` as a word between `_`
 //!   and `.`): the value becomes
-//!   `***` (a quoted value up to its closing quote, else up to whitespace or
-//!   one of `,;&)]}`); an `authorization` value is hidden to the end of
+//!   `***` (a quoted value up to its closing quote; an unquoted one after
+//!   `=` up to whitespace or one of `,;&)]}`; an unquoted one after `:`,
+//!   which may hold spaces as a header or YAML value does, up to one of
+//!   `,;&)]}`, a line break, or the space before the next `key=`/`key:`:
+//!   `DB_PASSWORD: correct horse battery` hides all three words); an
+//!   `authorization` value is hidden to the end of
 //!   the line, keeping its first word only when it names a known
 //!   authentication scheme (`authorization: Bearer x`, `Digest ...`,
 //!   `token ...`; the IANA registry's and `token`, `AWS4-HMAC-SHA256`,
@@ -239,6 +243,41 @@ fn line_end(bytes: &[u8], at: usize) -> usize {
         .map_or(bytes.len(), |n| at + n)
 }
 
+/// Where an unquoted value after `key:` that starts at `at` ends: at a
+/// delimiter other than a space or tab (a line break, `,`, `;`, `&`, a
+/// closing bracket or quote), or at the space before the next `key=` or
+/// `key:`.
+fn spaced_value_end(bytes: &[u8], at: usize) -> usize {
+    let mut end = at;
+    while end < bytes.len() {
+        let b = bytes[end];
+        if matches!(b, b' ' | b'\t') {
+            let mut next = end;
+            while next < bytes.len() && matches!(bytes[next], b' ' | b'\t') {
+                next += 1;
+            }
+            let mut key_end = next;
+            while key_end < bytes.len() && is_key_byte(bytes[key_end]) {
+                key_end += 1;
+            }
+            let starts_pair = key_end > next
+                && (bytes.get(key_end) == Some(&b'=')
+                    || (bytes.get(key_end) == Some(&b':')
+                        && !matches!(bytes.get(key_end + 1), Some(b':' | b'/'))));
+            if starts_pair {
+                return end;
+            }
+            end = next;
+            continue;
+        }
+        if ends_value(b) {
+            return end;
+        }
+        end += 1;
+    }
+    end
+}
+
 /// Where a quoted value that starts at `start` ends: at the first `quote`
 /// not escaped by a backslash (`"hun\"ter2"` is one value), else at the
 /// end of the text.
@@ -295,6 +334,7 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                 && (bytes[k] == b'='
                     || (bytes[k] == b':' && !matches!(bytes.get(k + 1), Some(b':' | b'/'))));
             if sep {
+                let colon = bytes[k] == b':';
                 k += 1;
                 while k < bytes.len() && matches!(bytes[k], b' ' | b'\t') {
                     k += 1;
@@ -308,6 +348,15 @@ fn redact_secrets(text: &str) -> Cow<'_, str> {
                     // `Cookie: a=1; session=…`: every cookie, to the end of
                     // the line.
                     _ if lower.contains("cookie") => (k, line_end(bytes, k)),
+                    // `DB_PASSWORD: correct horse battery`: after a colon,
+                    // as in a header or YAML line, an unquoted value may
+                    // hold spaces: it runs on past them, to a delimiter
+                    // or the next `key=` / `key:` (more hidden rather than
+                    // a passphrase's later words shown).
+                    _ if colon && !lower.contains("authorization") => {
+                        let start = auth_scheme_at(bytes, k).unwrap_or(k);
+                        (start, spaced_value_end(bytes, start))
+                    }
                     // `Authorization: <scheme> <credentials>`: the
                     // credentials run to the end of the line; the scheme
                     // word is kept when it names a known scheme (`token`,
@@ -707,7 +756,19 @@ mod tests {
             ),
             (r#"secret={"a":"x]y","b":[1]} tail"#, "secret=*** tail"),
             // The JSON member names are text keys too, `-` read as `_`.
-            ("X-API-Key: k123 next", "X-API-Key: *** next"),
+            // After `key:` an unquoted value may hold spaces (a
+            // passphrase): it runs to a delimiter or the next pair.
+            ("X-API-Key: k123 next", "X-API-Key: ***"),
+            (
+                "DB_PASSWORD: correct horse battery staple\nnext",
+                "DB_PASSWORD: ***\nnext",
+            ),
+            (
+                "db_pw: two words X-Auth: a b author=Ann",
+                "db_pw: *** X-Auth: *** author=Ann",
+            ),
+            ("token: a b, user: bob", "token: ***, user: bob"),
+            ("password=two words", "password=*** words"),
             (
                 "access-key=AK1 cookie: sid=abc",
                 "access-key=*** cookie: ***",
