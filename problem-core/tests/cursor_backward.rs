@@ -201,3 +201,53 @@ fn prev_cursors_are_bound_like_next_cursors() {
     assert_eq!((ids(&back), back.meta.prev_cursor), (ids(&again), None));
     assert_eq!(back.meta.next_cursor, again.meta.next_cursor);
 }
+
+/// A cursor is never issued that the next request would refuse: sort-key
+/// values too long to carry in [`MAX_CURSOR_LENGTH`] characters make the
+/// page an `ApplyError::CursorTooLong`, both ways; just under, the cursors
+/// are issued and accepted. Found by an outside audit: a 3,040-character
+/// sort key gave a 4,116-character `next_cursor` that the next request
+/// refused as `invalid_cursor`.
+#[test]
+fn no_cursor_is_issued_that_a_request_would_refuse() {
+    use problem_core::query::{ApplyError, MAX_CURSOR_LENGTH};
+    let rows = |len: usize| {
+        vec![
+            json!({"id": 1, "a": 1, "b": "x".repeat(len), "c": null}),
+            json!({"id": 2, "a": 1, "b": "y", "c": null}),
+            json!({"id": 3, "a": 1, "b": "z", "c": null}),
+        ]
+    };
+    let first = |len: usize| {
+        TypedQuery::<Row>::from_query_str("sort=b&limit=1", &config())
+            .unwrap()
+            .cursor_page_in_memory(rows(len))
+    };
+    assert_eq!(
+        first(3040).unwrap_err(),
+        ApplyError::CursorTooLong { length: 4116 }
+    );
+    assert_eq!(
+        ApplyError::CursorTooLong { length: 4116 }.to_string(),
+        "the sort-key values of a page's edge row make a cursor of 4116 characters, more than the 4096 a request may carry: sort by shorter values (the sortable text of one row must stay under about 3,000 bytes)"
+    );
+    // Just under the limit: issued, and accepted by the next request.
+    let next = first(3020).unwrap().meta.next_cursor.unwrap();
+    assert!(next.len() <= MAX_CURSOR_LENGTH, "{}", next.len());
+    let second = page(&format!("sort=b&limit=1&cursor={next}"), &rows(3020));
+    assert_eq!(ids(&second), [2]);
+    // A page that starts on the long row: its previous cursor would be
+    // as long, so that page is refused too.
+    let from_y = page("sort=-b&limit=2", &rows(3040))
+        .meta
+        .next_cursor
+        .unwrap();
+    let last =
+        TypedQuery::<Row>::from_query_str(&format!("sort=-b&limit=2&cursor={from_y}"), &config())
+            .unwrap()
+            .cursor_page_in_memory(rows(3040));
+    assert_eq!(
+        last.unwrap_err(),
+        ApplyError::CursorTooLong { length: 4116 }
+    );
+}

@@ -123,7 +123,10 @@ pub(crate) const HASH_LEN: usize = 16;
 /// Length of the sort digest of version 3 (bytes).
 pub(crate) const SORT_DIGEST_LEN: usize = 8;
 /// Longest cursor token accepted, in characters: 4096; a longer one is the
-/// issue `invalid_cursor`.
+/// issue `invalid_cursor`. No longer token is issued either: a page whose
+/// edge row's sort-key values would make one is
+/// [`ApplyError::CursorTooLong`](super::ApplyError::CursorTooLong) (about
+/// 3,000 bytes of sortable text in one row).
 ///
 /// ```
 /// assert_eq!(problem_core::query::MAX_CURSOR_LENGTH, 4096);

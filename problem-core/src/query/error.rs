@@ -375,6 +375,20 @@ pub enum ApplyError {
         /// The field.
         field: &'static str,
     },
+    /// The sort-key values of the row a page's cursor starts from make a
+    /// token longer than [`MAX_CURSOR_LENGTH`](super::MAX_CURSOR_LENGTH),
+    /// which no request may carry: the page is not sent with a cursor that
+    /// the next request would refuse as `invalid_cursor`. The values go
+    /// into the token whole (a keyset position is exact), so the sortable
+    /// text of one row must stay under about 3,000 bytes in all.
+    #[error(
+        "the sort-key values of a page's edge row make a cursor of {length} characters, more than the {max} a request may carry: sort by shorter values (the sortable text of one row must stay under about 3,000 bytes)",
+        max = super::MAX_CURSOR_LENGTH
+    )]
+    CursorTooLong {
+        /// Length of the token that would have been issued, in characters.
+        length: usize,
+    },
 }
 
 impl From<ApplyError> for actix_web::Error {

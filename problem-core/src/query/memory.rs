@@ -333,7 +333,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     ///
     /// # Errors
     /// [`ApplyError::NoCursorKey`] when a cursor is needed and no key is
-    /// configured; item errors as [`page_in_memory`](Self::page_in_memory).
+    /// configured; [`ApplyError::CursorTooLong`] when a cursor would be
+    /// longer than [`MAX_CURSOR_LENGTH`](super::MAX_CURSOR_LENGTH) (the
+    /// edge row's sort-key values are too long to carry); item errors as
+    /// [`page_in_memory`](Self::page_in_memory).
     pub fn cursor_page_in_memory<T: Serialize>(
         &self,
         items: impl IntoIterator<Item = T>,
@@ -584,7 +587,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// ```
     ///
     /// # Errors
-    /// [`ApplyError::NoCursorKey`] without a cursor key; item errors as
+    /// [`ApplyError::NoCursorKey`] without a cursor key;
+    /// [`ApplyError::CursorTooLong`] when a cursor would be longer than
+    /// [`MAX_CURSOR_LENGTH`](super::MAX_CURSOR_LENGTH); item errors as
     /// [`page_in_memory`](Self::page_in_memory).
     pub fn cursor_page<T: Serialize>(&self, rows: Vec<T>) -> Result<CursorPage<T>, ApplyError> {
         let (rows, next, prev) =

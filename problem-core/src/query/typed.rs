@@ -741,15 +741,23 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         at_row: bool,
     ) -> Result<String, ApplyError> {
         let keys = self.config.keys().ok_or(ApplyError::NoCursorKey)?;
-        keys.seal_at(
-            Q::SCHEMA.resource,
-            way,
-            at_row,
-            &self.order,
-            &self.filter_hash(),
-            &values,
-        )
-        .ok_or(ApplyError::NoCursorKey)
+        let token = keys
+            .seal_at(
+                Q::SCHEMA.resource,
+                way,
+                at_row,
+                &self.order,
+                &self.filter_hash(),
+                &values,
+            )
+            .ok_or(ApplyError::NoCursorKey)?;
+        // Never a token the next request refuses.
+        if token.len() > super::cursor::MAX_CURSOR_LENGTH {
+            return Err(ApplyError::CursorTooLong {
+                length: token.len(),
+            });
+        }
+        Ok(token)
     }
 
     /// The names of the fields the search applies to.
