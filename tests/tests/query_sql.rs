@@ -1131,7 +1131,7 @@ fn fixed_wide(p: Profile) -> Vec<Wide> {
             0,
             -1,
             1,
-            0.0,
+            0.1,
             -1.5,
             "ıi",
             Some("\u{212A}elvin"),
@@ -1228,7 +1228,12 @@ fn check_wide_literals(db: &impl Db<Wide>, p: Profile) {
         ("small__gt=127", vec![1, 3]),
         ("small__in=0,255", vec![1, 2, 6]),
         ("sort=-small,tiny", vec![1, 3, 5, 4, 6, 2]),
+        // An `f32` field's value is rounded to an `f32`, as the field
+        // holds it: `0.1` is row 4's `0.1_f32`, neither more nor less.
         ("ratio__gt=0.1", vec![1, 3, 5]),
+        ("ratio__eq=0.1", vec![4]),
+        ("ratio__lte=0.1", vec![2, 4, 6]),
+        ("ratio__eq=0.10000000149011612", vec![4]),
         ("ratio__lte=-0.25", vec![2, 6]),
         ("ratio__eq=16777216", vec![5]),
         ("zero__eq=-0", vec![1, 2, 6]),
@@ -1297,6 +1302,9 @@ fn check_wide_literals(db: &impl Db<Wide>, p: Profile) {
         "small__eq=256",
         "small__eq=-1",
         "ratio__eq=NaN",
+        // Finite as an `f64`, not as the field's `f32`.
+        "ratio__eq=3.5e38",
+        "ratio__gt=-1e39",
         "zero__gt=1e999",
         "stamp__eq=2024-02-29T01:30:00+01:00",
         "stamp__eq=2024-02-29",

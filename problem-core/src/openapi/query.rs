@@ -108,6 +108,9 @@ pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
         ValueKind::Float => ObjectBuilder::new()
             .schema_type(Type::Number)
             .format(Some(SchemaFormat::KnownFormat(KnownFormat::Double))),
+        ValueKind::Float32 => ObjectBuilder::new()
+            .schema_type(Type::Number)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Float))),
         ValueKind::Boolean => ObjectBuilder::new().schema_type(Type::Boolean),
         ValueKind::Text => ObjectBuilder::new().schema_type(Type::String),
         ValueKind::Date => ObjectBuilder::new()
@@ -165,6 +168,7 @@ fn filter_parameter(field: &FieldSpec, op: Operator) -> Parameter {
         }
         ValueKind::Integer { .. }
         | ValueKind::Float
+        | ValueKind::Float32
         | ValueKind::Boolean
         | ValueKind::Date
         | ValueKind::DateTime

@@ -93,7 +93,7 @@ use super::error::{QueryError, code, conflict, issue};
 use super::pagination::{PageSizeLimits, parse_page_size};
 use super::params::{Pairs, RawQuery};
 use super::sort::{Direction, Sort};
-use super::value::{FieldValue, ValueKind};
+use super::value::{FieldValue, ValueKind, narrow};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -640,6 +640,9 @@ impl KeyReader<'_> {
             // As `serde_json`'s `as_f64` reads an integer.
             (ValueKind::Float, WireValue::Integer(v)) => FieldValue::Float(v as f64),
             (ValueKind::Float, WireValue::Float(v)) if v.is_finite() => FieldValue::Float(v),
+            // An `f32` field's value, as `ValueKind::from_json` reads one.
+            (ValueKind::Float32, WireValue::Integer(v)) => FieldValue::Float(narrow(v as f64)?),
+            (ValueKind::Float32, WireValue::Float(v)) => FieldValue::Float(narrow(v)?),
             (ValueKind::Boolean, WireValue::False) => FieldValue::Boolean(false),
             (ValueKind::Boolean, WireValue::True) => FieldValue::Boolean(true),
             (ValueKind::Date, WireValue::Date(day)) => date(day)?,
@@ -650,6 +653,7 @@ impl KeyReader<'_> {
             (
                 ValueKind::Integer { .. }
                 | ValueKind::Float
+                | ValueKind::Float32
                 | ValueKind::Boolean
                 | ValueKind::Text
                 | ValueKind::Date
@@ -715,6 +719,10 @@ fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
         (ValueKind::Float, FieldValue::Float(v)) => v.is_finite(),
         // As `serde_json`'s `as_f64` reads an integer.
         (ValueKind::Float, FieldValue::Integer(v)) => return Some(FieldValue::Float(*v as f64)),
+        (ValueKind::Float32, FieldValue::Float(v)) => return narrow(*v).map(FieldValue::Float),
+        (ValueKind::Float32, FieldValue::Integer(v)) => {
+            return narrow(*v as f64).map(FieldValue::Float);
+        }
         (ValueKind::Boolean, FieldValue::Boolean(_))
         | (ValueKind::Text | ValueKind::OneOf(_), FieldValue::Text(_))
         | (ValueKind::Date, FieldValue::Date(_))
@@ -723,6 +731,7 @@ fn of_kind(kind: ValueKind, value: FieldValue) -> Option<FieldValue> {
         (
             ValueKind::Integer { .. }
             | ValueKind::Float
+            | ValueKind::Float32
             | ValueKind::Boolean
             | ValueKind::Text
             | ValueKind::Date

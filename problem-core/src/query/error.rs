@@ -279,6 +279,7 @@ pub(crate) fn invalid_filter_value(name: &str, value: &str, kind: ValueKind) -> 
         .with("allowed", names),
         ValueKind::Integer { .. }
         | ValueKind::Float
+        | ValueKind::Float32
         | ValueKind::Boolean
         | ValueKind::Text
         | ValueKind::Date

@@ -29,8 +29,22 @@ pub enum ValueKind {
         /// Largest value of the Rust type.
         max: i64,
     },
-    /// `f32` / `f64`; only finite numbers parse.
+    /// `f64`; only finite numbers parse.
     Float,
+    /// `f32`: a value is rounded to the nearest `f32`, as the field holds
+    /// it (so `0.1` finds an item holding `0.1_f32`, which is not the `f64`
+    /// 0.1), and only numbers finite as an `f32` parse (`3.5e38` does not).
+    /// Values are compared, bound in SQL and signed in cursors as that
+    /// `f32` widened to `f64`.
+    ///
+    /// ```
+    /// use problem_core::query::{FieldValue, QueryValue, ValueKind};
+    /// assert_eq!(<f32 as QueryValue>::KIND, ValueKind::Float32);
+    /// assert_eq!(ValueKind::Float32.parse("0.1"), Some(FieldValue::Float(f64::from(0.1_f32))));
+    /// assert_eq!(ValueKind::Float32.parse("3.5e38"), None);
+    /// assert_eq!(ValueKind::Float32.expected(), "number");
+    /// ```
+    Float32,
     /// `bool`: `true` or `false`.
     Boolean,
     /// `String`: any text.
@@ -91,7 +105,7 @@ impl ValueKind {
     pub fn expected(self) -> &'static str {
         match self {
             Self::Integer { .. } => "integer",
-            Self::Float => "number",
+            Self::Float | Self::Float32 => "number",
             Self::Boolean => "boolean",
             Self::Text => "string",
             Self::Date => "RFC 3339 date",
@@ -118,14 +132,15 @@ impl ValueKind {
                 }
                 Int::Value(_) | Int::NotInteger => None,
             },
-            Self::Float => {
-                let ok = !s.is_empty()
-                    && s.bytes().all(|b| {
-                        b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
-                    });
-                let v: f64 = if ok { s.parse().ok()? } else { return None };
-                v.is_finite().then_some(FieldValue::Float(v))
-            }
+            Self::Float => float_text(s)
+                .and_then(|s| s.parse::<f64>().ok())
+                .filter(|v| v.is_finite())
+                .map(FieldValue::Float),
+            // Rounded once, from the text, to the nearest `f32`.
+            Self::Float32 => float_text(s)
+                .and_then(|s| s.parse::<f32>().ok())
+                .filter(|v| v.is_finite())
+                .map(|v| FieldValue::Float(f64::from(v))),
             Self::Boolean => match s {
                 "true" => Some(FieldValue::Boolean(true)),
                 "false" => Some(FieldValue::Boolean(false)),
@@ -179,6 +194,7 @@ impl ValueKind {
                 .as_f64()
                 .filter(|v| v.is_finite())
                 .map(FieldValue::Float),
+            Self::Float32 => json.as_f64().and_then(narrow).map(FieldValue::Float),
             Self::Boolean => json.as_bool().map(FieldValue::Boolean),
             Self::Text => json.as_str().map(|s| FieldValue::Text(QueryText::from(s))),
             // An item's own values are read as `time` writes them (signed
@@ -205,6 +221,24 @@ impl ValueKind {
 /// An RFC 3339 `full-date` (§5.6): `date-fullyear` is exactly four
 /// digits, so years 0000 to 9999 and no sign (`time`'s `[year]` alone would
 /// take `-4714` or `+1999`, which no database stores alike).
+/// `s` if it is written as a decimal number (digits, sign, point,
+/// exponent): not `NaN`, `inf` or `infinity`, which Rust's float parsers
+/// also read.
+fn float_text(s: &str) -> Option<&str> {
+    let ok = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
+    ok.then_some(s)
+}
+
+/// An `f64` read for an `f32` field: rounded to the nearest `f32` and
+/// widened back, if finite as an `f32`.
+#[allow(clippy::cast_possible_truncation)] // the rounding is the point
+pub(crate) fn narrow(v: f64) -> Option<f64> {
+    let v = v as f32;
+    v.is_finite().then(|| f64::from(v))
+}
+
 fn parse_date(s: &str) -> Option<Date> {
     let year = s.as_bytes().get(..4)?;
     if s.len() != 10 || !year.iter().all(u8::is_ascii_digit) {
@@ -486,7 +520,7 @@ impl QueryValue for u64 {
 impl OrderedValue for u64 {}
 
 impl QueryValue for f32 {
-    const KIND: ValueKind = ValueKind::Float;
+    const KIND: ValueKind = ValueKind::Float32;
 }
 impl OrderedValue for f32 {}
 impl QueryValue for f64 {
