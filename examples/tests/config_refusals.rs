@@ -89,7 +89,7 @@ fn each_bad_variable_is_refused_by_name() {
         ),
         (
             &[("DATABASE_URL", "mysql://catalog:s3cret@db.internal/catalog")],
-            "catalog: error with configuration: DATABASE_URL: unsupported scheme `mysql`: use `postgres://...` or `sqlite:...`",
+            "catalog: DATABASE_URL: unsupported scheme `mysql`: use `postgres://...` or `sqlite:...`",
         ),
         (
             &[("RUST_LOG", "info,sqlx=loud")],

@@ -184,8 +184,19 @@ impl Config {
                 Some(n)
             }
         };
+        let database_url = var("DATABASE_URL");
+        if let Some(scheme) = database_url.as_deref().and_then(super::db::other_scheme) {
+            // Refused here, beside the other variables, rather than when
+            // the pool is opened; the URL itself (a password) is not shown.
+            return Err(ConfigError {
+                name: "DATABASE_URL",
+                message: format!(
+                    "unsupported scheme `{scheme}`: use `postgres://...` or `sqlite:...`"
+                ),
+            });
+        }
         Ok(Self {
-            database_url: var("DATABASE_URL"),
+            database_url,
             addr,
             seed_rows,
             allowed_hosts,

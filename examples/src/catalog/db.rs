@@ -167,7 +167,7 @@ macro_rules! on_db {
 /// The scheme of a URL (`<scheme>://`) that is neither PostgreSQL's nor
 /// SQLite's, as sqlx spells them: in lower case (`Postgres://` and
 /// `SQLite://` are refused too, rather than taken for a SQLite file name).
-fn other_scheme(url: &str) -> Option<&str> {
+pub(crate) fn other_scheme(url: &str) -> Option<&str> {
     let (scheme, _) = url.split_once("://")?;
     let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme
