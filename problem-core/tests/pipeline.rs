@@ -430,9 +430,12 @@ async fn unknown_error_adds_redacted_detail_and_stack_in_development() {
         entry.message,
         format!("[test] Unhandled error on GET /unknown (correlation id {id})")
     );
+    // The log entry's argument is the whole error the body shows, its
+    // `stack` included (an audit found the body's stack missing there).
     assert_eq!(
         entry.error,
-        Some(json!({"name": "Error", "message": format!("cannot connect to {REDACTED_URL}")}))
+        Some(json!({"name": "Error", "message": format!("cannot connect to {REDACTED_URL}"),
+                    "stack": format!("Error: cannot connect to {REDACTED_URL}")}))
     );
 }
 

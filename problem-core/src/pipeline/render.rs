@@ -606,16 +606,25 @@ fn render_unknown(
     logger: &dyn LogSink,
     development: bool,
 ) -> HttpResponse {
+    // An error with no stack of its own (one that reached the pipeline
+    // only as an `actix_web::Error`) gets `<Name>: <message>`, in the
+    // development body and in the log entry alike.
+    let filled;
+    let info = match info.stack() {
+        Some(_) => info,
+        None => {
+            filled = info
+                .clone()
+                .with_stack(format!("{}: {}", info.name(), info.message()));
+            &filled
+        }
+    };
     let id = log_failure(ctx, logger, development, "Unhandled error", info);
     let mut body = ProblemDetails::new(500);
     body.instance = Some(ctx.instance.to_owned());
     if development {
         body.detail = Some(info.message().to_owned());
-        body.stack = Some(
-            info.stack()
-                .map(str::to_owned)
-                .unwrap_or_else(|| format!("{}: {}", info.name(), info.message())),
-        );
+        body.stack = info.stack().map(str::to_owned);
     }
     finish_document(body, &HeaderMap::new(), development, Some(id.to_string()))
 }
