@@ -434,8 +434,10 @@ async fn unknown_error_adds_redacted_detail_and_stack_in_development() {
     // `stack` included (an audit found the body's stack missing there).
     assert_eq!(
         entry.error,
-        Some(json!({"name": "Error", "message": format!("cannot connect to {REDACTED_URL}"),
-                    "stack": format!("Error: cannot connect to {REDACTED_URL}")}))
+        Some(
+            json!({"name": "Error", "message": format!("cannot connect to {REDACTED_URL}"),
+                    "stack": format!("Error: cannot connect to {REDACTED_URL}")})
+        )
     );
 }
 
