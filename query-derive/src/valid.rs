@@ -222,7 +222,12 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
                     }
                 }
             }
-            if op.info.folded && f.attrs.folded_column.is_none() {
+            // On a non-text field the operator's type is the one mistake,
+            // reported above: no column to add.
+            if op.info.folded
+                && f.attrs.folded_column.is_none()
+                && matches!(known, KnownType::Text | KnownType::Other)
+            {
                 push(Error::new(
                     op.span,
                     format!(

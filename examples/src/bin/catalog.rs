@@ -12,15 +12,24 @@ fn main() -> std::process::ExitCode {
     // `warn`, unredacted, beside the request's own 5xx line: only its errors
     // by default. A `RUST_LOG` that is set but cannot be read is refused by
     // name, like every other variable, not silently replaced.
+    let default =
+        || tracing_subscriber::EnvFilter::new("info,actix_http::h1::dispatcher=off,sqlx=error");
     let filter = match std::env::var_os("RUST_LOG") {
-        None => {
-            tracing_subscriber::EnvFilter::new("info,actix_http::h1::dispatcher=off,sqlx=error")
-        }
+        // Empty counts as unset, as for every other variable.
+        None => default(),
+        Some(value) if value.to_str().is_some_and(|v| v.trim().is_empty()) => default(),
         Some(value) => match value
             .to_str()
             .ok_or_else(|| "is not valid UTF-8".to_owned())
-            .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).map_err(|e| e.to_string()))
-        {
+            .and_then(|v| {
+                // Directives that are all empty (`,`) show errors only, not
+                // nothing; directives naming targets (`sqlx=warn`) filter as
+                // RUST_LOG always does (the targets not named are off).
+                tracing_subscriber::EnvFilter::builder()
+                    .with_default_directive(tracing_subscriber::filter::LevelFilter::ERROR.into())
+                    .parse(v)
+                    .map_err(|e| e.to_string())
+            }) {
             Ok(filter) => filter,
             Err(e) => {
                 eprintln!(

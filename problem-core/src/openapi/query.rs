@@ -75,7 +75,8 @@ fn page_size() -> ObjectBuilder {
 /// | Kind | Schema |
 /// |---|---|
 /// | integer | `integer` (`int32` or `int64`) with the Rust type's bounds |
-/// | float | `number` (`double`) |
+/// | float (`f64`) | `number` (`double`) |
+/// | float (`f32`) | `number` (`float`) |
 /// | boolean | `boolean` |
 /// | text | `string` |
 /// | date | `string`, format `date` (RFC 3339 full-date) |
@@ -90,6 +91,8 @@ fn page_size() -> ObjectBuilder {
 ///     serde_json::json!({"type": "integer", "format": "int32", "minimum": 0, "maximum": 255}));
 /// assert_eq!(json(ValueKind::Integer { min: i64::MIN, max: i64::MAX })["format"], "int64");
 /// assert_eq!(json(ValueKind::Date), serde_json::json!({"type": "string", "format": "date"}));
+/// assert_eq!(json(ValueKind::Float), serde_json::json!({"type": "number", "format": "double"}));
+/// assert_eq!(json(ValueKind::Float32), serde_json::json!({"type": "number", "format": "float"}));
 /// ```
 pub fn value_schema(kind: ValueKind) -> ObjectBuilder {
     match kind {

@@ -15,9 +15,10 @@
 //!   `sessid` or `jwt`, or has `pass`, `pw` or `auth` as a word between `_`
 //!   and `.`): the value becomes
 //!   `***` (a quoted value up to its closing quote; an unquoted one after
-//!   `=` up to whitespace or one of `,;&)]}`; an unquoted one after `:`,
+//!   `=` up to whitespace or one of `,;&)]}"'`; an unquoted one after `:`,
 //!   which may hold spaces as a header or YAML value does, up to one of
-//!   `,;&)]}`, a line break, or the space before the next `key=`/`key:`:
+//!   `,;&)]}"'`, whitespace other than a space or tab (a line break), or
+//!   the space before the next `key=`/`key:`:
 //!   `DB_PASSWORD: correct horse battery` hides all three words); an
 //!   `authorization` value is hidden to the end of
 //!   the line, keeping its first word only when it names a known

@@ -218,9 +218,6 @@ impl ValueKind {
     }
 }
 
-/// An RFC 3339 `full-date` (§5.6): `date-fullyear` is exactly four
-/// digits, so years 0000 to 9999 and no sign (`time`'s `[year]` alone would
-/// take `-4714` or `+1999`, which no database stores alike).
 /// `s` if it is written as a decimal number (digits, sign, point,
 /// exponent): not `NaN`, `inf` or `infinity`, which Rust's float parsers
 /// also read.
@@ -239,6 +236,9 @@ pub(crate) fn narrow(v: f64) -> Option<f64> {
     v.is_finite().then(|| f64::from(v))
 }
 
+/// An RFC 3339 `full-date` (§5.6): `date-fullyear` is exactly four
+/// digits, so years 0000 to 9999 and no sign (`time`'s `[year]` alone would
+/// take `-4714` or `+1999`, which no database stores alike).
 fn parse_date(s: &str) -> Option<Date> {
     let year = s.as_bytes().get(..4)?;
     if s.len() != 10 || !year.iter().all(u8::is_ascii_digit) {

@@ -16,4 +16,13 @@ struct CopyQuery {
     copies: i64,
 }
 
+// Without the column, the same: one error, and no advice to add one.
+#[derive(CollectionQuery)]
+struct PageQuery {
+    #[query(sort)]
+    id: i64,
+    #[query(filter(istarts_with))]
+    pages: i64,
+}
+
 fn main() {}
