@@ -50,7 +50,7 @@ fn kind_ok(kind: ValueKind, v: &FieldValue) -> bool {
         (kind, v),
         (_, FieldValue::Null)
             | (ValueKind::Integer { .. }, FieldValue::Integer(_))
-            | (ValueKind::Float, FieldValue::Float(_))
+            | (ValueKind::Float | ValueKind::Float32, FieldValue::Float(_))
             | (ValueKind::Boolean, FieldValue::Boolean(_))
             | (ValueKind::Text, FieldValue::Text(_))
             | (ValueKind::Date, FieldValue::Date(_))

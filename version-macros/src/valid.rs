@@ -36,9 +36,14 @@ pub(crate) fn versioned_fn(f: &VersionedFn, errors: &mut Errors) {
 fn signature(f: &VersionedFn) -> syn::Result<()> {
     let sig = &f.item.sig;
     if sig.asyncness.is_none() {
+        let write = if sig.constness.is_some() {
+            "write `async fn` (without `const`: an `async fn` is never const)"
+        } else {
+            "write `async fn`"
+        };
         return Err(syn::Error::new_spanned(
             sig.fn_token,
-            "#[versioned] goes on an `async fn` handler: write `async fn`",
+            format!("#[versioned] goes on an `async fn` handler: {write}"),
         ));
     }
     if let Some(constness) = sig.constness {

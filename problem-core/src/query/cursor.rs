@@ -1883,6 +1883,7 @@ mod tests {
             }),
             Just(ValueKind::Integer { min: 0, max: 10 }),
             Just(ValueKind::Float),
+            Just(ValueKind::Float32),
             Just(ValueKind::Boolean),
             Just(ValueKind::Text),
             Just(ValueKind::Date),
