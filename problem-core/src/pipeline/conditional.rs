@@ -394,16 +394,20 @@ impl ConditionalRequests {
     /// A `Cache-Control` value (RFC 9111 §5.2) for `GET`/`HEAD` success
     /// responses that have none, e.g. `no-cache` so caches revalidate
     /// with `If-None-Match` before reusing a stored response. A value that
-    /// is not a valid header value is ignored.
+    /// is not a valid header value, or is empty (no directive), is ignored
+    /// (`ProblemApp`'s builder refuses it instead).
     ///
     /// ```
     /// use problem_core::pipeline::ConditionalRequests;
     /// let layer = ConditionalRequests::new().cache_control("no-cache");
     /// assert_eq!(layer.cache_control_value().unwrap(), "no-cache");
     /// assert!(ConditionalRequests::new().cache_control("bad\nvalue").cache_control_value().is_none());
+    /// assert!(ConditionalRequests::new().cache_control(" ").cache_control_value().is_none());
     /// ```
     pub fn cache_control(mut self, value: &str) -> Self {
-        self.cache_control = HeaderValue::from_str(value).ok();
+        self.cache_control = HeaderValue::from_str(value)
+            .ok()
+            .filter(|_| !value.trim().is_empty());
         self
     }
 

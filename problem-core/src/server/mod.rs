@@ -828,8 +828,9 @@ impl ProblemAppBuilder {
     /// `Cache-Control` for `GET`/`HEAD` success responses that have none
     /// (RFC 9111 §5.2), e.g. `no-cache` so caches revalidate with the
     /// `ETag` ([`ConditionalRequests::cache_control`]). A value that is not
-    /// a valid header value (a control character, a line break) is an
-    /// [`HttpConfigError::InvalidListenOption`] from [`build`](Self::build).
+    /// a valid header value (a control character, a line break) or is
+    /// empty is an [`HttpConfigError::InvalidListenOption`] from
+    /// [`build`](Self::build).
     ///
     /// ```
     /// use actix_web::HttpResponse;
@@ -854,6 +855,11 @@ impl ProblemAppBuilder {
     /// assert_eq!(
     ///     err.to_string(),
     ///     "invalid listen option: cache_control \"no-cache\\r\\nX-Evil: 1\" is not a valid header value"
+    /// );
+    /// let err = ProblemApp::builder().cache_control("").build().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid listen option: cache_control \"\" is empty: give its directives, such as \"no-cache\", or leave it unset"
     /// );
     /// # });
     /// ```
@@ -964,9 +970,15 @@ impl ProblemAppBuilder {
         // no key is configured: generated now, not at a first request.
         let _ = crate::query::random_cursor_keys();
         if let Some(value) = &self.invalid_cache_control {
-            return Err(HttpConfigError::InvalidListenOption(format!(
-                "cache_control {value:?} is not a valid header value"
-            )));
+            return Err(HttpConfigError::InvalidListenOption(
+                if value.trim().is_empty() {
+                    format!(
+                        "cache_control {value:?} is empty: give its directives, such as \"no-cache\", or leave it unset"
+                    )
+                } else {
+                    format!("cache_control {value:?} is not a valid header value")
+                },
+            ));
         }
         if let Some(why) = self.invalid_problem_type {
             return Err(HttpConfigError::InvalidRoute(why));
