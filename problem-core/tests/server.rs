@@ -344,6 +344,46 @@ async fn body_extractors_answer_the_spec_errors() {
                  "message": "title must not be empty", "min": 1}
             ]}),
         ),
+        // A member of the wrong type read before a non-finite token (as
+        // Python's `json.dumps` writes `NaN`): both issues, not `Malformed
+        // JSON body`; and the failed rule of another member with a token:
+        // both issues (the rules were dropped). Found by an outside audit.
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                json_ct,
+                "{\"title\": 7, \"year\": NaN}",
+            ),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+            "detail": "Request validation failed", "instance": "/books",
+            "issues": [
+                {"location": "body", "name": "/year", "code": "invalid_value",
+                 "message": "invalid value: a non-finite number, expected a finite number"},
+                {"location": "body", "name": "/title", "code": "invalid_value",
+                 "message": "invalid type: integer `7`, expected a string"}
+            ]}),
+        ),
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                json_ct,
+                "{\"title\": \"\", \"year\": -Infinity}",
+            ),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+            "detail": "Request validation failed", "instance": "/books",
+            "issues": [
+                {"location": "body", "name": "/year", "code": "invalid_value",
+                 "message": "invalid value: a non-finite number, expected a finite number"},
+                {"location": "body", "name": "/title", "code": "length",
+                 "message": "title must not be empty", "min": 1}
+            ]}),
+        ),
         (
             request("POST", "/books", "localhost", json_ct, "{}"),
             400,

@@ -827,12 +827,17 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
             let inner = e.into_inner();
             if inner.is_data() {
                 // A field error counts only in a well-formed document; then
-                // every member error is an issue.
+                // every member error is an issue. One that also holds
+                // non-finite tokens (a wrong member read before a `NaN`)
+                // is answered as one read with them.
                 return if well_formed(bytes) {
                     let (issues, read) = member_issues::<T>(bytes, (path, inner.to_string()));
                     Err(BodyError::Members { issues, read })
                 } else {
-                    Err(malformed().into())
+                    match non_finite_issues::<T>(bytes) {
+                        Some((issues, read)) => Err(BodyError::Members { issues, read }),
+                        None => Err(malformed().into()),
+                    }
                 };
             }
             if !inner.is_syntax() {
@@ -862,33 +867,59 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
                 }
                 .into());
             }
-            // Non-finite tokens (`NaN`, `Infinity`): an issue on each, and
-            // the other members' errors of the document read with `0` in
-            // their place (an error inside such a member is its own).
-            let Some((patched, pointers)) = patch_non_finite(bytes) else {
-                return Err(malformed().into());
-            };
-            let mut issues: Vec<Issue> = pointers
-                .iter()
-                .take(MAX_BODY_ISSUES)
-                .map(|at| {
-                    value_issue(
-                        IssueLocation::Body,
-                        at,
-                        format!("invalid value: a non-finite number, expected {EXPECTED_FINITE}"),
-                    )
-                })
-                .collect();
-            let mut de = serde_json::Deserializer::from_slice(&patched);
-            if let Err(e) = serde_path_to_error::deserialize::<_, T>(Checked(&mut de)) {
-                let first = (pointer(e.path()), e.into_inner().to_string());
-                let (more, _) = member_issues::<T>(&patched, first);
-                let non_finite = |name: &str| under_any(name, &pointers);
-                issues.extend(more.into_iter().filter(|i| !non_finite(&i.name)));
+            match non_finite_issues::<T>(bytes) {
+                Some((issues, read)) => Err(BodyError::Members { issues, read }),
+                None => Err(malformed().into()),
             }
-            Err(BodyError::Members { issues, read: None })
         }
     }
+}
+
+/// The issues of a document holding non-finite tokens (`NaN`, `Infinity`):
+/// an issue on each, then the other members' errors of the document read
+/// with `0` in their place (an error inside such a member is its own), and
+/// the body as read that way, the tokens' members standing in (so that
+/// `ValidBody` still checks the rules of the others). `None` when the
+/// document holds no such token or is malformed besides.
+fn non_finite_issues<T: DeserializeOwned>(
+    bytes: &[u8],
+) -> Option<(Vec<Issue>, Option<StoodIn<T>>)> {
+    let (patched, pointers) = patch_non_finite(bytes)?;
+    let mut issues: Vec<Issue> = pointers
+        .iter()
+        .take(MAX_BODY_ISSUES)
+        .map(|at| {
+            value_issue(
+                IssueLocation::Body,
+                at,
+                format!("invalid value: a non-finite number, expected {EXPECTED_FINITE}"),
+            )
+        })
+        .collect();
+    let mut de = serde_json::Deserializer::from_slice(&patched);
+    let read = match serde_path_to_error::deserialize::<_, T>(Checked(&mut de)) {
+        Err(e) => {
+            let first = (pointer(e.path()), e.into_inner().to_string());
+            let (more, read) = member_issues::<T>(&patched, first);
+            let non_finite = |name: &str| under_any(name, &pointers);
+            issues.extend(more.into_iter().filter(|i| !non_finite(&i.name)));
+            read
+        }
+        Ok(value) => (patched.len() <= MAX_GATHERED_BODY)
+            .then(|| serde_json::from_slice(&patched).ok())
+            .flatten()
+            .map(|doc| StoodIn {
+                value,
+                stand_ins: Vec::new(),
+                doc,
+            }),
+    };
+    let read = read.map(|mut read| {
+        read.stand_ins.extend(pointers);
+        read
+    });
+    issues.truncate(MAX_BODY_ISSUES);
+    Some((issues, read))
 }
 
 /// A request body read as JSON (`application/json`) or as a form
@@ -927,9 +958,12 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
 ///   no Rust string holds) is a 400 `invalid_value` issue on that member;
 /// - a form field whose name or value, percent-decoded, is not UTF-8 is a
 ///   400 `invalid_value` issue on that field (not replaced by U+FFFD);
-/// - an integer member takes a JSON number with a zero fraction (`2000.0`,
-///   `2e3`, `-0`) as that integer, as JSON Schema's `integer` (2020-12,
-///   Validation §6.1.1) and so an OpenAPI 3.1 document do;
+/// - an integer member of a JSON body takes a number with a zero fraction
+///   (`2000.0`, `2e3`, `-0`) as that integer, as JSON Schema's `integer`
+///   (2020-12, Validation §6.1.1) and so an OpenAPI 3.1 document do, when
+///   it is below 2^53 in size (beyond, a float is not exact:
+///   `9007199254740993.0` reads as `...992`; such a number is refused, so
+///   write it without a fraction or exponent);
 /// - a member whose name is refused (it holds U+0000) is an issue on the
 ///   object holding it.
 ///
