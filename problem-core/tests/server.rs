@@ -384,6 +384,26 @@ async fn body_extractors_answer_the_spec_errors() {
                  "message": "title must not be empty", "min": 1}
             ]}),
         ),
+        // A token and a lone surrogate escape: an issue on each, in the
+        // crate's words (the surrogate's was serde_json's parser text).
+        (
+            request(
+                "POST",
+                "/books",
+                "localhost",
+                json_ct,
+                "{\"year\": NaN, \"title\": \"T\\ud800\"}",
+            ),
+            400,
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+            "detail": "Request validation failed", "instance": "/books",
+            "issues": [
+                {"location": "body", "name": "/year", "code": "invalid_value",
+                 "message": "invalid value: a non-finite number, expected a finite number"},
+                {"location": "body", "name": "/title", "code": "invalid_value",
+                 "message": "invalid value: a lone surrogate escape, expected a string of Unicode scalar values"}
+            ]}),
+        ),
         (
             request("POST", "/books", "localhost", json_ct, "{}"),
             400,

@@ -854,14 +854,8 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
                         path,
                         format!("invalid value: a number out of range, expected {EXPECTED_FINITE}"),
                     )
-                } else if ["surrogate", "hex escape", "unicode code point"]
-                    .iter()
-                    .any(|m| text.contains(m))
-                {
-                    data_error(
-                        path,
-                        "invalid value: a lone surrogate escape, expected a string of Unicode scalar values".into(),
-                    )
+                } else if is_surrogate_error(&text) {
+                    data_error(path, LONE_SURROGATE.into())
                 } else {
                     malformed()
                 }
@@ -873,6 +867,19 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
             }
         }
     }
+}
+
+/// The message of a string escape naming a lone surrogate.
+const LONE_SURROGATE: &str =
+    "invalid value: a lone surrogate escape, expected a string of Unicode scalar values";
+
+/// Whether serde_json's syntax error `text` is about a lone surrogate
+/// escape (`"\ud800"`: valid grammar that no Rust string holds; RFC 8259
+/// §8.2).
+fn is_surrogate_error(text: &str) -> bool {
+    ["surrogate", "hex escape", "unicode code point"]
+        .iter()
+        .any(|m| text.contains(m))
 }
 
 /// The issues of a document holding non-finite tokens (`NaN`, `Infinity`):
@@ -898,6 +905,16 @@ fn non_finite_issues<T: DeserializeOwned>(
         .collect();
     let mut de = serde_json::Deserializer::from_slice(&patched);
     let read = match serde_path_to_error::deserialize::<_, T>(Checked(&mut de)) {
+        // A lone surrogate escape besides (`"\ud800"`): its issue, as the
+        // document without a token would have it, and no further ones.
+        Err(e) if e.inner().is_syntax() && is_surrogate_error(&e.inner().to_string()) => {
+            issues.push(value_issue(
+                IssueLocation::Body,
+                &pointer(e.path()),
+                LONE_SURROGATE.into(),
+            ));
+            None
+        }
         Err(e) => {
             let first = (pointer(e.path()), e.into_inner().to_string());
             let (more, read) = member_issues::<T>(&patched, first);
@@ -936,7 +953,7 @@ fn non_finite_issues<T: DeserializeOwned>(
 /// (`deny_unknown_fields`) 400 `Request validation failed` with one
 /// `issues` entry per member, each naming its JSON pointer, in the order
 /// they are read, at most 20 (a body over 16 KiB, or one holding a number
-/// beyond `f64`'s range: the first); more than 1000 form
+/// beyond `f64`'s range or a lone surrogate escape: the first); more than 1000 form
 /// fields 413
 /// `The request body has more than 1000 fields.`; an unreadable body 400
 /// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413;
