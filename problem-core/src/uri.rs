@@ -1,6 +1,7 @@
 //! URI references written into responses (RFC 3986 §4.1): the one place
 //! that percent-encodes what a URI reference cannot hold, for the link
-//! targets of list responses and for problem `type` members.
+//! targets of list responses, for problem `type` members and for the
+//! deprecation and sunset links of API versions.
 
 use std::borrow::Cow;
 
@@ -43,11 +44,12 @@ const fn uri_chars(also: &[u8]) -> UriChars {
 /// encoded.
 pub(crate) static LINK_TARGET: UriChars = uri_chars(b" \"#<>[\\]^`{|}");
 
-/// A problem `type`: RFC 3986's `unreserved`, `gen-delims` and
+/// A whole URI reference, fragment included (a problem `type`, a
+/// deprecation or sunset link): RFC 3986's `unreserved`, `gen-delims` and
 /// `sub-delims` (§2.2, §2.3) are kept, which is what `#[derive(Problem)]`
 /// accepts in a `type`, so space, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`,
 /// `|`, `}` are encoded.
-pub(crate) static PROBLEM_TYPE: UriChars = uri_chars(b" \"<>\\^`{|}");
+pub(crate) static URI_REFERENCE: UriChars = uri_chars(b" \"<>\\^`{|}");
 
 /// Whether the two bytes at `at` are hex digits (a `%XX` triplet's tail).
 fn is_triplet(bytes: &[u8], at: usize) -> bool {
@@ -117,7 +119,7 @@ mod tests {
                 ],
             ),
             (
-                &PROBLEM_TYPE,
+                &URI_REFERENCE,
                 &[
                     ("about:blank", "about:blank"),
                     (

@@ -61,6 +61,26 @@ async fn drafted(ctx: problem_core::pipeline::RequestContext) -> HttpResponse {
 async fn health() -> HttpResponse {
     HttpResponse::Ok().body("ok")
 }
+/// A body of unknown length, optionally with the handler's own `ETag`.
+fn streamed(etag: Option<&'static str>) -> HttpResponse {
+    let chunks = futures_util::stream::iter([Ok::<_, actix_web::Error>(web::Bytes::from_static(
+        b"streamed",
+    ))]);
+    let mut res = HttpResponse::Ok();
+    if let Some(etag) = etag {
+        res.insert_header(("ETag", etag));
+    }
+    res.streaming(chunks)
+}
+async fn stream() -> HttpResponse {
+    streamed(None)
+}
+async fn stream_tagged() -> HttpResponse {
+    streamed(Some("\"s1\""))
+}
+async fn empty() -> HttpResponse {
+    HttpResponse::Ok().finish()
+}
 
 /// Deletes count here, so a test sees whether a write happened.
 #[derive(Default)]
@@ -124,6 +144,9 @@ fn app(writes: Arc<Writes>) -> ProblemApp {
                 .get("/own", plain)
                 .route(Method::OPTIONS, "/own", own_options)
                 .get("/health", health)
+                .get("/stream", stream)
+                .get("/stream-tagged", stream_tagged)
+                .get("/empty", empty)
                 .delete("/gone", delete_gone)
                 .get("/secret", plain)
                 .guarded(
@@ -657,6 +680,45 @@ async fn if_match_on_reads_is_evaluated_first() {
     // A problem's preconditions are not evaluated.
     let res = test::call_service(&svc, get("/missing", "\"stale\"").to_request()).await;
     assert_eq!(res.status(), 404);
+}
+
+/// A success the layer does not tag (a streamed body, an empty one) still
+/// has its `If-Match` evaluated: no tag matches a representation without
+/// one, so a list is the 412 (RFC 9110 §13.1.1), `*` holds, and a tag the
+/// handler set is compared (an audit found a streamed `GET` served 200
+/// with `If-Match: "zz"`). `If-None-Match` leaves them alone: untagged,
+/// never a 304.
+#[actix_web::test]
+async fn if_match_on_untagged_reads() {
+    let svc = service!(Arc::default());
+    let get = |uri: &str, name: &'static str, value: &str| {
+        TestRequest::get()
+            .uri(uri)
+            .insert_header((name, value.to_owned()))
+            .to_request()
+    };
+    for uri in ["/stream", "/empty", "/stream-tagged"] {
+        let res = test::call_service(&svc, get(uri, "If-Match", "\"zz\"")).await;
+        assert_eq!(res.status(), 412, "{uri}");
+        let body = format!(
+            r#"{{"type":"about:blank","title":"Precondition Failed","status":412,"detail":"The resource has changed since it was read","instance":"{uri}"}}"#
+        );
+        assert_eq!(test::read_body(res).await, body, "{uri}");
+        let res = test::call_service(&svc, get(uri, "If-Match", "*")).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        let res = test::call_service(&svc, get(uri, "If-None-Match", "*")).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        assert_eq!(
+            res.headers().get("etag").is_some(),
+            uri == "/stream-tagged",
+            "{uri}"
+        );
+    }
+    let res = test::call_service(&svc, get("/stream-tagged", "If-Match", "\"s1\"")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(test::read_body(res).await, "streamed");
+    let res = test::call_service(&svc, get("/stream-tagged", "If-Match", "W/\"s1\"")).await;
+    assert_eq!(res.status(), 412);
 }
 
 // ---- link targets ----

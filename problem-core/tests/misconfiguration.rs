@@ -169,6 +169,81 @@ async fn a_versioned_route_s_unsupported_answer_names_its_own_versions() {
     );
 }
 
+/// A `versioned![...]` route without a fallback that serves none of the
+/// versions the configuration serves (removed ones are not served) could
+/// only answer 400: `build()` refuses it. Installed by hand, without the
+/// builder's check, its 400 names the empty list in the body and the
+/// header alike.
+#[actix_web::test]
+async fn a_versioned_route_that_serves_no_supported_version_is_refused() {
+    let config = || {
+        VersionConfig::builder(VersionStrategy::header())
+            .supported_versions([version::V1, version::V2, version::V3])
+            .removed(version::V1)
+            .default_version(version::V3)
+            .build()
+            .unwrap()
+    };
+    let err = ProblemApp::builder()
+        .versioning(config())
+        .routes(|r| {
+            r.get("/books", version::versioned![list_v2])
+                .get("/orders", version::versioned![list_v1])
+        })
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::InvalidVersionConfig(
+            "route GET /orders dispatches by API version (versioned![...]) to 1.x but serves none of the supported versions (2.0, 3.0), so it could only answer 400: register a handler for one of them, or give the table a `fallback = <handler>`".into()
+        )
+    );
+    // A fallback serves every version; every version supported (an empty
+    // list) is nothing to check against.
+    assert!(
+        ProblemApp::builder()
+            .versioning(config())
+            .routes(|r| r.get(
+                "/orders",
+                version::versioned![list_v1, fallback = any_version]
+            ))
+            .build()
+            .is_ok()
+    );
+    assert!(
+        ProblemApp::builder()
+            .versioning(
+                VersionConfig::builder(VersionStrategy::header())
+                    .build()
+                    .unwrap()
+            )
+            .routes(|r| r.get("/orders", version::versioned![list_v1]))
+            .build()
+            .is_ok()
+    );
+
+    let svc = test::init_service(App::new().wrap(version::Versioning::new(config())).route(
+        "/orders",
+        actix_web::web::get().to(version::versioned![list_v1]),
+    ))
+    .await;
+    let res = test::call_service(
+        &svc,
+        TestRequest::get()
+            .uri("/orders")
+            .insert_header(("X-API-Version", "2"))
+            .to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(res.headers().get("x-api-supported-versions").unwrap(), "");
+    let body: Value = serde_json::from_slice(&test::read_body(res).await).unwrap();
+    assert_eq!(
+        body,
+        json!({"type":"about:blank","title":"Bad Request","status":400,"detail":"API version 2 is not supported","instance":"/orders","supportedVersions":[]})
+    );
+}
+
 async fn needs_version(v: version::ApiVersion, _: actix_web::HttpRequest) -> HttpResponse {
     HttpResponse::Ok().body(v.to_string())
 }

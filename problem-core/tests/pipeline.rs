@@ -408,6 +408,40 @@ async fn a_credential_in_the_path_is_redacted_in_the_log_line() {
             assert!(entry.message.starts_with(&prefix), "{}", entry.message);
             assert!(!format!("{entry:?}").contains("SECRET123"), "{entry:?}");
         }
+        // The decoded path stays on one line: a percent-encoded line break
+        // or escape cannot start what reads as another log entry (an
+        // audit forged `[test] FAKE LINE` as a line of its own).
+        for (uri, shown) in [
+            (
+                "/unknown/password%3Dx%0A%5Btest%5D%20FAKE%20LINE",
+                "/unknown/password=***\\n[test] FAKE LINE",
+            ),
+            (
+                "/unknown/Bearer%20x%0D%0AFORGED%1B%5B31m",
+                "/unknown/Bearer ***\\r\\nFORGED\\u{1b}[31m",
+            ),
+        ] {
+            logger.clear();
+            let res = test::call_service(&svc, TestRequest::get().uri(uri).to_request()).await;
+            assert_eq!(res.status(), 500);
+            let entry = only_entry(&logger);
+            let id = entry.correlation_id;
+            let line = format!("[test] Unhandled error on GET {shown} (correlation id {id})");
+            if development {
+                assert_eq!(entry.message, line);
+            } else {
+                assert!(
+                    entry.message.starts_with(&format!("{line}: ")),
+                    "{}",
+                    entry.message
+                );
+            }
+            assert!(
+                !entry.message.contains(['\n', '\r', '\u{1b}']),
+                "{}",
+                entry.message
+            );
+        }
     }
 }
 

@@ -320,6 +320,7 @@ async fn supported_version_headers_exact() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version"),
             ("content-type", "text/plain; charset=utf-8"),
             ("x-api-version", "2"),
             ("x-api-supported-versions", "1, 2, 3"),
@@ -351,7 +352,10 @@ async fn add_response_headers_false_sends_no_version_headers() {
     let res = run(c, get("/books")).await;
     assert_eq!(
         headers(&res),
-        pairs(&[("content-type", "text/plain; charset=utf-8")])
+        pairs(&[
+            ("content-type", "text/plain; charset=utf-8"),
+            ("vary", "X-API-Version"),
+        ])
     );
 }
 
@@ -365,6 +369,7 @@ async fn empty_supported_list_accepts_any_version_and_sends_no_list() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version"),
             ("content-type", "text/plain; charset=utf-8"),
             ("x-api-version", "42.7"),
         ])
@@ -379,6 +384,7 @@ async fn problem_responses_of_handlers_carry_the_version_headers() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version, Accept"),
             ("content-type", "application/problem+json; charset=utf-8"),
             ("x-content-type-options", "nosniff"),
             ("x-api-version", "2"),
@@ -400,13 +406,13 @@ async fn version_headers_are_recorded_as_sticky_headers() {
     let res = run(catalog(), get("/v2/sticky")).await;
     assert_eq!(
         body(res).await,
-        "deprecation=@1767225600; sunset=Fri, 31 Dec 2027 23:59:59 GMT; x-api-deprecated=true; \
+        "deprecation=@1767225600; sunset=Fri, 31 Dec 2027 23:59:59 GMT; vary=X-API-Version, Accept; x-api-deprecated=true; \
          x-api-deprecation-message=API version 2 is deprecated; x-api-supported-versions=2, 3; x-api-version=2"
     );
     let res = run(catalog(), get("/sticky")).await;
     assert_eq!(
         body(res).await,
-        "x-api-supported-versions=2, 3; x-api-version=3"
+        "vary=X-API-Version, Accept; x-api-supported-versions=2, 3; x-api-version=3"
     );
 }
 
@@ -419,6 +425,7 @@ async fn lifecycle_supported() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version, Accept"),
             ("content-type", "text/plain; charset=utf-8"),
             ("x-api-version", "3"),
             ("x-api-supported-versions", "2, 3"),
@@ -438,6 +445,7 @@ async fn lifecycle_deprecated_without_date_or_sunset() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version"),
             ("content-type", "text/plain; charset=utf-8"),
             ("x-api-version", "1"),
             ("x-api-supported-versions", "1, 2, 3"),
@@ -466,6 +474,7 @@ async fn lifecycle_deprecated_with_message_sunset_and_links() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version"),
             ("content-type", "text/plain; charset=utf-8"),
             ("x-api-version", "1"),
             ("x-api-supported-versions", "1, 2, 3"),
@@ -499,6 +508,7 @@ async fn lifecycle_deprecated_with_sunset_in_catalog() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version, Accept"),
             ("content-type", "text/plain; charset=utf-8"),
             ("x-api-version", "2"),
             ("x-api-supported-versions", "2, 3"),
@@ -542,6 +552,7 @@ async fn lifecycle_removed_without_sunset() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version, Accept"),
             ("content-type", "application/problem+json; charset=utf-8"),
             ("x-content-type-options", "nosniff"),
             ("x-api-supported-versions", "2, 3"),
@@ -566,6 +577,7 @@ async fn unsupported_version_is_400_with_supported_versions() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version, Accept"),
             ("content-type", "application/problem+json; charset=utf-8"),
             ("x-content-type-options", "nosniff"),
             ("x-api-supported-versions", "2, 3"),
@@ -613,6 +625,7 @@ async fn missing_required_version_is_400() {
     assert_eq!(
         headers(&res),
         pairs(&[
+            ("vary", "X-API-Version"),
             ("content-type", "application/problem+json; charset=utf-8"),
             ("x-content-type-options", "nosniff"),
             ("x-api-supported-versions", "1, 2"),
@@ -655,6 +668,7 @@ async fn without_require_version_or_default_a_request_goes_on_unversioned() {
     assert_eq!(
         headers(&res.map_into_boxed_body()),
         pairs(&[
+            ("vary", "X-API-Version"),
             ("content-type", "text/plain; charset=utf-8"),
             ("x-api-supported-versions", "1, 2"),
         ])

@@ -244,9 +244,9 @@ async fn a_middleware_s_error_keeps_the_version_headers() {
                 .wrap(from_fn(refuse))
                 .wrap(actix_web::middleware::Condition::new(
                     layers > 1,
-                    Versioning::new(catalog()).vary(true),
+                    Versioning::new(catalog()),
                 ))
-                .wrap(Versioning::new(catalog()).vary(true))
+                .wrap(Versioning::new(catalog()))
                 .wrap(pipeline),
         )
         .await;

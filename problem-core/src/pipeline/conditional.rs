@@ -295,7 +295,7 @@ impl From<PreconditionFailed> for actix_web::Error {
 /// [`ProblemApp`](crate::server::ProblemApp) outside the error pipeline.
 ///
 /// For a `GET` or `HEAD` request whose response is a success (2xx other than
-/// `204`) with a body of known length:
+/// `204`) with a non-empty body of known length:
 ///
 /// 1. the body's strong [`entity_tag`] is set as `ETag` (RFC 9110 §8.8.3),
 ///    unless the handler set an `ETag` itself, and its length as
@@ -316,7 +316,10 @@ impl From<PreconditionFailed> for actix_web::Error {
 ///
 /// Problem responses (4xx, 5xx) never get an `ETag`, and their requests'
 /// preconditions are not evaluated (RFC 9110 §13.2.1). Streamed bodies
-/// (unknown length) pass through untagged. Other methods pass through
+/// (unknown length), empty bodies and `204` pass through untagged (so
+/// `If-None-Match` never makes them a `304`); an `If-Match` on them that
+/// is not `*` and names no `ETag` the handler set is the `412` of step 2,
+/// as no tag matches a representation without one. Other methods pass through
 /// untouched: a write evaluates its own preconditions
 /// ([`check_preconditions`]). (Over the wire actix-web never sends the body
 /// of a `HEAD` response; this middleware drops it for in-process callers
@@ -620,6 +623,24 @@ fn tag<B: MessageBody + 'static>(
         && status != StatusCode::NO_CONTENT
         && matches!(size, BodySize::Sized(n) if n > 0);
     if !tagged {
+        // An `If-Match` is evaluated against the tag the response has
+        // (one the handler set), and no tag matches none: the 412 (RFC
+        // 9110 §13.1.1), on a streamed or empty success too.
+        if status.is_success()
+            && let Some(c) = check.if_match.as_ref()
+        {
+            let own = existing_tag(res.headers());
+            let holds = match &c.list {
+                None => false,
+                Some(IfMatch::Any) => true,
+                Some(IfMatch::Items(tags)) => {
+                    Current::own(own.as_ref()).named_in(tags, Comparison::Strong)
+                }
+            };
+            if !holds {
+                return Ok(precondition_failed(res.map_into_left_body(), &check));
+            }
+        }
         return Ok(Ok(match size {
             BodySize::Sized(n) if check.is_head => {
                 let (req, mut response) = res.into_parts();

@@ -640,7 +640,7 @@ pub(crate) fn write_log(
         let line = format!(
             "{message} (correlation id {id}): {}: {}",
             one_line(&redact(&error.name)),
-            cap_message(&one_line(&text))
+            one_line(cap_message(&text))
         );
         deliver(
             options.logger,
@@ -832,6 +832,31 @@ mod tests {
         let long = "é".repeat(600);
         assert_eq!(cap_message(&long).chars().count(), 500);
         assert_eq!(cap_message("short"), "short");
+    }
+
+    /// The message is cut at 500 characters, then its control characters
+    /// escaped: a cut never leaves half an escape (`\u` without its
+    /// digits), as an audit found when the cut came after the escaping.
+    #[test]
+    fn the_cut_comes_before_the_escapes() {
+        let logger = MemoryLogger::default();
+        let msg = format!("{}\u{1b}\u{1b}\n{}", "a".repeat(498), "b".repeat(50));
+        let id = log_error(
+            LogOptions {
+                logger: &logger,
+                development: false,
+            },
+            "[t] X",
+            &ErrorInfo::new("E", msg),
+            LogLevel::Error,
+        );
+        assert_eq!(
+            logger.entries()[0].message,
+            format!(
+                "[t] X (correlation id {id}): E: {}\\u{{1b}}\\u{{1b}}",
+                "a".repeat(498)
+            )
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
 use super::framework::{self, Mapped};
-use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, write_log};
+use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, one_line, write_log};
 use super::sticky::StickyHeaders;
 use crate::problem::redact::redact;
 use crate::problem::{
@@ -541,12 +541,14 @@ pub(crate) fn render(
 /// The start of a 5xx log line (`what`: `Unhandled error`, or the status a
 /// filter answered). The path is redacted like the message: one holding a
 /// credential (`/reset/token=…`, also percent-encoded: `token%3D…`) is
-/// logged without it, percent-decoded then.
+/// logged without it, percent-decoded then, and kept on one line as the
+/// message is (a decoded `%0A` is written `\n`), so a path cannot start
+/// what reads as another log line.
 pub(crate) fn log_line(ctx: &ErrorContext, what: &str) -> String {
     let path = ctx.instance();
     let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
     let shown = match redact(&decoded) {
-        Cow::Owned(hidden) => Cow::Owned(hidden),
+        Cow::Owned(hidden) => Cow::Owned(one_line(&hidden).into_owned()),
         Cow::Borrowed(_) => redact(path),
     };
     format!("[{}] {what} on {} {shown}", ctx.tag, ctx.method)

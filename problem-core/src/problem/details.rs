@@ -242,7 +242,7 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
         // A `type` set at run time (`HttpException::with_type`, a
         // hand-written `Problem`) is written as a URI reference whatever it
         // holds (RFC 9457 §3.1.1).
-        let problem_type = uri::reference(self.problem_type, &uri::PROBLEM_TYPE);
+        let problem_type = uri::reference(self.problem_type, &uri::URI_REFERENCE);
         sink.field(field!("type"), problem_type.as_ref())?;
         sink.field(field!("title"), self.title)?;
         sink.field(field!("status"), &self.status)?;

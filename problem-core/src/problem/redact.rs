@@ -9,7 +9,7 @@
 //! - `key=value` and `key: value` (spaces around `=`/`:` allowed, the key
 //!   and the value optionally quoted, as in JSON) where the key is named
 //!   like a credential ([`is_sensitive_key`]: ignoring ASCII case and
-//!   reading `-` as `_`, it contains `password`, `passwd`, `pwd`, `secret`,
+//!   reading `-` as `_`, it contains `password`, `passwd`, `passphrase`, `pwd`, `secret`,
 //!   `token`, `api_key`, `apikey`, `access_key`, `private_key`,
 //!   `privatekey`, `authorization`, `cookie`, `credential`, `session`,
 //!   `sessid` or `jwt`, or has `pass`, `pw` or `auth` as a word between `_`
@@ -99,9 +99,10 @@ fn redact_once(text: &str) -> Cow<'_, str> {
 /// JSON member, whose name holds one of them (ignoring ASCII case, `-`
 /// read as `_`) has its value hidden. One list for text and JSON alike.
 /// Each entry says how the name must hold it.
-const SECRET_NAMES: [(&str, NameMatch); 19] = [
+const SECRET_NAMES: [(&str, NameMatch); 20] = [
     ("password", NameMatch::Within),
     ("passwd", NameMatch::Within),
+    ("passphrase", NameMatch::Within),
     ("pwd", NameMatch::Within),
     ("secret", NameMatch::Within),
     ("token", NameMatch::Within),
@@ -493,7 +494,7 @@ fn has_scheme(head: &str) -> bool {
 }
 
 /// Whether a name denotes a credential: ignoring ASCII case and reading
-/// `-` as `_`, it contains `password`, `passwd`, `pwd`, `secret`, `token`,
+/// `-` as `_`, it contains `password`, `passwd`, `passphrase`, `pwd`, `secret`, `token`,
 /// `api_key`, `apikey`, `access_key`, `private_key`, `privatekey`,
 /// `authorization`, `cookie`, `credential`, `session`, `sessid` or `jwt`,
 /// or has `pass`, `pw` or `auth` as a whole word, words split at `_` and
@@ -510,6 +511,7 @@ fn has_scheme(head: &str) -> bool {
 /// assert!(is_sensitive_key("Set-Cookie"));
 /// assert!(is_sensitive_key("PHPSESSID"));
 /// assert!(is_sensitive_key("smtp.pass"));
+/// assert!(is_sensitive_key("SSH_KEY_PASSPHRASE"));
 /// assert!(!is_sensitive_key("isbn"));
 /// assert!(!is_sensitive_key("author"));
 /// ```

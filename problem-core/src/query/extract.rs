@@ -34,7 +34,7 @@ type ErrorHandler = dyn Fn(QueryError, &HttpRequest) -> actix_web::Error + Send 
 /// | Setting | Default | Meaning |
 /// |---|---|---|
 /// | [`cursor_keys`](Self::cursor_keys) | none | HMAC keys of cursors (first signs, all verify). Without a key, the [`Collection`] extractor signs and verifies cursors with a random key generated once per process (when a `ProblemApp` is built, else at the first `Collection` extraction, offset pages included) and logs once, at `warn`: [`RANDOM_CURSOR_KEY_WARNING`] (through the application's logger under `ProblemApp`); cursor pages do not fail for want of a key, but their cursors do not survive a restart or reach another instance. Set a key for that. (A [`TypedQuery`] parsed by hand with a keyless config still fails a cursor page with [`ApplyError::NoCursorKey`](super::ApplyError).) |
-/// | [`lenient`](Self::lenient) | `false` | Ignore parameters that are neither reserved nor a whitelisted filter, instead of a 400 `unknown_parameter`/`unknown_field`. |
+/// | [`lenient`](Self::lenient) | `false` | Ignore parameters that name no filterable field, instead of a 400 `unknown_parameter`/`unknown_field`; an operator a filterable field does not allow (`id__foo`) is still a 400 `operator_not_allowed`. |
 /// | [`ignore_parameters`](Self::ignore_parameters) | `["api-version"]` | Names never treated as filters (the versioning query parameter). The [`Collection`] extractor ignores the query parameters of the versioning that resolved the request (`VersionStrategy::query_named`): instead of the default list, so that `api-version` is an unknown parameter where the versioning reads another name, or besides a list the application set. |
 /// | [`tolerate`](Self::tolerate) | none | Names and `prefix*` patterns (`_`, `utm_*`) that strict parsing accepts and ignores: not filters, not bound into cursors, left out of the links; they still count toward the 1000-parameter limit, and one holding a NUL character is still the 400 `invalid_value` of the NUL rule ([`ToleratedParameters`]). |
 /// | [`count_strategy`](Self::count_strategy) | [`CountStrategy::Exact`] | How offset pages count their total when the client states no preference; a client's `Prefer: count=exact\|estimated\|none` (RFC 7240) overrides it, answered with `Preference-Applied` ([`CountStrategy`]). `none`: `meta.total`/`meta.total_pages`, the `last` link and `X-Total-Count` are omitted. |
@@ -131,7 +131,10 @@ impl QueryConfig {
         Ok(self)
     }
 
-    /// Opt-in lenient mode: unknown parameters are ignored.
+    /// Opt-in lenient mode: parameters that name no filterable field are
+    /// ignored; an operator a filterable field does not allow (`id__foo`,
+    /// `title__gte`) is still a 400 `operator_not_allowed`, as a mistake
+    /// in a filter the client meant to apply.
     ///
     /// ```
     /// # use problem_core::CollectionQuery;
@@ -150,6 +153,8 @@ impl QueryConfig {
     /// let config = QueryConfig::default().lenient(true);
     /// let q = TypedQuery::<BookQuery>::from_query_str("utm_source=x&id=3", &config).unwrap();
     /// assert_eq!(q.filter().conditions().len(), 1);
+    /// let bad_operator = TypedQuery::<BookQuery>::from_query_str("id__foo=3", &config);
+    /// assert_eq!(bad_operator.unwrap_err().issues()[0].code, "operator_not_allowed");
     /// ```
     pub fn lenient(mut self, lenient: bool) -> Self {
         Arc::make_mut(&mut self.settings).lenient = lenient;
@@ -229,7 +234,11 @@ impl QueryConfig {
 
     /// At most `n` filter conditions per request (default 64); more is a
     /// 400 issue `too_many_filters` with member `max` (see [`QueryLimits`]).
-    /// Parameters that name no filterable field are not conditions: they
+    /// Conditions are counted as sent: a filter repeated with the same
+    /// value counts each time (so 998 repeats of `title__contains=a` are
+    /// refused), except a repeat of an exploded `__in`/`__not_in` list,
+    /// which adds to its list. Parameters that name no filterable field
+    /// are not conditions: they
     /// are `unknown_parameter` issues (or ignored when lenient). Past the
     /// limit the filters are not read further, to bound the work one
     /// request can ask for: the issue `too_many_filters` names the first

@@ -199,7 +199,7 @@ pub enum Operand {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct FilterCondition {
-    /// The parameter name as sent (`year__gte`).
+    /// The parameter name as sent, percent-decoded (`year__gte`).
     pub param: QueryText,
     /// The field name.
     pub field: Cow<'static, str>,

@@ -60,7 +60,7 @@
 //!
 //! Every query error is a value: [`QueryError`], answered as a 400
 //! `ValidationException` whose `issues` list holds every issue of the
-//! request (location `query`, the parameter name as sent, a stable [`code`]).
+//! request (location `query`, the parameter name as sent, percent-decoded, a stable [`code`]).
 //!
 //! # Choices where the spec is silent
 //! - A single-valued parameter (`page`, `per_page`, `limit`, `cursor`,

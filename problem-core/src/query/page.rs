@@ -182,15 +182,20 @@ impl LinkHeader {
     /// `<`, `>`, `"`, spaces, control characters, `|`, `^`, `` ` ``, `\\`,
     /// `{`, `}`, `[`, `]`, `#`, non-ASCII characters and a `%` that does not
     /// start a `%XX` triplet are percent-encoded (RFC 8288 §3: the target is
-    /// a URI reference).
+    /// a URI reference). `rel` (one relation type, or several separated by
+    /// spaces) is written as a quoted string (RFC 9110 §5.6.4): `"` and `\\`
+    /// escaped with a backslash, characters other than printable ASCII and
+    /// space left out, so it can never end the parameter early.
     ///
     /// ```
     /// use problem_core::query::LinkHeader;
     /// let h = LinkHeader::new().link("/books?q=café bar&p=50%", "next").link("/docs", "help");
     /// assert_eq!(h.to_string(), r#"</books?q=caf%C3%A9%20bar&p=50%25>; rel="next", </docs>; rel="help""#);
+    /// let h = LinkHeader::new().link("/x", r#"next", </evil>; rel="prev"#);
+    /// assert_eq!(h.to_string(), r#"</x>; rel="next\", </evil>; rel=\"prev""#);
     /// ```
     pub fn link(mut self, url: &str, rel: &str) -> Self {
-        self.0.push((uri_reference(url), rel.to_owned()));
+        self.0.push((uri_reference(url), rel_text(rel)));
         self
     }
 
@@ -278,6 +283,23 @@ impl std::fmt::Display for LinkHeader {
         }
         Ok(())
     }
+}
+
+/// A relation type as the content of a quoted string (RFC 9110 §5.6.4):
+/// `"` and `\` escaped, anything but printable ASCII and space dropped.
+fn rel_text(rel: &str) -> String {
+    let mut out = String::with_capacity(rel.len());
+    for c in rel.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            ' '..='~' => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// `path?query` as a valid RFC 3986 URI reference (§4.1), see

@@ -38,8 +38,9 @@ pub use crate::spec::{
 /// limits (expression depth, `LIKE` pattern length):
 /// - more than `max_filters` filter conditions: issue `too_many_filters`
 ///   (member `max`), named by the first parameter over the limit. Only
-///   parameters naming a filterable field are conditions (a repeat of an
-///   exploded `__in`/`__not_in` list adds to its list); an unknown
+///   parameters naming a filterable field are conditions, counted as sent:
+///   a repeat counts again, equal value or not, except a repeat of an
+///   exploded `__in`/`__not_in` list, which adds to its list; an unknown
 ///   parameter is reported as `unknown_parameter` whatever the count;
 /// - a filter value, an `__in`/`__not_in` item or a search term longer
 ///   than `max_value_length` characters (Unicode scalar values): issue

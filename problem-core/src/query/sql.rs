@@ -633,8 +633,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// `cap` = [`estimate_threshold`](Self::estimate_threshold) + 1, a
     /// result above the threshold means "more than the threshold" (the
     /// estimated count strategy; on SQLite that capped number is the
-    /// estimate). Feature `sea-query`; example in
-    /// [`filtered_statement`](Self::filtered_statement).
+    /// estimate). A `cap` above `i64::MAX` is written as `i64::MAX`, the
+    /// largest `LIMIT` SQLite and PostgreSQL take. Feature `sea-query`;
+    /// example in [`filtered_statement`](Self::filtered_statement).
     ///
     /// ```
     /// # use problem_core::CollectionQuery;
@@ -658,9 +659,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     ///     q.capped_count_statement(&base, cap).to_string(SqliteQueryBuilder),
     ///     r#"SELECT COUNT(*) AS "total" FROM (SELECT 1 FROM "books" WHERE "id" = 7 LIMIT 10001) AS "collection""#
     /// );
+    /// assert!(q.capped_count_statement(&base, u64::MAX).to_string(SqliteQueryBuilder).contains("LIMIT 9223372036854775807)"));
     /// ```
     pub fn capped_count_statement(&self, base: &SelectStatement, cap: u64) -> SelectStatement {
         let mut inner = self.filtered_statement(base);
+        let cap = Ord::min(cap, i64::MAX.unsigned_abs());
         inner.clear_selects().expr(Expr::val(1)).limit(cap);
         Query::select()
             .expr_as(Func::count(Expr::col(Asterisk)), Alias::new("total"))

@@ -172,6 +172,32 @@ impl Routes {
             .map(|e| (e.method.as_str(), e.path.as_str(), e.versioned))
     }
 
+    /// The first `versioned![...]` route without a fallback that serves
+    /// none of `versions` (the versions the application advertises), so it
+    /// could only answer 400 `API version <N> is not supported`:
+    /// `(method, path, registered)`, `registered` the route's constraints
+    /// as written.
+    pub(crate) fn first_serving_none(
+        &self,
+        versions: &[crate::version::ApiVersion],
+    ) -> Option<(&str, &str, String)> {
+        if versions.is_empty() {
+            return None;
+        }
+        self.entries.iter().find_map(|e| {
+            let table = e.table.as_ref()?.table();
+            if versions.iter().any(|v| table.get_compatible(*v).is_some()) {
+                return None;
+            }
+            let registered = table
+                .registered_constraints()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            Some((e.method.as_str(), e.path.as_str(), registered))
+        })
+    }
+
     /// The first route that cannot serve a request without a version (a
     /// `versioned![...]` table without a fallback, or a handler taking the
     /// `ApiVersion` extractor) whose path `neutral` calls version-neutral:

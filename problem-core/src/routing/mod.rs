@@ -198,6 +198,9 @@ struct Entry {
     guards: Vec<Arc<dyn Guard>>,
     /// Served by a `versioned![...]` table: needs the app's versioning.
     versioned: Versioned,
+    /// The `versioned![...]` table without a fallback, checked at build
+    /// against the versions the application serves.
+    table: Option<crate::version::VersionedRoute>,
 }
 
 /// Whether an entry dispatches by API version, and whether it can serve a
@@ -491,12 +494,15 @@ impl Routes {
             )));
             return AddedRoute::new(self, None);
         }
+        let route =
+            (&handler as &dyn std::any::Any).downcast_ref::<crate::version::VersionedRoute>();
         self.entries.push(Entry {
             method,
             path,
-            versioned: match (&handler as &dyn std::any::Any)
-                .downcast_ref::<crate::version::VersionedRoute>()
-            {
+            table: route
+                .filter(|r| r.table().fallback_handler().is_none())
+                .cloned(),
+            versioned: match route {
                 None if args::takes_api_version::<Args>() => Versioned::Extractor,
                 None => Versioned::No,
                 // A fallback that takes `ApiVersion` cannot serve a request

@@ -878,10 +878,15 @@ impl ProblemAppBuilder {
     ///
     /// Register routes with [`routes`](Self::routes): a route or resource
     /// registered here is plain actix-web, outside the route table, so
-    /// `build()` does not check it, its `GET` does not answer `HEAD`, and a
-    /// method it lacks gets actix-web's 405 (which the pipeline turns into
-    /// the problem `<METHOD> is not allowed on <path>`, and answers `OPTIONS`
-    /// there with `204`; both with actix-web's `Allow` and `OPTIONS`).
+    /// `build()` does not check it and its `GET` does not answer `HEAD`. On
+    /// a resource (`cfg.service(web::resource(..).route(..))`) a method it
+    /// lacks gets actix-web's 405 (which the pipeline turns into the
+    /// problem `<METHOD> is not allowed on <path>`, and answers `OPTIONS`
+    /// there with `204`; both with actix-web's `Allow` and `OPTIONS`). A
+    /// bare `cfg.route(path, web::get()..)` is a resource whose only route
+    /// carries the method guard, so actix-web answers another method
+    /// there, `OPTIONS` and `HEAD` included, with its 404: the problem
+    /// `No route for <METHOD> <path>`.
     ///
     /// ```
     /// use actix_web::{web, HttpResponse};
@@ -930,7 +935,9 @@ impl ProblemAppBuilder {
     /// route without a fallback, or a handler taking the
     /// [`ApiVersion`](crate::version::ApiVersion) extractor, on a
     /// version-neutral path (including `neutral_path("/")` and the problem
-    /// type pages), where no version is resolved,
+    /// type pages), where no version is resolved, or for a
+    /// `versioned![...]` route without a fallback that serves none of the
+    /// configured versions (not removed), so it could only answer 400,
     /// [`HttpConfigError::VersionedRouteWithoutVersioning`] naming the first
     /// `versioned![...]` route when the builder has no
     /// [`versioning`](Self::versioning) (installed into your own `App`, wrap
@@ -963,6 +970,20 @@ impl ProblemAppBuilder {
     ///     .routes(|r| r.get("/orders", version::versioned![list_v1]))
     ///     .build()
     ///     .is_ok());
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .supported_versions([version::V2, version::V3])
+    ///     .build()
+    ///     .unwrap();
+    /// let err = ProblemApp::builder()
+    ///     .versioning(config)
+    ///     .routes(|r| r.get("/orders", version::versioned![list_v1]))
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid version configuration: route GET /orders dispatches by API version (versioned![...]) to 1.x but serves none of the supported versions (2.0, 3.0), so it could only answer 400: register a handler for one of them, or give the table a `fallback = <handler>`"
+    /// );
     /// ```
     pub fn build(self) -> Result<ProblemApp, HttpConfigError> {
         self.routes.check()?;
@@ -1018,7 +1039,21 @@ impl ProblemAppBuilder {
                 ),
             }));
         }
-        let versioning = versioning.map(|c| Versioning::new(c).vary(true));
+        if let Some(config) = &versioning
+            && let Some((method, path, registered)) =
+                self.routes.first_serving_none(config.advertised_versions())
+        {
+            let supported = config
+                .advertised_versions()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(HttpConfigError::InvalidVersionConfig(format!(
+                "route {method} {path} dispatches by API version (versioned![...]) to {registered} but serves none of the supported versions ({supported}), so it could only answer 400: register a handler for one of them, or give the table a `fallback = <handler>`"
+            )));
+        }
+        let versioning = versioning.map(Versioning::new);
         let pipeline = self
             .pipeline
             .max_request_body_size(self.max_request_body_size)

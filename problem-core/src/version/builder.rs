@@ -3,7 +3,7 @@
 
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
-use std::time::SystemTime;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::api_version::ApiVersion;
 use super::cache::{HeaderCache, vary_map};
@@ -301,17 +301,21 @@ impl VersionConfigBuilder {
     /// - every version of a non-empty `supported_versions` is removed;
     /// - a deprecated version is not in a non-empty `supported_versions`
     ///   (and not removed): it could never be served;
-    /// - a deprecation message holds a control character other than tab
-    ///   (a line break cannot be sent in a header field);
-    /// - a sunset date is earlier than the deprecation date;
+    /// - a deprecation message is empty (or only whitespace), or holds a
+    ///   control character other than tab (a line break cannot be sent in
+    ///   a header field);
+    /// - a sunset date is earlier than the deprecation date (in whole
+    ///   seconds, as the headers carry them);
     /// - a date has no IMF-fixdate (before 1970 or after 9999);
-    /// - a link cannot be sent in a `Link` header;
+    /// - a deprecation or sunset link is empty (any other is sent
+    ///   percent-encoded where RFC 3986 does not allow its characters);
     /// - the strategy is unusable: an invalid header name or one of HTTP's
     ///   own request headers (`Accept`, `Host`...), an empty query
     ///   parameter name or a collection parameter's (`page`, `sort`...), a
     ///   vendor that is not `vnd.<name>` with token characters, a prefix
     ///   with `?` or `#`, an empty combination;
-    /// - a neutral path does not start with `/`.
+    /// - a neutral path does not start with `/`, or holds `?`, `#` or
+    ///   whitespace (a request path never does, so it could never match).
     ///
     /// ```
     /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
@@ -360,6 +364,12 @@ impl VersionConfigBuilder {
                 return fail(format!("default_version {default} is removed"));
             }
         }
+        // Compared in whole seconds, as `Sunset` and `Deprecation` carry
+        // them: a sunset in the deprecation's second is not earlier.
+        let earlier = |sunset: SystemTime, date: SystemTime| {
+            let secs = |t: SystemTime| t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            secs(sunset) < secs(date)
+        };
         let early_sunset = |version: ApiVersion, sunset: SystemTime, date: SystemTime| {
             fail(format!(
                 "the sunset date of version {version} ({}) is earlier than its deprecation date ({})",
@@ -378,6 +388,14 @@ impl VersionConfigBuilder {
                 ));
             }
             if let Some(message) = &d.message
+                && message.trim().is_empty()
+            {
+                return fail(format!(
+                    "the deprecation message of version {version} is empty: give the text of X-API-Deprecation-Message, or leave it out for the default \"{}\"",
+                    super::headers::default_deprecation_message(*version)
+                ));
+            }
+            if let Some(message) = &d.message
                 && message.chars().any(|c| c.is_control() && c != '\t')
             {
                 return fail(format!(
@@ -390,16 +408,19 @@ impl VersionConfigBuilder {
                 }
             }
             if let (Some(date), Some(sunset)) = (d.date, d.sunset)
-                && sunset < date
+                && earlier(sunset, date)
             {
                 return early_sunset(*version, sunset, date);
             }
-            for (rel, link) in [("deprecation", &d.link), ("sunset", &d.sunset_link)] {
+            for (rel, what, link) in [
+                ("deprecation", "deprecation notice", &d.link),
+                ("sunset", "sunset policy", &d.sunset_link),
+            ] {
                 if let Some(link) = link
                     && link_value(link, rel).is_none()
                 {
                     return fail(format!(
-                        "the {rel} link of version {version} cannot be sent in a Link header: {link:?}"
+                        "the {rel} link of version {version} is empty: give the URI of the {what}, or no link"
                     ));
                 }
             }
@@ -410,7 +431,7 @@ impl VersionConfigBuilder {
                 // The 410's sunset against the version's deprecation date,
                 // as for a deprecation's own sunset.
                 if let Some(date) = self.deprecated.get(version).and_then(|d| d.date)
-                    && *sunset < date
+                    && earlier(*sunset, date)
                 {
                     return early_sunset(*version, *sunset, date);
                 }
@@ -419,6 +440,13 @@ impl VersionConfigBuilder {
         for path in &self.neutral_paths {
             if !path.starts_with('/') {
                 return fail(format!("neutral path {path:?} must start with '/'"));
+            }
+            // A request path never holds `?`, `#` or whitespace (they end
+            // it, or arrive percent-encoded): such a path could never match.
+            if path.contains(['?', '#']) || path.contains(char::is_whitespace) {
+                return fail(format!(
+                    "neutral path {path:?} can never match a request path: write it without '?', '#' or whitespace (percent-encoded, as requests carry them)"
+                ));
             }
         }
         let advertised: Vec<ApiVersion> = supported

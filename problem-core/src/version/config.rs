@@ -720,6 +720,18 @@ mod tests {
             )),
             "invalid version configuration: the sunset date of version 2.0 (Sun, 17 Mar 2030 17:46:40 GMT) is earlier than its deprecation date (Wed, 18 May 2033 03:33:20 GMT)"
         );
+        // Whole seconds, as the headers carry them: half a second before
+        // the deprecation, in its second, is not earlier.
+        assert!(
+            b().deprecated_with(
+                ApiVersion::V2,
+                Deprecation::new()
+                    .date(at(2_000_000_000) + Duration::from_millis(900))
+                    .sunset(at(2_000_000_000) + Duration::from_millis(400))
+            )
+            .build()
+            .is_ok()
+        );
         // The 410's sunset too, in either order.
         for config in [
             b().deprecated_with(ApiVersion::V2, Deprecation::new().date(at(2_000_000_000)))
@@ -744,13 +756,29 @@ mod tests {
             "invalid version configuration: the sunset date of version 1.0 is not between 1970 and 9999, so it has no HTTP date"
         );
         assert_eq!(
-            err(b().deprecated_with(ApiVersion::V2, Deprecation::new().link("https://x y"))),
-            "invalid version configuration: the deprecation link of version 2.0 cannot be sent in a Link header: \"https://x y\""
+            err(b().deprecated_with(ApiVersion::V2, Deprecation::new().link(""))),
+            "invalid version configuration: the deprecation link of version 2.0 is empty: give the URI of the deprecation notice, or no link"
+        );
+        assert_eq!(
+            err(b().deprecated_with(ApiVersion::V2, Deprecation::new().sunset_link(""))),
+            "invalid version configuration: the sunset link of version 2.0 is empty: give the URI of the sunset policy, or no link"
+        );
+        assert_eq!(
+            err(b().deprecated_with(ApiVersion::V2, Deprecation::new().message(" "))),
+            "invalid version configuration: the deprecation message of version 2.0 is empty: give the text of X-API-Deprecation-Message, or leave it out for the default \"API version 2 is deprecated\""
         );
         assert_eq!(
             err(b().neutral_path("health")),
             "invalid version configuration: neutral path \"health\" must start with '/'"
         );
+        for path in ["/health?x", "/health#x", "/a b", "/a\tb"] {
+            assert_eq!(
+                err(b().neutral_path(path)),
+                format!(
+                    "invalid version configuration: neutral path {path:?} can never match a request path: write it without '?', '#' or whitespace (percent-encoded, as requests carry them)"
+                )
+            );
+        }
         assert_eq!(
             err(VersionConfig::builder(VersionStrategy::header_named(
                 "bad name"

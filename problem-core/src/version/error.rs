@@ -23,7 +23,7 @@ use crate::spec;
 /// | [`Invalid`](Self::Invalid) | 400 | `Invalid API version "<raw>"` | |
 /// | [`Conflicting`](Self::Conflicting) | 400 | `Request validation failed` | extension `issues`: one issue, location `query`, the parameter's `name`, code `conflicting_parameters`, member `parameters` |
 /// | [`NulCharacter`](Self::NulCharacter) | 400 | `Request validation failed` | extension `issues`: one issue, location `query`, the parameter's `name`, code `invalid_value`, member `expected` |
-/// | [`Unsupported`](Self::Unsupported) | 400 | `API version <v> is not supported` | extension `supportedVersions` (array of short-form strings) and header `X-API-Supported-Versions` |
+/// | [`Unsupported`](Self::Unsupported) | 400 | `API version <v> is not supported` | extension `supportedVersions` (array of short-form strings) and header `X-API-Supported-Versions`, the same list (an empty value for an empty one) |
 /// | [`Removed`](Self::Removed) | 410 | `API version <v> is no longer supported` | `Sunset` header when the version had a sunset date |
 ///
 /// `<v>` is the short form (`1`, `2.1`, see [`ApiVersion::short`]); `<raw>`
@@ -136,10 +136,10 @@ impl VersionError {
             Self::Unsupported { supported, .. } => {
                 let list: Vec<String> = supported.iter().map(|v| v.short().to_string()).collect();
                 let err = err.with_extension("supportedVersions", list);
-                match supported_value(supported) {
-                    Some(value) => err.with_header((X_API_SUPPORTED_VERSIONS, value)),
-                    None => err,
-                }
+                // The header names the list the extension does, empty too.
+                let value = supported_value(supported)
+                    .unwrap_or_else(|| actix_web::http::header::HeaderValue::from_static(""));
+                err.with_header((X_API_SUPPORTED_VERSIONS, value))
             }
             Self::Invalid { source, .. } => err.with_cause(source.clone()),
             Self::Conflicting { .. } | Self::NulCharacter { .. } => {

@@ -241,6 +241,11 @@ impl<H> VersionedHandler<H> {
             })
     }
 
+    /// Every registered constraint, in registration order.
+    pub(crate) fn registered_constraints(&self) -> impl Iterator<Item = &VersionConstraint> {
+        self.entries.iter().flat_map(|e| e.constraints.iter())
+    }
+
     /// The lowest version of each registration, ascending, without
     /// duplicates (`2.x` counts as `2`).
     ///

@@ -156,16 +156,14 @@ pub(crate) fn text_value(text: &str) -> HeaderValue {
     HeaderValue::from_bytes(clean.as_bytes()).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
-/// `<uri>; rel="<rel>"` (RFC 8288), or `None` when the URI cannot be put
-/// in a `Link` header (it contains `<`, `>`, whitespace or controls).
+/// `<uri>; rel="<rel>"` (RFC 8288), the URI percent-encoded where RFC
+/// 3986 does not allow its characters (`crate::uri::reference`), or `None`
+/// for an empty URI.
 pub(crate) fn link_value(uri: &str, rel: &str) -> Option<HeaderValue> {
-    if uri.is_empty()
-        || uri
-            .chars()
-            .any(|c| c == '<' || c == '>' || c.is_whitespace() || c.is_control())
-    {
+    if uri.is_empty() {
         return None;
     }
+    let uri = crate::uri::reference(uri, &crate::uri::URI_REFERENCE);
     HeaderValue::from_str(&format!("<{uri}>; rel=\"{rel}\"")).ok()
 }
 
@@ -504,7 +502,24 @@ mod tests {
             link_value("https://example.com/deprecation", "deprecation").unwrap(),
             "<https://example.com/deprecation>; rel=\"deprecation\""
         );
-        assert_eq!(link_value("https://x/<y>", "sunset"), None);
+        // Every character RFC 3986 does not allow is percent-encoded; a
+        // fragment and `%XX` triplets are kept.
+        for (uri, sent) in [
+            ("https://x/<y>", "https://x/%3Cy%3E"),
+            (
+                "https://e.com/a|b^c`d\\e\"f{g}",
+                "https://e.com/a%7Cb%5Ec%60d%5Ce%22f%7Bg%7D",
+            ),
+            ("https://exämple.com/a b", "https://ex%C3%A4mple.com/a%20b"),
+            ("https://e.com/%zz%41#v2", "https://e.com/%25zz%41#v2"),
+            ("https://e.com/a\r\nb", "https://e.com/a%0D%0Ab"),
+        ] {
+            assert_eq!(
+                link_value(uri, "sunset").unwrap(),
+                format!("<{sent}>; rel=\"sunset\""),
+                "{uri}"
+            );
+        }
         assert_eq!(link_value("", "sunset"), None);
     }
 

@@ -115,7 +115,13 @@ impl Deprecation {
         self
     }
 
-    /// A link to the deprecation notice: `Link: <uri>; rel="deprecation"`.
+    /// A link to the deprecation notice: `Link: <uri>; rel="deprecation"`
+    /// (RFC 9745 §3). The URI is sent as a valid RFC 3986 URI reference:
+    /// a character it does not allow (space, `"`, `<`, `>`, `\`, `^`,
+    /// `` ` ``, `{`, `|`, `}`, controls, non-ASCII as UTF-8) is
+    /// percent-encoded, and a `%` that starts no `%XX` triplet becomes
+    /// `%25`; a fragment is kept. An empty URI is refused by
+    /// [`VersionConfigBuilder::build`](super::VersionConfigBuilder::build).
     ///
     /// ```
     /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};
@@ -124,6 +130,15 @@ impl Deprecation {
     ///     .build()?;
     /// let h = config.version_headers(ApiVersion::V2);
     /// assert_eq!(h.get("link").unwrap(), r#"<https://example.com/deprecation>; rel="deprecation""#);
+    ///
+    /// let config = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().link("https://example.com/v2|v3 notes#café"))
+    ///     .build()?;
+    /// let h = config.version_headers(ApiVersion::V2);
+    /// assert_eq!(
+    ///     h.get("link").unwrap(),
+    ///     r#"<https://example.com/v2%7Cv3%20notes#caf%C3%A9>; rel="deprecation""#
+    /// );
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn link(mut self, uri: impl Into<String>) -> Self {
@@ -131,7 +146,8 @@ impl Deprecation {
         self
     }
 
-    /// A link to the sunset policy: `Link: <uri>; rel="sunset"`.
+    /// A link to the sunset policy: `Link: <uri>; rel="sunset"` (RFC 8594
+    /// §6), percent-encoded as [`link`](Self::link) says.
     ///
     /// ```
     /// use problem_core::version::{ApiVersion, Deprecation, VersionConfig, VersionStrategy};

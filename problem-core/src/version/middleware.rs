@@ -90,7 +90,7 @@ pub struct Versioning {
 }
 
 impl Versioning {
-    /// The middleware for a built configuration (no `Vary`; see
+    /// The middleware for a built configuration, with `Vary` on (see
     /// [`vary`](Self::vary)).
     ///
     /// ```
@@ -111,13 +111,13 @@ impl Versioning {
     /// let res = test::call_service(&app, req).await;
     /// assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
     /// assert_eq!(res.headers().get("x-api-supported-versions").unwrap(), "1, 2");
-    /// assert_eq!(res.headers().get("vary"), None);
+    /// assert_eq!(res.headers().get("vary").unwrap(), "X-API-Version");
     /// # });
     /// ```
     pub fn new(config: VersionConfig) -> Self {
         Self {
             config: Arc::new(config),
-            vary: false,
+            vary: true,
         }
     }
 
@@ -140,10 +140,7 @@ impl Versioning {
     /// # });
     /// ```
     pub fn from_arc(config: Arc<VersionConfig>) -> Self {
-        Self {
-            config,
-            vary: false,
-        }
+        Self { config, vary: true }
     }
 
     /// Whether every response to a versioned request (success and problem
@@ -151,8 +148,9 @@ impl Versioning {
     /// request headers the strategy reads ([`VersionConfig::vary`]),
     /// merged into any `Vary` already there (RFC 9110 §12.5.5), so a shared
     /// cache never serves one version's response to a request for another
-    /// (RFC 9111 §4.1). [`ProblemApp`](crate::server::ProblemApp) turns it
-    /// on; off by default, as in earlier releases.
+    /// (RFC 9111 §4.1). On by default; `vary(false)` leaves `Vary` to the
+    /// application (for one that sets it itself), at the risk of a shared
+    /// cache mixing versions.
     ///
     /// ```
     /// use actix_web::{test, web, App, HttpResponse};
@@ -166,16 +164,20 @@ impl Versioning {
     /// .default_version(ApiVersion::V1)
     /// .build()
     /// .unwrap();
+    /// let handler = || async { HttpResponse::Ok().insert_header(("Vary", "Origin")).finish() };
     /// let app = test::init_service(
-    ///     App::new()
-    ///         .wrap(Versioning::new(config).vary(true))
-    ///         .route("/b", web::get().to(|| async {
-    ///             HttpResponse::Ok().insert_header(("Vary", "Origin")).finish()
-    ///         })),
+    ///     App::new().wrap(Versioning::new(config.clone())).route("/b", web::get().to(handler)),
     /// )
     /// .await;
     /// let res = test::call_service(&app, test::TestRequest::get().uri("/b").to_request()).await;
     /// assert_eq!(res.headers().get("vary").unwrap(), "Origin, X-API-Version, Accept");
+    ///
+    /// let app = test::init_service(
+    ///     App::new().wrap(Versioning::new(config).vary(false)).route("/b", web::get().to(handler)),
+    /// )
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/b").to_request()).await;
+    /// assert_eq!(res.headers().get("vary").unwrap(), "Origin");
     /// # });
     /// ```
     pub fn vary(mut self, on: bool) -> Self {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use actix_web::body::BoxBody;
 use actix_web::dev::Payload;
+use actix_web::http::header::HeaderValue;
 use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, web};
 use futures_util::future::LocalBoxFuture;
 
@@ -120,9 +121,11 @@ impl fmt::Debug for RouteHandler {
 /// ([`VersionedHandler::get_compatible`]), else the fallback, else the
 /// unsupported-version problem (400, `API version <v> is not supported`,
 /// `supportedVersions` = the configured versions this route can serve, or
-/// the route's registered versions when the configuration lists none). Its
-/// `instance` is the request path as received (version segment included),
-/// with or without the error pipeline.
+/// the route's registered versions when the configuration lists none;
+/// `X-API-Supported-Versions` names the same list, empty when the route
+/// serves none of the configured versions). Its `instance` is the request
+/// path as received (version segment included), with or without the error
+/// pipeline.
 ///
 /// It is an actix-web [`Handler`], so it goes wherever a handler goes:
 /// `web::get().to(route)`, `web::resource("/books").route(web::get().to(route))`,
@@ -244,10 +247,12 @@ impl VersionedRoute {
                         .collect()
                 };
                 // The header names the versions the body does: those this
-                // route serves (the general header names the configuration's).
-                if let Some(value) = super::headers::supported_value(&supported)
-                    && let Some(sticky) = req.extensions_mut().get_mut::<StickyHeaders>()
-                {
+                // route serves (the general header names the configuration's),
+                // an empty list for a route that serves none of them (which
+                // `ProblemAppBuilder::build` refuses).
+                if let Some(sticky) = req.extensions_mut().get_mut::<StickyHeaders>() {
+                    let value = super::headers::supported_value(&supported)
+                        .unwrap_or_else(|| HeaderValue::from_static(""));
                     let mut map = actix_web::http::header::HeaderMap::new();
                     map.insert(super::headers::X_API_SUPPORTED_VERSIONS, value);
                     sticky.push(Arc::new(map));

@@ -32,8 +32,9 @@ pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 ///   path must start with the segment `/api`.
 /// - Header: the header is present, even empty. Several field lines mean
 ///   what one line of their values joined by `, ` means (RFC 9110 §5.3):
-///   identical lines are one version, different lines (`2` and `2.0`) are
-///   the malformed version `"2, 2.0"` ([`VersionError::Invalid`]).
+///   a list of one version repeated (`2, 2`, or two lines `2`) is that
+///   version; a list of different texts (`2, 2.0`, or the lines `2` and
+///   `2.0`) is the malformed version `"2, 2.0"` ([`VersionError::Invalid`]).
 /// - Query: the parameter is present, even empty (`?api-version=`). The
 ///   raw query is decoded with `form_urlencoded`. Repeated, every value is
 ///   parsed: the same value repeated is that version, different values
@@ -624,14 +625,30 @@ fn from_header<'v>(
             joined.push_str(", ");
             joined.push_str(&header_text(other));
         }
-        return parse_carried(&joined).map(Some);
+        return parse_header_list(&joined).map(Some);
     }
     // A well-formed version is ASCII: parsed from the bytes as they are;
     // the text is read only to report a malformed one.
     match parse_bytes(value.as_bytes()) {
         Ok(version) => Ok(Some(version)),
-        Err(_) => parse_carried(&header_text(value)).map(Some),
+        Err(_) => parse_header_list(&header_text(value)).map(Some),
     }
+}
+
+/// A header's version from its text, one line or several joined by `, `:
+/// a list whose members are all the same text (`2, 2`) is that version,
+/// as identical lines are; any other list is the malformed version it
+/// spells.
+fn parse_header_list(text: &str) -> Result<ApiVersion, VersionError> {
+    let mut members = text.split(',').map(|m| m.trim_matches([' ', '\t']));
+    if let Some(first) = members.next()
+        && text.contains(',')
+        && members.all(|m| m == first)
+        && let Ok(version) = first.parse()
+    {
+        return Ok(version);
+    }
+    parse_carried(text)
 }
 
 /// The version of the query parameter `name`. Repeated, every value is
@@ -1098,6 +1115,14 @@ mod tests {
         assert_eq!(lines(&["3", "2"]), invalid("3, 2"));
         assert_eq!(lines(&["3", "3", "zz"]), invalid("3, 3, zz"));
         assert_eq!(get("3, 2"), invalid("3, 2"));
+        // One line means what the lines do: one version repeated is it.
+        assert_eq!(get("3, 3"), Ok(Some(v(3, 0))));
+        assert_eq!(get("v3,\tv3 ,v3"), Ok(Some(v(3, 0))));
+        assert_eq!(lines(&["3", "3, 3"]), Ok(Some(v(3, 0))));
+        assert_eq!(get("3, 3.0"), invalid("3, 3.0"));
+        assert_eq!(get("3,"), invalid("3,"));
+        assert_eq!(get(", "), invalid(", "));
+        assert_eq!(get("x, x"), invalid("x, x"));
         let named = VersionStrategy::header_named("Api-Version");
         assert_eq!(
             extract(
