@@ -1207,12 +1207,13 @@ async fn the_duplicate_isbn_type_resolves() {
 
 /// Links repeat the query: a 2 KB query in an offset list made a 10 KB
 /// `Link` header (and a long one hundreds of KB, which curl, Python and
-/// Node.js refuse). Over 8 KiB the header keeps `prev` and `next`; the
-/// body's `links` keep all five.
+/// Node.js refuse; nginx's default 4 KiB header buffer refused a 3.5 KB
+/// one). Over 2 KiB the header keeps `prev` and `next`; the body's `links`
+/// keep all five.
 #[tokio::test]
 async fn a_long_query_keeps_the_paging_links_in_the_link_header() {
     let cat = Catalog::start(&[("CATALOG_SEED_ROWS", "30")]);
-    let ids: Vec<String> = (0..100)
+    let ids: Vec<String> = (0..40)
         .map(|i| format!("{}", 9_000_000_000_000_000_000i64 + i))
         .collect();
     let query = format!("id__not_in={}&per_page=1&page=2", ids.join(","));

@@ -319,18 +319,21 @@ pub const LOGGED_MESSAGE_LENGTH: usize = 500;
 /// assert_eq!(problem_core::pipeline::DEFAULT_BODY_TIMEOUT, Duration::from_secs(30));
 /// ```
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
-/// The longest `Link` header value a list response sends, in bytes: 8 KiB.
+/// The longest `Link` header value a list response sends, in bytes: 2 KiB.
 /// Links repeat the request's query (up to five times in an offset list),
 /// so a long query would make a header that clients refuse (Node.js reads at
 /// most 16 KiB of headers, Python's `http.client` 64 KiB a line) and that
-/// overflows a proxy's header buffer. Over it, the header keeps only `next`
-/// and `prev`, and is left out when those alone are over it; the body's
-/// `links` member always has every link.
+/// overflows a proxy's header buffer: nginx reads a response's whole
+/// header block into one `proxy_buffer_size` buffer, 4 KiB by default, and
+/// with `proxy_cache` the cache key (the request URI) shares it, so a
+/// larger header is nginx's 502 "upstream sent too big header". Over it,
+/// the header keeps only `next` and `prev`, and is left out when those
+/// alone are over it; the body's `links` member always has every link.
 ///
 /// ```
-/// assert_eq!(problem_core::spec::MAX_LINK_HEADER_LENGTH, 8192);
+/// assert_eq!(problem_core::spec::MAX_LINK_HEADER_LENGTH, 2048);
 /// ```
-pub const MAX_LINK_HEADER_LENGTH: usize = 8 * 1024;
+pub const MAX_LINK_HEADER_LENGTH: usize = 2 * 1024;
 /// The default `max_request_body_size` of a `ProblemApp`, in bytes: 1 MiB
 /// (1,048,576); a larger body is answered 413 with an empty body.
 ///

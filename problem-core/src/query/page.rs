@@ -288,7 +288,13 @@ impl std::fmt::Display for LinkHeader {
 /// A relation type as the content of a quoted string (RFC 9110 §5.6.4):
 /// `"` and `\` escaped, anything but printable ASCII and space dropped.
 fn rel_text(rel: &str) -> String {
-    let mut out = String::with_capacity(rel.len());
+    if rel
+        .bytes()
+        .all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\')
+    {
+        return rel.to_owned();
+    }
+    let mut out = String::with_capacity(rel.len() + 2);
     for c in rel.chars() {
         match c {
             '"' | '\\' => {
