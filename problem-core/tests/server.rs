@@ -721,6 +721,51 @@ async fn a_slow_body_gets_a_408_and_the_connection_closes() {
     }
 }
 
+/// The body timeout counts from the body's first read: a handler that
+/// awaits something else first (here 800 ms, a lock in the catalog) does
+/// not spend the client's time, so an 8 MB body sent at once against a
+/// 300 ms timeout is read whole. It was a 408 once the body outgrew the
+/// socket buffers (an audit: a cover upload behind a database lock).
+#[actix_web::test]
+async fn the_body_timeout_counts_from_the_first_read() {
+    async fn late(payload: actix_web::web::Payload) -> HttpResponse {
+        actix_web::rt::time::sleep(Duration::from_millis(800)).await;
+        match payload.to_bytes().await {
+            Ok(bytes) => HttpResponse::Ok().body(bytes.len().to_string()),
+            Err(e) => HttpResponse::from_error(e),
+        }
+    }
+    let app = ProblemApp::builder()
+        .development(false)
+        .allowed_hosts(["localhost"])
+        .body_timeout(Duration::from_millis(300))
+        .max_request_body_size(16 << 20)
+        .routes(|r| r.post("/late", late))
+        .build()
+        .unwrap();
+    let (server, addrs) = app
+        .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
+        .unwrap();
+    let handle = server.handle();
+    actix_web::rt::spawn(server);
+    let body = vec![b'x'; 8 << 20];
+    let mut request = format!(
+        "POST /late HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(&body);
+    let reply = exchange(addrs[0], &request).await;
+    assert_eq!(
+        reply.status,
+        200,
+        "{:?}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert_eq!(reply.body, (8 << 20).to_string().as_bytes());
+    handle.stop(true).await;
+}
+
 /// A chunked body over `max_request_body_size` gets the empty 413 and the
 /// connection closes: the rest of the body is never read, however long the
 /// client goes on sending (actix-http drained it for ever, 30 MB in 8 s,

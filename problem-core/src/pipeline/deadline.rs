@@ -4,9 +4,13 @@
 //!
 //! The pipeline wraps the payload of every request that has a body
 //! (`Content-Length` above 0, or chunked) in [`Deadline`]: once the
-//! timeout has passed since the request arrived, the next read fails with
-//! [`BodyTimedOut`], which the body extractors and the pipeline answer as
-//! the 408.
+//! timeout has passed since the body was first read, the next read that
+//! waits for the client fails with [`BodyTimedOut`], which the body
+//! extractors and the pipeline answer as the 408. The time counts from the
+//! first read, not from the request's arrival: a handler that awaits
+//! something else first (a lock, a precondition read from the database)
+//! keeps the client's bytes waiting in the socket's buffers, and that wait
+//! is the server's, not a slow client's.
 //!
 //! Closing: actix-http closes the connection after a response when the
 //! request's payload is unfinished and still held, but *drains* a chunked
@@ -137,10 +141,12 @@ impl MessageBody for Holding {
     }
 }
 
-/// A payload that fails with [`BodyTimedOut`] once its deadline passes.
+/// A payload that fails with [`BodyTimedOut`] once its deadline passes,
+/// the timeout counted from its first read.
 pub(crate) struct Deadline {
     inner: Payload,
-    sleep: Pin<Box<actix_web::rt::time::Sleep>>,
+    /// Started by the first read.
+    sleep: Option<Pin<Box<actix_web::rt::time::Sleep>>>,
     timeout: Duration,
     expired: bool,
     parked: ParkedPayload,
@@ -150,7 +156,7 @@ impl Deadline {
     pub(crate) fn new(inner: Payload, timeout: Duration, parked: ParkedPayload) -> Self {
         Self {
             inner,
-            sleep: Box::pin(actix_web::rt::time::sleep(timeout)),
+            sleep: None,
             timeout,
             expired: false,
             parked,
@@ -166,9 +172,13 @@ impl Stream for Deadline {
         if this.expired {
             return Poll::Ready(None);
         }
+        let timeout = this.timeout;
+        let sleep = this
+            .sleep
+            .get_or_insert_with(|| Box::pin(actix_web::rt::time::sleep(timeout)));
         match Pin::new(&mut this.inner).poll_next(cx) {
             Poll::Ready(item) => Poll::Ready(item),
-            Poll::Pending => match this.sleep.as_mut().poll(cx) {
+            Poll::Pending => match sleep.as_mut().poll(cx) {
                 Poll::Ready(()) => {
                     this.expired = true;
                     let rest = std::mem::replace(&mut this.inner, Payload::None);

@@ -445,9 +445,11 @@ impl PipelineBuilder {
         self
     }
 
-    /// A request body not fully received within `timeout` of the request's
-    /// arrival is answered with a 408 problem (detail `The request body was
-    /// not received in time`) and the connection is closed. Default
+    /// A request body not fully received within `timeout` of its first
+    /// read (an extractor's, or the pipeline's own buffering; a handler
+    /// that awaits something else before reading does not spend the
+    /// client's time) is answered with a 408 problem (detail `The request
+    /// body was not received in time`) and the connection is closed. Default
     /// [`DEFAULT_BODY_TIMEOUT`] (30 s); zero is an [`HttpConfigError`].
     ///
     /// ```
