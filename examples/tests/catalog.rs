@@ -1207,7 +1207,7 @@ async fn the_duplicate_isbn_type_resolves() {
 
 /// Links repeat the query: a 2 KB query in an offset list made a 10 KB
 /// `Link` header (and a long one hundreds of KB, which curl, Python and
-/// Node.js refuse; nginx's default 4 KiB header buffer refused a 3.5 KB
+/// Node.js refuse; nginx's default 4 KiB header buffer refused a 3.2 KB
 /// one). Over 2 KiB the header keeps `prev` and `next`; the body's `links`
 /// keep all five.
 #[tokio::test]

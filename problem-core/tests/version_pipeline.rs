@@ -60,7 +60,7 @@ fn catalog() -> VersionConfig {
 
 async fn run(req: TestRequest) -> ServiceResponse {
     // The app is given the configuration (a `versioned![...]` route needs
-    // it at build) while this test wraps its own `Versioning` (no `Vary`).
+    // it at build) while this test wraps its own `Versioning` (with `Vary`, its default).
     let app = ProblemApp::builder()
         .development(false)
         .versioning(catalog())

@@ -20,7 +20,7 @@ pub struct Config {
     /// `CATALOG_MAX_BODY_BYTES`, default 1048576.
     pub max_body_bytes: usize,
     /// `CATALOG_BODY_TIMEOUT_SECS`: seconds a request body may take to
-    /// arrive before a 408 (default 30).
+    /// arrive, from its first read, before a 408 (default 30).
     pub body_timeout_secs: u64,
     /// `CATALOG_CURSOR_KEY`: HMAC key of cursors; random per start when unset.
     pub cursor_key: Vec<u8>,

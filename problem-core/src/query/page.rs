@@ -233,7 +233,7 @@ impl LinkHeader {
 
     /// The header value: `None` when empty. A value longer than
     /// [`MAX_LINK_HEADER_LENGTH`](crate::spec::MAX_LINK_HEADER_LENGTH)
-    /// (8 KiB) keeps only the `next` and `prev` links, the ones a client
+    /// (2 KiB) keeps only the `next` and `prev` links, the ones a client
     /// follows to page, and is `None` when those alone are still longer.
     ///
     /// ```
@@ -242,7 +242,7 @@ impl LinkHeader {
     /// let v = LinkHeader::new().link("/a b", "self").to_header_value().unwrap();
     /// assert_eq!(v, r#"</a%20b>; rel="self""#);
     ///
-    /// let long = format!("/b?title__contains={}", "x".repeat(3000));
+    /// let long = format!("/b?title__contains={}", "x".repeat(900));
     /// let h = LinkHeader::new()
     ///     .link(&long, "self")
     ///     .link(&format!("{long}&page=2"), "next")
@@ -251,7 +251,7 @@ impl LinkHeader {
     ///     h.to_header_value().unwrap(),
     ///     format!(r#"<{long}&page=2>; rel="next""#).as_str()
     /// );
-    /// let longer = "x".repeat(9000);
+    /// let longer = "x".repeat(3000);
     /// assert_eq!(LinkHeader::new().link(&longer, "next").to_header_value(), None);
     /// ```
     pub fn to_header_value(&self) -> Option<HeaderValue> {

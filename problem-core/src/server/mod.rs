@@ -577,8 +577,9 @@ impl ProblemAppBuilder {
         self
     }
 
-    /// A request body not fully received within `timeout` gets a 408
-    /// problem and the connection is closed (default 30 s); see
+    /// A request body not fully received within `timeout` of its first
+    /// read gets a 408 problem and the connection is closed (default
+    /// 30 s); see
     /// [`PipelineBuilder::body_timeout`].
     ///
     /// ```
@@ -883,10 +884,10 @@ impl ProblemAppBuilder {
     /// lacks gets actix-web's 405 (which the pipeline turns into the
     /// problem `<METHOD> is not allowed on <path>`, and answers `OPTIONS`
     /// there with `204`; both with actix-web's `Allow` and `OPTIONS`). A
-    /// bare `cfg.route(path, web::get()..)` is a resource whose only route
-    /// carries the method guard, so actix-web answers another method
-    /// there, `OPTIONS` and `HEAD` included, with its 404: the problem
-    /// `No route for <METHOD> <path>`.
+    /// bare `cfg.route(path, web::get()..)` is a resource that actix-web
+    /// guards by the route's method, so another method there, `OPTIONS`
+    /// and `HEAD` included, matches no resource: actix-web's 404, the
+    /// problem `No route for <METHOD> <path>`.
     ///
     /// ```
     /// use actix_web::{web, HttpResponse};

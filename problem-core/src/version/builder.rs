@@ -314,8 +314,9 @@ impl VersionConfigBuilder {
     ///   parameter name or a collection parameter's (`page`, `sort`...), a
     ///   vendor that is not `vnd.<name>` with token characters, a prefix
     ///   with `?` or `#`, an empty combination;
-    /// - a neutral path does not start with `/`, or holds `?`, `#` or
-    ///   whitespace (a request path never does, so it could never match).
+    /// - a neutral path does not start with `/`, or holds `?`, `#` or a
+    ///   character a request path carries percent-encoded (space, `|`,
+    ///   non-ASCII...): it could never match.
     ///
     /// ```
     /// use problem_core::version::{ApiVersion, VersionConfig, VersionStrategy};
@@ -441,11 +442,21 @@ impl VersionConfigBuilder {
             if !path.starts_with('/') {
                 return fail(format!("neutral path {path:?} must start with '/'"));
             }
-            // A request path never holds `?`, `#` or whitespace (they end
-            // it, or arrive percent-encoded): such a path could never match.
-            if path.contains(['?', '#']) || path.contains(char::is_whitespace) {
+            // A request path as received never holds `?` or `#` (they end
+            // it), nor a character RFC 3986 does not allow in it (space,
+            // `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`, controls,
+            // non-ASCII: they arrive percent-encoded): such a path could
+            // never match.
+            if path.contains(['?', '#']) {
                 return fail(format!(
-                    "neutral path {path:?} can never match a request path: write it without '?', '#' or whitespace (percent-encoded, as requests carry them)"
+                    "neutral path {path:?} can never match a request path: write it without '?' or '#' (a path never holds them)"
+                ));
+            }
+            if let std::borrow::Cow::Owned(encoded) =
+                crate::uri::reference(path, &crate::uri::LINK_TARGET)
+            {
+                return fail(format!(
+                    "neutral path {path:?} can never match a request path: write it percent-encoded, as requests carry it: {encoded:?}"
                 ));
             }
         }
