@@ -301,7 +301,9 @@ pub const DEFAULT_MAX_FILTERS: usize = 64;
 /// ```
 pub const DEFAULT_MAX_VALUE_LENGTH: usize = query_operators::DEFAULT_MAX_VALUE_LENGTH;
 /// The cap on the error message in a log line outside development, in
-/// characters: 500 (spec, `LOGGED_MESSAGE_LENGTH`); the rest is cut off.
+/// characters: 500 (spec, `LOGGED_MESSAGE_LENGTH`), counted after control
+/// characters are escaped (`\n`); the rest is cut off, never half an
+/// escape.
 ///
 /// ```
 /// use problem_core::pipeline::{ErrorInfo, LOGGED_MESSAGE_LENGTH, LogOptions, MemoryLogger, log_error};

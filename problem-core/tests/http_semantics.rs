@@ -683,11 +683,12 @@ async fn if_match_on_reads_is_evaluated_first() {
 }
 
 /// A success the layer does not tag (a streamed body, an empty one) still
-/// has its `If-Match` evaluated: no tag matches a representation without
-/// one, so a list is the 412 (RFC 9110 §13.1.1), `*` holds, and a tag the
-/// handler set is compared (an audit found a streamed `GET` served 200
-/// with `If-Match: "zz"`). `If-None-Match` leaves them alone: untagged,
-/// never a 304.
+/// has its preconditions evaluated: no tag matches a representation
+/// without one, so an `If-Match` list is the 412 (RFC 9110 §13.1.1), `*`
+/// holds, and a tag the handler set is compared (an audit found a
+/// streamed `GET` served 200 with `If-Match: "zz"`); `If-None-Match: *`
+/// names the current representation, so it is a 304 (§13.1.2), as is the
+/// handler's own tag.
 #[actix_web::test]
 async fn if_match_on_untagged_reads() {
     let svc = service!(Arc::default());
@@ -707,13 +708,19 @@ async fn if_match_on_untagged_reads() {
         let res = test::call_service(&svc, get(uri, "If-Match", "*")).await;
         assert_eq!(res.status(), 200, "{uri}");
         let res = test::call_service(&svc, get(uri, "If-None-Match", "*")).await;
-        assert_eq!(res.status(), 200, "{uri}");
+        assert_eq!(res.status(), 304, "{uri}");
         assert_eq!(
             res.headers().get("etag").is_some(),
             uri == "/stream-tagged",
             "{uri}"
         );
+        assert_eq!(test::read_body(res).await, "", "{uri}");
+        let res = test::call_service(&svc, get(uri, "If-None-Match", "\"other\"")).await;
+        assert_eq!(res.status(), 200, "{uri}");
     }
+    let res = test::call_service(&svc, get("/stream-tagged", "If-None-Match", "W/\"s1\"")).await;
+    assert_eq!(res.status(), 304);
+    assert_eq!(res.headers().get("etag").unwrap(), "\"s1\"");
     let res = test::call_service(&svc, get("/stream-tagged", "If-Match", "\"s1\"")).await;
     assert_eq!(res.status(), 200);
     assert_eq!(test::read_body(res).await, "streamed");

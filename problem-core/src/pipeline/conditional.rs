@@ -316,10 +316,12 @@ impl From<PreconditionFailed> for actix_web::Error {
 ///
 /// Problem responses (4xx, 5xx) never get an `ETag`, and their requests'
 /// preconditions are not evaluated (RFC 9110 §13.2.1). Streamed bodies
-/// (unknown length), empty bodies and `204` pass through untagged (so
-/// `If-None-Match` never makes them a `304`); an `If-Match` on them that
-/// is not `*` and names no `ETag` the handler set is the `412` of step 2,
-/// as no tag matches a representation without one. Other methods pass through
+/// (unknown length), empty bodies and `204` pass through untagged; their
+/// preconditions are evaluated against the `ETag` the handler set, if
+/// any: an `If-Match` that is not `*` and names no such tag is the `412`
+/// of step 2 (no tag matches a representation without one), and an
+/// `If-None-Match` that is `*` or names it is the `304` of step 3 (not
+/// for a `204`). Other methods pass through
 /// untouched: a write evaluates its own preconditions
 /// ([`check_preconditions`]). (Over the wire actix-web never sends the body
 /// of a `HEAD` response; this middleware drops it for in-process callers
@@ -639,6 +641,26 @@ fn tag<B: MessageBody + 'static>(
             };
             if !holds {
                 return Ok(precondition_failed(res.map_into_left_body(), &check));
+            }
+        }
+        // `If-None-Match` too (RFC 9110 §13.1.2): `*` names the current
+        // representation, a tag the one the handler set; the 304 keeps the
+        // response's headers.
+        if status.is_success()
+            && status != StatusCode::NO_CONTENT
+            && let Some(if_none_match) = check.if_none_match.as_ref()
+        {
+            let matches = match if_none_match {
+                IfNoneMatch::Any => true,
+                IfNoneMatch::Items(tags) => {
+                    let own = existing_tag(res.headers());
+                    Current::own(own.as_ref()).named_in(tags, Comparison::Weak)
+                }
+            };
+            if matches {
+                let mut res = res.map_into_left_body();
+                add_cache_control(res.headers_mut(), check.cache_control.as_ref());
+                return Ok(Ok(not_modified(res)));
             }
         }
         return Ok(Ok(match size {

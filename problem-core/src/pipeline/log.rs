@@ -488,14 +488,6 @@ pub(crate) fn short_type_name(full: &'static str) -> &'static str {
     base.rsplit("::").next().unwrap_or(base)
 }
 
-/// Caps a message at [`LOGGED_MESSAGE_LENGTH`] characters, on a char boundary.
-pub(crate) fn cap_message(message: &str) -> &str {
-    match message.char_indices().nth(LOGGED_MESSAGE_LENGTH) {
-        Some((i, _)) => message.get(..i).unwrap_or(message),
-        None => message,
-    }
-}
-
 /// The logger and mode of [`log_error`] (the spec's `{ logger, development }`).
 ///
 /// ```
@@ -640,7 +632,7 @@ pub(crate) fn write_log(
         let line = format!(
             "{message} (correlation id {id}): {}: {}",
             one_line(&redact(&error.name)),
-            one_line(cap_message(&text))
+            capped_line(&text)
         );
         deliver(
             options.logger,
@@ -686,22 +678,62 @@ fn deliver(logger: &dyn LogSink, record: &LogRecord<'_>) {
     }
 }
 
+/// `text` on one line ([`one_line`]) and at most
+/// [`LOGGED_MESSAGE_LENGTH`] characters: the characters that fit whole,
+/// escapes included, so a cut never splits an escape (`\u{1b}` is kept
+/// whole or left out).
+pub(crate) fn capped_line(text: &str) -> Cow<'_, str> {
+    let line = one_line(text);
+    if line.chars().nth(LOGGED_MESSAGE_LENGTH).is_none() {
+        return line;
+    }
+    let mut out = String::with_capacity(LOGGED_MESSAGE_LENGTH);
+    let mut count = 0;
+    for c in text.chars() {
+        let len = escaped_len(c);
+        if count + len > LOGGED_MESSAGE_LENGTH {
+            break;
+        }
+        count += len;
+        push_escaped(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// How many characters [`one_line`] writes for `c`.
+fn escaped_len(c: char) -> usize {
+    match c {
+        '\n' | '\r' => 2,
+        c if breaks_line(c) => c.escape_unicode().count(),
+        _ => 1,
+    }
+}
+
+/// Writes `c` as [`one_line`] does.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        c if breaks_line(c) => out.extend(c.escape_unicode()),
+        c => out.push(c),
+    }
+}
+
+/// Whether `one_line` escapes `c`.
+fn breaks_line(c: char) -> bool {
+    (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// `text` on one line: line breaks and other control characters (tab
 /// excepted) written as escapes (`\n`, `\r`, `\u{1b}`), and U+2028/U+2029
 /// too, so that a message cannot start what reads as another log line.
 pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
-    let breaks = |c: char| (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}');
-    if !text.chars().any(breaks) {
+    if !text.chars().any(breaks_line) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if breaks(c) => out.push_str(&c.escape_unicode().to_string()),
-            c => out.push(c),
-        }
+        push_escaped(&mut out, c);
     }
     Cow::Owned(out)
 }
@@ -830,13 +862,13 @@ mod tests {
     #[test]
     fn cap_is_500_chars_on_a_char_boundary() {
         let long = "é".repeat(600);
-        assert_eq!(cap_message(&long).chars().count(), 500);
-        assert_eq!(cap_message("short"), "short");
+        assert_eq!(capped_line(&long).chars().count(), 500);
+        assert_eq!(capped_line("short"), "short");
     }
 
-    /// The message is cut at 500 characters, then its control characters
-    /// escaped: a cut never leaves half an escape (`\u` without its
-    /// digits), as an audit found when the cut came after the escaping.
+    /// The logged message is at most 500 characters, escapes included, and
+    /// a cut never leaves half an escape (`\u` without its digits), as an
+    /// audit found when the escaped text was cut.
     #[test]
     fn the_cut_comes_before_the_escapes() {
         let logger = MemoryLogger::default();
@@ -850,12 +882,27 @@ mod tests {
             &ErrorInfo::new("E", msg),
             LogLevel::Error,
         );
+        // 498 + 6 > 500: the first escape does not fit, and is left out.
         assert_eq!(
             logger.entries()[0].message,
-            format!(
-                "[t] X (correlation id {id}): E: {}\\u{{1b}}\\u{{1b}}",
-                "a".repeat(498)
-            )
+            format!("[t] X (correlation id {id}): E: {}", "a".repeat(498))
+        );
+        // 494 + 6 = 500: it fits, the next does not.
+        let msg = format!("{}\u{1b}\u{1b}{}", "a".repeat(494), "b".repeat(50));
+        let id = log_error(
+            LogOptions {
+                logger: &logger,
+                development: false,
+            },
+            "[t] X",
+            &ErrorInfo::new("E", msg),
+            LogLevel::Error,
+        );
+        let line = format!("{}\\u{{1b}}", "a".repeat(494));
+        assert_eq!(line.chars().count(), 500);
+        assert_eq!(
+            logger.entries()[1].message,
+            format!("[t] X (correlation id {id}): E: {line}")
         );
     }
 

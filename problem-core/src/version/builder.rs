@@ -307,8 +307,9 @@ impl VersionConfigBuilder {
     /// - a sunset date is earlier than the deprecation date (in whole
     ///   seconds, as the headers carry them);
     /// - a date has no IMF-fixdate (before 1970 or after 9999);
-    /// - a deprecation or sunset link is empty (any other is sent
-    ///   percent-encoded where RFC 3986 does not allow its characters);
+    /// - a deprecation or sunset link is empty or only whitespace (any
+    ///   other is sent percent-encoded where RFC 3986 does not allow its
+    ///   characters);
     /// - the strategy is unusable: an invalid header name or one of HTTP's
     ///   own request headers (`Accept`, `Host`...), an empty query
     ///   parameter name or a collection parameter's (`page`, `sort`...), a
@@ -418,7 +419,7 @@ impl VersionConfigBuilder {
                 ("sunset", "sunset policy", &d.sunset_link),
             ] {
                 if let Some(link) = link
-                    && link_value(link, rel).is_none()
+                    && (link.trim().is_empty() || link_value(link, rel).is_none())
                 {
                     return fail(format!(
                         "the {rel} link of version {version} is empty: give the URI of the {what}, or no link"

@@ -760,6 +760,10 @@ mod tests {
             "invalid version configuration: the deprecation link of version 2.0 is empty: give the URI of the deprecation notice, or no link"
         );
         assert_eq!(
+            err(b().deprecated_with(ApiVersion::V2, Deprecation::new().link("  "))),
+            "invalid version configuration: the deprecation link of version 2.0 is empty: give the URI of the deprecation notice, or no link"
+        );
+        assert_eq!(
             err(b().deprecated_with(ApiVersion::V2, Deprecation::new().sunset_link(""))),
             "invalid version configuration: the sunset link of version 2.0 is empty: give the URI of the sunset policy, or no link"
         );

@@ -32,8 +32,8 @@ pub use crate::spec::{DEFAULT_VERSION_HEADER, DEFAULT_VERSION_QUERY};
 ///   path must start with the segment `/api`.
 /// - Header: the header is present, even empty. Several field lines mean
 ///   what one line of their values joined by `, ` means (RFC 9110 §5.3):
-///   a list of one version repeated (`2, 2`, or two lines `2`) is that
-///   version; a list of different texts (`2, 2.0`, or the lines `2` and
+///   a list of one version repeated (`2, 2`, or two lines `2`; empty
+///   members ignored, `2,`) is that version; a list of different texts (`2, 2.0`, or the lines `2` and
 ///   `2.0`) is the malformed version `"2, 2.0"` ([`VersionError::Invalid`]).
 /// - Query: the parameter is present, even empty (`?api-version=`). The
 ///   raw query is decoded with `form_urlencoded`. Repeated, every value is
@@ -637,10 +637,13 @@ fn from_header<'v>(
 
 /// A header's version from its text, one line or several joined by `, `:
 /// a list whose members are all the same text (`2, 2`) is that version,
-/// as identical lines are; any other list is the malformed version it
-/// spells.
+/// as identical lines are; empty members are ignored (`2,` is `2`; RFC
+/// 9110 §5.6.1); any other list is the malformed version it spells.
 fn parse_header_list(text: &str) -> Result<ApiVersion, VersionError> {
-    let mut members = text.split(',').map(|m| m.trim_matches([' ', '\t']));
+    let mut members = text
+        .split(',')
+        .map(|m| m.trim_matches([' ', '\t']))
+        .filter(|m| !m.is_empty());
     if let Some(first) = members.next()
         && text.contains(',')
         && members.all(|m| m == first)
@@ -1120,7 +1123,8 @@ mod tests {
         assert_eq!(get("v3,\tv3 ,v3"), Ok(Some(v(3, 0))));
         assert_eq!(lines(&["3", "3, 3"]), Ok(Some(v(3, 0))));
         assert_eq!(get("3, 3.0"), invalid("3, 3.0"));
-        assert_eq!(get("3,"), invalid("3,"));
+        assert_eq!(get("3,"), Ok(Some(v(3, 0))));
+        assert_eq!(get(", 3, ,3"), Ok(Some(v(3, 0))));
         assert_eq!(get(", "), invalid(", "));
         assert_eq!(get("x, x"), invalid("x, x"));
         let named = VersionStrategy::header_named("Api-Version");
