@@ -70,16 +70,22 @@ fn start() -> Server {
         })
         .build()
         .unwrap();
+    let (addr, handle) = serve(app);
+    Server {
+        addr,
+        handle,
+        logger,
+    }
+}
+
+/// Serves `app` on a loopback port, one worker: its address and handle.
+fn serve(app: ProblemApp) -> (SocketAddr, actix_web::dev::ServerHandle) {
     let (server, addrs) = app
         .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
         .unwrap();
     let handle = server.handle();
     actix_web::rt::spawn(server);
-    Server {
-        addr: addrs[0],
-        handle,
-        logger,
-    }
+    (addrs[0], handle)
 }
 
 struct Reply {
@@ -568,12 +574,7 @@ async fn early_problems_carry_the_version_headers() {
         .routes(|r| r.get("/ok", ok).post("/raw", raw))
         .build()
         .unwrap();
-    let (server, addrs) = app
-        .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
-        .unwrap();
-    let handle = server.handle();
-    actix_web::rt::spawn(server);
-    let addr = addrs[0];
+    let (addr, handle) = serve(app);
     let version_headers = |reply: &Reply| {
         let mut found: Vec<(String, String)> = reply
             .headers
@@ -686,11 +687,7 @@ async fn a_slow_body_gets_a_408_and_the_connection_closes() {
             builder = builder.max_request_body_size(limit);
         }
         let app = builder.build().unwrap();
-        let (server, addrs) = app
-            .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
-            .unwrap();
-        let handle = server.handle();
-        actix_web::rt::spawn(server);
+        let (addr, handle) = serve(app);
         for framing in ["Content-Length: 1000", "Transfer-Encoding: chunked"] {
             let start = if framing.starts_with("Transfer") {
                 "1\r\n{\r\n"
@@ -701,7 +698,7 @@ async fn a_slow_body_gets_a_408_and_the_connection_closes() {
                 "POST /raw HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{framing}\r\n\r\n{start}"
             );
             let buf = answer_then_close(
-                addrs[0],
+                addr,
                 request.as_bytes(),
                 b"1\r\nx\r\n",
                 Duration::from_millis(100),
@@ -743,11 +740,7 @@ async fn the_body_timeout_counts_from_the_first_read() {
         .routes(|r| r.post("/late", late))
         .build()
         .unwrap();
-    let (server, addrs) = app
-        .bind("127.0.0.1:0", ListenOptions { workers: Some(1) })
-        .unwrap();
-    let handle = server.handle();
-    actix_web::rt::spawn(server);
+    let (addr, handle) = serve(app);
     let body = vec![b'x'; 8 << 20];
     let mut request = format!(
         "POST /late HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
@@ -755,7 +748,7 @@ async fn the_body_timeout_counts_from_the_first_read() {
     )
     .into_bytes();
     request.extend_from_slice(&body);
-    let reply = exchange(addrs[0], &request).await;
+    let reply = exchange(addr, &request).await;
     assert_eq!(
         reply.status,
         200,

@@ -871,39 +871,25 @@ mod tests {
     /// audit found when the escaped text was cut.
     #[test]
     fn the_cut_comes_before_the_escapes() {
-        let logger = MemoryLogger::default();
-        let msg = format!("{}\u{1b}\u{1b}\n{}", "a".repeat(498), "b".repeat(50));
-        let id = log_error(
-            LogOptions {
+        let logged = |msg: String| {
+            let logger = MemoryLogger::default();
+            let options = LogOptions {
                 logger: &logger,
                 development: false,
-            },
-            "[t] X",
-            &ErrorInfo::new("E", msg),
-            LogLevel::Error,
-        );
+            };
+            let id = log_error(options, "[t] X", &ErrorInfo::new("E", msg), LogLevel::Error);
+            let prefix = format!("[t] X (correlation id {id}): E: ");
+            let message = logger.entries()[0].message.clone();
+            message.strip_prefix(&prefix).unwrap().to_owned()
+        };
         // 498 + 6 > 500: the first escape does not fit, and is left out.
-        assert_eq!(
-            logger.entries()[0].message,
-            format!("[t] X (correlation id {id}): E: {}", "a".repeat(498))
-        );
+        let msg = format!("{}\u{1b}\u{1b}\n{}", "a".repeat(498), "b".repeat(50));
+        assert_eq!(logged(msg), "a".repeat(498));
         // 494 + 6 = 500: it fits, the next does not.
         let msg = format!("{}\u{1b}\u{1b}{}", "a".repeat(494), "b".repeat(50));
-        let id = log_error(
-            LogOptions {
-                logger: &logger,
-                development: false,
-            },
-            "[t] X",
-            &ErrorInfo::new("E", msg),
-            LogLevel::Error,
-        );
         let line = format!("{}\\u{{1b}}", "a".repeat(494));
         assert_eq!(line.chars().count(), 500);
-        assert_eq!(
-            logger.entries()[1].message,
-            format!("[t] X (correlation id {id}): E: {line}")
-        );
+        assert_eq!(logged(msg), line);
     }
 
     #[test]
