@@ -548,6 +548,29 @@ struct Check {
     cache_control: Option<HeaderValue>,
 }
 
+impl Check {
+    /// Whether the request's `If-Match` holds for `current` (RFC 9110
+    /// §13.1.1, strong comparison): no `If-Match`, `*`, or a list naming
+    /// the current tag; a field that does not parse never holds.
+    fn if_match_holds(&self, current: &Current<'_>) -> bool {
+        self.if_match.as_ref().is_none_or(|c| match &c.list {
+            None => false,
+            Some(IfMatch::Any) => true,
+            Some(IfMatch::Items(tags)) => current.named_in(tags, Comparison::Strong),
+        })
+    }
+
+    /// Whether the request's `If-None-Match` names `current` (RFC 9110
+    /// §13.1.2, weak comparison; `*` names any): the answer is then 304.
+    fn if_none_match_names(&self, current: &Current<'_>) -> bool {
+        match self.if_none_match.as_ref() {
+            None => false,
+            Some(IfNoneMatch::Any) => true,
+            Some(IfNoneMatch::Items(tags)) => current.named_in(tags, Comparison::Weak),
+        }
+    }
+}
+
 /// A request's `If-Match` (RFC 9110 §13.1.1), read when the request came in.
 struct IfMatchCheck {
     /// The tags, or `None` when the field does not parse (never matches).
@@ -625,39 +648,17 @@ fn tag<B: MessageBody + 'static>(
         && status != StatusCode::NO_CONTENT
         && matches!(size, BodySize::Sized(n) if n > 0);
     if !tagged {
-        // An `If-Match` is evaluated against the tag the response has
-        // (one the handler set), and no tag matches none: the 412 (RFC
-        // 9110 §13.1.1), on a streamed or empty success too.
-        if status.is_success()
-            && let Some(c) = check.if_match.as_ref()
-        {
+        // A success the layer does not tag still has its preconditions,
+        // evaluated against the tag the handler set, if any (no tag
+        // matches none): `If-Match` first, the 412; then `If-None-Match`,
+        // the 304 with the response's headers (not for a `204`).
+        if status.is_success() && (check.if_match.is_some() || check.if_none_match.is_some()) {
             let own = existing_tag(res.headers());
-            let holds = match &c.list {
-                None => false,
-                Some(IfMatch::Any) => true,
-                Some(IfMatch::Items(tags)) => {
-                    Current::own(own.as_ref()).named_in(tags, Comparison::Strong)
-                }
-            };
-            if !holds {
+            let current = Current::own(own.as_ref());
+            if !check.if_match_holds(&current) {
                 return Ok(precondition_failed(res.map_into_left_body(), &check));
             }
-        }
-        // `If-None-Match` too (RFC 9110 §13.1.2): `*` names the current
-        // representation, a tag the one the handler set; the 304 keeps the
-        // response's headers.
-        if status.is_success()
-            && status != StatusCode::NO_CONTENT
-            && let Some(if_none_match) = check.if_none_match.as_ref()
-        {
-            let matches = match if_none_match {
-                IfNoneMatch::Any => true,
-                IfNoneMatch::Items(tags) => {
-                    let own = existing_tag(res.headers());
-                    Current::own(own.as_ref()).named_in(tags, Comparison::Weak)
-                }
-            };
-            if matches {
+            if status != StatusCode::NO_CONTENT && check.if_none_match_names(&current) {
                 let mut res = res.map_into_left_body();
                 add_cache_control(res.headers_mut(), check.cache_control.as_ref());
                 return Ok(Ok(not_modified(res)));
@@ -742,20 +743,11 @@ fn tag_in_place<B: MessageBody>(res: ServiceResponse<B>, check: &Check) -> (Tagg
                 own: existing.as_ref(),
                 computed: computed.as_ref(),
             };
-            let if_match_holds = check.if_match.as_ref().is_none_or(|c| match &c.list {
-                None => false,
-                Some(IfMatch::Any) => true,
-                Some(IfMatch::Items(tags)) => current.named_in(tags, Comparison::Strong),
-            });
-            if !if_match_holds {
+            if !check.if_match_holds(&current) {
                 outcome = Outcome::PreconditionFailed;
                 return EitherBody::right(BoxBody::new(()));
             }
-            let matches = match check.if_none_match.as_ref() {
-                None => false,
-                Some(IfNoneMatch::Any) => true,
-                Some(IfNoneMatch::Items(tags)) => current.named_in(tags, Comparison::Weak),
-            };
+            let matches = check.if_none_match_names(&current);
             let len = bytes.len() as u64;
             if matches {
                 if let Some(quoted) = &computed

@@ -683,9 +683,11 @@ fn deliver(logger: &dyn LogSink, record: &LogRecord<'_>) {
 /// escapes included, so a cut never splits an escape (`\u{1b}` is kept
 /// whole or left out).
 pub(crate) fn capped_line(text: &str) -> Cow<'_, str> {
-    let line = one_line(text);
-    if line.chars().nth(LOGGED_MESSAGE_LENGTH).is_none() {
-        return line;
+    if !text.chars().any(breaks_line) {
+        return Cow::Borrowed(match text.char_indices().nth(LOGGED_MESSAGE_LENGTH) {
+            Some((i, _)) => text.get(..i).unwrap_or(text),
+            None => text,
+        });
     }
     let mut out = String::with_capacity(LOGGED_MESSAGE_LENGTH);
     let mut count = 0;

@@ -1044,12 +1044,7 @@ impl ProblemAppBuilder {
             && let Some((method, path, registered)) =
                 self.routes.first_serving_none(config.advertised_versions())
         {
-            let supported = config
-                .advertised_versions()
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
+            let supported = crate::version::version_list(config.advertised_versions());
             return Err(HttpConfigError::InvalidVersionConfig(format!(
                 "route {method} {path} dispatches by API version (versioned![...]) to {registered} but serves none of the supported versions ({supported}), so it could only answer 400: register a handler for one of them, or give the table a `fallback = <handler>`"
             )));

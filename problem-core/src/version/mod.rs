@@ -64,6 +64,7 @@
 mod api_version;
 mod attribute;
 mod builder;
+pub(crate) use builder::list as version_list;
 pub(crate) mod cache;
 mod config;
 mod constraint;
