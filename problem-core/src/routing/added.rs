@@ -57,6 +57,52 @@ impl From<AddedRoute> for Routes {
     }
 }
 
+/// What the closure given to
+/// [`ProblemAppBuilder::routes`](crate::server::ProblemAppBuilder::routes)
+/// returns: the table ([`Routes`]) or the [`AddedRoute`] its last `get`,
+/// `post`, ... (or `guarded`) call gave.
+///
+/// The table's methods take it by value, so the closure ends with the
+/// last call and no `;`: `|r| r.get("/a", a).post("/b", b)`. A closure
+/// whose last call ends in `;` returns `()`, a compile error that says
+/// so.
+///
+/// ```
+/// use actix_web::HttpResponse;
+/// use problem_core::routing::{IntoRoutes, Routes};
+///
+/// async fn list() -> HttpResponse { HttpResponse::Ok().finish() }
+/// let routes: Routes = Routes::new().get("/books", list).into_routes();
+/// assert_eq!(routes.protected_routes(), Vec::<(&str, &str)>::new());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the closure given to `.routes(..)` returns `{Self}`, not the route table",
+    label = "the closure must return the table (`Routes`) or its last `.get(..)`, `.post(..)`, ... call",
+    note = "the table's methods take it by value: end the closure with the last call and no `;`, e.g. `.routes(|r| r.get(\"/a\", a).post(\"/b\", b))`"
+)]
+pub trait IntoRoutes {
+    /// The route table.
+    ///
+    /// ```
+    /// use problem_core::routing::{IntoRoutes, Routes};
+    /// let routes = Routes::new().into_routes();
+    /// assert!(routes.protected_routes().is_empty());
+    /// ```
+    fn into_routes(self) -> Routes;
+}
+
+impl IntoRoutes for Routes {
+    fn into_routes(self) -> Routes {
+        self
+    }
+}
+
+impl IntoRoutes for AddedRoute {
+    fn into_routes(self) -> Routes {
+        self.routes
+    }
+}
+
 impl AddedRoute {
     pub(super) fn new(routes: Routes, index: Option<usize>) -> Self {
         Self { routes, index }

@@ -72,7 +72,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpMessage, HttpRequest, HttpResponse, Responder, Route};
 
-pub use added::AddedRoute;
+pub use added::{AddedRoute, IntoRoutes};
 pub use guard::{Guard, GuardFuture};
 
 use crate::HttpConfigError;

@@ -28,7 +28,7 @@ use actix_web::{App, HttpRequest, HttpResponse, HttpServer};
 use crate::HttpConfigError;
 use crate::pipeline::{ConditionalRequests, ErrorContext, LogSink, Pipeline, PipelineBuilder};
 use crate::problem::{DocumentedProblem, Problem};
-use crate::routing::{Routes, Versioned};
+use crate::routing::{IntoRoutes, Routes, Versioned};
 use crate::version::{VersionConfig, Versioning};
 
 pub use crate::spec::DEFAULT_MAX_REQUEST_BODY_SIZE;
@@ -668,7 +668,9 @@ impl ProblemAppBuilder {
 
     /// Adds routes: the closure gets the table and returns it, or the
     /// [`AddedRoute`](crate::routing::AddedRoute) its last `get`, `post`,
-    /// ... (or `guarded`) returned.
+    /// ... (or `guarded`) returned ([`IntoRoutes`]): the last call ends
+    /// the closure without a `;` (with one, the closure returns `()`, a
+    /// compile error that says so).
     ///
     /// ```
     /// use actix_web::HttpResponse;
@@ -694,8 +696,8 @@ impl ProblemAppBuilder {
     /// );
     /// # });
     /// ```
-    pub fn routes<R: Into<Routes>>(mut self, f: impl FnOnce(Routes) -> R) -> Self {
-        self.routes = f(self.routes).into();
+    pub fn routes<R: IntoRoutes>(mut self, f: impl FnOnce(Routes) -> R) -> Self {
+        self.routes = f(self.routes).into_routes();
         self
     }
 
