@@ -438,7 +438,23 @@ fn no_such_field(arg: &ArgRef, owner: &str, case: &Case<'_>) -> String {
 }
 
 /// Headers every problem response sets itself (spec, "Response format").
-const RESPONSE_HEADERS: [&str; 3] = ["content-type", "content-length", "x-content-type-options"];
+/// Headers a problem field can never send, each with the reason the
+/// error gives: the problem response sets the first three itself; the
+/// server writes the connection's own framing (RFC 9112 §6, RFC 9110
+/// §7.6.1), and actix-web drops these two from any response.
+const UNSENDABLE_HEADERS: [(&str, &str); 5] = [
+    ("content-type", "is set by the problem response itself"),
+    ("content-length", "is set by the problem response itself"),
+    ("x-content-type-options", "is set by the problem response itself"),
+    (
+        "transfer-encoding",
+        "belongs to the connection (RFC 9112 §6): the server frames each response itself",
+    ),
+    (
+        "connection",
+        "belongs to the connection (RFC 9110 §7.6.1): the server manages it",
+    ),
+];
 
 fn check_fields(case: &Case<'_>, errors: &mut Errors) {
     let mut explicit_source: Option<&Key> = None;
@@ -499,11 +515,11 @@ fn check_fields(case: &Case<'_>, errors: &mut Errors) {
         if let Some(h) = &a.header {
             check_header_name(h, errors);
             let name = h.lit.value().to_ascii_lowercase();
-            if RESPONSE_HEADERS.contains(&name.as_str()) {
+            if let Some((_, why)) = UNSENDABLE_HEADERS.iter().find(|(n, _)| *n == name) {
                 errors.push(syn::Error::new(
                     h.lit.span(),
                     format!(
-                        "header `{}` is set by the problem response itself, so this field would never be sent: choose another header name",
+                        "header `{}` {why}, so this field would never be sent: choose another header name",
                         h.lit.value()
                     ),
                 ));
