@@ -129,9 +129,10 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
 /// The route: compile-time overlap assertions, then the registry.
 pub(crate) fn table(t: &Table) -> TokenStream {
     // Each handler's constraints are read once, into a constant of their
-    // own: a handler without `#[versioned]` is then one error, on that
-    // constant, rather than one per overlap check and registration that
-    // names it.
+    // own, so the overlap checks do not name it again. The constant and
+    // the registration both go through `listed(&handler)`, spanned alike:
+    // a listed non-handler, or a handler without `#[versioned]`, makes
+    // two identical diagnostics, which rustc emits once.
     let names: Vec<syn::Ident> = (0..t.handlers.len())
         .map(|i| {
             format_ident!(
@@ -144,7 +145,7 @@ pub(crate) fn table(t: &Table) -> TokenStream {
     let consts = t.handlers.iter().zip(&names).map(|(path, name)| {
         quote_spanned! {path_span(path)=>
             const #name: &[::problem_core::__private::version::VersionConstraint] =
-                ::problem_core::__private::version::constraints_of(&#path);
+                ::problem_core::__private::version::listed(&#path).constraints;
         }
     });
     let mut asserts = Vec::new();
@@ -169,7 +170,7 @@ pub(crate) fn table(t: &Table) -> TokenStream {
         quote_spanned! {path_span(path)=>
             .constraints(
                 ::core::iter::Iterator::copied(<[_]>::iter(#c)),
-                ::problem_core::__private::version::RouteHandler::new(#path),
+                (::problem_core::__private::version::listed(&#path).handler)(#path),
             )
         }
     });
@@ -201,11 +202,11 @@ fn path_span(path: &syn::Path) -> proc_macro2::Span {
 mod tests {
     use super::*;
 
-    /// Each listed handler is named once where its constraints are read
-    /// (`constraints_of`, which carries the "no #[versioned] attribute"
-    /// error), whatever the number of overlap checks: a handler without
-    /// the attribute is one error, not one per check and registration
-    /// (rustc does not merge them; `trybuild` would hide the repeats).
+    /// Each listed handler goes through `listed` twice (its constant and
+    /// its registration, whose identical diagnostics rustc emits once),
+    /// whatever the number of overlap checks: a handler without the
+    /// attribute is one error, not one per check (rustc does not merge
+    /// different ones; `trybuild` would hide the repeats).
     #[test]
     fn constraints_are_read_once_per_handler() {
         for (list, handlers) in [
@@ -217,8 +218,8 @@ mod tests {
             let parsed: Table = syn::parse_str(list).unwrap();
             let out = table(&parsed).to_string();
             assert_eq!(
-                out.matches("constraints_of").count(),
-                handlers,
+                out.matches("listed").count(),
+                2 * handlers,
                 "{list}: {out}"
             );
             assert_eq!(

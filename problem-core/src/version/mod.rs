@@ -160,6 +160,36 @@ pub mod __private {
 
     use std::marker::PhantomData;
 
+    use actix_web::{FromRequest, Handler, Responder};
+
+    use super::VersionedOutput;
+
+    /// What `versioned![...]` reads of one listed handler: its constraints
+    /// (in a constant, for the overlap checks) and how to register it.
+    pub struct Listed<F> {
+        /// The handler's `#[versioned(...)]` constraints.
+        pub constraints: &'static [VersionConstraint],
+        /// Wraps the handler for the route.
+        pub handler: fn(F) -> RouteHandler,
+    }
+
+    /// The one place `versioned![...]` states what a listed handler must
+    /// be: it names each handler twice (in a constant, then in the route),
+    /// both through this function with these bounds, so a listed
+    /// non-handler or a handler without `#[versioned]` is one error (rustc
+    /// emits two identical diagnostics once).
+    pub const fn listed<F, Args>(_handler: &F) -> Listed<F>
+    where
+        F: Handler<Args> + Send + Sync,
+        Args: FromRequest + 'static,
+        F::Output: VersionedOutput + Responder + 'static,
+    {
+        Listed {
+            constraints: <F::Output as VersionedOutput>::CONSTRAINTS,
+            handler: RouteHandler::new::<F, Args>,
+        }
+    }
+
     /// The most constraints one `#[versioned(...)]` attribute records
     /// ([`Constraints`] of a tuple up to this length).
     pub const MAX_CONSTRAINTS: usize = 16;
