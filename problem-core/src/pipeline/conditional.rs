@@ -89,6 +89,10 @@ fn quoted_tag(bytes: &[u8]) -> [u8; 34] {
 /// assert_eq!(err.to_string(), "The resource has changed since it was read");
 /// let req = TestRequest::delete().insert_header(("If-Match", "*")).to_http_request();
 /// assert!(check_if_match(&req, None).is_err());
+/// // A tag may hold non-ASCII text (obs-text, RFC 9110 §8.8.3).
+/// let list = format!("{current}, \"é\"");
+/// let req = TestRequest::delete().insert_header(("If-Match", list)).to_http_request();
+/// assert!(check_if_match(&req, Some(&current)).is_ok());
 /// // Every element must be an entity tag.
 /// let list = format!("garbage, {current}");
 /// let req = TestRequest::delete().insert_header(("If-Match", list)).to_http_request();
@@ -124,7 +128,8 @@ pub fn check_if_match<M: HttpMessage>(
 ///
 /// `If-None-Match` fails a write when it is `*` and a current
 /// representation exists (the "create only if absent" guard), when one of
-/// its tags weakly matches the current tag, or when it does not parse;
+/// its tags weakly matches the current tag, or when it does not parse (an
+/// empty field is the empty list, which names no tag: the write goes on);
 /// then, as for `If-Match`, the answer is the `412 Precondition Failed`
 /// problem ([`PreconditionFailed`]) and nothing may be written. The
 /// service has no `Last-Modified`, so steps 2 and 4 (`If-Unmodified-Since`,
@@ -146,6 +151,7 @@ pub fn check_if_match<M: HttpMessage>(
 /// let weak = format!("W/{current}");
 /// assert!(check_preconditions(&put("If-None-Match", weak), Some(&current)).is_err());
 /// assert!(check_preconditions(&put("If-None-Match", "\"old\"".into()), Some(&current)).is_ok());
+/// assert!(check_preconditions(&put("If-None-Match", "".into()), Some(&current)).is_ok());
 /// // If-Match as check_if_match.
 /// assert!(check_preconditions(&put("If-Match", "\"old\"".into()), Some(&current)).is_err());
 /// ```
@@ -174,16 +180,20 @@ pub fn check_preconditions<M: HttpMessage>(
 
 /// The entity-tag list of every `name` field line together (RFC 9110
 /// §13.1.1, §13.1.2: `"*" / #entity-tag`), read strictly: `None` when any
-/// element is not an entity tag, when `*` stands beside tags, or when there
-/// is no element at all. actix-web's own parse drops the elements it
-/// cannot read, so `If-Match: garbage, "<current>"` would pass for
-/// `"<current>"`. Empty list elements (`a, , b`) are allowed (RFC 9110
-/// §5.6.1).
+/// element is not an entity tag or when `*` stands beside tags. actix-web's
+/// own parse drops the elements it cannot read, so `If-Match: garbage,
+/// "<current>"` would pass for `"<current>"`. Empty list elements
+/// (`a, , b`) are allowed, and a field with no element at all is the
+/// empty list (RFC 9110 §5.6.1), which names no tag. A tag may hold
+/// `obs-text` (bytes from 0x80, RFC 9110 §8.8.3); one that is not UTF-8 is
+/// read with replacement characters, so it matches no tag this crate or a
+/// handler makes.
 fn tag_list(headers: &HeaderMap, name: &header::HeaderName) -> Option<IfMatch> {
     let mut any = false;
     let mut tags = Vec::new();
     for line in headers.get_all(name) {
-        let mut rest = line.to_str().ok()?;
+        let text = String::from_utf8_lossy(line.as_bytes());
+        let mut rest: &str = &text;
         loop {
             rest = rest.trim_start_matches([' ', '\t', ',']);
             if rest.is_empty() {
@@ -208,8 +218,8 @@ fn tag_list(headers: &HeaderMap, name: &header::HeaderName) -> Option<IfMatch> {
     }
     match (any, tags.is_empty()) {
         (true, true) => Some(IfMatch::Any),
-        (false, false) => Some(IfMatch::Items(tags)),
-        (true, false) | (false, true) => None,
+        (false, _) => Some(IfMatch::Items(tags)),
+        (true, false) => None,
     }
 }
 
@@ -888,7 +898,7 @@ impl AsRef<[u8]> for TagBuffer {
 fn existing_tag(headers: &HeaderMap) -> Option<EntityTag> {
     headers
         .get(header::ETAG)
-        .and_then(|v| v.to_str().ok())
+        .and_then(|v| std::str::from_utf8(v.as_bytes()).ok())
         .and_then(|v| v.parse().ok())
 }
 
@@ -983,11 +993,24 @@ mod tests {
             &["W/a"],
             &["w/\"a\""],
             &["**"],
-            &[""],
-            &[" , "],
+            &["\"a\" \"é"],
         ] {
             assert!(list(malformed).is_none(), "{malformed:?}");
         }
+        // No element: the empty list (RFC 9110 §5.6.1), naming no tag.
+        assert_eq!(tags(list(&[""])), Some(vec![]));
+        assert_eq!(tags(list(&[" , ", ","])), Some(vec![]));
+        // obs-text in a tag (RFC 9110 §8.8.3), UTF-8 or not.
+        assert_eq!(
+            tags(list(&["\"é\", W/\"ü\""])),
+            Some(vec![strong("é"), weak("ü")])
+        );
+        let mut headers = HeaderMap::new();
+        headers.append(header::IF_MATCH, HeaderValue::from_bytes(b"\"\xe9\", \"a\"").unwrap());
+        assert_eq!(
+            tags(tag_list(&headers, &header::IF_MATCH)),
+            Some(vec![strong("\u{fffd}"), strong("a")])
+        );
     }
 
     #[test]
