@@ -135,6 +135,11 @@ pub fn check_if_match<M: HttpMessage>(
 /// service has no `Last-Modified`, so steps 2 and 4 (`If-Unmodified-Since`,
 /// `If-Modified-Since`) do not apply.
 ///
+/// The check and the write must be one step (a transaction that locks the
+/// row, or a compare-and-swap `UPDATE .. WHERE` the stored value is still
+/// the one checked, answering this `412` when no row changed): otherwise
+/// two clients holding the same tag both pass, and one update is lost.
+///
 /// ```
 /// use actix_web::test::TestRequest;
 /// use problem_core::pipeline::{check_preconditions, entity_tag};
