@@ -445,7 +445,10 @@ fn no_such_field(arg: &ArgRef, owner: &str, case: &Case<'_>) -> String {
 const UNSENDABLE_HEADERS: [(&str, &str); 5] = [
     ("content-type", "is set by the problem response itself"),
     ("content-length", "is set by the problem response itself"),
-    ("x-content-type-options", "is set by the problem response itself"),
+    (
+        "x-content-type-options",
+        "is set by the problem response itself",
+    ),
     (
         "transfer-encoding",
         "belongs to the connection (RFC 9112 §6): the server frames each response itself",

@@ -217,11 +217,7 @@ mod tests {
         ] {
             let parsed: Table = syn::parse_str(list).unwrap();
             let out = table(&parsed).to_string();
-            assert_eq!(
-                out.matches("listed").count(),
-                2 * handlers,
-                "{list}: {out}"
-            );
+            assert_eq!(out.matches("listed").count(), 2 * handlers, "{list}: {out}");
             assert_eq!(
                 out.matches("any_overlap").count(),
                 handlers * (handlers - 1) / 2,

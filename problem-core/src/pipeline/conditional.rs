@@ -1011,7 +1011,10 @@ mod tests {
             Some(vec![strong("é"), weak("ü")])
         );
         let mut headers = HeaderMap::new();
-        headers.append(header::IF_MATCH, HeaderValue::from_bytes(b"\"\xe9\", \"a\"").unwrap());
+        headers.append(
+            header::IF_MATCH,
+            HeaderValue::from_bytes(b"\"\xe9\", \"a\"").unwrap(),
+        );
         assert_eq!(
             tags(tag_list(&headers, &header::IF_MATCH)),
             Some(vec![strong("\u{fffd}"), strong("a")])
