@@ -220,7 +220,11 @@ struct KeyMacs {
 /// verifies, so a key can be rotated by putting the new one first and
 /// keeping the old one for as long as its cursors should keep working.
 /// Cursors carry no expiry: one stays valid while its key is configured,
-/// and is refused (`invalid_cursor`) once the key is removed.
+/// and is refused (`invalid_cursor`) once the key is removed. A cursor's
+/// tag (the whole 32-byte HMAC-SHA256) is compared with each key's in
+/// constant time (`subtle`) before anything in the cursor is decoded, and
+/// every failure is the same `invalid_cursor` issue, so neither the time
+/// nor the answer tells which part of a forged cursor was wrong.
 ///
 /// `CursorKeys` has no built-in default key. Without configured keys
 /// (`QueryConfig::cursor_keys`), the `Collection` extractor signs with a
