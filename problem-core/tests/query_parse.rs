@@ -79,6 +79,11 @@ fn pagination_errors() {
         untyped_issues("per_page=1.5"),
         json!([{"location": "query", "name": "per_page", "code": "invalid_value", "message": "`1.5` is not a valid integer", "expected": "integer"}])
     );
+    // An empty value is named as such, not quoted as ``.
+    assert_eq!(
+        untyped_issues("page="),
+        json!([{"location": "query", "name": "page", "code": "invalid_value", "message": "an empty value is not a valid integer", "expected": "integer"}])
+    );
     assert_eq!(
         untyped_issues("page=-1"),
         json!([{"location": "query", "name": "page", "code": "out_of_range", "message": "`page` must be 1 or more, got -1", "minimum": 1}])

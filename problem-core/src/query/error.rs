@@ -290,12 +290,12 @@ pub(crate) fn invalid_filter_value(name: &str, value: &str, kind: ValueKind) -> 
 
 /// `invalid_value` with the `expected` member.
 pub(crate) fn invalid_value(name: &str, value: &str, expected: &str) -> Issue {
-    issue(
-        name,
-        code::INVALID_VALUE,
-        format!("`{}` is not a valid {expected}", shorten(value)),
-    )
-    .with("expected", expected)
+    let message = if value.is_empty() {
+        format!("an empty value is not a valid {expected}")
+    } else {
+        format!("`{}` is not a valid {expected}", shorten(value))
+    };
+    issue(name, code::INVALID_VALUE, message).with("expected", expected)
 }
 
 /// `conflicting_parameters` between the named parameters.
