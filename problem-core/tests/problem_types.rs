@@ -347,6 +347,81 @@ struct DotSegment;
 #[problem(status = 409, type = "/problems/out%20of-stock")]
 struct Encoded;
 
+/// A type with non-ASCII text, percent-encoded as the derive requires.
+#[derive(Debug, Problem)]
+#[problem(status = 409, type = "/problems/caf%C3%A9")]
+struct Cafe;
+
+/// An encoded `/`, which the router keeps encoded.
+#[derive(Debug, Problem)]
+#[problem(status = 409, type = "/problems/a%2Fb")]
+struct EncodedSlash;
+
+/// Escapes that decode to bytes that are not UTF-8.
+#[derive(Debug, Problem)]
+#[problem(status = 409, type = "/problems/%FF")]
+struct NotUtf8;
+
+/// Escapes that decode to a path parameter's braces.
+#[derive(Debug, Problem)]
+#[problem(status = 409, type = "/problems/%7Bid%7D")]
+struct EncodedBraces;
+
+/// Escapes that decode to a `..` segment.
+#[derive(Debug, Problem)]
+#[problem(status = 403, type = "/problems/%2E%2E/admin")]
+struct EncodedDots;
+
+/// A percent-encoded type is served where a client dereferencing it asks:
+/// at its path as written, which actix-web's router decodes before it
+/// matches (all but `%`, `/` and `+`), and version-neutral under the URL
+/// path strategy. Before, `build()` refused every type with a `%`, while
+/// the derive requires non-ASCII text percent-encoded: such a type could
+/// never be served.
+#[actix_web::test]
+async fn a_percent_encoded_type_is_served_where_clients_ask() {
+    use problem_core::version::{V2, VersionConfig, VersionStrategy};
+    let versions = VersionConfig::builder(VersionStrategy::url_path())
+        .default_version(V2)
+        .supported_versions([V2])
+        .build()
+        .unwrap();
+    let app = ProblemApp::builder()
+        .development(false)
+        .versioning(versions)
+        .problem_type::<Encoded>()
+        .problem_type::<Cafe>()
+        .problem_type::<EncodedSlash>()
+        .build()
+        .unwrap();
+    let a = app.clone();
+    let svc = test::init_service(
+        App::new()
+            .configure(move |c| a.configure(c))
+            .wrap(app.versioning())
+            .wrap(app.pipeline()),
+    )
+    .await;
+    for (uri, ty) in [
+        ("/problems/out%20of-stock", "/problems/out%20of-stock"),
+        ("/problems/caf%C3%A9", "/problems/caf%C3%A9"),
+        ("/problems/a%2Fb", "/problems/a%2Fb"),
+        ("/v2/problems/caf%C3%A9", "/problems/caf%C3%A9"),
+    ] {
+        let req = TestRequest::get()
+            .uri(uri)
+            .insert_header(("Accept", "application/json"));
+        let res = test::call_service(&svc, req.to_request()).await;
+        assert_eq!(res.status(), 200, "{uri}");
+        assert!(res.headers().get("x-api-version").is_none(), "{uri}");
+        let body: serde_json::Value = test::read_body_json(res).await;
+        assert_eq!(body["type"], ty, "{uri}");
+    }
+    // `/` stays encoded: `/problems/a/b` is another path.
+    let res = test::call_service(&svc, TestRequest::get().uri("/problems/a/b").to_request()).await;
+    assert_eq!(res.status(), 404);
+}
+
 /// A type with a fragment or a query is served at its path, what a client
 /// dereferencing it asks for (the fragment is not sent; the query is not
 /// routed on). Before, the route was the literal `/problems/locked#retry`,
@@ -384,9 +459,9 @@ async fn a_type_with_a_fragment_or_query_is_served_at_its_path() {
 /// A type whose page cannot be served where a client dereferencing it
 /// asks, or two types on one page (which could document one of them), is
 /// refused at build. Before, each built: a dot segment was served only at
-/// the literal, unresolved path, a percent-encoded one never (requests are
-/// routed on the decoded path), and the second type of a page silently
-/// went undocumented.
+/// the literal, unresolved path, and the second type of a page silently
+/// went undocumented. Escapes that decode to something no request path
+/// matches are refused too.
 #[test]
 fn a_type_page_that_cannot_be_served_is_refused_at_build() {
     let refused = |b: problem_core::server::ProblemAppBuilder| b.build().unwrap_err();
@@ -397,9 +472,21 @@ fn a_type_page_that_cannot_be_served_is_refused_at_build() {
         )
     );
     assert_eq!(
-        refused(ProblemApp::builder().problem_type::<Encoded>()),
+        refused(ProblemApp::builder().problem_type::<NotUtf8>()),
         HttpConfigError::InvalidRoute(
-            "problem type `/problems/out%20of-stock` is percent-encoded, and requests are routed on the decoded path: write the type without `%`".into()
+            "problem type `/problems/%FF` has percent-escapes that decode to bytes that are not UTF-8, so no request path matches it: encode UTF-8 text (`%C3%A9` for `é`)".into()
+        )
+    );
+    assert_eq!(
+        refused(ProblemApp::builder().problem_type::<EncodedBraces>()),
+        HttpConfigError::InvalidRoute(
+            "problem type `/problems/%7Bid%7D` holds `{` or `}` (decoded), which the router reads as a path parameter: name the type without them".into()
+        )
+    );
+    assert_eq!(
+        refused(ProblemApp::builder().problem_type::<EncodedDots>()),
+        HttpConfigError::InvalidRoute(
+            "problem type `/problems/%2E%2E/admin` has a `.` or `..` segment once decoded (`%2E`), so a client resolves it to another path: write the path it resolves to".into()
         )
     );
     assert_eq!(

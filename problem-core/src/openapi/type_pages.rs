@@ -7,7 +7,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
 use utoipa::openapi::{ContentBuilder, Paths, ResponseBuilder};
 
 use crate::DocumentedProblem;
-use crate::problem::type_docs::{page_path_mistake, served_docs};
+use crate::problem::type_docs::{page_route, served_docs};
 
 /// The path items of the pages
 /// [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
@@ -71,7 +71,7 @@ pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
         // one it refuses (or a second type on one path) is not documented.
         let Some(path) = doc
             .page_path()
-            .filter(|p| page_path_mistake(p).is_none() && !documented.contains(p))
+            .filter(|p| page_route(p).is_ok() && !documented.contains(p))
         else {
             continue;
         };

@@ -8,6 +8,7 @@
 //! [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
 //! serves them at their `type` path.
 
+use std::borrow::Cow;
 use actix_web::http::header::{self, Accept, Header, HeaderValue, Quality};
 use actix_web::{HttpRequest, HttpResponse};
 use serde_json::{Value as Json, json};
@@ -140,27 +141,45 @@ pub(crate) fn served_docs<P: DocumentedProblem>() -> Vec<ProblemTypeDoc> {
     served
 }
 
-/// Why a served type's [page path](ProblemTypeDoc::page_path) cannot be
-/// routed where a client dereferencing the type asks for it, or `None`: a
-/// `.` or `..` segment resolves to another path (RFC 3986 §5.2.4), a `%`
-/// is decoded by the router before it matches, and a segment starting
-/// with `:` would be read as a path parameter.
-pub(crate) fn page_path_mistake(path: &str) -> Option<&'static str> {
-    let segments = || path.split('/');
-    if segments().any(|seg| seg == "." || seg == "..") {
-        Some(
+/// The path a served type's [page](ProblemTypeDoc::page_path) is routed
+/// on, or why it cannot be routed where a client dereferencing the type
+/// asks for it.
+///
+/// actix-web's router matches a request's path after decoding every
+/// percent-escape but those of `%`, `/` and `+` (`actix_router::Quoter`),
+/// so a type written percent-encoded, as it must be (`/problems/caf%C3%A9`),
+/// is routed on the path decoded the same way (`/problems/café`). Refused:
+/// a `.` or `..` segment, which a client resolves to another path (RFC
+/// 3986 §5.2.4), before or after decoding; escapes that decode to bytes
+/// that are not UTF-8; and a `{`, `}` or a segment starting with `:`
+/// after decoding, which would be a path parameter.
+pub(crate) fn page_route(path: &str) -> Result<Cow<'_, str>, &'static str> {
+    let dot_segment = |p: &str| p.split('/').any(|seg| seg == "." || seg == "..");
+    if dot_segment(path) {
+        return Err(
             "has a `.` or `..` segment, so a client resolves it to another path: write the path it resolves to",
+        );
+    }
+    let routed = match actix_router::Quoter::new(b"", b"%/+").requote(path.as_bytes()) {
+        None => Cow::Borrowed(path),
+        Some(bytes) => Cow::Owned(String::from_utf8(bytes).map_err(|_| {
+            "has percent-escapes that decode to bytes that are not UTF-8, so no request path matches it: encode UTF-8 text (`%C3%A9` for `é`)"
+        })?),
+    };
+    if dot_segment(&routed) {
+        Err(
+            "has a `.` or `..` segment once decoded (`%2E`), so a client resolves it to another path: write the path it resolves to",
         )
-    } else if path.contains('%') {
-        Some(
-            "is percent-encoded, and requests are routed on the decoded path: write the type without `%`",
+    } else if routed.contains(['{', '}']) {
+        Err(
+            "holds `{` or `}` (decoded), which the router reads as a path parameter: name the type without them",
         )
-    } else if segments().any(|seg| seg.starts_with(':')) {
-        Some(
+    } else if routed.split('/').any(|seg| seg.starts_with(':')) {
+        Err(
             "has a segment starting with `:`, which would be a path parameter: name the type without it",
         )
     } else {
-        None
+        Ok(routed)
     }
 }
 
@@ -255,7 +274,8 @@ impl ProblemTypeDoc {
     /// (starts with `/`, not `//`); never `about:blank` (RFC 9457 §4.2.1).
     /// Its page answers at [`page_path`](Self::page_path);
     /// `ProblemAppBuilder::build` refuses a type whose page path cannot be
-    /// routed (a `.` or `..` segment, a `%`, a segment starting with `:`).
+    /// routed (a `.` or `..` segment, escapes that decode to bytes that
+    /// are not UTF-8 or to `{`/`}`, a segment starting with `:`).
     ///
     /// ```
     /// use problem_core::{DocumentedProblem, Problem};

@@ -762,8 +762,12 @@ impl ProblemAppBuilder {
     /// page path (`/problems/locked#a` and `/problems/locked#b`: one page
     /// could document one of them), and for a path with a `.` or `..`
     /// segment (`/problems/../admin`, which a client resolves elsewhere),
-    /// a `%` (requests are routed on the decoded path) or a segment
-    /// starting with `:`. With [`versioning`](Self::versioning), the pages are
+    /// or a segment starting with `:`. A percent-encoded type
+    /// (`/problems/caf%C3%A9`) is served where a client asks for it,
+    /// routed on the path actix-web's router matches (every escape decoded
+    /// but those of `%`, `/` and `+`); escapes that decode to bytes that
+    /// are not UTF-8, to `{` or `}`, or to a `.`/`..` segment are the same
+    /// error. With [`versioning`](Self::versioning), the pages are
     /// version-neutral: the same page for every version, removed and
     /// unknown ones included, without version headers. A route already on
     /// that path is an [`HttpConfigError::DuplicateRoute`] at build.
@@ -794,11 +798,15 @@ impl ProblemAppBuilder {
             let Some(path) = doc.page_path() else {
                 continue;
             };
-            if let Some(why) = crate::problem::type_docs::page_path_mistake(path) {
-                self.invalid_problem_type
-                    .get_or_insert_with(|| format!("problem type `{}` {why}", doc.problem_type));
-                continue;
-            }
+            let routed = match crate::problem::type_docs::page_route(path) {
+                Ok(routed) => routed.into_owned(),
+                Err(why) => {
+                    self.invalid_problem_type.get_or_insert_with(|| {
+                        format!("problem type `{}` {why}", doc.problem_type)
+                    });
+                    continue;
+                }
+            };
             match self.problem_types.iter().find(|(p, _)| *p == path) {
                 // Served already, for a type registered before.
                 Some((_, t)) if *t == doc.problem_type => continue,
@@ -819,7 +827,7 @@ impl ProblemAppBuilder {
             let doc = Arc::new(doc);
             self.routes = self
                 .routes
-                .get(path, move |req: HttpRequest| {
+                .get(&routed, move |req: HttpRequest| {
                     let doc = doc.clone();
                     async move { doc.respond(&req) }
                 })
