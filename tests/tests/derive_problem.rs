@@ -485,7 +485,7 @@ fn an_invalid_header_value_is_an_error_not_a_panic() {
     assert_eq!(res.status().as_u16(), 500);
     assert_eq!(
         res.into_body().try_into_bytes().unwrap(),
-        r#"{"type":"about:blank","title":"Internal Server Error","status":500}"#
+        r#"{"type":"about:blank","title":"Internal Server Error","status":500,"instance":""}"#
     );
     let ok = Unauthenticated {
         challenge: r#"Bearer realm="books""#.into(),

@@ -309,7 +309,7 @@ impl<'a> ErrorContext<'a> {
     pub fn default_response(&self) -> HttpResponse {
         match self.error {
             Some(error) => default_error_response(error, self, &*self.logger, self.development),
-            None => fallback_response(),
+            None => fallback_response(Some(self.instance)),
         }
     }
 

@@ -24,9 +24,6 @@ use super::traits::Problem;
 /// ```
 pub const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
 
-/// The body sent when a problem cannot be serialized: a fixed, valid 500.
-pub(crate) const FALLBACK_BODY: &str =
-    r#"{"type":"about:blank","title":"Internal Server Error","status":500}"#;
 
 /// Builds a problem response from a problem body (spec, `problemResponse`).
 ///
@@ -34,7 +31,8 @@ pub(crate) const FALLBACK_BODY: &str =
 /// body its JSON, `Content-Type: application/problem+json; charset=utf-8`,
 /// `X-Content-Type-Options: nosniff`, plus `headers` (appended; a
 /// `Content-Type` among them is replaced). Serialization failure never
-/// panics: the response is then a fixed 500 problem. The body is sent as
+/// panics: the response is then a fixed 500 problem (`about:blank`, with
+/// the problem's `instance` when it has one). The body is sent as
 /// given: masking is the error pipeline's (spec, "Masking rules").
 ///
 /// `problem` by reference or by value; `headers` optional (spec,
@@ -52,6 +50,17 @@ pub(crate) const FALLBACK_BODY: &str =
 /// headers.insert(RETRY_AFTER, HeaderValue::from_static("120"));
 /// let res = problem_response(ProblemDetails::new(503), &headers);
 /// assert_eq!(res.headers().get("retry-after").unwrap(), "120");
+/// // Not a status: the fixed 500, its instance kept.
+/// let mut odd = ProblemDetails::new(1000);
+/// odd.instance = Some("/books/7".into());
+/// let res = problem_response(&odd, None);
+/// assert_eq!(res.status(), 500);
+/// # actix_web::rt::System::new().block_on(async {
+/// assert_eq!(
+///     actix_web::body::to_bytes(res.into_body()).await.unwrap(),
+///     r#"{"type":"about:blank","title":"Internal Server Error","status":500,"instance":"/books/7"}"#
+/// );
+/// # });
 /// ```
 pub fn problem_response<'h>(
     problem: impl Borrow<ProblemDetails>,
@@ -65,7 +74,7 @@ pub fn problem_response<'h>(
         serde_json::to_vec(problem),
     ) {
         (Ok(status), Ok(body)) => problem_bytes_response(status, body, headers),
-        (Err(_), _) | (_, Err(_)) => fallback_response(),
+        (Err(_), _) | (_, Err(_)) => fallback_response(problem.instance.as_deref()),
     }
 }
 
@@ -89,13 +98,19 @@ fn problem_bytes_response<B: MessageBody + 'static>(
     res.map_into_boxed_body()
 }
 
-/// The fixed 500 problem response used when a problem cannot be rendered.
-pub(crate) fn fallback_response() -> HttpResponse {
-    problem_bytes_response(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        FALLBACK_BODY,
-        &HeaderMap::new(),
-    )
+/// The fixed 500 problem response used when a problem cannot be rendered:
+/// `type`, `title`, `status` and, when known, `instance` (spec, "Problem
+/// body": `instance` is always present; `""` outside the pipeline).
+pub(crate) fn fallback_response(instance: Option<&str>) -> HttpResponse {
+    let mut body =
+        String::from(r#"{"type":"about:blank","title":"Internal Server Error","status":500"#);
+    if let Some(instance) = instance {
+        body.push_str(r#","instance":"#);
+        // A `&str` always serializes.
+        body.push_str(&serde_json::to_string(instance).unwrap_or_else(|_| "\"\"".into()));
+    }
+    body.push('}');
+    problem_bytes_response(StatusCode::INTERNAL_SERVER_ERROR, body, &HeaderMap::new())
 }
 
 /// The one path from a problem to its response (spec, "Masking rules"):
@@ -272,7 +287,7 @@ fn find_problem<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 /// ```
 pub fn standalone_response<P: Problem>(problem: &P) -> HttpResponse {
     let mut res =
-        render_document(problem, "", false, |_| None).unwrap_or_else(|_| fallback_response());
+        render_document(problem, "", false, |_| None).unwrap_or_else(|_| fallback_response(Some("")));
     res.extensions_mut()
         .insert(ProblemSource(find_problem::<P>));
     res
