@@ -24,13 +24,14 @@ use super::traits::Problem;
 /// ```
 pub const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
 
-
 /// Builds a problem response from a problem body (spec, `problemResponse`).
 ///
 /// The status is `problem.status` (500 if that is not a valid status), the
 /// body its JSON, `Content-Type: application/problem+json; charset=utf-8`,
 /// `X-Content-Type-Options: nosniff`, plus `headers` (appended; a
-/// `Content-Type` among them is replaced). Serialization failure never
+/// `Content-Type` among them is replaced, and a `Content-Encoding` dropped:
+/// the body is plain JSON, which a compression middleware outside may
+/// still encode). Serialization failure never
 /// panics: the response is then a fixed 500 problem (`about:blank`, with
 /// the problem's `instance` when it has one). The body is sent as
 /// given: masking is the error pipeline's (spec, "Masking rules").
@@ -48,8 +49,10 @@ pub const PROBLEM_JSON: &str = "application/problem+json; charset=utf-8";
 /// assert_eq!(res.headers().get("x-content-type-options").unwrap(), "nosniff");
 /// let mut headers = HeaderMap::new();
 /// headers.insert(RETRY_AFTER, HeaderValue::from_static("120"));
+/// headers.insert(actix_web::http::header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
 /// let res = problem_response(ProblemDetails::new(503), &headers);
 /// assert_eq!(res.headers().get("retry-after").unwrap(), "120");
+/// assert!(res.headers().get("content-encoding").is_none());
 /// // Not a status: the fixed 500, its instance kept.
 /// let mut odd = ProblemDetails::new(1000);
 /// odd.instance = Some("/books/7".into());
@@ -89,6 +92,10 @@ fn problem_bytes_response<B: MessageBody + 'static>(
     let out = res.headers_mut();
     for (name, value) in headers.iter() {
         out.append(name.clone(), value.clone());
+    }
+    // The body is plain JSON: a compression layer outside adds its own.
+    if !headers.is_empty() && headers.contains_key(header::CONTENT_ENCODING) {
+        out.remove(header::CONTENT_ENCODING);
     }
     out.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
     out.insert(
@@ -286,8 +293,8 @@ fn find_problem<P: Problem>(err: &actix_web::Error) -> Option<&dyn Problem> {
 /// assert!(res.extensions().get::<problem_core::ProblemSource>().is_some());
 /// ```
 pub fn standalone_response<P: Problem>(problem: &P) -> HttpResponse {
-    let mut res =
-        render_document(problem, "", false, |_| None).unwrap_or_else(|_| fallback_response(Some("")));
+    let mut res = render_document(problem, "", false, |_| None)
+        .unwrap_or_else(|_| fallback_response(Some("")));
     res.extensions_mut()
         .insert(ProblemSource(find_problem::<P>));
     res

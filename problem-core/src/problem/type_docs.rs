@@ -8,10 +8,10 @@
 //! [`ProblemAppBuilder::problem_type`](crate::server::ProblemAppBuilder::problem_type)
 //! serves them at their `type` path.
 
-use std::borrow::Cow;
 use actix_web::http::header::{self, Accept, Header, HeaderValue, Quality};
 use actix_web::{HttpRequest, HttpResponse};
 use serde_json::{Value as Json, json};
+use std::borrow::Cow;
 
 use super::details::ABOUT_BLANK;
 

@@ -1,5 +1,6 @@
 // Headers of the connection's own framing are never sent from a problem
-// (actix-web drops them): each is refused, saying why.
+// (actix-web drops them), and its body is never encoded: each is refused,
+// saying why.
 use problem_core::Problem;
 
 #[derive(Debug, Problem)]
@@ -9,6 +10,8 @@ struct Draining {
     encoding: String,
     #[problem(header = "connection")]
     connection: String,
+    #[problem(header = "Content-Encoding")]
+    encoded: String,
     #[problem(header = "Retry-After")]
     retry: u32,
 }
