@@ -441,6 +441,12 @@ async fn version_2_operations_are_deprecated_and_neutral_ones_are_not() {
             if neutral { None } else { Some(&json!(true)) },
             "{method} {path}"
         );
+        // The neutral operations are marked so, the others not.
+        assert_eq!(
+            op.get("x-version-neutral"),
+            neutral.then_some(&json!(true)),
+            "{method} {path}"
+        );
         if !neutral {
             assert_eq!(op["x-api-version"]["version"], "2");
             assert_eq!(
@@ -455,6 +461,12 @@ async fn version_2_operations_are_deprecated_and_neutral_ones_are_not() {
     }
     for (method, path, op) in operations(&v3) {
         assert_eq!(op.get("deprecated"), None, "{method} {path}");
+        let neutral = ["/health", "/openapi.json", "/problems/duplicate-isbn"].contains(&&*path);
+        assert_eq!(
+            op.get("x-version-neutral"),
+            neutral.then_some(&json!(true)),
+            "{method} {path}"
+        );
     }
     let header = |doc: &Value| {
         doc["paths"]["/books/{id}"]["get"]["parameters"]

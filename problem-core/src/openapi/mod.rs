@@ -66,8 +66,10 @@ pub use utoipa;
 /// The extension (`x-version-neutral: true`) of an operation that answers
 /// every API version alike, without version headers:
 /// [`document_version`] leaves such an operation as it is.
-/// [`problem_type_paths`] marks the problem type pages with it; mark a
-/// route of your own that the versioning treats as neutral likewise.
+/// [`problem_type_paths`] marks the problem type pages with it, and
+/// [`document_version`] the operations on the paths its configuration
+/// treats as neutral; mark another route of your own that answers every
+/// version alike likewise.
 /// Feature `openapi`.
 ///
 /// ```

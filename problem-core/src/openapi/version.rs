@@ -327,7 +327,9 @@ fn add_headers(
 ///   `X-API-Deprecated`, `X-API-Deprecation-Message`, `Deprecation`,
 ///   `Sunset`) on each of its responses but the 410, which gets only
 ///   `X-API-Supported-Versions` (it resolved no version);
-/// - operations on neutral paths are left as they are.
+/// - operations on neutral paths are left as they are, but for the
+///   extension [`x-version-neutral: true`](super::VERSION_NEUTRAL_EXTENSION),
+///   which marks them.
 ///
 /// The 400 responses `$ref` `components.schemas` `BadRequestProblem`
 /// (`anyOf` `ValidationProblem` and `ProblemDetails`) and the 410 responses
@@ -362,6 +364,7 @@ fn add_headers(
 /// assert_eq!(books["responses"]["410"]["description"],
 ///     "The requested API version was removed (with `Sunset` when one was set).");
 /// assert_eq!(json["paths"]["/health"]["get"].get("parameters"), None);
+/// assert_eq!(json["paths"]["/health"]["get"]["x-version-neutral"], true);
 ///
 /// // An operation's own 400 and 410 (its problem types) also admit the
 /// // version problems of those statuses.
@@ -434,6 +437,12 @@ pub fn document_version(doc: &mut OpenApi, config: &VersionConfig, version: ApiV
     let any_removed = !config.removed_versions().is_empty();
     for (path, item) in doc.paths.paths.iter_mut() {
         if config.is_neutral(path) {
+            // Left as they are, and marked so for a reader of the document.
+            for op in operations_mut(item) {
+                op.extensions
+                    .get_or_insert_with(Default::default)
+                    .insert(super::VERSION_NEUTRAL_EXTENSION.to_owned(), json!(true));
+            }
             continue;
         }
         for op in operations_mut(item) {
