@@ -661,13 +661,13 @@ fn well_formed(bytes: &[u8]) -> bool {
 }
 
 /// Every non-finite token of a document that is well formed once each is
-/// replaced by `0`: the patched document and the JSON pointer of each
-/// token's member, in document order. A token counts where a value may
-/// start (at the start, after `:`, `[` or `,`) outside strings, so `1NaN`
-/// or `NaNx` stays malformed. `None` when no token is found or the patched
-/// document is still not well formed (the body is malformed). One pass
-/// and one parse, whatever the number of tokens.
-fn patch_non_finite(bytes: &[u8]) -> Option<(Vec<u8>, Vec<String>)> {
+/// replaced by `0`: the patched document and the offset of each token in
+/// it, in document order ([`pointers_at`] names them). A token counts where
+/// a value may start (at the start, after `:`, `[` or `,`) outside strings,
+/// so `1NaN` or `NaNx` stays malformed. `None` when no token is found or
+/// the patched document is still not well formed (the body is malformed).
+/// One pass and one parse, whatever the number of tokens.
+fn patch_non_finite(bytes: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
     let mut doc = Vec::with_capacity(bytes.len());
     let mut at: Vec<usize> = Vec::new();
     let mut in_string = false;
@@ -716,12 +716,13 @@ fn patch_non_finite(bytes: &[u8]) -> Option<(Vec<u8>, Vec<String>)> {
     if at.is_empty() || !well_formed(&doc) {
         return None;
     }
-    let pointers = pointers_at(&doc, &at);
-    (pointers.len() == at.len()).then_some((doc, pointers))
+    Some((doc, at))
 }
 
 /// The JSON pointer of the value starting at each of `offsets` (ascending)
-/// in `doc`, a well-formed JSON document.
+/// in `doc`, a well-formed JSON document. Each pointer holds every key
+/// above its value, so the caller names few offsets: a pointer per token
+/// of `{"<long key>":[NaN,NaN,..]}` would copy the key once per token.
 fn pointers_at(doc: &[u8], offsets: &[usize]) -> Vec<String> {
     enum Frame {
         /// An object and the key of the member being read.
@@ -891,10 +892,18 @@ fn is_surrogate_error(text: &str) -> bool {
 fn non_finite_issues<T: DeserializeOwned>(
     bytes: &[u8],
 ) -> Option<(Vec<Issue>, Option<StoodIn<T>>)> {
-    let (patched, pointers) = patch_non_finite(bytes)?;
+    let (patched, at) = patch_non_finite(bytes)?;
+    // Named: at most the issues a 400 lists (the first alone for a body
+    // over `MAX_GATHERED_BODY`, as for other member errors). With more
+    // tokens than that, their issues fill the 400 by themselves.
+    let named = if bytes.len() > MAX_GATHERED_BODY {
+        1
+    } else {
+        MAX_BODY_ISSUES
+    };
+    let pointers = pointers_at(&patched, at.get(..named).unwrap_or(&at));
     let mut issues: Vec<Issue> = pointers
         .iter()
-        .take(MAX_BODY_ISSUES)
         .map(|at| {
             value_issue(
                 IssueLocation::Body,
@@ -903,6 +912,9 @@ fn non_finite_issues<T: DeserializeOwned>(
             )
         })
         .collect();
+    if at.len() > pointers.len() {
+        return Some((issues, None));
+    }
     let mut de = serde_json::Deserializer::from_slice(&patched);
     let read = match serde_path_to_error::deserialize::<_, T>(Checked(&mut de)) {
         // A lone surrogate escape besides (`"\ud800"`): its issue, as the
@@ -1376,7 +1388,7 @@ mod tests {
             std::str::from_utf8(&doc).unwrap(),
             r#"{"a/b": 0, "x": {"y~z": [1, 0, "NaN"]}, "w": 0}"#
         );
-        assert_eq!(at, ["/a~1b", "/x/y~0z/1", "/w"]);
+        assert_eq!(pointers_at(&doc, &at), ["/a~1b", "/x/y~0z/1", "/w"]);
         // A document broken otherwise, or with no such token, is not patched.
         assert!(patch_non_finite(br#"{"a": NaN, "b": }"#).is_none());
         assert!(patch_non_finite(br#"{"a": NaN} x"#).is_none());
@@ -1388,11 +1400,33 @@ mod tests {
         assert!(patch_non_finite(br#"{"a": NaNx}"#).is_none());
         assert!(patch_non_finite(br#"{"a": "\"NaN"}"#).is_none());
         // A top-level token is the root.
-        assert_eq!(patch_non_finite(b"NaN").unwrap().1, [""]);
+        let (doc, at) = patch_non_finite(b"NaN").unwrap();
+        assert_eq!(pointers_at(&doc, &at), [""]);
         // Any number of them, in one pass.
         let many = format!("[{}]", vec!["NaN"; 5000].join(","));
-        let (_, at) = patch_non_finite(many.as_bytes()).unwrap();
-        assert_eq!((at.len(), at[4999].as_str()), (5000, "/4999"));
+        let (doc, at) = patch_non_finite(many.as_bytes()).unwrap();
+        assert_eq!(at.len(), 5000);
+        assert_eq!(pointers_at(&doc, &at[4999..]), ["/4999"]);
+    }
+
+    /// Only the tokens a 400 names get a pointer: a long key above many
+    /// tokens is not copied once per token (a 512 KiB key above 131,072
+    /// tokens asked for 64 GiB).
+    #[test]
+    fn only_the_named_tokens_get_a_pointer() {
+        use super::{MAX_BODY_ISSUES, non_finite_issues};
+        let key = "k".repeat(4096);
+        let doc = format!(r#"{{"{key}": [{}]}}"#, vec!["NaN"; 3000].join(","));
+        assert!(doc.len() < super::MAX_GATHERED_BODY);
+        let (issues, read) = non_finite_issues::<serde_json::Value>(doc.as_bytes()).unwrap();
+        assert_eq!(issues.len(), MAX_BODY_ISSUES);
+        assert_eq!(issues[19].name, format!("/{key}/19"));
+        assert!(read.is_none());
+        // Over the gathered size: the first token alone.
+        let big = format!(r#"{{"{}": [{}]}}"#, "k".repeat(40_000), vec!["NaN"; 3].join(","));
+        let (issues, read) = non_finite_issues::<serde_json::Value>(big.as_bytes()).unwrap();
+        assert_eq!(issues.len(), 1);
+        assert!(read.is_none());
     }
 
     #[test]
