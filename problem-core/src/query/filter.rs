@@ -292,15 +292,19 @@ impl Filter {
     /// [`QueryError::Invalid`]: an unknown operator (`operator_not_allowed`),
     /// an empty field name (`unknown_field`), more than 100 list values
     /// (`too_many_values`), a null test that is not `true`/`false`
-    /// (`invalid_value`).
+    /// (`invalid_value`), more than 64 filters (`too_many_filters`); a
+    /// parameter holding a NUL character (`invalid_value`, checked first:
+    /// those issues alone).
     pub fn parse(raw: &RawQuery) -> Result<Self, QueryError> {
+        let pairs = raw.borrowed();
+        // A NUL character is refused before anything else is parsed, as
+        // the typed query does (its `invalid_value` issues alone).
+        let nul = super::params::nul_issues(&pairs);
+        if !nul.is_empty() {
+            return QueryError::from_issues(nul).map(|()| Filter::default());
+        }
         let mut issues = Vec::new();
-        let f = parse_filter(
-            &raw.borrowed(),
-            None,
-            &FilterOptions::default(),
-            &mut issues,
-        );
+        let f = parse_filter(&pairs, None, &FilterOptions::default(), &mut issues);
         QueryError::from_issues(issues).map(|()| f)
     }
 }
@@ -508,17 +512,28 @@ fn parse_filter_over_limit(
             over = Some((at, limit));
         }
     }
+    // The limit is applied here, once: the pairs kept below may still count
+    // more than `max` (a pair holding a NUL is kept whatever its name or
+    // place, for the NUL rule), and a second look at the limit would come
+    // back here with the same pairs, for ever.
+    let counted = FilterOptions {
+        limits: QueryLimits {
+            max_filters: usize::MAX,
+            ..options.limits
+        },
+        ..options.clone()
+    };
     match over {
         None => {
             // Within the limit: the conditions alone, now under it.
             let conditions_only = raw.without_unreserved(|_, name| !is_condition(name));
-            parse_filter(&conditions_only, schema, options, issues)
+            parse_filter(&conditions_only, schema, &counted, issues)
         }
         Some((crossing, limit)) => {
             // The conditions before the crossing pair, at most `max` of
             // them, parsed for their own issues; the request fails anyway.
             let before = raw.without_unreserved(|at, name| at >= crossing || !is_condition(name));
-            parse_filter(&before, schema, options, issues);
+            parse_filter(&before, schema, &counted, issues);
             issues.push(limit);
             Filter::default()
         }
@@ -680,6 +695,33 @@ impl FieldSpec {
 
 #[cfg(test)]
 mod tests {
+    /// More than `max_filters` pairs with a NUL one at or after the limit:
+    /// the over-limit parse kept the NUL pair (for the NUL rule), its inner
+    /// parse crossed the limit again with the same pairs, and recursed
+    /// until the stack overflowed. `Filter::parse` also answers the NUL
+    /// issue first now.
+    #[test]
+    fn a_nul_pair_past_the_filter_limit_does_not_recurse() {
+        use super::{Filter, FilterOptions, parse_filter};
+        use crate::query::params::Pairs;
+        let mut query: Vec<String> = (0..64).map(|i| format!("a{i}=1")).collect();
+        query.push("x=%00".into());
+        let query = query.join("&");
+        let err = Filter::from_query_str(&query).unwrap_err();
+        let issues: Vec<(&str, &str)> = err
+            .issues()
+            .iter()
+            .map(|i| (i.name.as_ref(), i.code.as_ref()))
+            .collect();
+        assert_eq!(issues, [("x", "invalid_value")]);
+        // The parse itself, as a route without the NUL check would run it.
+        let pairs = Pairs::parse(&query).unwrap();
+        let mut issues = Vec::new();
+        let f = parse_filter(&pairs, None, &FilterOptions::default(), &mut issues);
+        assert!(f.is_empty());
+        assert_eq!(issues.last().map(|i| i.code.as_ref()), Some("too_many_filters"));
+    }
+
     use super::*;
 
     #[test]
