@@ -192,6 +192,36 @@ fn nul_in_a_tolerated_parameter_is_invalid_value() {
     }
 }
 
+/// A tolerated name or pattern that is also one of the collection's
+/// filter parameters is that filter: not dropped from the parse, the
+/// cursor binding or the links. Before, `tolerate(["year", "t*"])` turned
+/// the `year` and `title` filters off without a word (every row came back).
+#[test]
+fn a_tolerated_name_never_hides_a_filter() {
+    let config = query_support::config()
+        .tolerate(["year", "t*", "_"])
+        .unwrap();
+    let qs = "year=1999&title__contains=a&tx=1&_=2";
+    let q = TypedQuery::<Book>::from_query_str(qs, &config).unwrap();
+    let filters: Vec<(&str, Operator)> = q
+        .filter()
+        .conditions()
+        .iter()
+        .map(|c| (c.param.as_str(), c.op))
+        .collect();
+    assert_eq!(
+        filters,
+        [
+            ("year", Operator::Eq),
+            ("title__contains", Operator::Contains)
+        ]
+    );
+    // The links keep the filters and leave the tolerated `tx` and `_` out.
+    let page = q.page(vec![1], Some(30));
+    let links = page.links("/books", qs);
+    assert_eq!(links.self_, "/books?year=1999&title__contains=a");
+}
+
 #[test]
 fn exploded_lists_mean_comma_lists() {
     let exploded = book("id__in=1&id__in=2,3&sort=-year&sort=title&fields=id&fields=title");

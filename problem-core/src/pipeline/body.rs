@@ -1423,7 +1423,11 @@ mod tests {
         assert_eq!(issues[19].name, format!("/{key}/19"));
         assert!(read.is_none());
         // Over the gathered size: the first token alone.
-        let big = format!(r#"{{"{}": [{}]}}"#, "k".repeat(40_000), vec!["NaN"; 3].join(","));
+        let big = format!(
+            r#"{{"{}": [{}]}}"#,
+            "k".repeat(40_000),
+            vec!["NaN"; 3].join(",")
+        );
         let (issues, read) = non_finite_issues::<serde_json::Value>(big.as_bytes()).unwrap();
         assert_eq!(issues.len(), 1);
         assert!(read.is_none());

@@ -467,13 +467,7 @@ fn parse_filter_over_limit(
     options: &FilterOptions<'_>,
     issues: &mut Vec<Issue>,
 ) -> Filter {
-    let is_condition = |name: &str| {
-        schema.is_none_or(|schema| {
-            schema
-                .field(split_param(name, Some(schema)).0)
-                .is_some_and(|f| !f.operators.is_empty())
-        })
-    };
+    let is_condition = |name: &str| schema.is_none_or(|schema| is_filter_parameter(schema, name));
     let max = options.limits.max_filters;
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut conditions = 0usize;
@@ -538,6 +532,14 @@ fn parse_filter_over_limit(
             Filter::default()
         }
     }
+}
+
+/// Whether `name` is one of `schema`'s filter parameters (`year`,
+/// `year__gte`: a field with filter operators, with or without one).
+pub(crate) fn is_filter_parameter(schema: &QuerySchema, name: &str) -> bool {
+    schema
+        .field(split_param(name, Some(schema)).0)
+        .is_some_and(|f| !f.operators.is_empty())
 }
 
 /// Splits `field__op`; a whitelisted field whose name contains `__` wins.
@@ -719,7 +721,10 @@ mod tests {
         let mut issues = Vec::new();
         let f = parse_filter(&pairs, None, &FilterOptions::default(), &mut issues);
         assert!(f.is_empty());
-        assert_eq!(issues.last().map(|i| i.code.as_ref()), Some("too_many_filters"));
+        assert_eq!(
+            issues.last().map(|i| i.code.as_ref()),
+            Some("too_many_filters")
+        );
     }
 
     use super::*;

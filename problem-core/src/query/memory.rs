@@ -430,6 +430,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     fn list_extras(&self, offset: bool) -> ListExtras {
         ListExtras {
             tolerated: self.config_tolerated().clone(),
+            schema: Some(Q::SCHEMA),
             count: CountAnswer {
                 varies: offset && self.prefer_sent(),
                 applied: self.count_preference_applied().filter(|_| offset),

@@ -22,7 +22,8 @@ use super::count::{CountAnswer, PREFERENCE_APPLIED, Total};
 use super::error::ApplyError;
 use super::fields::FieldSelection;
 use super::pagination::Pagination;
-use super::tolerated::ToleratedParameters;
+use super::tolerated::{Tolerance, ToleratedParameters};
+use super::typed::QuerySchema;
 use crate::spec::MAX_LINK_HEADER_LENGTH;
 use crate::uri;
 
@@ -31,6 +32,9 @@ use crate::uri;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ListExtras {
     pub tolerated: ToleratedParameters,
+    /// The collection's whitelist: its filters are never dropped as
+    /// tolerated ([`Tolerance`]).
+    pub schema: Option<&'static QuerySchema>,
     pub count: CountAnswer,
     /// Whether a next offset page exists, when the application knows it
     /// ([`Page::with_next`]).
@@ -38,6 +42,14 @@ pub(crate) struct ListExtras {
 }
 
 impl ListExtras {
+    /// The tolerated parameters this list's links leave out.
+    fn tolerance(&self) -> Tolerance<'_> {
+        Tolerance {
+            patterns: &self.tolerated,
+            schema: self.schema,
+        }
+    }
+
     /// `Preference-Applied` and `Vary: Prefer`, when the listing reads `Prefer`.
     fn apply(&self, res: &mut HttpResponse) {
         if let Some(v) = self.count.header() {
@@ -324,7 +336,7 @@ pub(crate) fn url_with(
     name: &str,
     value: &str,
     drop: &[&str],
-    tolerated: &ToleratedParameters,
+    tolerated: Tolerance<'_>,
 ) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut placed = false;
@@ -339,7 +351,7 @@ pub(crate) fn url_with(
                 parts.push(format!("{name}={value}"));
                 placed = true;
             }
-        } else if !drop.contains(&decoded.as_str()) && !tolerated.matches(&decoded) {
+        } else if !drop.contains(&decoded.as_str()) && !tolerated.drops(&decoded) {
             parts.push(seg.to_owned());
         }
     }
@@ -350,7 +362,7 @@ pub(crate) fn url_with(
 }
 
 /// The request's own URL, without the tolerated parameters.
-pub(crate) fn self_url(path: &str, query: &str, tolerated: &ToleratedParameters) -> String {
+pub(crate) fn self_url(path: &str, query: &str, tolerated: Tolerance<'_>) -> String {
     let query = if tolerated.is_empty() {
         std::borrow::Cow::Borrowed(query)
     } else {
@@ -363,7 +375,7 @@ pub(crate) fn self_url(path: &str, query: &str, tolerated: &ToleratedParameters)
                         .next()
                         .map(|(k, _)| k.into_owned())
                         .unwrap_or_default();
-                    !seg.is_empty() && !tolerated.matches(&decoded)
+                    !seg.is_empty() && !tolerated.drops(&decoded)
                 })
                 .collect::<Vec<_>>()
                 .join("&"),
@@ -644,7 +656,7 @@ impl<T> Page<T> {
     /// ```
     pub fn links(&self, path: &str, query: &str) -> Links {
         let page = self.meta.page;
-        let tolerated = &self.extras.tolerated;
+        let tolerated = self.extras.tolerance();
         let at = |p: u64| url_with(path, query, "page", &p.to_string(), &["cursor"], tolerated);
         let known_pages = self
             .meta
@@ -825,7 +837,7 @@ impl<T> CursorPage<T> {
     /// );
     /// ```
     pub fn links(&self, path: &str, query: &str) -> Links {
-        let tolerated = &self.extras.tolerated;
+        let tolerated = self.extras.tolerance();
         let at = |c: &String| url_with(path, query, "cursor", c, &["page"], tolerated);
         Links {
             self_: self_url(path, query, tolerated),

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::config::HttpConfigError;
 
 use super::params::RESERVED_PARAMETERS;
+use super::typed::QuerySchema;
 
 /// One tolerated name or prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,10 +49,11 @@ impl fmt::Display for Pattern {
 ///
 /// Names are compared after percent-decoding, case-sensitively, like every
 /// other parameter name. Reserved parameters are never tolerated (a pattern
-/// that matches one is refused); a tolerated name that is also a field's
-/// filter parameter is tolerated, not a filter, so tolerate names no
-/// collection filters on (the configuration is shared by every collection,
-/// so this cannot be checked when it is built).
+/// that matches one is refused). A tolerated name never hides a filter: on
+/// a collection that filters on `ref`, `ref=1` and `ref__in=1,2` are that
+/// filter even when `ref` or `r*` is tolerated (the configuration is
+/// shared by every collection; it tolerates what a collection does not
+/// read).
 ///
 /// ```
 /// use problem_core::query::ToleratedParameters;
@@ -171,5 +173,29 @@ impl fmt::Display for ToleratedParameters {
             write!(f, "{p}")?;
         }
         Ok(())
+    }
+}
+
+/// One collection's view of the tolerated parameters: a tolerated name
+/// that is one of its filter parameters is that filter, not dropped.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Tolerance<'a> {
+    pub patterns: &'a ToleratedParameters,
+    /// The collection's whitelist; `None`: every tolerated name is dropped.
+    pub schema: Option<&'a QuerySchema>,
+}
+
+impl Tolerance<'_> {
+    /// Whether nothing is tolerated.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Whether the parameter `name` is dropped as tolerated.
+    pub(crate) fn drops(&self, name: &str) -> bool {
+        self.patterns.matches(name)
+            && !self
+                .schema
+                .is_some_and(|s| super::filter::is_filter_parameter(s, name))
     }
 }

@@ -520,7 +520,11 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         let raw = if config.tolerated().is_empty() {
             raw
         } else {
-            kept = raw.without_unreserved(|_, name| config.tolerated().matches(name));
+            let tolerance = super::tolerated::Tolerance {
+                patterns: config.tolerated(),
+                schema: Some(Q::SCHEMA),
+            };
+            kept = raw.without_unreserved(|_, name| tolerance.drops(name));
             &kept
         };
         let schema = Q::SCHEMA;
