@@ -54,7 +54,15 @@ pub enum ValueKind {
     /// `time::OffsetDateTime`: an RFC 3339 date-time, `2024-05-31T12:00:00Z`,
     /// with at most six fractional digits that are not zero (microseconds:
     /// PostgreSQL's precision, which a finer bound value is cut to) and in the
-    /// years 0000 to 9999 once in UTC.
+    /// years 0000 to 9999 once in UTC. A leap second (`23:59:60`, which RFC
+    /// 3339 allows) is refused: `time` reads it as `23:59:59.999999999`,
+    /// finer than microseconds, and neither database stores it.
+    ///
+    /// ```
+    /// use problem_core::query::ValueKind;
+    /// assert!(ValueKind::DateTime.parse("2016-12-31T23:59:59.999999Z").is_some());
+    /// assert!(ValueKind::DateTime.parse("2016-12-31T23:59:60Z").is_none());
+    /// ```
     DateTime,
     /// One of a fixed set of names: an enum of unit variants, serialized as
     /// strings (serde's default for them, after any `rename_all`). A query
