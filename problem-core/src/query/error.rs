@@ -273,7 +273,11 @@ pub(crate) fn invalid_filter_value(name: &str, value: &str, kind: ValueKind) -> 
         ValueKind::OneOf(names) => issue(
             name,
             code::INVALID_VALUE,
-            format!("`{}` is not one of the allowed values", shorten(value)),
+            if value.is_empty() {
+                "an empty value is not one of the allowed values".to_owned()
+            } else {
+                format!("`{}` is not one of the allowed values", shorten(value))
+            },
         )
         .with("expected", kind.expected())
         .with("allowed", names),
@@ -398,5 +402,28 @@ impl From<ApplyError> for actix_web::Error {
             .with_detail(err.to_string())
             .with_cause(err)
             .into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ValueKind, invalid_filter_value, invalid_value};
+
+    /// An empty value is named as such, never quoted as ``.
+    #[test]
+    fn empty_values_are_named_empty() {
+        let messages = [
+            invalid_value("page", "", "integer").message,
+            invalid_filter_value("status", "", ValueKind::OneOf(&["draft"])).message,
+            invalid_filter_value("status", "x", ValueKind::OneOf(&["draft"])).message,
+        ];
+        assert_eq!(
+            messages.map(|m| m.to_string()),
+            [
+                "an empty value is not a valid integer",
+                "an empty value is not one of the allowed values",
+                "`x` is not one of the allowed values",
+            ]
+        );
     }
 }
