@@ -896,7 +896,7 @@ fn non_finite_issues<T: DeserializeOwned>(
     // Named: at most the issues a 400 lists (the first alone for a body
     // over `MAX_GATHERED_BODY`, as for other member errors). With more
     // tokens than that, their issues fill the 400 by themselves.
-    let named = if bytes.len() > MAX_GATHERED_BODY {
+    let named = if patched.len() > MAX_GATHERED_BODY {
         1
     } else {
         MAX_BODY_ISSUES
@@ -1426,7 +1426,7 @@ mod tests {
         let big = format!(
             r#"{{"{}": [{}]}}"#,
             "k".repeat(40_000),
-            vec!["NaN"; 3].join(",")
+            ["NaN"; 3].join(",")
         );
         let (issues, read) = non_finite_issues::<serde_json::Value>(big.as_bytes()).unwrap();
         assert_eq!(issues.len(), 1);
