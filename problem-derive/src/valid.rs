@@ -438,11 +438,11 @@ fn no_such_field(arg: &ArgRef, owner: &str, case: &Case<'_>) -> String {
 }
 
 /// Headers a problem field can never send, each with the reason the
-/// error gives: the problem response sets the first four itself (spec,
-/// "Response format"; its body is plain JSON, and a compression layer
-/// outside writes `Content-Encoding`); the server writes the connection's
-/// own framing (RFC 9112 §6, RFC 9110 §7.6.1), and actix-web drops the
-/// last two from any response.
+/// error gives: the problem response sets the first three itself (spec,
+/// "Response format") and drops the fourth (its body is plain JSON; a
+/// compression layer outside writes `Content-Encoding` when it encodes);
+/// the server writes the connection's own framing (RFC 9112 §6, RFC 9110
+/// §7.6.1), and actix-web drops the last two from any response.
 const UNSENDABLE_HEADERS: [(&str, &str); 6] = [
     ("content-type", "is set by the problem response itself"),
     ("content-length", "is set by the problem response itself"),
@@ -452,7 +452,7 @@ const UNSENDABLE_HEADERS: [(&str, &str); 6] = [
     ),
     (
         "content-encoding",
-        "is set by the problem response itself (its body is plain JSON; a compression middleware adds it when it compresses)",
+        "is dropped by the problem response (its body is plain JSON; a compression middleware sets it when it compresses)",
     ),
     (
         "transfer-encoding",
