@@ -352,6 +352,11 @@ struct Encoded;
 #[problem(status = 409, type = "/problems/caf%C3%A9")]
 struct Cafe;
 
+/// The same page as [`Cafe`], its escape in lower case.
+#[derive(Debug, Problem)]
+#[problem(status = 409, type = "/problems/caf%c3%a9")]
+struct CafeLowerCase;
+
 /// An encoded `/`, which the router keeps encoded.
 #[derive(Debug, Problem)]
 #[problem(status = 409, type = "/problems/a%2Fb")]
@@ -375,9 +380,12 @@ struct EncodedDots;
 /// A percent-encoded type is served where a client dereferencing it asks:
 /// at its path as written, which actix-web's router decodes before it
 /// matches (all but `%`, `/` and `+`), and version-neutral under the URL
-/// path strategy. Before, `build()` refused every type with a `%`, while
-/// the derive requires non-ASCII text percent-encoded: such a type could
-/// never be served.
+/// path strategy however the request encodes it (a lower-case escape, an
+/// escaped `-`, an unsupported version). Before, `build()` refused every
+/// type with a `%`, while the derive requires non-ASCII text
+/// percent-encoded: such a type could never be served; and a request that
+/// encoded the path otherwise than the type reached the page with version
+/// headers, or got the 400 of an unsupported version.
 #[actix_web::test]
 async fn a_percent_encoded_type_is_served_where_clients_ask() {
     use problem_core::version::{V2, VersionConfig, VersionStrategy};
@@ -407,6 +415,9 @@ async fn a_percent_encoded_type_is_served_where_clients_ask() {
         ("/problems/caf%C3%A9", "/problems/caf%C3%A9"),
         ("/problems/a%2Fb", "/problems/a%2Fb"),
         ("/v2/problems/caf%C3%A9", "/problems/caf%C3%A9"),
+        ("/problems/caf%c3%a9", "/problems/caf%C3%A9"),
+        ("/problems/out%20of%2Dstock", "/problems/out%20of-stock"),
+        ("/v9/problems/caf%c3%a9", "/problems/caf%C3%A9"),
     ] {
         let req = TestRequest::get()
             .uri(uri)
@@ -497,6 +508,17 @@ fn a_type_page_that_cannot_be_served_is_refused_at_build() {
         ),
         HttpConfigError::InvalidRoute(
             "problem types `/problems/locked#retry` and `/problems/locked#wait` share the page `/problems/locked`, which can document one of them: give each type its own path".into()
+        )
+    );
+    // Two spellings of one page.
+    assert_eq!(
+        refused(
+            ProblemApp::builder()
+                .problem_type::<Cafe>()
+                .problem_type::<CafeLowerCase>()
+        ),
+        HttpConfigError::InvalidRoute(
+            "problem types `/problems/caf%C3%A9` and `/problems/caf%c3%a9` share the page `/problems/caf%c3%a9`, which can document one of them: give each type its own path".into()
         )
     );
     // The same type twice is one page.

@@ -130,7 +130,7 @@ pub trait DocumentedProblem {
 /// The cases of `P` whose page is served ([`ProblemTypeDoc::is_served`]),
 /// the first of each `type`, in case order: what
 /// `ProblemAppBuilder::problem_type` serves (and checks with
-/// [`page_path_mistake`]) and `openapi::problem_type_paths` documents.
+/// [`page_route`]) and `openapi::problem_type_paths` documents.
 pub(crate) fn served_docs<P: DocumentedProblem>() -> Vec<ProblemTypeDoc> {
     let mut served: Vec<ProblemTypeDoc> = Vec::new();
     for doc in P::problem_type_docs() {
@@ -160,7 +160,7 @@ pub(crate) fn page_route(path: &str) -> Result<Cow<'_, str>, &'static str> {
             "has a `.` or `..` segment, so a client resolves it to another path: write the path it resolves to",
         );
     }
-    let routed = match actix_router::Quoter::new(b"", b"%/+").requote(path.as_bytes()) {
+    let routed = match crate::uri::routed_bytes(path) {
         None => Cow::Borrowed(path),
         Some(bytes) => Cow::Owned(String::from_utf8(bytes).map_err(|_| {
             "has percent-escapes that decode to bytes that are not UTF-8, so no request path matches it: encode UTF-8 text (`%C3%A9` for `é`)"

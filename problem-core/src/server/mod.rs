@@ -107,8 +107,9 @@ pub struct ProblemAppBuilder {
     versioning: Option<VersionConfig>,
     conditional: ConditionalRequests,
     /// The pages already served ([`ProblemAppBuilder::problem_type`]): each
-    /// path and the type it documents.
-    problem_types: Vec<(&'static str, &'static str)>,
+    /// path as routed (decoded as the router decodes request paths) and
+    /// the type it documents.
+    problem_types: Vec<(String, &'static str)>,
     /// A `Cache-Control` value that is no header value, reported by `build()`.
     invalid_cache_control: Option<String>,
     /// Why a problem type's page cannot be served, reported by `build()`.
@@ -807,7 +808,7 @@ impl ProblemAppBuilder {
                     continue;
                 }
             };
-            match self.problem_types.iter().find(|(p, _)| *p == path) {
+            match self.problem_types.iter().find(|(p, _)| *p == routed) {
                 // Served already, for a type registered before.
                 Some((_, t)) if *t == doc.problem_type => continue,
                 // Two types, one page: one of them would go undocumented.
@@ -823,7 +824,7 @@ impl ProblemAppBuilder {
                 }
                 None => {}
             }
-            self.problem_types.push((path, doc.problem_type));
+            self.problem_types.push((routed.clone(), doc.problem_type));
             let doc = Arc::new(doc);
             self.routes = self
                 .routes

@@ -328,17 +328,31 @@ impl VersionConfig {
     /// Whether `path` is version-neutral: equal to a neutral path, or below
     /// it (`/health` covers `/health` and `/health/live`, not `/healthz`),
     /// or the path of a problem type page a `ProblemApp` serves (that path
-    /// alone: a route below it stays versioned).
+    /// alone: a route below it stays versioned). `path` is compared as
+    /// actix-web's router matches it, percent-escapes decoded but `%25`,
+    /// `%2F` and `%2B`, so every request routed to a neutral path is
+    /// neutral (`/h%65alth` is `/health`).
     ///
     /// ```
     /// use problem_core::version::{VersionConfig, VersionStrategy};
     /// let config = VersionConfig::builder(VersionStrategy::url_path()).neutral_path("/health").build()?;
     /// assert!(config.is_neutral("/health"));
     /// assert!(config.is_neutral("/health/live"));
+    /// assert!(config.is_neutral("/h%65alth"));
     /// assert!(!config.is_neutral("/healthz"));
+    /// assert!(!config.is_neutral("/health%2Flive"));
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn is_neutral(&self, path: &str) -> bool {
+        if path.contains('%') {
+            self.is_neutral_routed(&crate::uri::routed_path(path))
+        } else {
+            self.is_neutral_routed(path)
+        }
+    }
+
+    /// [`Self::is_neutral`] of a path as the router matches it.
+    fn is_neutral_routed(&self, path: &str) -> bool {
         self.neutral_paths.iter().any(|n| {
             n == "/"
                 || path
@@ -367,9 +381,10 @@ impl VersionConfig {
     /// Makes the path of a `ProblemApp`'s problem type page, which
     /// documents the same problem type for every version, version-neutral,
     /// unless it is already; the paths below it are not (an application's
-    /// `GET /orders/{id}` stays versioned beside a type `/orders`).
+    /// `GET /orders/{id}` stays versioned beside a type `/orders`). `path`
+    /// is the page's route, decoded as the router decodes request paths.
     pub(crate) fn add_neutral_page(&mut self, path: &str) {
-        if !self.is_neutral(path) {
+        if !self.is_neutral_routed(path) {
             self.neutral_pages.push(path.to_owned());
         }
     }
