@@ -47,7 +47,7 @@ use problem_core::openapi::{
     prefer_count_parameter, preference_applied_header, problem_response, problem_type_paths,
     tolerated_description, tolerated_parameters,
 };
-use problem_core::query::{CountStrategy, ToleratedParameters};
+use problem_core::query::{CollectionQuery as _, CountStrategy, ToleratedParameters};
 use problem_core::version::{ApiVersion, VersionConfig, constraints_of};
 
 use super::books::{self, COVER_MEDIA_TYPES};
@@ -326,10 +326,14 @@ fn listing_conventions(doc: &mut Document, tolerated: &ToleratedParameters) {
         return;
     };
     let parameters = op.parameters.get_or_insert_with(Vec::new);
-    parameters.extend(tolerated_parameters(tolerated).into_iter().map(RefOr::T));
+    parameters.extend(
+        tolerated_parameters(tolerated, list::BookQuery::SCHEMA)
+            .into_iter()
+            .map(RefOr::T),
+    );
     parameters.push(RefOr::T(prefer_count_parameter(CountStrategy::Exact)));
     let description = op.description.get_or_insert_with(String::new);
-    let extra = tolerated_description(tolerated);
+    let extra = tolerated_description(tolerated, list::BookQuery::SCHEMA);
     if !extra.is_empty() {
         description.push(' ');
         description.push_str(&extra);

@@ -10,6 +10,7 @@ use utoipa::openapi::{RefOr, Required};
 
 use utoipa::openapi::header::{Header, HeaderBuilder};
 
+use crate::query::is_filter_parameter;
 use crate::query::{
     Class, CountStrategy, Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator,
     QuerySchema, ToleratedParameters, ValueKind,
@@ -442,24 +443,40 @@ pub fn preference_applied_header() -> Header {
 }
 
 /// The tolerated parameters with an exact name (`_`) as optional string
-/// query parameters, described as accepted and ignored; `prefix*` patterns
-/// have no OpenAPI parameter form (a client may send any name with the
-/// prefix) and are left to the operation's description (see
-/// [`tolerated_description`]).
+/// query parameters of a collection, described as accepted and ignored;
+/// `prefix*` patterns have no OpenAPI parameter form (a client may send
+/// any name with the prefix) and are left to the operation's description
+/// (see [`tolerated_description`]). A tolerated name that is one of the
+/// collection's filter parameters is that filter, documented by
+/// [`query_parameters`], so it is left out here.
 /// Feature `openapi`.
 ///
 /// ```
+/// use problem_core::CollectionQuery;
 /// use problem_core::openapi::tolerated_parameters;
-/// use problem_core::query::ToleratedParameters;
-/// let params = tolerated_parameters(&ToleratedParameters::new(["_", "utm_*"]).unwrap());
+/// use problem_core::query::{CollectionQuery as _, ToleratedParameters};
+/// #[derive(CollectionQuery)]
+/// #[query(key = "id")]
+/// #[allow(dead_code)]
+/// struct BookQuery {
+///     #[query(filter(eq), sort)]
+///     id: i64,
+///     #[query(filter(gte))]
+///     year: i32,
+/// }
+/// let tolerated = ToleratedParameters::new(["_", "utm_*", "year"]).unwrap();
+/// let params = tolerated_parameters(&tolerated, BookQuery::SCHEMA);
 /// let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
 /// assert_eq!(names, ["_"]);
 /// ```
-pub fn tolerated_parameters(tolerated: &ToleratedParameters) -> Vec<Parameter> {
+pub fn tolerated_parameters(
+    tolerated: &ToleratedParameters,
+    schema: &QuerySchema,
+) -> Vec<Parameter> {
     tolerated
         .patterns()
         .into_iter()
-        .filter(|p| !p.ends_with('*'))
+        .filter(|p| !p.ends_with('*') && !is_filter_parameter(schema, p))
         .map(|name| {
             query(
                 name,
@@ -470,31 +487,64 @@ pub fn tolerated_parameters(tolerated: &ToleratedParameters) -> Vec<Parameter> {
         .collect()
 }
 
-/// A sentence naming every tolerated parameter, for an operation's
-/// description: `` Tolerated parameters, accepted and ignored: `_`, any
-/// parameter starting with `utm_`. `` (empty when nothing is tolerated).
+/// A sentence naming every tolerated parameter of a collection, for an
+/// operation's description: `` Tolerated parameters, accepted and ignored:
+/// `_`, any parameter starting with `utm_`. `` (empty when nothing is
+/// tolerated). An exact name that is one of the collection's filter
+/// parameters is left out (it is that filter), and a prefix that such
+/// parameters start with says "other than the filters".
 /// Feature `openapi`.
 ///
 /// ```
+/// use problem_core::CollectionQuery;
 /// use problem_core::openapi::tolerated_description;
-/// use problem_core::query::ToleratedParameters;
+/// use problem_core::query::{CollectionQuery as _, ToleratedParameters};
+/// #[derive(CollectionQuery)]
+/// #[query(key = "id")]
+/// #[allow(dead_code)]
+/// struct BookQuery {
+///     #[query(filter(eq), sort)]
+///     id: i64,
+///     #[query(filter(gte))]
+///     year: i32,
+/// }
 /// assert_eq!(
-///     tolerated_description(&ToleratedParameters::new(["_", "utm_*"]).unwrap()),
+///     tolerated_description(&ToleratedParameters::new(["_", "utm_*"]).unwrap(), BookQuery::SCHEMA),
 ///     "Tolerated parameters, accepted and ignored (not filters, left out of the links and cursors): `_`, any parameter starting with `utm_`."
 /// );
+/// assert_eq!(
+///     tolerated_description(&ToleratedParameters::new(["year", "y*"]).unwrap(), BookQuery::SCHEMA),
+///     "Tolerated parameters, accepted and ignored (not filters, left out of the links and cursors): any parameter starting with `y` other than the filters."
+/// );
 /// ```
-pub fn tolerated_description(tolerated: &ToleratedParameters) -> String {
-    if tolerated.is_empty() {
-        return String::new();
-    }
+pub fn tolerated_description(tolerated: &ToleratedParameters, schema: &QuerySchema) -> String {
     let entries: Vec<String> = tolerated
         .patterns()
         .into_iter()
-        .map(|p| match p.strip_suffix('*') {
-            Some(prefix) => format!("any parameter starting with `{prefix}`"),
-            None => format!("`{p}`"),
+        .filter_map(|p| match p.strip_suffix('*') {
+            Some(prefix) => {
+                // A name with the prefix may be a filter: the field itself,
+                // or the field with `__` and an operator.
+                let filters = schema.fields.iter().any(|f| {
+                    !f.operators.is_empty()
+                        && (f.name.starts_with(prefix)
+                            || prefix.strip_prefix(f.name).is_some_and(|rest| {
+                                "__".starts_with(rest) || rest.starts_with("__")
+                            }))
+                });
+                let but = if filters {
+                    " other than the filters"
+                } else {
+                    ""
+                };
+                Some(format!("any parameter starting with `{prefix}`{but}"))
+            }
+            None => (!is_filter_parameter(schema, &p)).then(|| format!("`{p}`")),
         })
         .collect();
+    if entries.is_empty() {
+        return String::new();
+    }
     format!(
         "Tolerated parameters, accepted and ignored (not filters, left out of the links and cursors): {}.",
         entries.join(", ")

@@ -50,10 +50,11 @@ impl fmt::Display for Pattern {
 /// Names are compared after percent-decoding, case-sensitively, like every
 /// other parameter name. Reserved parameters are never tolerated (a pattern
 /// that matches one is refused). A tolerated name never hides a filter: on
-/// a collection that filters on `ref`, `ref=1` and `ref__in=1,2` are that
-/// filter even when `ref` or `r*` is tolerated (the configuration is
-/// shared by every collection; it tolerates what a collection does not
-/// read).
+/// a collection that filters on `ref`, `ref=1`, `ref__in=1,2` and every
+/// other `ref__<operator>` are that filter even when `ref` or `r*` is
+/// tolerated, so an operator `ref` does not allow is refused
+/// (`operator_not_allowed`), not ignored (the configuration is shared by
+/// every collection; it tolerates what a collection does not read).
 ///
 /// ```
 /// use problem_core::query::ToleratedParameters;
