@@ -208,7 +208,7 @@ mod tests {
     /// attribute is one error, not one per check (rustc does not merge
     /// different ones; `trybuild` would hide the repeats).
     #[test]
-    fn constraints_are_read_once_per_handler() {
+    fn each_handler_is_listed_once_per_use() {
         for (list, handlers) in [
             ("a", 1),
             ("a, b", 2),

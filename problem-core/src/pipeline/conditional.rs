@@ -190,9 +190,10 @@ pub fn check_preconditions<M: HttpMessage>(
 /// "<current>"` would pass for `"<current>"`. Empty list elements
 /// (`a, , b`) are allowed, and a field with no element at all is the
 /// empty list (RFC 9110 §5.6.1), which names no tag. A tag may hold
-/// `obs-text` (bytes from 0x80, RFC 9110 §8.8.3); one that is not UTF-8 is
-/// read with replacement characters, so it matches no tag this crate or a
-/// handler makes.
+/// `obs-text` (bytes from 0x80, RFC 9110 §8.8.3); a line that is not
+/// UTF-8 is read with each invalid sequence replaced by U+FFFD, so such a
+/// tag matches only a tag holding U+FFFD in its place (never one this
+/// crate makes, which are hex).
 fn tag_list(headers: &HeaderMap, name: &header::HeaderName) -> Option<IfMatch> {
     let mut any = false;
     let mut tags = Vec::new();

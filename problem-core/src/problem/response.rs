@@ -106,8 +106,10 @@ fn problem_bytes_response<B: MessageBody + 'static>(
 }
 
 /// The fixed 500 problem response used when a problem cannot be rendered:
-/// `type`, `title`, `status` and, when known, `instance` (spec, "Problem
-/// body": `instance` is always present; `""` outside the pipeline).
+/// `type`, `title`, `status` and `instance` when given (spec, "Problem
+/// body": `instance` is always present): the request path in the
+/// pipeline, `""` from `standalone_response`, and from `problem_response`
+/// the problem's own, omitted when it has none.
 pub(crate) fn fallback_response(instance: Option<&str>) -> HttpResponse {
     let mut body =
         String::from(r#"{"type":"about:blank","title":"Internal Server Error","status":500"#);

@@ -222,9 +222,12 @@ struct KeyMacs {
 /// Cursors carry no expiry: one stays valid while its key is configured,
 /// and is refused (`invalid_cursor`) once the key is removed. A cursor's
 /// tag (the whole 32-byte HMAC-SHA256) is compared with each key's in
-/// constant time (`subtle`) before anything in the cursor is decoded, and
-/// every failure is the same `invalid_cursor` issue, so neither the time
-/// nor the answer tells which part of a forged cursor was wrong.
+/// constant time (`subtle`) before the payload is parsed, and every
+/// failure of a forged or damaged cursor is the same `invalid_cursor`
+/// issue, so neither the time nor the answer tells which part of the
+/// payload was wrong. (A token that is not base64url, or too short to
+/// hold a tag, is refused before any tag is computed; a genuine cursor
+/// used with another sort, filter or search is `cursor_mismatch`.)
 ///
 /// `CursorKeys` has no built-in default key. Without configured keys
 /// (`QueryConfig::cursor_keys`), the `Collection` extractor signs with a

@@ -147,7 +147,8 @@ impl<R, C: VersionConstraints> VersionedOutput for Versioned<R, C> {
 }
 
 /// The constraints a `#[versioned(...)]` handler records; usable in const
-/// context (where `versioned![...]` asserts that handlers do not overlap).
+/// context (to check, as `versioned![...]` does, that handlers do not
+/// overlap).
 ///
 /// # Errors
 /// A compile error when `handler` has no `#[versioned(...)]` attribute

@@ -155,7 +155,7 @@ pub use version_macros::versioned_table as versioned;
 pub mod __private {
     pub use super::{
         ApiVersion, RouteHandler, VersionConstraint, VersionConstraints, Versioned,
-        VersionedHandler, VersionedRoute, constraints_of,
+        VersionedHandler, VersionedRoute,
     };
 
     use std::marker::PhantomData;
