@@ -160,7 +160,7 @@ pub(crate) fn page_route(path: &str) -> Result<Cow<'_, str>, &'static str> {
             "has a `.` or `..` segment, so a client resolves it to another path: write the path it resolves to",
         );
     }
-    let routed = match crate::uri::routed_bytes(path) {
+    let routed = match crate::routing::path::routed_bytes(path) {
         None => Cow::Borrowed(path),
         Some(bytes) => Cow::Owned(String::from_utf8(bytes).map_err(|_| {
             "has percent-escapes that decode to bytes that are not UTF-8, so no request path matches it: encode UTF-8 text (`%C3%A9` for `é`)"

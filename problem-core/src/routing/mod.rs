@@ -64,6 +64,7 @@ pub(crate) use args::takes_api_version;
 mod guard;
 mod overlap;
 mod panic;
+pub(crate) mod path;
 
 use std::sync::Arc;
 

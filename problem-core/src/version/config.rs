@@ -344,8 +344,10 @@ impl VersionConfig {
     /// # Ok::<(), problem_core::HttpConfigError>(())
     /// ```
     pub fn is_neutral(&self, path: &str) -> bool {
-        if path.contains('%') {
-            self.is_neutral_routed(&crate::uri::routed_path(path))
+        if self.neutral_paths.is_empty() && self.neutral_pages.is_empty() {
+            false
+        } else if path.contains('%') {
+            self.is_neutral_routed(&crate::routing::path::routed_path(path))
         } else {
             self.is_neutral_routed(path)
         }
