@@ -229,6 +229,7 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
 
     /// The JSON bytes of the document, as `serde_json::to_vec` writes
     /// them (see [`JsonSink`]).
+    #[inline]
     pub(crate) fn to_vec(&self, capacity: usize) -> serde_json::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(capacity);
         let mut sink = JsonSink::open(&mut out);
@@ -238,6 +239,7 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
     }
 
     /// The members in their fixed order, with the shadowing rules.
+    #[inline]
     fn write_members<K: MemberSink>(&self, sink: &mut K) -> Result<(), K::Error> {
         // A `type` set at run time (`HttpException::with_type`, a
         // hand-written `Problem`) is written as a URI reference whatever it

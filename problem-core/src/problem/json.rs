@@ -109,6 +109,9 @@ impl MemberSink for JsonSink<'_> {
         value.write_json(self.out)
     }
 
+    // Inlined into each problem type's rendering, wherever the compiler
+    // places this module (a 404 problem is one call per member otherwise).
+    #[inline]
     fn field<T: Member + ?Sized>(&mut self, field: Field, value: &T) -> serde_json::Result<()> {
         let prefix = if self.empty { field.first } else { field.next };
         self.empty = false;
