@@ -5,7 +5,9 @@
 //! Properties (RFC 9110 §13.1.1, §13.1.2, §8.8.3): never panics; the answer
 //! is exactly that of an independent reading of the grammar
 //! `"*" / #entity-tag` (every line of the field together; an element that
-//! is not an entity tag, or `*` beside tags, fails the precondition):
+//! is not an entity tag, or `*` beside tags, fails the precondition; a
+//! field with no element is the empty list, RFC 9110 §5.6.1; a tag may hold
+//! obs-text, bytes from 0x80, RFC 9110 §8.8.3):
 //! `If-Match` passes when absent, for `*` with a current representation, or
 //! when a listed tag is strongly equal to the current one; `If-None-Match`
 //! (after `If-Match`) fails for `*` with a current representation, or when a
@@ -24,10 +26,9 @@ enum Field {
     Tags(Vec<(bool, Vec<u8>)>),
 }
 
-/// `etagc = %x21 / %x23-7E / obs-text`; a field line holding bytes beyond
-/// ASCII is refused before (the header value is not read as text).
+/// `etagc = %x21 / %x23-7E / obs-text` (RFC 9110 §8.8.3).
 fn etagc(b: u8) -> bool {
-    b == 0x21 || (0x23..=0x7e).contains(&b)
+    b == 0x21 || (0x23..=0x7e).contains(&b) || b >= 0x80
 }
 
 /// The reference reading of every line of a field.
@@ -35,8 +36,11 @@ fn parse(lines: &[&[u8]]) -> Option<Field> {
     let mut any = false;
     let mut tags = Vec::new();
     for line in lines {
-        // A value the `http` crate keeps as text: visible ASCII, space, tab.
-        if !line.iter().all(|b| *b == b'\t' || (0x20..0x7f).contains(b)) {
+        // A field value: visible ASCII, obs-text, space, tab.
+        if !line
+            .iter()
+            .all(|b| *b == b'\t' || (0x20..0x7f).contains(b) || *b >= 0x80)
+        {
             return None;
         }
         let mut i = 0;
@@ -77,8 +81,9 @@ fn parse(lines: &[&[u8]]) -> Option<Field> {
     }
     match (any, tags.is_empty()) {
         (true, true) => Some(Field::Any),
-        (false, false) => Some(Field::Tags(tags)),
-        _ => None,
+        // No element at all is the empty list, which names no tag.
+        (false, _) => Some(Field::Tags(tags)),
+        (true, false) => None,
     }
 }
 
