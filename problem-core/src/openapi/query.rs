@@ -10,11 +10,11 @@ use utoipa::openapi::{RefOr, Required};
 
 use utoipa::openapi::header::{Header, HeaderBuilder};
 
-use crate::query::is_filter_parameter;
 use crate::query::{
     Class, CountStrategy, Direction, FieldSpec, MAX_LIST_VALUES, MAX_SEARCH_TERMS, Operator,
     QuerySchema, ToleratedParameters, ValueKind,
 };
+use crate::query::{is_filter_parameter, prefix_may_name_filter};
 use crate::spec::DEFAULT_MAX_VALUE_LENGTH;
 
 fn query(name: impl Into<String>, description: String, schema: impl Into<SchemaArg>) -> Parameter {
@@ -523,16 +523,7 @@ pub fn tolerated_description(tolerated: &ToleratedParameters, schema: &QuerySche
         .into_iter()
         .filter_map(|p| match p.strip_suffix('*') {
             Some(prefix) => {
-                // A name with the prefix may be a filter: the field itself,
-                // or the field with `__` and an operator.
-                let filters = schema.fields.iter().any(|f| {
-                    !f.operators.is_empty()
-                        && (f.name.starts_with(prefix)
-                            || prefix.strip_prefix(f.name).is_some_and(|rest| {
-                                "__".starts_with(rest) || rest.starts_with("__")
-                            }))
-                });
-                let but = if filters {
+                let but = if prefix_may_name_filter(schema, prefix) {
                     " other than the filters"
                 } else {
                     ""

@@ -542,6 +542,21 @@ pub(crate) fn is_filter_parameter(schema: &QuerySchema, name: &str) -> bool {
         .is_some_and(|f| !f.operators.is_empty())
 }
 
+/// Whether some parameter starting with `prefix` is one of `schema`'s
+/// filter parameters ([`is_filter_parameter`]): a filtered field's name
+/// starts with `prefix`, or `prefix` is such a name followed by a start of
+/// `__` or by `__` and more (`year`, `y`, `year_`, `year__g`).
+#[cfg(feature = "openapi")]
+pub(crate) fn prefix_may_name_filter(schema: &QuerySchema, prefix: &str) -> bool {
+    schema.fields.iter().any(|f| {
+        !f.operators.is_empty()
+            && (f.name.starts_with(prefix)
+                || prefix
+                    .strip_prefix(f.name)
+                    .is_some_and(|rest| "__".starts_with(rest) || rest.starts_with("__")))
+    })
+}
+
 /// Splits `field__op`; a whitelisted field whose name contains `__` wins.
 fn split_param<'a>(name: &'a str, schema: Option<&QuerySchema>) -> (&'a str, Option<&'a str>) {
     if schema.is_some_and(|s| s.field(name).is_some()) {

@@ -140,6 +140,8 @@ pub(crate) use extract::random_cursor_keys;
 pub use extract::{Collection, QueryConfig, RANDOM_CURSOR_KEY_WARNING};
 pub use fields::FieldSelection;
 #[cfg(feature = "openapi")]
+pub(crate) use filter::prefix_may_name_filter;
+#[cfg(feature = "openapi")]
 pub(crate) use filter::{Class, is_filter_parameter};
 pub use filter::{Filter, FilterCondition, Operand, Operator, UnknownOperator, escape_like};
 pub use fold::fold_case;
