@@ -92,6 +92,22 @@ fn json_doc() -> serde_json::Value {
     })
 }
 
+/// `app` as a test service: its routes under its versioning and error
+/// pipeline.
+macro_rules! serve {
+    ($app:expr) => {{
+        let app = $app;
+        let a = app.clone();
+        test::init_service(
+            App::new()
+                .configure(move |c| a.configure(c))
+                .wrap(app.versioning())
+                .wrap(app.pipeline()),
+        )
+        .await
+    }};
+}
+
 macro_rules! service {
     () => {{
         let app = ProblemApp::builder()
@@ -241,14 +257,7 @@ async fn type_pages_are_version_neutral() {
         })
         .build()
         .unwrap();
-    let a = app.clone();
-    let svc = test::init_service(
-        App::new()
-            .configure(move |c| a.configure(c))
-            .wrap(app.versioning())
-            .wrap(app.pipeline()),
-    )
-    .await;
+    let svc = serve!(app);
     for (uri, version) in [
         ("/problems/duplicate-isbn", "1"),
         ("/problems/duplicate-isbn", "9"),
@@ -402,14 +411,7 @@ async fn a_percent_encoded_type_is_served_where_clients_ask() {
         .problem_type::<EncodedSlash>()
         .build()
         .unwrap();
-    let a = app.clone();
-    let svc = test::init_service(
-        App::new()
-            .configure(move |c| a.configure(c))
-            .wrap(app.versioning())
-            .wrap(app.pipeline()),
-    )
-    .await;
+    let svc = serve!(app);
     for (uri, ty) in [
         ("/problems/out%20of-stock", "/problems/out%20of-stock"),
         ("/problems/caf%C3%A9", "/problems/caf%C3%A9"),
