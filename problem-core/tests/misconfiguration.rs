@@ -465,9 +465,24 @@ fn a_deprecation_that_can_never_be_sent_is_refused() {
         VersionConfig::builder(VersionStrategy::header())
             .deprecated_with(
                 version::V2,
-                Deprecation::new().message("Use v3:\tsee https://example.com/é")
+                Deprecation::new().message("Use v3:\tsee https://example.com/migrate")
             )
             .build()
             .is_ok()
+    );
+    // A header value is US-ASCII (RFC 9110 §5.5): clients read the bytes
+    // of a UTF-8 `é` as two ISO-8859-1 characters.
+    let err = VersionConfig::builder(VersionStrategy::header())
+        .deprecated_with(
+            version::V2,
+            Deprecation::new().message("Use v3: see https://example.com/é"),
+        )
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        HttpConfigError::InvalidVersionConfig(
+            "the deprecation message of version 2.0 holds the non-ASCII character 'é': header values are US-ASCII (RFC 9110 §5.5; clients read other bytes as ISO-8859-1), so write the text in ASCII and put the rest behind a deprecation link".to_owned()
+        ),
     );
 }

@@ -70,9 +70,9 @@ pub enum ValueKind {
     /// values compare and sort as text, so the SQL column holds the names as
     /// text. No order (`gt`...) and no text matching apply. An item's or a
     /// row's value that is not listed (a variant a newer build added) is
-    /// read as text all the same. A name holding a comma cannot be sent in
-    /// `in` or `not_in`, which split on commas; `#[derive(QueryValue)]`
-    /// refuses one.
+    /// read as text all the same. A name holding a comma, or the empty
+    /// name, cannot be sent in `in` or `not_in`, which split on commas and
+    /// refuse empty entries; `#[derive(QueryValue)]` refuses both.
     ///
     /// ```
     /// use problem_core::query::{FieldValue, ValueKind};

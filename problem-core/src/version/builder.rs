@@ -301,9 +301,10 @@ impl VersionConfigBuilder {
     /// - every version of a non-empty `supported_versions` is removed;
     /// - a deprecated version is not in a non-empty `supported_versions`
     ///   (and not removed): it could never be served;
-    /// - a deprecation message is empty (or only whitespace), or holds a
+    /// - a deprecation message is empty (or only whitespace), holds a
     ///   control character other than tab (a line break cannot be sent in
-    ///   a header field);
+    ///   a header field), or a character outside US-ASCII (a header value
+    ///   holds only US-ASCII; RFC 9110 §5.5);
     /// - a sunset date is earlier than the deprecation date (in whole
     ///   seconds, as the headers carry them);
     /// - a date has no IMF-fixdate (before 1970 or after 9999);
@@ -313,7 +314,8 @@ impl VersionConfigBuilder {
     /// - the strategy is unusable: an invalid header name or one of HTTP's
     ///   own request headers (`Accept`, `Host`...), an empty query
     ///   parameter name or a collection parameter's (`page`, `sort`...), a
-    ///   vendor that is not `vnd.<name>` with token characters, a prefix
+    ///   vendor that is not `vnd.<name>` with token characters or that
+    ///   holds a `+` (the `.v<N>+json` suffix is the strategy's), a prefix
     ///   with `?` or `#`, an empty combination;
     /// - a neutral path does not start with `/`, or holds `?`, `#` or a
     ///   character a request path carries percent-encoded (space, `|`,
@@ -343,6 +345,11 @@ impl VersionConfigBuilder {
     ///     .build()
     ///     .unwrap_err();
     /// assert!(err.to_string().contains("the deprecation message of version 2.0 cannot be sent in a header"));
+    /// let err = VersionConfig::builder(VersionStrategy::header())
+    ///     .deprecated_with(ApiVersion::V2, Deprecation::new().message("Passez à la v3"))
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("the deprecation message of version 2.0 holds the non-ASCII character 'à'"));
     /// ```
     pub fn build(self) -> Result<VersionConfig, HttpConfigError> {
         let fail = |m: String| Err(HttpConfigError::InvalidVersionConfig(m));
@@ -402,6 +409,13 @@ impl VersionConfigBuilder {
             {
                 return fail(format!(
                     "the deprecation message of version {version} cannot be sent in a header: {message:?} holds a control character (a line break?)"
+                ));
+            }
+            if let Some(message) = &d.message
+                && let Some(c) = message.chars().find(|c| !c.is_ascii())
+            {
+                return fail(format!(
+                    "the deprecation message of version {version} holds the non-ASCII character {c:?}: header values are US-ASCII (RFC 9110 §5.5; clients read other bytes as ISO-8859-1), so write the text in ASCII and put the rest behind a deprecation link"
                 ));
             }
             for (what, date) in [("deprecation date", d.date), ("sunset date", d.sunset)] {

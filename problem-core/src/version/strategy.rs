@@ -242,9 +242,18 @@ impl VersionStrategy {
     /// `"vnd.catalog"` (or just `"catalog"`, to which `vnd.` is added) for
     /// `Accept: application/vnd.catalog.v2+json`.
     ///
+    /// The vendor holds no `+`: the strategy writes `.v<N>+json` after it,
+    /// so `"vnd.catalog+json"` is refused when the configuration is built
+    /// ([`HttpConfigError::InvalidVersionConfig`](crate::HttpConfigError::InvalidVersionConfig)).
+    ///
     /// ```
-    /// use problem_core::version::VersionStrategy;
+    /// use problem_core::version::{VersionConfig, VersionStrategy};
     /// assert_eq!(VersionStrategy::media_type("catalog"), VersionStrategy::media_type("vnd.catalog"));
+    /// let err = VersionConfig::builder(VersionStrategy::media_type("vnd.catalog+json")).build().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     r#"invalid version configuration: media type vendor "vnd.catalog+json" holds a `+`: the strategy adds the version and the suffix itself (application/vnd.catalog.v2+json), so write "vnd.catalog""#
+    /// );
     /// ```
     pub fn media_type(vendor: impl Into<String>) -> Self {
         let vendor = vendor.into();
@@ -418,6 +427,11 @@ impl VersionStrategy {
                     {
                         return fail(format!(
                             "media type vendor {vendor:?} must be vnd.<name> with token characters, e.g. vnd.catalog"
+                        ));
+                    }
+                    if let Some((name, _)) = vendor.split_once('+') {
+                        return fail(format!(
+                            "media type vendor {vendor:?} holds a `+`: the strategy adds the version and the suffix itself (application/{name}.v2+json), so write {name:?}"
                         ));
                     }
                 }

@@ -90,6 +90,17 @@ pub(crate) fn names(input: &Input<'_>) -> Result<Vec<String>, Option<Error>> {
             ));
             continue;
         }
+        // `in` and `not_in` refuse an empty entry (`status__in=a,,b`).
+        if serialized.is_empty() {
+            push(Error::new(
+                span,
+                format!(
+                    "`{}` serializes as the empty name, and `in` and `not_in` refuse empty entries, so it could never be sent in them: rename it to a non-empty name",
+                    v.ident.unraw()
+                ),
+            ));
+            continue;
+        }
         if serialized.chars().count() > DEFAULT_MAX_VALUE_LENGTH {
             push(Error::new(
                 span,
