@@ -50,7 +50,8 @@ fn u64_ids_over_i64_max_are_invalid_values() {
     assert_eq!(
         serde_json::to_value(err.issues()).unwrap(),
         json!([{"location": "query", "name": "id", "code": "invalid_value",
-                "message": "`9223372036854775808` is not a valid integer", "expected": "integer"}])
+                "message": "`9223372036854775808` is not an integer from 0 to 9223372036854775807",
+                "expected": "integer", "minimum": 0, "maximum": i64::MAX}])
     );
 }
 

@@ -320,7 +320,7 @@ fn typed_whitelist_errors() {
             {"location": "query", "name": "published__gt", "code": "invalid_value", "message": "`2024-13-01` is not a valid RFC 3339 date", "expected": "RFC 3339 date"},
             {"location": "query", "name": "available", "code": "invalid_value", "message": "`yes` is not a valid boolean", "expected": "boolean"},
             {"location": "query", "name": "id__in", "code": "invalid_value", "message": "`x` is not a valid integer", "expected": "integer"},
-            {"location": "query", "name": "year", "code": "invalid_value", "message": "`99999999999` is not a valid integer", "expected": "integer"}
+            {"location": "query", "name": "year", "code": "invalid_value", "message": "`99999999999` is not an integer from -2147483648 to 2147483647", "expected": "integer", "minimum": -2147483648_i64, "maximum": 2147483647}
         ])
     );
     assert_eq!(

@@ -268,7 +268,37 @@ pub(crate) fn too_many_values(name: &str, max: usize, what: &str) -> Issue {
 
 /// `invalid_value` of a filter value that `kind` does not parse: the
 /// `expected` member, and for [`ValueKind::OneOf`] the `allowed` names.
+/// An integer outside the field's range says the range (members `minimum`
+/// and `maximum`), and an RFC 3339 date-time no column holds says why.
 pub(crate) fn invalid_filter_value(name: &str, value: &str, kind: ValueKind) -> Issue {
+    if let ValueKind::Integer { min, max } = kind
+        && matches!(
+            super::params::parse_int(value),
+            super::params::Int::Value(_)
+        )
+    {
+        return issue(
+            name,
+            code::INVALID_VALUE,
+            format!("`{}` is not an integer from {min} to {max}", shorten(value)),
+        )
+        .with("expected", kind.expected())
+        .with("minimum", min)
+        .with("maximum", max);
+    }
+    if let ValueKind::DateTime = kind
+        && let Some(reason) = super::value::date_time_refusal(value)
+    {
+        return issue(
+            name,
+            code::INVALID_VALUE,
+            format!(
+                "`{}` is an RFC 3339 date-time no filter can compare: {reason}",
+                shorten(value)
+            ),
+        )
+        .with("expected", kind.expected());
+    }
     match kind {
         ValueKind::OneOf(names) => issue(
             name,
@@ -408,6 +438,54 @@ impl From<ApplyError> for actix_web::Error {
 #[cfg(test)]
 mod tests {
     use super::{ValueKind, invalid_filter_value, invalid_value};
+
+    /// An integer outside the field's range, and a date-time that parses
+    /// but is refused, say why instead of "not a valid".
+    #[test]
+    fn refused_numbers_and_date_times_say_why() {
+        let small = ValueKind::Integer {
+            min: -32768,
+            max: 32767,
+        };
+        let issue = invalid_filter_value("year", "99999", small);
+        assert_eq!(
+            issue.message,
+            "`99999` is not an integer from -32768 to 32767"
+        );
+        assert_eq!(
+            serde_json::to_value(&issue).unwrap(),
+            serde_json::json!({
+                "location": "query", "name": "year", "code": "invalid_value",
+                "message": "`99999` is not an integer from -32768 to 32767",
+                "expected": "integer", "minimum": -32768, "maximum": 32767,
+            })
+        );
+        let id = ValueKind::Integer {
+            min: 0,
+            max: i64::MAX,
+        };
+        assert_eq!(
+            invalid_filter_value("id", "9223372036854775808", id).message,
+            "`9223372036854775808` is not an integer from 0 to 9223372036854775807"
+        );
+        assert_eq!(
+            invalid_filter_value("id", "1.5", id).message,
+            "`1.5` is not a valid integer"
+        );
+        let at = |v| invalid_filter_value("at", v, ValueKind::DateTime).message;
+        assert_eq!(
+            at("2024-01-01T00:00:00.1234567Z"),
+            "`2024-01-01T00:00:00.1234567Z` is an RFC 3339 date-time no filter can compare: its fraction is finer than microseconds (write at most six fraction digits)"
+        );
+        assert_eq!(
+            at("9999-12-31T23:00:00-05:00"),
+            "`9999-12-31T23:00:00-05:00` is an RFC 3339 date-time no filter can compare: it falls outside the years 0000 to 9999 in UTC"
+        );
+        assert_eq!(
+            at("2024-13-01T00:00:00Z"),
+            "`2024-13-01T00:00:00Z` is not a valid RFC 3339 date-time"
+        );
+    }
 
     /// An empty value is named as such, never quoted as ``.
     #[test]

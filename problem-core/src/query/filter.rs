@@ -762,7 +762,11 @@ mod tests {
         let int = ValueKind::Integer { min: 0, max: 9 };
         let mut issues = Vec::new();
         let bad = vec!["x"; 100].join(",");
-        for (value, first) in [("1,x,y", "x"), ("10,2", "10"), (bad.as_str(), "x")] {
+        for (value, first, message) in [
+            ("1,x,y", "x", "`x` is not a valid integer"),
+            ("10,2", "10", "`10` is not an integer from 0 to 9"),
+            (bad.as_str(), "x", "`x` is not a valid integer"),
+        ] {
             issues.clear();
             let parsed = parse_operand(
                 "id__in",
@@ -773,15 +777,20 @@ mod tests {
                 &mut issues,
             );
             assert_eq!(parsed, None, "{value}");
+            let issue = match issues.as_slice() {
+                [one] => one,
+                many => panic!("{value}: {many:?}"),
+            };
             assert_eq!(
-                serde_json::to_value(&issues).unwrap(),
-                serde_json::json!([{
-                    "location": "query", "name": "id__in", "code": "invalid_value",
-                    "message": format!("`{first}` is not a valid integer"),
-                    "expected": "integer"
-                }]),
+                (
+                    issue.name.as_str(),
+                    issue.code.as_ref(),
+                    issue.message.as_ref()
+                ),
+                ("id__in", "invalid_value", message),
                 "{value}"
             );
+            assert!(message.starts_with(&format!("`{first}`")));
         }
     }
 

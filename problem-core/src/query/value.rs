@@ -268,6 +268,20 @@ fn parse_date_time(s: &str) -> Option<OffsetDateTime> {
     ((0..=9999).contains(&utc.year()) && utc.nanosecond() % 1000 == 0).then_some(utc)
 }
 
+/// Why [`parse_date_time`] refuses `s` although it is an RFC 3339
+/// `date-time`, for the message of its issue; `None` when `s` is not one
+/// (or is accepted).
+pub(crate) fn date_time_refusal(s: &str) -> Option<&'static str> {
+    let t = OffsetDateTime::parse(s, &Rfc3339).ok()?;
+    if t.nanosecond() % 1000 != 0 {
+        return Some("its fraction is finer than microseconds (write at most six fraction digits)");
+    }
+    match t.checked_to_offset(UtcOffset::UTC) {
+        Some(utc) if (0..=9999).contains(&utc.year()) => None,
+        Some(_) | None => Some("it falls outside the years 0000 to 9999 in UTC"),
+    }
+}
+
 /// A typed filter value, cursor value or field value of an item.
 ///
 /// ```
