@@ -84,6 +84,33 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
 
 /// At most this many issues are gathered from one body's member errors.
 const MAX_BODY_ISSUES: usize = 20;
+/// No further issue is gathered once the names (JSON pointers) of those
+/// gathered reach this many bytes: a pointer can be twice as long as the
+/// key it names (`/` is written `~1`), so twenty of them could make a 400
+/// forty times the size of a 16 KiB body. The first issue is always named.
+const MAX_NAMED_BYTES: usize = 16 * 1024;
+
+/// Whether `issues` holds as many issues as one body's 400 names: the
+/// count, or the bytes of their names ([`MAX_NAMED_BYTES`]).
+fn issues_full(issues: &[Issue]) -> bool {
+    issues.len() >= MAX_BODY_ISSUES
+        || issues.iter().map(|i| i.name.len()).sum::<usize>() >= MAX_NAMED_BYTES
+}
+
+/// How many of `pointers` a 400 names: at most [`MAX_BODY_ISSUES`], and
+/// no more once their bytes reach [`MAX_NAMED_BYTES`] (the first always).
+fn named_within_budget(pointers: &[String]) -> usize {
+    let mut bytes = 0;
+    pointers
+        .iter()
+        .take(MAX_BODY_ISSUES)
+        .take_while(|p| {
+            let fits = bytes < MAX_NAMED_BYTES;
+            bytes += p.len();
+            fits
+        })
+        .count()
+}
 /// Every member error is gathered from a body of at most this many bytes;
 /// a larger one's 400 names its first member error. Gathering holds the
 /// document as a `serde_json::Value`, which can take a hundred times the
@@ -198,7 +225,7 @@ fn member_issues<T: DeserializeOwned>(
             }
             None => {
                 // The document itself, or more than the bounds allow: stop.
-                if name.is_empty() || issues.len() == MAX_BODY_ISSUES {
+                if name.is_empty() || issues_full(&issues) {
                     break;
                 }
                 let unknown = found.code == crate::query::code::UNKNOWN_FIELD;
@@ -281,7 +308,7 @@ fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Ve
                 *tried
             }
             None => {
-                if field.is_empty() || field.contains('/') || issues.len() == MAX_BODY_ISSUES {
+                if field.is_empty() || field.contains('/') || issues_full(&issues) {
                     break;
                 }
                 let unknown = found_issue.code == crate::query::code::UNKNOWN_FIELD;
@@ -901,7 +928,8 @@ fn non_finite_issues<T: DeserializeOwned>(
     } else {
         MAX_BODY_ISSUES
     };
-    let pointers = pointers_at(&patched, at.get(..named).unwrap_or(&at));
+    let mut pointers = pointers_at(&patched, at.get(..named).unwrap_or(&at));
+    pointers.truncate(named_within_budget(&pointers));
     let mut issues: Vec<Issue> = pointers
         .iter()
         .map(|at| {
@@ -964,8 +992,10 @@ fn non_finite_issues<T: DeserializeOwned>(
 /// `Malformed JSON body`; members missing, of the wrong type or unknown
 /// (`deny_unknown_fields`) 400 `Request validation failed` with one
 /// `issues` entry per member, each naming its JSON pointer, in the order
-/// they are read, at most 20 (a body over 16 KiB, or one holding a number
-/// beyond `f64`'s range or a lone surrogate escape: the first); more than 1000 form
+/// they are read, at most 20, and none once the pointers listed reach 16
+/// KiB (a pointer under long keys can be twice the body's size); a body
+/// over 16 KiB, or one holding a number beyond `f64`'s range or a lone
+/// surrogate escape, lists the first only; more than 1000 form
 /// fields 413
 /// `The request body has more than 1000 fields.`; an unreadable body 400
 /// `Failed to read request body`; over [`BodyConfig::limit`] an empty 413;
@@ -1415,7 +1445,7 @@ mod tests {
     #[test]
     fn only_the_named_tokens_get_a_pointer() {
         use super::{MAX_BODY_ISSUES, non_finite_issues};
-        let key = "k".repeat(4096);
+        let key = "k".repeat(512);
         let doc = format!(r#"{{"{key}": [{}]}}"#, vec!["NaN"; 3000].join(","));
         assert!(doc.len() < super::MAX_GATHERED_BODY);
         let (issues, read) = non_finite_issues::<serde_json::Value>(doc.as_bytes()).unwrap();
@@ -1431,6 +1461,71 @@ mod tests {
         let (issues, read) = non_finite_issues::<serde_json::Value>(big.as_bytes()).unwrap();
         assert_eq!(issues.len(), 1);
         assert!(read.is_none());
+    }
+
+    /// The names of a 400's issues stop at about 16 KiB: a key of 9,000
+    /// `/` (each written `~1`) above many tokens is named once, not twenty
+    /// times (a 16 KB body made a 643 KB 400), and member errors under long
+    /// keys stop likewise.
+    #[test]
+    fn the_names_of_a_400_stop_at_a_byte_budget() {
+        use std::collections::BTreeMap;
+
+        use super::{MAX_BODY_ISSUES, MAX_NAMED_BYTES, non_finite_issues, parse_json};
+        let key = "/".repeat(9000);
+        let doc = format!(r#"{{"{key}": [{}]}}"#, ["NaN"; 80].join(","));
+        assert!(doc.len() < super::MAX_GATHERED_BODY);
+        let (issues, read) = non_finite_issues::<serde_json::Value>(doc.as_bytes()).unwrap();
+        let lengths: Vec<usize> = issues.iter().map(|i| i.name.len()).collect();
+        assert_eq!(lengths, [18_003]);
+        assert!(issues[0].name == format!("/{}/0", "~1".repeat(9000)));
+        assert!(read.is_none());
+        // Keys of 1,000 bytes, each pointer 2,003: the budget is reached
+        // after the ninth (16,027 bytes), in a body under 16 KiB.
+        let key = |i: usize| format!("{i}{}", "/".repeat(999));
+        let pointer = |i: usize| format!("/{i}/{i}{}", "~1".repeat(999));
+        let doc = format!(
+            "[{}]",
+            (0..15)
+                .map(|i| format!(r#"{{"{}": NaN}}"#, key(i)))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert!(doc.len() < super::MAX_GATHERED_BODY);
+        let (issues, _) = non_finite_issues::<serde_json::Value>(doc.as_bytes()).unwrap();
+        let names: Vec<String> = issues.iter().map(|i| i.name.clone()).collect();
+        let expected: Vec<String> = (0..9).map(pointer).collect();
+        assert_eq!(names.len(), expected.len());
+        assert!(names == expected);
+        // Member errors: a map of records, each refusing an unknown member.
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Record {
+            a: i32,
+        }
+        let doc = format!(
+            "{{{}}}",
+            (0..15)
+                .map(|i| format!(r#""{}": {{"a": 1, "x": 2}}"#, key(i)))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert!(doc.len() < super::MAX_GATHERED_BODY);
+        let Err(super::BodyError::Members { issues, .. }) =
+            parse_json::<BTreeMap<String, Record>>(doc.as_bytes())
+        else {
+            panic!("not member errors");
+        };
+        let names: Vec<String> = issues.iter().map(|i| i.name.clone()).collect();
+        let expected: Vec<String> = (0..9)
+            .map(|i| format!("/{i}{}/x", "~1".repeat(999)))
+            .collect();
+        assert_eq!(names.len(), expected.len());
+        assert!(names == expected);
+        assert!(issues.len() < MAX_BODY_ISSUES);
+        let named: usize = names.iter().map(String::len).sum();
+        assert!((MAX_NAMED_BYTES..MAX_NAMED_BYTES + 2005).contains(&named));
     }
 
     #[test]
