@@ -130,6 +130,12 @@ async fn url_path_strategy_strips_the_segment_before_routing() {
     assert_eq!(body(res).await, "book 7 v2");
     let res = run(c(), get("/v2/echo?page=2&q=a%20b")).await;
     assert_eq!(body(res).await, "/echo?page=2&q=a%20b");
+    // The segment is read as the router reads the path: `%32` is `2`.
+    let res = run(c(), get("/v%32/books/7")).await;
+    assert_eq!(res.headers().get("x-api-version").unwrap(), "2");
+    assert_eq!(body(res).await, "book 7 v2");
+    let res = run(c(), get("/%76%31/books")).await;
+    assert_eq!(body(res).await, "books v1");
 }
 
 #[actix_web::test]

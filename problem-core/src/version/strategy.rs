@@ -113,7 +113,9 @@ impl Default for VersionStrategy {
 }
 
 impl VersionStrategy {
-    /// The URL-path strategy without a prefix: `/v1/users`.
+    /// The URL-path strategy without a prefix: `/v1/users`. The segment is
+    /// read as actix-web's router reads the path, its escapes decoded (RFC
+    /// 3986 §6.2.2.2): `/v%32/users` is version 2.
     ///
     /// ```
     /// use actix_web::test::TestRequest;
@@ -121,6 +123,7 @@ impl VersionStrategy {
     ///
     /// let s = VersionStrategy::url_path();
     /// assert_eq!(s.extract(&TestRequest::get().uri("/v2.1/books").to_http_request()), Ok(Some(ApiVersion::new(2, 1))));
+    /// assert_eq!(s.extract(&TestRequest::get().uri("/v%32/books").to_http_request()), Ok(Some(ApiVersion::V2)));
     /// assert_eq!(s.extract(&TestRequest::get().uri("/videos").to_http_request()), Ok(None));
     /// ```
     pub fn url_path() -> Self {
@@ -618,7 +621,7 @@ fn from_path(head: &RequestHead, prefix: Option<&str>) -> Result<Option<ApiVersi
 
 fn from_path_str(path: &str, prefix: Option<&str>) -> Result<Option<ApiVersion>, VersionError> {
     match path_segment(path, prefix) {
-        Some(seg) => parse_carried(seg.text).map(Some),
+        Some(seg) => parse_carried(&seg.text).map(Some),
         None => Ok(None),
     }
 }
@@ -714,32 +717,41 @@ fn from_media_type(head: &RequestHead, vendor: &str) -> Result<Option<ApiVersion
 
 /// A version segment: its text (`v2`) and the bytes to remove (`/v2`).
 struct Segment<'a> {
-    text: &'a str,
+    /// The segment as actix-web's router reads it: `/v%32` is `v2` (RFC
+    /// 3986 §6.2.2.2), borrowed when it holds no `%`.
+    text: Cow<'a, str>,
     start: usize,
     end: usize,
 }
 
 fn path_segment<'a>(path: &'a str, prefix: Option<&str>) -> Option<Segment<'a>> {
     // Without a prefix most paths are ruled out by their second byte.
-    if prefix.is_none() && !matches!(path.as_bytes().get(1), Some(b'v' | b'V')) {
+    if prefix.is_none() && !matches!(path.as_bytes().get(1), Some(b'v' | b'V' | b'%')) {
         return None;
     }
     let prefix = prefix.map(|p| p.trim_end_matches('/')).unwrap_or("");
     let rest = path.strip_prefix(prefix)?;
     let start = prefix.len();
     let after_slash = rest.strip_prefix('/')?;
+    let raw = after_slash.split('/').next().unwrap_or("");
+    // Decoded as the router decodes the path it routes (`%2F` is not a
+    // `/`, so the segment ends where the raw one does).
+    let text = if raw.contains('%') {
+        crate::routing::path::routed_path(raw)
+    } else {
+        Cow::Borrowed(raw)
+    };
     // `v<digit>` starts the segment, or there is no version segment.
-    let mut bytes = after_slash.bytes();
+    let mut bytes = text.bytes();
     let carries = matches!(bytes.next(), Some(b'v' | b'V'))
         && bytes.next().is_some_and(|b| b.is_ascii_digit());
     if !carries {
         return None;
     }
-    let text = after_slash.split('/').next().unwrap_or("");
     Some(Segment {
         text,
         start,
-        end: start + 1 + text.len(),
+        end: start + 1 + raw.len(),
     })
 }
 
@@ -1094,7 +1106,23 @@ mod tests {
         assert_eq!(s.strip_path("/v1.2.3/users").as_deref(), Some("/users"));
         assert_eq!(s.strip_path("/v2x/health").as_deref(), Some("/health"));
         assert_eq!(s.strip_path("/vx/users"), None);
+        // Escapes are read as the router reads them: `%32` is `2`, `%76`
+        // is `v`; `%2F` is no `/`.
+        for encoded in ["/v%32/users", "/%76%32/users", "/V%32/users"] {
+            assert_eq!(
+                s.strip_path(encoded).as_deref(),
+                Some("/users"),
+                "{encoded}"
+            );
+        }
+        assert_eq!(s.strip_path("/v%32%2Fx/users").as_deref(), Some("/users"));
+        assert_eq!(s.strip_path("/%76x/users"), None);
+        assert_eq!(s.strip_path("/%zz/users"), None);
         let p = VersionStrategy::url_path_with_prefix("/api");
+        assert_eq!(
+            p.strip_path("/api/v%32/users").as_deref(),
+            Some("/api/users")
+        );
         assert_eq!(p.strip_path("/api/v1/users").as_deref(), Some("/api/users"));
         assert_eq!(p.strip_path("/api/v1").as_deref(), Some("/api"));
         let h = VersionStrategy::header();
