@@ -37,6 +37,48 @@ pub(crate) fn constraints(args: TokenStream) -> syn::Result<Vec<Constraint>> {
     errors.finish().map(|()| out)
 }
 
+/// The string literals of a constraint list written another way: the
+/// right side of `key = "1.x"`, an array `["1.x", "2.x"]`, or literals
+/// joined by an operator (`"1.x" | "2.x"`); `None` when anything else is
+/// in it.
+#[allow(
+    clippy::wildcard_enum_match_arm,
+    reason = "syn::Expr is #[non_exhaustive]: every other expression holds no constraint list"
+)]
+fn wrapped_literals(expr: &Expr) -> Option<Vec<String>> {
+    #[allow(
+        clippy::wildcard_enum_match_arm,
+        reason = "syn::Expr is #[non_exhaustive]: every other expression holds no constraint list"
+    )]
+    fn leaves(expr: &Expr, out: &mut Vec<String>) -> Option<()> {
+        match expr {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) => out.push(s.value()),
+            Expr::Binary(b) => {
+                leaves(&b.left, out)?;
+                leaves(&b.right, out)?;
+            }
+            Expr::Array(a) => {
+                for e in &a.elems {
+                    leaves(e, out)?;
+                }
+            }
+            Expr::Paren(p) => leaves(&p.expr, out)?,
+            Expr::Group(g) => leaves(&g.expr, out)?,
+            _ => return None,
+        }
+        Some(())
+    }
+    let mut out = Vec::new();
+    match expr {
+        Expr::Assign(a) => leaves(&a.right, &mut out)?,
+        Expr::Binary(_) | Expr::Array(_) | Expr::Paren(_) => leaves(expr, &mut out)?,
+        _ => return None,
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 #[allow(
     clippy::wildcard_enum_match_arm,
     reason = "syn::Expr is #[non_exhaustive]: every other expression is the mistake reported"
@@ -62,6 +104,21 @@ fn constraint(mut expr: &Expr) -> syn::Result<Constraint> {
             ));
         }
         _ => {
+            // The constraints are right, their wrapping is not
+            // (`version = "1.x"`, `["1.x", "2.x"]`, `"1.x" | "2.x"`): the
+            // attribute to write.
+            if let Some(texts) = wrapped_literals(expr) {
+                let list: Vec<String> = texts.iter().map(|t| format!("{t:?}")).collect();
+                let what = if texts.len() == 1 {
+                    "the constraint alone"
+                } else {
+                    "the constraints separated by commas"
+                };
+                return Err(syn::Error::new_spanned(
+                    expr,
+                    format!("write {what}: #[versioned({})]", list.join(", ")),
+                ));
+            }
             return Err(syn::Error::new_spanned(
                 expr,
                 format!("expected a version constraint string literal: {USAGE}"),

@@ -174,6 +174,10 @@ pub(crate) fn table(t: &Table) -> TokenStream {
             )
         }
     });
+    // Not spanned on the handler (where a fallback that is no handler
+    // would be reported better): so spanned, clippy's `unused_async` fires
+    // on an `async fn` fallback without `.await` (the pass case
+    // `versioned_ok` checks it does not).
     let fallback = t.fallback.as_ref().map(|f| {
         let expr = &f.expr;
         quote!(.fallback(::problem_core::__private::version::RouteHandler::new(#expr)))

@@ -164,12 +164,42 @@ pub(crate) fn is_route_attr(attr: &syn::Attribute) -> bool {
 /// arguments.
 pub(crate) fn table(t: &Table) -> syn::Result<()> {
     if t.handlers.is_empty() {
-        return Err(syn::Error::new(
-            proc_macro2::Span::call_site(),
-            "versioned! needs at least one #[versioned] handler, e.g. versioned![list_books_v1, list_books_v3]",
-        ));
+        // With only a fallback, point at it: a plain route serves it.
+        return Err(match &t.fallback {
+            Some(fallback) => syn::Error::new(
+                fallback.span,
+                "versioned! needs at least one #[versioned] handler besides the fallback: list them before it (versioned![list_v1, list_v2, fallback = list_any]), or route the fallback alone as a plain handler (`.get(path, list_any)`)",
+            ),
+            None => syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "versioned! needs at least one #[versioned] handler, e.g. versioned![list_books_v1, list_books_v3]",
+            ),
+        });
     }
     for (n, path) in t.handlers.iter().enumerate() {
+        // The handlers are named in a constant item (the overlap checks),
+        // where an enclosing impl's `Self` is not in scope.
+        if let Some(first) = path.segments.first()
+            && first.ident == "Self"
+        {
+            let rest: Vec<String> = path
+                .segments
+                .iter()
+                .skip(1)
+                .map(|s| s.ident.to_string())
+                .collect();
+            let rest = if rest.is_empty() {
+                "list".to_owned()
+            } else {
+                rest.join("::")
+            };
+            return Err(syn::Error::new_spanned(
+                &first.ident,
+                format!(
+                    "versioned! cannot name a handler through `Self`: write the type's name instead of `Self`, e.g. `versioned![Books::{rest}]` in `impl Books`"
+                ),
+            ));
+        }
         if let Some(seg) = path
             .segments
             .iter()
