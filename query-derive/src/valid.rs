@@ -87,10 +87,7 @@ pub(crate) fn check(input: &Input<'_>) -> syn::Result<Resolved> {
         if let Some(r) = &f.attrs.rename
             && !valid_param_name(&r.value())
         {
-            push(Error::new(
-                r.span(),
-                "`rename` must be a non-empty name of letters, digits and `_` without `__` (it becomes a query parameter name)",
-            ));
+            push(Error::new(r.span(), rename_advice(&r.value(), &f.name)));
         }
         if let Some(c) = &f.attrs.column {
             let v = c.value();
@@ -678,9 +675,65 @@ fn valid_param_name(s: &str) -> bool {
     !s.is_empty() && !s.contains("__") && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The message for a `rename` that is no query parameter name, with one
+/// to write: a sign dropped (a sort direction belongs to `default_sort`),
+/// every other character not allowed made `_`, `__` made `_`.
+fn rename_advice(value: &str, field: &str) -> String {
+    let rule = "a query parameter name is letters, digits and `_`, without `__`";
+    let unsigned = value.trim_start_matches(['-', '+']);
+    let mut name = String::new();
+    for c in unsigned.chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+        if !(c == '_' && name.ends_with('_')) {
+            name.push(c);
+        }
+    }
+    let name = name.trim_matches('_');
+    let name = if name.is_empty() { field } else { name };
+    if unsigned.len() < value.len() {
+        format!(
+            "`rename = {value:?}` is not a query parameter name ({rule}): write `rename = {name:?}`; a `-` sorts descending in `default_sort = \"-{name}\"` on the struct, or in the request's `sort=-{name}`"
+        )
+    } else {
+        format!(
+            "`rename = {value:?}` is not a query parameter name ({rule}): write e.g. `rename = {name:?}`"
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{repeated_sign, sort_suggestion, spaced_sign, spelled_direction};
+
+    #[test]
+    fn rename_suggestions() {
+        use super::rename_advice;
+        let rule = "a query parameter name is letters, digits and `_`, without `__`";
+        assert_eq!(
+            rename_advice("api-version", "v"),
+            format!(
+                "`rename = \"api-version\"` is not a query parameter name ({rule}): write e.g. `rename = \"api_version\"`"
+            )
+        );
+        assert_eq!(
+            rename_advice("book  id", "id"),
+            format!(
+                "`rename = \"book  id\"` is not a query parameter name ({rule}): write e.g. `rename = \"book_id\"`"
+            )
+        );
+        assert_eq!(
+            rename_advice("", "year"),
+            format!(
+                "`rename = \"\"` is not a query parameter name ({rule}): write e.g. `rename = \"year\"`"
+            )
+        );
+        assert_eq!(
+            rename_advice("-year", "published"),
+            format!(
+                "`rename = \"-year\"` is not a query parameter name ({rule}): write `rename = \"year\"`; a `-` sorts descending in `default_sort = \"-year\"` on the struct, or in the request's `sort=-year`"
+            )
+        );
+    }
 
     #[test]
     fn default_sort_suggestions() {
