@@ -255,30 +255,50 @@ fn parse_date(s: &str) -> Option<Date> {
     Date::parse(s, format_description!("[year]-[month]-[day]")).ok()
 }
 
-/// An RFC 3339 `date-time`, in UTC. The instant must also fall in the years
-/// 0000 to 9999 in UTC: `9999-12-31T23:00:00-05:00` is in year 10000 there,
-/// which neither `time` (without `large-dates`) nor a database column holds.
-/// A finer fraction than microseconds is refused: PostgreSQL cuts a bound
-/// `timestamptz` to microseconds, so `__lt=..00.0000001Z` would match other
-/// rows there than in memory.
+/// An RFC 3339 `date-time`, in UTC ([`read_date_time`]).
 fn parse_date_time(s: &str) -> Option<OffsetDateTime> {
-    let utc = OffsetDateTime::parse(s, &Rfc3339)
-        .ok()?
-        .checked_to_offset(UtcOffset::UTC)?;
-    ((0..=9999).contains(&utc.year()) && utc.nanosecond() % 1000 == 0).then_some(utc)
+    read_date_time(s).ok()
 }
 
-/// Why [`parse_date_time`] refuses `s` although it is an RFC 3339
-/// `date-time`, for the message of its issue; `None` when `s` is not one
-/// (or is accepted).
-pub(crate) fn date_time_refusal(s: &str) -> Option<&'static str> {
-    let t = OffsetDateTime::parse(s, &Rfc3339).ok()?;
+/// Why [`read_date_time`] refuses a text.
+enum DateTimeRefusal {
+    /// Not an RFC 3339 `date-time`.
+    NotRfc3339,
+    /// A fraction finer than microseconds.
+    FinerThanMicroseconds,
+    /// An instant outside the years 0000 to 9999 in UTC.
+    OutsideYears,
+}
+
+/// An RFC 3339 `date-time`, in UTC, or why it is refused: the one home of
+/// the rules. The instant must fall in the years 0000 to 9999 in UTC:
+/// `9999-12-31T23:00:00-05:00` is in year 10000 there, which neither
+/// `time` (without `large-dates`) nor a database column holds. A finer
+/// fraction than microseconds is refused: PostgreSQL cuts a bound
+/// `timestamptz` to microseconds, so `__lt=..00.0000001Z` would match other
+/// rows there than in memory.
+fn read_date_time(s: &str) -> Result<OffsetDateTime, DateTimeRefusal> {
+    let t = OffsetDateTime::parse(s, &Rfc3339).map_err(|_| DateTimeRefusal::NotRfc3339)?;
     if t.nanosecond() % 1000 != 0 {
-        return Some("its fraction is finer than microseconds (write at most six fraction digits)");
+        return Err(DateTimeRefusal::FinerThanMicroseconds);
     }
-    match t.checked_to_offset(UtcOffset::UTC) {
-        Some(utc) if (0..=9999).contains(&utc.year()) => None,
-        Some(_) | None => Some("it falls outside the years 0000 to 9999 in UTC"),
+    t.checked_to_offset(UtcOffset::UTC)
+        .filter(|utc| (0..=9999).contains(&utc.year()))
+        .ok_or(DateTimeRefusal::OutsideYears)
+}
+
+/// Why [`read_date_time`] refuses `s` although it is an RFC 3339
+/// `date-time`, for the message of its issue; `None` when `s` is not one,
+/// or is accepted.
+pub(crate) fn date_time_refusal(s: &str) -> Option<&'static str> {
+    match read_date_time(s) {
+        Err(DateTimeRefusal::FinerThanMicroseconds) => {
+            Some("its fraction is finer than microseconds (write at most six fraction digits)")
+        }
+        Err(DateTimeRefusal::OutsideYears) => {
+            Some("it falls outside the years 0000 to 9999 in UTC")
+        }
+        Ok(_) | Err(DateTimeRefusal::NotRfc3339) => None,
     }
 }
 
