@@ -11,6 +11,9 @@ use problem_core::version::{self, VersionConfig, VersionStrategy};
 use problem_core::{CollectionQuery, HttpConfigError, versioned};
 use serde_json::{Value, json};
 
+mod app_support;
+use app_support::serve;
+
 #[derive(CollectionQuery, serde::Serialize)]
 #[query(key = "id")]
 struct OrderQuery {
@@ -32,24 +35,6 @@ async fn list_v2() -> HttpResponse {
 
 async fn any_version() -> HttpResponse {
     HttpResponse::Ok().finish()
-}
-
-/// The app as a user wires it: routes, versioning inside the pipeline.
-async fn serve(
-    app: ProblemApp,
-) -> impl actix_web::dev::Service<
-    actix_http::Request,
-    Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
-    Error = actix_web::Error,
-> {
-    let a = app.clone();
-    test::init_service(
-        App::new()
-            .configure(move |c| a.configure(c))
-            .wrap(app.versioning())
-            .wrap(app.pipeline()),
-    )
-    .await
 }
 
 /// Issue 15, row 2: `versioned![...]` without `.versioning(config)` is an

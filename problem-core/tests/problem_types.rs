@@ -8,6 +8,9 @@ use actix_web::{App, HttpResponse};
 use problem_core::server::ProblemApp;
 use problem_core::{DocumentedProblem, HttpConfigError, Problem};
 
+mod app_support;
+use app_support::serve;
+
 /// A book with this ISBN already exists.
 ///
 /// ISBNs are unique across the catalog & its <archive>.
@@ -90,22 +93,6 @@ fn json_doc() -> serde_json::Value {
             {"name": "raw", "type": "any", "required": true, "description": ""}
         ]
     })
-}
-
-/// `app` as a test service: its routes under its versioning and error
-/// pipeline.
-macro_rules! serve {
-    ($app:expr) => {{
-        let app = $app;
-        let a = app.clone();
-        test::init_service(
-            App::new()
-                .configure(move |c| a.configure(c))
-                .wrap(app.versioning())
-                .wrap(app.pipeline()),
-        )
-        .await
-    }};
 }
 
 macro_rules! service {
@@ -257,7 +244,7 @@ async fn type_pages_are_version_neutral() {
         })
         .build()
         .unwrap();
-    let svc = serve!(app);
+    let svc = serve(app).await;
     for (uri, version) in [
         ("/problems/duplicate-isbn", "1"),
         ("/problems/duplicate-isbn", "9"),
@@ -411,7 +398,7 @@ async fn a_percent_encoded_type_is_served_where_clients_ask() {
         .problem_type::<EncodedSlash>()
         .build()
         .unwrap();
-    let svc = serve!(app);
+    let svc = serve(app).await;
     for (uri, ty) in [
         ("/problems/out%20of-stock", "/problems/out%20of-stock"),
         ("/problems/caf%C3%A9", "/problems/caf%C3%A9"),
