@@ -253,7 +253,7 @@ impl Case<'_> {
 }
 
 impl Field<'_> {
-    fn is_implicit_source(&self) -> bool {
+    pub(crate) fn is_implicit_source(&self) -> bool {
         self.attrs.skip.is_none()
             && self.attrs.rename.is_none()
             && self.attrs.header.is_none()

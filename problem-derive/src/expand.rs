@@ -191,13 +191,20 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
             let pat = c.bound_pattern();
             let inserts = c.extensions.iter().map(|(f, key)| {
                 let span = f.ty.span();
+                // A field named `source` is an extension member here only
+                // because another field is the cause: its check says so.
+                let extension = if f.is_implicit_source() {
+                    quote!(extension_beside_source)
+                } else {
+                    quote!(extension)
+                };
                 let b = f.binding();
                 let bs = f.binding_at(span);
                 let value = local("__value", span);
                 // The type as a generic argument: an unmet bound is then
                 // spanned on the whole type, not on its first token.
                 if let Some(inner) = f.option_inner() {
-                    let call = quote_spanned!(span=> #p::extension::<#inner>(&mut #extensions, #key, #value));
+                    let call = quote_spanned!(span=> #p::#extension::<#inner>(&mut #extensions, #key, #value));
                     quote! {
                         if let #p::Some(#value) = #b {
                             #call?;
@@ -205,7 +212,7 @@ pub(crate) fn derive(input: &Input<'_>) -> TokenStream {
                     }
                 } else {
                     let ty = &f.ty;
-                    let call = quote_spanned!(span=> #p::extension::<#ty>(&mut #extensions, #key, #bs));
+                    let call = quote_spanned!(span=> #p::#extension::<#ty>(&mut #extensions, #key, #bs));
                     quote!(#call?;)
                 }
             });

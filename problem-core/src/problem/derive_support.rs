@@ -68,6 +68,39 @@ pub fn extension<T: ExtensionValue + ?Sized>(
     }
 }
 
+/// The extension check of a field named `source` that is not the cause
+/// because another field is marked `#[problem(source)]`: the same as
+/// [`ExtensionValue`], with advice for that case (the usual advice, "mark
+/// the field `#[problem(source)]`", would make two sources).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an extension member of a problem: it is not `Serialize`",
+    label = "not `Serialize`: this field named `source` is not the cause, so it becomes an extension member",
+    note = "another field is marked `#[problem(source)]`, and a problem has one cause: mark this field `#[problem(skip)]` to leave it out of the problem document, or move `#[problem(source)]` to it"
+)]
+pub trait ExtensionBesideSource: ExtensionValue {}
+
+impl<T: ExtensionValue + ?Sized> ExtensionBesideSource for T {}
+
+/// [`extension`] for a field named `source` that another field's
+/// `#[problem(source)]` made an extension member.
+///
+/// # Errors
+/// [`ProblemBuildError::Extension`] when the value cannot be serialized.
+///
+/// ```
+/// let mut members = problem_core::__private::Extensions::new();
+/// problem_core::__private::extension_beside_source(&mut members, "source", "cache")?;
+/// assert_eq!(members["source"], "cache");
+/// # Ok::<(), problem_core::__private::ProblemBuildError>(())
+/// ```
+pub fn extension_beside_source<T: ExtensionBesideSource + ?Sized>(
+    extensions: &mut Extensions,
+    key: &str,
+    value: &T,
+) -> Result<(), ProblemBuildError> {
+    extension(extensions, key, value)
+}
+
 /// A field type that can be sent as a response header: any `Display`
 /// type (its text is the header value). The derive requires it of every
 /// `#[problem(header = "...")]` field, so a field that is not `Display` is
