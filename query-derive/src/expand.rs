@@ -41,20 +41,23 @@ pub(crate) fn expand(input: &Input<'_>, resolved: &Resolved) -> TokenStream {
         // type alias the derive cannot see through is still checked. Each
         // check once per field, and none when the type is not queryable at
         // all (`ValueCheck`): its `QueryValue` error is then the only one.
-        let (mut ordered, mut text) = (false, f.attrs.search.is_some());
+        // Each check is spanned on the first operator that asks for it
+        // (`gt`, `contains`, `search`): the token to change.
+        let (mut ordered, mut text) = (None, None);
         for o in &f.attrs.filter {
             match o.info.applies {
-                Applies::Ordered => ordered = true,
-                Applies::Text => text = true,
+                Applies::Ordered => ordered = ordered.or(Some(o.span)),
+                Applies::Text => text = text.or(Some(o.span)),
                 Applies::Any | Applies::Nullable => {}
             }
         }
+        let text = text.or(f.attrs.search);
         let check = quote!(::problem_core::__private::ValueCheck::<#vty>::NEW);
-        if ordered {
-            checks.push(quote_spanned!(vty.span()=> (&&#check).ordered();));
+        if let Some(span) = ordered {
+            checks.push(quote_spanned!(span=> (&&#check).ordered();));
         }
-        if text {
-            checks.push(quote_spanned!(vty.span()=> (&&#check).text();));
+        if let Some(span) = text {
+            checks.push(quote_spanned!(span=> (&&#check).text();));
         }
         let sortable = f.attrs.sort.is_some();
         let searchable = f.attrs.search.is_some();

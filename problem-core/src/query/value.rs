@@ -518,7 +518,7 @@ pub trait QueryValue {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no order, so `gt`, `gte`, `lt` and `lte` cannot filter it",
-    label = "not ordered",
+    label = "this operator compares by order, and the field's type has none",
     note = "use `eq`, `ne`, `in` or `not_in` on this field"
 )]
 pub trait OrderedValue: QueryValue {}
@@ -536,8 +536,8 @@ pub trait OrderedValue: QueryValue {}
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not text, so `contains`, `starts_with`, `ends_with` and `search` cannot apply to it",
-    label = "not a String",
-    note = "only String fields (or Option<String>) can be matched as text"
+    label = "this operator matches text, and the field's type is not a String",
+    note = "only String fields (or Option<String>) can be matched as text: remove the operator, or filter the field with `eq`, `ne`, `in` or `not_in`"
 )]
 pub trait TextValue: QueryValue {}
 
