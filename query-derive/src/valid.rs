@@ -509,7 +509,7 @@ fn check_serde_names(input: &Input<'_>, push: &mut impl FnMut(Error)) {
                 push(Error::new(
                     lit.span(),
                     format!(
-                        "`#[serde(rename = \"{serialized}\")]` serializes this field as `{serialized}`, but its query parameter and the item member the in-memory filters and sorts read are both its query name `{}`: {fix}",
+                        "`#[serde(rename = \"{serialized}\")]` renames this field to `{serialized}` in serde, but its query parameter and the item member the in-memory filters and sorts read (its serialized name) are both its query name `{}`: {fix}",
                         f.name
                     ),
                 ));
@@ -527,7 +527,7 @@ fn check_serde_names(input: &Input<'_>, push: &mut impl FnMut(Error)) {
     let list = |f: &dyn Fn(&(&str, String)) -> String| {
         by_rule.iter().map(f).collect::<Vec<_>>().join(", ")
     };
-    let serializes = list(&|(name, ser)| format!("`{name}` as `{ser}`"));
+    let renamed = list(&|(name, ser)| format!("`{name}` to `{ser}`"));
     let fix = if by_rule.iter().all(|(_, ser)| valid_param_name(ser)) {
         let renames = list(&|(name, ser)| format!("`#[query(rename = \"{ser}\")]` on `{name}`"));
         format!("add {renames}, or remove `rename_all`")
@@ -537,7 +537,7 @@ fn check_serde_names(input: &Input<'_>, push: &mut impl FnMut(Error)) {
     push(Error::new(
         lit.span(),
         format!(
-            "`#[serde(rename_all = \"{}\")]` serializes {serializes}, but a field's query parameter and the item member the in-memory filters and sorts read are both its query name (the field's name, or `#[query(rename = \"..\")]`): {fix}",
+            "`#[serde(rename_all = \"{}\")]` renames {renamed} in serde, but a field's query parameter and the item member the in-memory filters and sorts read (its serialized name) are both its query name (the field's name, or `#[query(rename = \"..\")]`): {fix}",
             lit.value()
         ),
     ));
