@@ -677,10 +677,17 @@ impl<'c, 'a> Plan<'c, 'a> {
             let b = local(&format!("__self_{i}"), span);
             quote_spanned!(span=> #b = #b)
         });
-        let counts = counts.into_iter().map(|i| {
-            let b = local(&format!("__self_{i}"), span);
+        // A width or precision field goes through `format_count`, which
+        // takes only a `usize`: any other type is one error on the field's
+        // type saying so (`format_args!` alone points into `core::fmt`).
+        let counts = counts.into_iter().filter_map(|i| {
+            let f = self.case.fields.iter().find(|f| f.index == i)?;
+            let ty = &f.ty;
+            let ty_span = ty.span();
+            let b = local(&format!("__self_{i}"), ty_span);
             let c = local(&format!("__self_{i}_count"), span);
-            quote_spanned!(span=> #c = *#b)
+            let call = quote_spanned!(ty_span=> ::problem_core::__private::format_count::<#ty>(#b));
+            Some(quote!(#c = #call))
         });
         Some(quote!(#fmt #(, #values)* #(, #counts)*))
     }

@@ -185,6 +185,37 @@ impl<T: Sync + ?Sized> SyncField for T {}
 /// ```
 pub fn sync_field<T: SyncField + ?Sized>() {}
 
+/// A field that is the width or precision of a `detail` placeholder
+/// (`{code:>width$}`, `{price:.digits$}`): `std::fmt` takes a `usize`
+/// there, so the derive requires it of such a field, with what to write
+/// instead.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a width or precision in `detail`: `{{x:>width$}}` and `{{x:.prec$}}` take a `usize`",
+    label = "not `usize`: this field is a width or precision in `detail`",
+    note = "declare the field as `usize` (e.g. `width: usize`), or write a fixed width or precision in `detail`, such as `{{x:>8}}` or `{{x:.2}}`"
+)]
+pub trait FormatCount {
+    /// The count.
+    fn count(&self) -> usize;
+}
+
+impl FormatCount for usize {
+    fn count(&self) -> usize {
+        *self
+    }
+}
+
+/// The width or precision a field gives a `detail` placeholder; compiles
+/// only for a `usize` field ([`FormatCount`]).
+///
+/// ```
+/// assert_eq!(problem_core::__private::format_count::<usize>(&8), 8);
+/// assert_eq!(format!("[{:>w$}]", 7, w = problem_core::__private::format_count(&3_usize)), "[  7]");
+/// ```
+pub fn format_count<T: FormatCount + ?Sized>(value: &T) -> usize {
+    value.count()
+}
+
 /// Formats a `detail`. Unlike `ToString`, never panics when a field's
 /// `Display` fails: the text written so far is kept.
 pub fn format_detail(args: fmt::Arguments<'_>) -> String {
