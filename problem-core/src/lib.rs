@@ -186,9 +186,10 @@ pub use sea_query;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::problem::derive_support::{
-        DebugProblem, ErrorSource, HeaderText, SourceField, SourceIsDyn, SourceIsError,
-        SourceIsOther, SyncField, debug_problem, extension, extension_beside_source, format_count,
-        format_detail, header, status_code, sync_field,
+        DebugProblem, ErrorSource, ExtensionBesideSource, ExtensionValue, FormatCount, HeaderText,
+        SourceField, SourceIsDyn, SourceIsError, SourceIsOther, SyncField, debug_problem,
+        extension, extension_beside_source, format_count, format_detail, header, status_code,
+        sync_field,
     };
     pub use crate::problem::type_docs::{
         JsonTypeOf, ViaAnyJsonType, ViaKnownJsonType, member_doc, type_doc,

@@ -11,7 +11,10 @@
 //!   type and title as single-value enums, their extension members with
 //!   the schema of each field's type; an enum is `anyOf` its variants) and
 //!   `utoipa::IntoResponses` (one response per status, with the header
-//!   fields as response headers). An extension field whose type has no
+//!   fields as response headers; the response refers to the type's schema,
+//!   so register it as well, `components(schemas(DuplicateIsbn))`, or the
+//!   document holds a `$ref` to nothing, which [`VersionedDocs::new`]
+//!   refuses). An extension field whose type has no
 //!   `utoipa` schema is documented as any JSON value, so turning the
 //!   feature on never breaks a build.
 //! - `#[derive(CollectionQuery)]` types implement `utoipa::IntoParams`
@@ -19,8 +22,11 @@
 //! - Listings: [`Page`](crate::query::Page),
 //!   [`CursorPage`](crate::query::CursorPage) and
 //!   [`BareList`](crate::query::BareList) implement `utoipa::ToSchema`
-//!   for any `T: ToSchema` (`body = Page<Book>`), their items the sparse
-//!   fieldset [`Fieldset<T>`].
+//!   for any `T: ToSchema`, their items the sparse fieldset
+//!   [`Fieldset<T>`]. Name a listing through a type alias,
+//!   `type BookPage = Page<Book>;` then `body = BookPage`: utoipa's path
+//!   macro names a generic body written out (`body = Page<Book>`)
+//!   `BookPage_Book`.
 //! - Annotations: [`BadRequestProblem`] (the 400 body), [`IfMatch`] and
 //!   [`IfNoneMatch`] (the conditional-write headers) and
 //!   [`PipelineResponses`] (the 421 and masked 500 of every operation)

@@ -254,7 +254,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// [`order`](TypedQuery::order), `offset`/`limit` applied, the total
     /// counted (always exactly, also with the estimated strategy) unless the
     /// strategy is none; the sparse fieldset is applied when the page is
-    /// serialized.
+    /// serialized. A `cursor` in the request is not applied (the page is
+    /// the one `page` names): test [`has_cursor`](TypedQuery::has_cursor)
+    /// or [`wants_cursor_page`](TypedQuery::wants_cursor_page) to answer
+    /// keyset pages, or a 400, instead.
     ///
     /// # Errors
     /// [`ApplyError`] when an item is not a JSON object or a member has
@@ -444,7 +447,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
     /// dropped when the [`count_strategy`](Self::count_strategy) is
     /// [`CountStrategy::None`](super::CountStrategy::None). As a responder
     /// the page answers `Vary: Prefer` when the request carried `Prefer`, and `Preference-Applied:
-    /// count=<strategy>` when the client's preference was honoured.
+    /// count=<strategy>` when the client's preference was honoured. It is
+    /// an offset page whether or not the request carried a `cursor` (see
+    /// [`wants_cursor_page`](TypedQuery::wants_cursor_page)).
     ///
     /// ```
     /// # use problem_core::CollectionQuery;

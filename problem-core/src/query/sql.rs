@@ -475,7 +475,9 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
 
     /// Offset pagination: adds the `WHERE` of filters and search, `ORDER BY`
     /// the effective order and `LIMIT per_page OFFSET (page - 1) * per_page`.
-    /// Feature `sea-query`.
+    /// A `cursor` in the request is not applied: test
+    /// [`wants_cursor_page`](TypedQuery::wants_cursor_page) and use the
+    /// keyset statements for it, or answer a 400. Feature `sea-query`.
     ///
     /// ```
     /// use problem_core::CollectionQuery;
