@@ -76,6 +76,7 @@ pg_hostile_test!(nul_characters_are_400);
 pg_hostile_test!(query_limits_refuse_oversized_queries);
 pg_hostile_test!(search_folds_case_the_same_on_every_database);
 pg_hostile_test!(dates_and_signed_zeros_are_the_same_on_every_database);
+pg_hostile_test!(noncharacters_match_only_themselves_on_every_database);
 
 /// Two catalog instances on one PostgreSQL database with the same
 /// `CATALOG_CURSOR_KEY`: a cursor issued by one continues on the other, and

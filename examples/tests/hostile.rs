@@ -26,6 +26,7 @@ hostile_test!(nul_characters_are_400);
 hostile_test!(query_limits_refuse_oversized_queries);
 hostile_test!(search_folds_case_the_same_on_every_database);
 hostile_test!(dates_and_signed_zeros_are_the_same_on_every_database);
+hostile_test!(noncharacters_match_only_themselves_on_every_database);
 
 fn multipart(part_type: &str, data: &[u8]) -> Vec<u8> {
     let mut body = format!(

@@ -410,3 +410,63 @@ pub async fn search_folds_case_the_same_on_every_database(cat: &Catalog) {
     let (ids, _) = super::lists::walk_offset(cat, "q=MARQUEZ").await;
     assert_eq!(ids, folded_matches("marquez"));
 }
+
+/// U+FFFD, U+FFFE and U+FFFF are three characters on every database: the
+/// case-insensitive operators and search find each only where it is.
+/// (SQLite's `LIKE` reads U+FFFE and U+FFFF as U+FFFD: `LIKE` alone found
+/// all three there, and only the one on PostgreSQL.) A query value that is
+/// not UTF-8 (`%FF`) is decoded to U+FFFD.
+pub async fn noncharacters_match_only_themselves_on_every_database(cat: &Catalog) {
+    let mut ids = Vec::new();
+    for (n, text) in ["\u{FFFD}", "\u{FFFE}", "x\u{FFFF}y"]
+        .into_iter()
+        .enumerate()
+    {
+        let body = json!({"isbn": format!("979000000010{n}"), "title": text, "author": text,
+                          "year": 2001, "price": 1});
+        let (status, created) = post(cat, JSON, body.to_string()).await;
+        assert_eq!(status, 201, "{created}");
+        ids.push(created["id"].as_i64().unwrap());
+    }
+    let first = ids[0];
+    for (encoded, expected) in [
+        ("%EF%BF%BD", vec![ids[0]]),
+        ("%FF", vec![ids[0]]),
+        ("%EF%BF%BE", vec![ids[1]]),
+        ("%EF%BF%BF", vec![ids[2]]),
+    ] {
+        for query in [
+            format!("title__icontains={encoded}"),
+            format!("author__icontains={encoded}"),
+            format!("q={encoded}"),
+            format!("search={encoded}&search_fields=author"),
+        ] {
+            let (status, _, body) = cat
+                .get_json(&format!("/books?{query}&id__gte={first}&fields=id"))
+                .await;
+            let found: Vec<i64> = body["data"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{query}: {status} {body}"))
+                .iter()
+                .map(|b| b["id"].as_i64().unwrap())
+                .collect();
+            assert_eq!((status, found), (200, expected.clone()), "{query}");
+        }
+    }
+    let (status, _, body) = cat
+        .get_json(&format!(
+            "/books?title__istarts_with=%EF%BF%BE&id__gte={first}&fields=id"
+        ))
+        .await;
+    assert_eq!(
+        (status, &body["data"]),
+        (200, &json!([{"id": ids[1]}])),
+        "{body}"
+    );
+    let (status, _, body) = cat
+        .get_json(&format!(
+            "/books?author__istarts_with=%EF%BF%BF&id__gte={first}&fields=id"
+        ))
+        .await;
+    assert_eq!((status, &body["data"]), (200, &json!([])), "{body}");
+}

@@ -4,9 +4,9 @@
 //! - Column names come only from the schema's whitelist (`column = ".."`,
 //!   quoted by sea-query); every value is a bound parameter.
 //! - `WHERE`: every filter condition (AND) and the search: for each term,
-//!   OR-ed over the searched fields, `folded LIKE ? ESCAPE '\'` with the
-//!   term folded by [`fold_case`] when the field has a
-//!   `folded_column` (the same rows on every database), else
+//!   OR-ed over the searched fields, the field's `folded_column` matched as
+//!   `contains` matches (below) with the term folded by [`fold_case`] when
+//!   it has one (the same rows on every database), else
 //!   `LOWER(col) LIKE LOWER(?) ESCAPE '\'` (ASCII-only folding on SQLite,
 //!   and on PostgreSQL under a `C` collation);
 //!   the terms AND-ed.
@@ -16,8 +16,8 @@
 //!   `REPLACE(col, ?, '') <> col`, `SUBSTR(col, 1, n) = ?`,
 //!   `SUBSTR(col, LENGTH(col) - n + 1) = ?`.
 //! - `iexact` / `icontains` / `istarts_with`: the field's `folded_column`
-//!   `= ?` or `LIKE ? ESCAPE '\'` with the value folded by
-//!   [`fold_case`], as search (the derive requires
+//!   `= ?`, or matched as `contains` / `starts_with` match, with the value
+//!   folded by [`fold_case`], as search (the derive requires
 //!   `folded_column` on a field that allows them); a hand-written
 //!   [`FieldSpec`] without one compares `LOWER(col)` with `LOWER(?)`.
 //! - `ORDER BY` the effective order (key last); nullable columns get
@@ -263,20 +263,21 @@ enum Fold {
 /// `LOWER(col)` against `LOWER(?)`, which SQLite folds for ASCII only.
 fn folded_match(spec: &FieldSpec, shape: Fold, text: &str) -> Expr {
     let folded = fold_case(text);
-    let escaped = escape_like(&folded);
-    let pattern = match shape {
-        Fold::Exact => None,
-        Fold::Contains => Some(format!("%{escaped}%")),
-        Fold::StartsWith => Some(format!("{escaped}%")),
-    };
-    match (spec.folded_column, pattern) {
-        (Some(folded_column), None) => {
+    match (spec.folded_column, shape) {
+        (Some(folded_column), Fold::Exact) => {
             column_named(folded_column).eq(Expr::val(folded.into_owned()))
         }
-        (Some(folded_column), Some(pattern)) => like(column_named(folded_column), pattern),
-        (None, None) => Expr::from(Func::lower(column(spec)))
+        // `LIKE` alone is not exact on SQLite, which reads U+FFFE and
+        // U+FFFF as U+FFFD in a `LIKE`: the case-sensitive matches' exact
+        // check, on the folded column, gives the same rows everywhere.
+        (Some(folded_column), Fold::Contains) => contains(column_named(folded_column), &folded),
+        (Some(folded_column), Fold::StartsWith) => {
+            starts_with(column_named(folded_column), &folded)
+        }
+        (None, Fold::Exact) => Expr::from(Func::lower(column(spec)))
             .eq(Expr::from(Func::lower(Expr::val(folded.into_owned())))),
-        (None, Some(pattern)) => lower_like(column(spec), pattern),
+        (None, Fold::Contains) => lower_like(column(spec), format!("%{}%", escape_like(&folded))),
+        (None, Fold::StartsWith) => lower_like(column(spec), format!("{}%", escape_like(&folded))),
     }
 }
 
@@ -339,13 +340,14 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 .filter_map(|f| Q::SCHEMA.field(f))
                 .collect();
             for term in &search.terms {
-                let folded = format!("%{}%", escape_like(&fold_case(term)));
+                let folded = fold_case(term);
                 let pattern = format!("%{}%", escape_like(term));
                 let mut any = Cond::any();
                 for spec in &fields {
                     any = any.add(match spec.folded_column {
-                        // Both sides folded by `fold_case`: the same rows on every database.
-                        Some(folded_column) => like(column_named(folded_column), folded.clone()),
+                        // Both sides folded by `fold_case`, compared as
+                        // `contains` does: the same rows on every database.
+                        Some(folded_column) => contains(column_named(folded_column), &folded),
                         None => lower_like(column(spec), pattern.clone()),
                     });
                 }
