@@ -472,10 +472,12 @@ const ZERO_TEXT: &[&str] = &[
 /// Letters whose case folds differently: `ß`/`ẞ` (simple folding keeps
 /// one letter), final and medial sigma, dotted and dotless i, the Kelvin
 /// sign (folds to `k`), long s (folds to `s`), the titlecase `ǅ`, a
-/// combining accent, an emoji (four UTF-8 bytes), `LIKE` wildcards.
+/// combining accent, an emoji (four UTF-8 bytes), the replacement
+/// character and the noncharacters U+FFFE and U+FFFF (SQLite's `LIKE`
+/// reads the last two as the first), `LIKE` wildcards.
 const UNICODE_CHARS: &[char] = &[
     'a', 'A', 'e', 'é', 'É', '\u{301}', 'i', 'I', 'İ', 'ı', 'k', 'K', '\u{212A}', 's', 'S', 'ſ',
-    'ß', 'ẞ', 'Σ', 'σ', 'ς', 'ǅ', 'ǆ', '😀', '%', '_', ' ',
+    'ß', 'ẞ', 'Σ', 'σ', 'ς', 'ǅ', 'ǆ', '😀', '\u{FFFD}', '\u{FFFE}', '\u{FFFF}', '%', '_', ' ',
 ];
 
 fn utext() -> impl Strategy<Value = String> {
