@@ -89,22 +89,17 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
     // signature does not start an `impl` block whose braces would be the
     // body.
     if mentions_self(quote!(#sig)) || mentions_self(quote!(#block)) {
-        let mut inner = sig.clone();
-        inner.ident = format_ident!("__versioned_inner_{}", sig.ident);
+        let inner = inner_sig(sig, format_ident!("__versioned_inner_{}", sig.ident));
         let inner_name = &inner.ident;
         let cfgs = attrs
             .iter()
             .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
         let (lints, others): (Vec<&Attribute>, Vec<&Attribute>) =
             attrs.iter().partition(|a| is_lint_attr(a));
-        // The body is now only called, where it was passed as a value:
-        // clippy's `unused_async` would fire on a handler without an
-        // `.await`, and its advice (drop `async`) is refused by this macro.
         return quote! {
             #[doc(hidden)]
             #(#cfgs)*
             #(#lints)*
-            #[allow(clippy::unused_async)]
             #inner #block
 
             #(#others)*
@@ -113,17 +108,35 @@ pub(crate) fn versioned_fn(f: &VersionedFn) -> TokenStream {
             }
         };
     }
-    let mut inner = sig.clone();
-    inner.ident = format_ident!("__versioned_inner", span = Span::mixed_site());
+    let inner = inner_sig(
+        sig,
+        format_ident!("__versioned_inner", span = Span::mixed_site()),
+    );
     let inner_name = &inner.ident;
     quote! {
         #(#attrs)*
         #vis #outer {
-            #[allow(clippy::unused_async)]
             #inner #block
             #private::Versioned::new(#inner_name(#(#forwarded),*).await)
         }
     }
+}
+
+/// The signature of the function that holds the original body: the
+/// handler's, renamed, with its `async fn` keywords spanned in the macro.
+///
+/// The body is now only called, where actix-web took the handler as a
+/// value: clippy's `unused_async` would fire on a handler without an
+/// `.await`, and its advice (drop `async`) is one this macro refuses. A
+/// lint attribute cannot silence it (`#[allow]` is error E0453 under the
+/// user's `#![forbid(clippy::pedantic)]`); a function whose span starts in
+/// the macro is generated code, which clippy's lints leave alone.
+fn inner_sig(sig: &syn::Signature, ident: syn::Ident) -> syn::Signature {
+    let mut inner = sig.clone();
+    inner.ident = ident;
+    inner.asyncness = Some(syn::Token![async](Span::call_site()));
+    inner.fn_token = syn::Token![fn](Span::call_site());
+    inner
 }
 
 /// The route: compile-time overlap assertions, then the registry.
