@@ -3,9 +3,10 @@
 //! In text ([`redact`]):
 //! - A URL of the form `scheme://<user>:<password>@<host>:<port>` becomes
 //!   `scheme://***@<host>:<port>`; any user information in a URL is
-//!   replaced, with or without a password. A password holding `/`, `?` or
-//!   `#` unescaped, as DSNs are often written (`postgres://app:pa/ss@db`),
-//!   is hidden up to its `@` too.
+//!   replaced, with or without a password. A password holding `/`, `?`,
+//!   `#`, `"`, `<`, `>` or `` ` `` unescaped, as DSNs are often written
+//!   (`postgres://app:pa/ss@db`, `postgres://app:p"q@db`), is hidden up to
+//!   its `@` too.
 //! - `key=value` and `key: value` (spaces around `=`/`:` allowed, the key
 //!   and the value optionally quoted, as in JSON) where the key is named
 //!   like a credential ([`is_sensitive_key`]: ignoring ASCII case and
@@ -440,13 +441,14 @@ fn redact_urls(text: &str) -> Cow<'_, str> {
 }
 
 /// The `@` ending the user information of a URL whose password holds a
-/// `/`, `?` or `#` (`postgres://app:pa/ss@db/x`), which are not allowed
-/// there unescaped but are written in DSNs anyway: `tail` is the text
-/// after `://`, cut at `end` by one of them. The part before the cut must
-/// read as `user:password`, with something after the last `:` that is not
-/// a port (digits), and not an IP literal; the user information then runs
-/// to the last `@` before whitespace, a character no URL holds or the
-/// next `://`.
+/// `/`, `?`, `#`, `"`, `<`, `>` or `` ` `` (`postgres://app:pa/ss@db/x`,
+/// `postgres://app:p"q@db`), which are not allowed there unescaped but are
+/// written in DSNs anyway: `tail` is the text after `://`, cut at `end` by
+/// one of them. The part before the cut must read as `user:password`, with
+/// something after the last `:` that is not a port (digits), and not an
+/// IP literal; the user information then runs to the last `@` before
+/// whitespace or the next `://`. So a quoted URL without user information
+/// (`"redis://cache:6379" for a@b`) keeps its text.
 fn delimited_password_end(tail: &str, end: usize) -> Option<usize> {
     let authority = &tail[..end];
     let (_, after_colon) = authority.rsplit_once(':')?;
@@ -466,16 +468,14 @@ fn delimited_password_end(tail: &str, end: usize) -> Option<usize> {
 }
 
 /// Where the search for the `@` of [`delimited_password_end`] stops in
-/// `rest`: at whitespace, a character no URL holds, or the next `://`,
-/// whichever comes first. Never past the next `://`: a scan to the end of
-/// the text for each `://` made a long text of them quadratic.
+/// `rest`: at whitespace or the next `://`, whichever comes first. Not at
+/// a character no URL holds (`"`, `<`, `>`, `` ` ``): a password may hold
+/// one, and the text before the cut already reads as `user:password`.
+/// Never past the next `://`: a scan to the end of the text for each `://`
+/// made a long text of them quadratic.
 fn userinfo_scan_end(rest: &str) -> usize {
     rest.char_indices()
-        .find(|&(i, c)| {
-            matches!(c, '"' | '<' | '>' | '`')
-                || c.is_whitespace()
-                || rest.get(i..).is_some_and(|r| r.starts_with("://"))
-        })
+        .find(|&(i, c)| c.is_whitespace() || rest.get(i..).is_some_and(|r| r.starts_with("://")))
         .map_or(rest.len(), |(i, _)| i)
 }
 
@@ -648,6 +648,49 @@ mod tests {
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
         }
+    }
+
+    /// A DSN password holding `"`, `<`, `>` or `` ` `` (characters no URL
+    /// holds, written in DSNs all the same) was left in clear: the
+    /// authority ended there. It runs to the `@` now, as for `/`. A quoted
+    /// or bracketed URL without user information keeps its text, and so
+    /// does what follows its closing quote.
+    #[test]
+    fn passwords_with_characters_no_url_holds_are_redacted() {
+        let cases = [
+            (
+                "postgres://app:p\"q@db.example.com:5432/app",
+                "postgres://***@db.example.com:5432/app",
+            ),
+            (
+                "connect postgres://app:se`cret@db:5432 failed",
+                "connect postgres://***@db:5432 failed",
+            ),
+            ("mysql://root:p<q>@db:3306", "mysql://***@db:3306"),
+            ("mysql://root:p>q@db:3306", "mysql://***@db:3306"),
+            ("mysql://root:p<q@db:3306", "mysql://***@db:3306"),
+            (
+                "dsn=\"redis://u:pa\"ss@cache:6379\" ok",
+                "dsn=\"redis://***@cache:6379\" ok",
+            ),
+            ("\"amqp://g:g@q\" and a@b", "\"amqp://***@q\" and a@b"),
+            ("<https://u:p@h>", "<https://***@h>"),
+            (
+                "\"redis://cache:6379\" for a@b",
+                "\"redis://cache:6379\" for a@b",
+            ),
+            ("<https://example.com>@x", "<https://example.com>@x"),
+            (
+                "[\"https://a.com\",\"admin@x.org\"]",
+                "[\"https://a.com\",\"admin@x.org\"]",
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+        let mut dsn = serde_json::json!({"dsn": "mysql://root:pa\"ss@db:3306"});
+        redact_value(&mut dsn);
+        assert_eq!(dsn, serde_json::json!({"dsn": "mysql://***@db:3306"}));
     }
 
     /// Found by the `redact` fuzz target: a URL whose `://` closed the
