@@ -2,16 +2,18 @@
 //! a derived typed query, against `serde_urlencoded` and `serde_qs`
 //! deserializing the same string into a plain struct (no validation), in
 //! one criterion group; a keyset cursor encoded, verified and decoded, and
-//! a backward page from a previous cursor; and `Prefer: count=estimated`
-//! read for an offset page.
+//! a backward page from a previous cursor; `Prefer: count=estimated`
+//! read for an offset page; and a 20-item page rendered with a sparse
+//! fieldset, against the `serde_json::Value` round trip it replaced and
+//! against `serde_json::to_vec` of the bare items.
 //!
 //! Run: `cargo bench -p problem-core --bench queries`.
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use problem_core::CollectionQuery;
-use problem_core::query::{QueryConfig, TypedQuery};
+use problem_core::query::{Page, QueryConfig, TypedQuery};
 use serde::{Deserialize, Serialize};
 
 /// The query string of the issue: offset pagination, a two-field sort,
@@ -213,5 +215,126 @@ fn count_preference(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, collection_query, cursor, count_preference);
+/// An item of the page rendered by `list_render`: the catalog's book.
+#[derive(Clone, Serialize)]
+struct Book {
+    id: i64,
+    isbn: String,
+    title: String,
+    author: String,
+    genre: String,
+    year: i32,
+    price: f64,
+    rating: f64,
+    subtitle: Option<String>,
+    in_stock: bool,
+}
+
+fn twenty_books() -> Vec<Book> {
+    (1..=20)
+        .map(|i| Book {
+            id: i,
+            isbn: format!("978000000{i:04}"),
+            title: format!("Book number {i}"),
+            author: "Ursula K. Le Guin".to_owned(),
+            genre: "fantasy".to_owned(),
+            year: 1960 + i32::try_from(i).expect("small"),
+            price: 9.99 + f64::from(i32::try_from(i).expect("small")),
+            rating: 4.5,
+            subtitle: (i % 2 == 0).then(|| "A subtitle".to_owned()),
+            in_stock: i % 3 != 0,
+        })
+        .collect()
+}
+
+/// The rendering before 2026-12-07: each item to a `serde_json::Value`,
+/// the fieldset applied to the value, the envelope built as a value, then
+/// written.
+fn value_round_trip(page: &Page<Book>, links: &problem_core::query::Links) -> Vec<u8> {
+    let data: Vec<serde_json::Value> = page
+        .data
+        .iter()
+        .map(|item| {
+            page.fields
+                .apply(serde_json::to_value(item).expect("serializes"))
+        })
+        .collect();
+    let mut envelope = serde_json::Map::new();
+    envelope.insert("data".into(), serde_json::Value::Array(data));
+    envelope.insert(
+        "meta".into(),
+        serde_json::to_value(page.meta).expect("serializes"),
+    );
+    envelope.insert(
+        "links".into(),
+        serde_json::to_value(links).expect("serializes"),
+    );
+    serde_json::to_vec(&serde_json::Value::Object(envelope)).expect("serializes")
+}
+
+fn list_render(c: &mut Criterion) {
+    use actix_web::Responder as _;
+    use actix_web::body::MessageBody as _;
+    use problem_core::query::{FieldSelection, Pagination};
+
+    const SELECTED: &str =
+        "/books?page=2&per_page=20&fields=id,title,author,year,price&exclude=author";
+    let fields = FieldSelection::from_query_str("fields=id,title,author,year,price&exclude=author")
+        .expect("valid");
+    let pagination = Pagination {
+        page: 2,
+        per_page: 20,
+    };
+    let page = Page::new(twenty_books(), pagination, Some(2000)).with_fields(fields);
+    let all = Page::new(twenty_books(), pagination, Some(2000));
+    let req = actix_web::test::TestRequest::get()
+        .uri(SELECTED)
+        .to_http_request();
+    let rendered = |page: &Page<Book>| {
+        page.clone()
+            .respond_to(&req)
+            .into_body()
+            .try_into_bytes()
+            .expect("a full body")
+    };
+    // Not timed: the three write the same bytes (no `f32` among the members).
+    let links = page.links(
+        "/books",
+        "page=2&per_page=20&fields=id,title,author,year,price&exclude=author",
+    );
+    assert_eq!(rendered(&page), value_round_trip(&page, &links));
+    let mut g = c.benchmark_group("list_render");
+    g.bench_function(
+        "ours: 20-item page, sparse fieldset, links (respond_to)",
+        |b| {
+            b.iter_batched(
+                || page.clone(),
+                |page| black_box(page.respond_to(black_box(&req))),
+                BatchSize::SmallInput,
+            )
+        },
+    );
+    g.bench_function("Value round trip: the same page as rendered before", |b| {
+        b.iter(|| black_box(value_round_trip(black_box(&page), black_box(&links))))
+    });
+    g.bench_function("ours: 20-item page, every member (respond_to)", |b| {
+        b.iter_batched(
+            || all.clone(),
+            |page| black_box(page.respond_to(black_box(&req))),
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("serde_json::to_vec of the 20 items (baseline)", |b| {
+        b.iter(|| black_box(serde_json::to_vec(black_box(&all.data)).expect("serializes")))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    collection_query,
+    cursor,
+    count_preference,
+    list_render
+);
 criterion_main!(benches);

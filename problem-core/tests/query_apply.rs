@@ -442,3 +442,114 @@ async fn cursor_envelope_and_error_handler_hook() {
     assert!(body["meta"]["next_cursor"].is_string());
     assert!(body["meta"]["prev_cursor"].is_string());
 }
+
+/// An item of a list is written as `serde_json::to_vec` writes it, as a
+/// handler returning `web::Json(item)` would send it: an `f32` as its
+/// shortest text (not the digits of its `f64` widening), a `u128` above
+/// `u64::MAX` whole; the sparse fieldset applied all the same.
+#[actix_web::test]
+async fn list_items_are_written_as_serde_json_writes_them() {
+    #[derive(serde::Serialize)]
+    struct Parcel {
+        id: i64,
+        weight: f32,
+        serial: u128,
+    }
+    let parcels = || {
+        vec![
+            Parcel {
+                id: 1,
+                weight: 0.1,
+                serial: u128::MAX,
+            },
+            Parcel {
+                id: 2,
+                weight: 2.7,
+                serial: 5,
+            },
+        ]
+    };
+    let pagination = problem_core::query::Pagination {
+        page: 1,
+        per_page: 2,
+    };
+    let app = atest::init_service(
+        App::new()
+            .route(
+                "/offset",
+                web::get().to(move || async move {
+                    Page::new(parcels(), pagination, Some(2)).with_fields(
+                        problem_core::query::FieldSelection::from_query_str("exclude=id").unwrap(),
+                    )
+                }),
+            )
+            .route(
+                "/cursor",
+                web::get().to(move || async move { CursorPage::new(parcels(), 2, None) }),
+            )
+            .route(
+                "/bare",
+                web::get().to(move || async move {
+                    Page::new(parcels(), pagination, Some(2)).into_bare()
+                }),
+            ),
+    )
+    .await;
+    let get = |uri: &'static str| atest::TestRequest::get().uri(uri).to_request();
+    let res = atest::call_service(&app, get("/offset")).await;
+    assert_eq!(
+        res.headers().get("content-type").unwrap(),
+        "application/json"
+    );
+    assert_eq!(
+        atest::read_body(res).await,
+        concat!(
+            r#"{"data":[{"weight":0.1,"serial":340282366920938463463374607431768211455},{"weight":2.7,"serial":5}],"#,
+            r#""meta":{"page":1,"per_page":2,"total":2,"total_pages":1},"#,
+            r#""links":{"self":"/offset","first":"/offset?page=1","last":"/offset?page=1"}}"#
+        )
+    );
+    assert_eq!(
+        atest::call_and_read_body(&app, get("/cursor")).await,
+        concat!(
+            r#"{"data":[{"id":1,"weight":0.1,"serial":340282366920938463463374607431768211455},{"id":2,"weight":2.7,"serial":5}],"#,
+            r#""meta":{"limit":2,"next_cursor":null},"links":{"self":"/cursor"}}"#
+        )
+    );
+    assert_eq!(
+        atest::call_and_read_body(&app, get("/bare")).await,
+        r#"[{"id":1,"weight":0.1,"serial":340282366920938463463374607431768211455},{"id":2,"weight":2.7,"serial":5}]"#
+    );
+    // `to_json` reads the same bytes back.
+    assert_eq!(
+        Page::new(parcels(), pagination, Some(2))
+            .to_json("/p", "")
+            .unwrap()["data"][1],
+        json!({"id": 2, "weight": 2.7, "serial": 5})
+    );
+}
+
+/// An item that does not serialize is named by its position.
+#[test]
+fn an_item_that_does_not_serialize_is_named() {
+    use std::collections::BTreeMap;
+    let items = vec![
+        BTreeMap::new(),
+        BTreeMap::new(),
+        BTreeMap::from([(vec![2], 2)]),
+    ];
+    let err = Page::new(items, problem_core::query::Pagination::default(), None)
+        .to_json("/p", "")
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ApplyError::NotAnObject {
+            index: 2,
+            message: "key must be a string".into()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "item #2 does not serialize to a JSON object: key must be a string"
+    );
+}

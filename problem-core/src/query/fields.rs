@@ -11,10 +11,22 @@ use super::error::{QueryError, code, issue, push_once, shorten};
 use super::params::{Pairs, RawQuery, comma_list};
 use super::typed::QuerySchema;
 
+mod select;
+pub(crate) use select::Selected;
+
 /// The top-level members to keep in each item: `fields` (include) then
 /// `exclude`. Both may be combined: the included members minus the excluded
 /// ones. An empty `fields=` means no restriction. With a schema, a name that
 /// is not selectable is `not_selectable`.
+///
+/// The list responses ([`Page`](super::Page), [`CursorPage`](super::CursorPage),
+/// [`BareList`](super::BareList)) apply it while each item serializes, with
+/// no `serde_json::Value` in between: the members are the top-level members
+/// of the JSON object the item serializes to (a struct's fields as serde
+/// names them, a map's entries, `#[serde(flatten)]` members included; for
+/// an enum variant with data, `{"Variant": ...}`, the variant's name), and
+/// any other value is written whole, as [`apply`](Self::apply) does on a
+/// JSON value.
 ///
 /// ```
 /// use problem_core::query::{FieldSelection, RawQuery};

@@ -13,14 +13,17 @@
 //! `links` and in the `Link` header alike.
 
 use actix_web::body::BoxBody;
-use actix_web::http::header::{HeaderName, HeaderValue, LINK};
+use std::cell::Cell;
+
+use actix_web::http::header::{CONTENT_TYPE, HeaderName, HeaderValue, LINK};
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use serde::Serialize;
-use serde_json::{Map, Value as Json};
+use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
+use serde_json::Value as Json;
 
 use super::count::{CountAnswer, PREFERENCE_APPLIED, Total};
 use super::error::ApplyError;
-use super::fields::FieldSelection;
+use super::fields::{FieldSelection, Selected};
 use super::pagination::Pagination;
 use super::tolerated::{Tolerance, ToleratedParameters};
 use super::typed::QuerySchema;
@@ -388,38 +391,110 @@ pub(crate) fn self_url(path: &str, query: &str, tolerated: Tolerance<'_>) -> Str
     }
 }
 
-fn select_items<T: Serialize>(
+/// The items of a list, each written with the sparse fieldset applied as
+/// it serializes (no `serde_json::Value` in between: each item's members
+/// are written as `serde_json::to_vec` writes them). The position of an
+/// item whose serialization failed is kept for [`ApplyError::NotAnObject`].
+struct Items<'a, T> {
+    data: &'a [T],
+    fields: &'a FieldSelection,
+    failed: Cell<Option<usize>>,
+}
+
+impl<'a, T> Items<'a, T> {
+    fn new(data: &'a [T], fields: &'a FieldSelection) -> Self {
+        Self {
+            data,
+            fields,
+            failed: Cell::new(None),
+        }
+    }
+
+    /// The error of a failed serialization, naming the item that failed.
+    fn error(&self, e: &serde_json::Error) -> ApplyError {
+        ApplyError::NotAnObject {
+            index: self.failed.get().unwrap_or_default(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl<T: Serialize> Serialize for Items<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.data.len()))?;
+        for (index, item) in self.data.iter().enumerate() {
+            let selected = Selected {
+                item,
+                fields: self.fields,
+            };
+            if let Err(e) = seq.serialize_element(&selected) {
+                self.failed.set(Some(index));
+                return Err(e);
+            }
+        }
+        seq.end()
+    }
+}
+
+/// `{"data": [...], "meta": {...}, "links": {...}}`, in this order.
+struct Envelope<'a, T, M> {
+    data: Items<'a, T>,
+    meta: &'a M,
+    links: &'a Links,
+}
+
+impl<T: Serialize, M: Serialize> Serialize for Envelope<'_, T, M> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut envelope = serializer.serialize_struct("Envelope", 3)?;
+        envelope.serialize_field("data", &self.data)?;
+        envelope.serialize_field("meta", self.meta)?;
+        envelope.serialize_field("links", self.links)?;
+        envelope.end()
+    }
+}
+
+/// The JSON bytes of a list envelope.
+fn envelope_bytes<T: Serialize, M: Serialize>(
     data: &[T],
     fields: &FieldSelection,
-) -> Result<Vec<Json>, ApplyError> {
-    data.iter()
-        .enumerate()
-        .map(|(index, item)| {
-            serde_json::to_value(item)
-                .map(|v| fields.apply(v))
-                .map_err(|e| ApplyError::NotAnObject {
-                    index,
-                    message: e.to_string(),
-                })
-        })
-        .collect()
+    meta: &M,
+    links: &Links,
+) -> Result<Vec<u8>, ApplyError> {
+    let envelope = Envelope {
+        data: Items::new(data, fields),
+        meta,
+        links,
+    };
+    serde_json::to_vec(&envelope).map_err(|e| envelope.data.error(&e))
 }
 
-fn envelope(data: Vec<Json>, meta: Json, links: &Links) -> Json {
-    let mut m = Map::new();
-    m.insert("data".into(), Json::Array(data));
-    m.insert("meta".into(), meta);
-    m.insert(
-        "links".into(),
-        serde_json::to_value(links).unwrap_or(Json::Null),
-    );
-    Json::Object(m)
+/// The JSON bytes of a bare array of items.
+fn items_bytes<T: Serialize>(data: &[T], fields: &FieldSelection) -> Result<Vec<u8>, ApplyError> {
+    let items = Items::new(data, fields);
+    serde_json::to_vec(&items).map_err(|e| items.error(&e))
 }
 
-fn respond(body: Result<(Json, Links), ApplyError>, extras: &ListExtras) -> HttpResponse {
+/// The JSON value of rendered bytes (`to_json`): numbers are read back
+/// exactly (`float_roundtrip`), members in order (`preserve_order`).
+fn json_of(bytes: &[u8]) -> Result<Json, ApplyError> {
+    serde_json::from_slice(bytes).map_err(|e| ApplyError::NotAnObject {
+        index: 0,
+        message: e.to_string(),
+    })
+}
+
+/// A `200 OK` with a JSON body (`Content-Type: application/json`, as
+/// `HttpResponse::json` sets it).
+fn json_response(body: Vec<u8>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((CONTENT_TYPE, mime::APPLICATION_JSON))
+        .body(body)
+}
+
+fn respond(body: Result<(Vec<u8>, Links), ApplyError>, extras: &ListExtras) -> HttpResponse {
     match body {
-        Ok((json, links)) => {
-            let mut res = HttpResponse::Ok().json(json);
+        Ok((body, links)) => {
+            let mut res = json_response(body);
             if let Some(v) = LinkHeader::from_links(&links).to_header_value() {
                 res.headers_mut().insert(LINK, v);
             }
@@ -434,7 +509,12 @@ fn respond(body: Result<(Json, Links), ApplyError>, extras: &ListExtras) -> Http
 /// `{"data": [...], "meta": {"page", "per_page", "total", "total_pages"},
 /// "links": {"self", "first", "prev", "next", "last"}}`, with the same links
 /// in a `Link` header. As a [`Responder`] it computes the links from the
-/// request and applies the sparse fieldset to each serialized item.
+/// request and applies the sparse fieldset to each item as it serializes:
+/// an item is written once, by its own `Serialize`, as
+/// `serde_json::to_vec` writes it (the same bytes a `web::Json(item)`
+/// handler sends: an `f32` as `0.1`, a `u128` whole), keeping the
+/// top-level members of the object it serializes to that
+/// [`FieldSelection::keeps`]. `Content-Type: application/json`.
 ///
 /// Links: `first` always; `prev` when `page > 1`; `next` when
 /// `page < total_pages`, or, without a total or with an estimated one,
@@ -713,14 +793,14 @@ impl<T: Serialize> Page<T> {
     /// # Errors
     /// [`ApplyError::NotAnObject`] when an item does not serialize.
     pub fn to_json(&self, path: &str, query: &str) -> Result<Json, ApplyError> {
-        self.render(path, query).map(|(j, _)| j)
+        self.render(path, query)
+            .and_then(|(bytes, _)| json_of(&bytes))
     }
 
-    fn render(&self, path: &str, query: &str) -> Result<(Json, Links), ApplyError> {
-        let data = select_items(&self.data, &self.fields)?;
+    fn render(&self, path: &str, query: &str) -> Result<(Vec<u8>, Links), ApplyError> {
         let links = self.links(path, query);
-        let meta = serde_json::to_value(self.meta).unwrap_or(Json::Null);
-        Ok((envelope(data, meta, &links), links))
+        let bytes = envelope_bytes(&self.data, &self.fields, &self.meta, &links)?;
+        Ok((bytes, links))
     }
 }
 
@@ -867,14 +947,14 @@ impl<T: Serialize> CursorPage<T> {
     /// # Errors
     /// [`ApplyError::NotAnObject`] when an item does not serialize.
     pub fn to_json(&self, path: &str, query: &str) -> Result<Json, ApplyError> {
-        self.render(path, query).map(|(j, _)| j)
+        self.render(path, query)
+            .and_then(|(bytes, _)| json_of(&bytes))
     }
 
-    fn render(&self, path: &str, query: &str) -> Result<(Json, Links), ApplyError> {
-        let data = select_items(&self.data, &self.fields)?;
+    fn render(&self, path: &str, query: &str) -> Result<(Vec<u8>, Links), ApplyError> {
         let links = self.links(path, query);
-        let meta = serde_json::to_value(&self.meta).unwrap_or(Json::Null);
-        Ok((envelope(data, meta, &links), links))
+        let bytes = envelope_bytes(&self.data, &self.fields, &self.meta, &links)?;
+        Ok((bytes, links))
     }
 }
 
@@ -1036,11 +1116,14 @@ impl<T: Serialize> BareList<T> {
     /// assert_eq!(list.to_json().unwrap(), serde_json::json!([{"id": 1}]));
     /// ```
     pub fn to_json(&self) -> Result<Json, ApplyError> {
-        let (data, fields) = match &self.0 {
-            BareSource::Offset(page) => (&page.data, &page.fields),
-            BareSource::Cursor(page, _) => (&page.data, &page.fields),
-        };
-        select_items(data, fields).map(Json::Array)
+        self.render().and_then(|bytes| json_of(&bytes))
+    }
+
+    fn render(&self) -> Result<Vec<u8>, ApplyError> {
+        match &self.0 {
+            BareSource::Offset(page) => items_bytes(&page.data, &page.fields),
+            BareSource::Cursor(page, _) => items_bytes(&page.data, &page.fields),
+        }
     }
 }
 
@@ -1048,12 +1131,12 @@ impl<T: Serialize> Responder for BareList<T> {
     type Body = BoxBody;
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
-        let body = match self.to_json() {
+        let body = match self.render() {
             Ok(body) => body,
             Err(e) => return HttpResponse::from_error(actix_web::Error::from(e)),
         };
         let links = self.links(&request_path(req), req.query_string());
-        let mut res = HttpResponse::Ok().json(body);
+        let mut res = json_response(body);
         if let Some(total) = self.total() {
             res.headers_mut()
                 .insert(X_TOTAL_COUNT, HeaderValue::from(total));
