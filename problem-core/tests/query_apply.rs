@@ -553,3 +553,41 @@ fn an_item_that_does_not_serialize_is_named() {
         "item #2 does not serialize to a JSON object: key must be a string"
     );
 }
+
+/// In memory too: a page's items are what `serde_json::to_vec` writes for
+/// them, not the values the filters read (where an `f32` is widened to the
+/// `f64` whose digits `serde_json` then writes).
+#[test]
+fn in_memory_pages_hold_items_as_serde_json_writes_them() {
+    #[derive(serde::Serialize, problem_core::CollectionQuery)]
+    #[query(key = "id")]
+    struct Parcel {
+        #[query(filter(eq), sort)]
+        id: i64,
+        #[query(filter(eq, gt), sort)]
+        weight: f32,
+    }
+    let parcels = [
+        Parcel { id: 1, weight: 0.1 },
+        Parcel { id: 2, weight: 2.7 },
+        Parcel { id: 3, weight: 0.3 },
+    ];
+    let config = QueryConfig::default().cursor_keys([KEY]).unwrap();
+    let q = TypedQuery::<Parcel>::from_query_str("weight__gt=0.1&sort=weight", &config).unwrap();
+    let page = q.page_in_memory(&parcels).unwrap();
+    assert_eq!(
+        serde_json::to_string(&page.data).unwrap(),
+        r#"[{"id":3,"weight":0.3},{"id":2,"weight":2.7}]"#
+    );
+    let q = TypedQuery::<Parcel>::from_query_str("weight=0.1&limit=5", &config).unwrap();
+    let page = q.cursor_page_in_memory(&parcels).unwrap();
+    assert_eq!(
+        page.to_json("/parcels", "weight=0.1&limit=5").unwrap(),
+        json!({"data": [{"id": 1, "weight": 0.1}], "meta": {"limit": 5, "next_cursor": null},
+               "links": {"self": "/parcels?weight=0.1&limit=5"}})
+    );
+    assert_eq!(
+        serde_json::to_string(&page.data).unwrap(),
+        r#"[{"id":1,"weight":0.1}]"#
+    );
+}

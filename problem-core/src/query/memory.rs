@@ -91,6 +91,22 @@ fn to_row<T: Serialize + ?Sized>(index: usize, item: &T) -> Result<Row, ApplyErr
     }
 }
 
+/// The JSON value of an item of a page, as `serde_json::to_vec` writes the
+/// item: read back from its bytes (exactly, `float_roundtrip`), not taken
+/// from its row, where `serde_json::to_value` widened an `f32` to the
+/// `f64` whose digits it then writes (`0.10000000149011612` for `0.1`).
+fn output<T: Serialize>(items: &[T], index: usize) -> Result<Json, ApplyError> {
+    let error = |e: serde_json::Error| ApplyError::NotAnObject {
+        index,
+        message: e.to_string(),
+    };
+    let item = items.get(index).ok_or_else(|| ApplyError::NotAnObject {
+        index,
+        message: "no such item".to_owned(),
+    })?;
+    serde_json::from_slice(&serde_json::to_vec(item).map_err(error)?).map_err(error)
+}
+
 fn to_rows<T: Serialize>(items: impl IntoIterator<Item = T>) -> Result<Vec<Row>, ApplyError> {
     items
         .into_iter()
@@ -286,15 +302,16 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         &self,
         items: impl IntoIterator<Item = T>,
     ) -> Result<Page<Json>, ApplyError> {
-        let sorted = self.select_sorted(to_rows(items)?)?;
+        let items: Vec<T> = items.into_iter().collect();
+        let sorted = self.select_sorted(to_rows(&items)?)?;
         let total = sorted.len() as u64;
         let p = self.pagination();
-        let data: Vec<Json> = sorted
+        let data = sorted
             .into_iter()
             .skip(usize::try_from(p.offset()).unwrap_or(usize::MAX))
             .take(usize::try_from(p.limit()).unwrap_or(usize::MAX))
-            .map(|(_, r)| Json::Object(r.object))
-            .collect();
+            .map(|(_, r)| output(&items, r.index))
+            .collect::<Result<Vec<Json>, ApplyError>>()?;
         // All rows are here: whether a next page exists is known even when
         // the total is not sent.
         let has_next = p.offset().saturating_add(p.limit()) < total;
@@ -344,7 +361,8 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         &self,
         items: impl IntoIterator<Item = T>,
     ) -> Result<CursorPage<Json>, ApplyError> {
-        let sorted = self.select_sorted(to_rows(items)?)?;
+        let items: Vec<T> = items.into_iter().collect();
+        let sorted = self.select_sorted(to_rows(&items)?)?;
         let take = usize::try_from(self.limit())
             .unwrap_or(usize::MAX)
             .saturating_add(1);
@@ -371,8 +389,8 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         let (rows, next, prev) = self.keyset_window(rows, |(k, _), _| Ok(k.clone()))?;
         let data = rows
             .into_iter()
-            .map(|(_, r)| Json::Object(r.object))
-            .collect();
+            .map(|(_, r)| output(&items, r.index))
+            .collect::<Result<Vec<Json>, ApplyError>>()?;
         Ok(self.cursor_page_of(data, next, prev))
     }
 
