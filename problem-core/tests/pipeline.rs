@@ -109,8 +109,25 @@ async fn multipart(
     Ok(HttpResponse::Ok().finish())
 }
 
+/// A problem whose extensions are named like the members the pipeline
+/// sets: `correlationId` and `stack`.
+async fn reserved(status: web::Path<u16>) -> Result<HttpResponse, HttpException> {
+    Err(HttpException::new(status.into_inner())
+        .expect("a 4xx or 5xx status")
+        .with_extension("correlationId", "not-a-log-line")
+        .with_extension("stack", "not-an-unknown-error")
+        .with_extension("isbn", "0441013597"))
+}
+
+/// `HttpException::new` with a status out of range, propagated with `?`.
+async fn out_of_range() -> Result<HttpResponse, actix_web::Error> {
+    Err(HttpException::new(700)?.into())
+}
+
 fn routes(r: Routes) -> Routes {
     r.get("/bad-request", bad_request)
+        .get("/reserved/{status}", reserved)
+        .get("/out-of-range", out_of_range)
         .get("/unavailable", unavailable)
         .get("/unavailable/{rest}", unavailable)
         .get("/unknown", unknown)
@@ -2616,4 +2633,75 @@ async fn the_default_response_built_twice_is_logged_once() {
                "instance": "/x", "correlationId": id})
     );
     assert_eq!(ids.lock().unwrap().as_slice(), [StatusCode::BAD_GATEWAY]);
+}
+
+/// Spec, "Problem body": `correlationId` only on a masked (logged) 5xx,
+/// equal to its log line's id; `stack` only for an unknown error in
+/// development. A problem's extensions of those names are never sent, in
+/// either mode, whatever the status.
+#[actix_web::test]
+async fn extensions_named_like_pipeline_members_are_never_sent() {
+    for development in [false, true] {
+        let (app, logger) = app(development);
+        let svc = service!(app);
+        let res =
+            test::call_service(&svc, TestRequest::get().uri("/reserved/409").to_request()).await;
+        assert_eq!(res.status(), 409);
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Conflict", "status": 409,
+                   "instance": "/reserved/409", "isbn": "0441013597"}),
+            "development {development}"
+        );
+        assert!(logger.entries().is_empty());
+        let res =
+            test::call_service(&svc, TestRequest::get().uri("/reserved/503").to_request()).await;
+        assert_eq!(res.status(), 503);
+        let body = body_json(res).await;
+        let id = only_entry(&logger).correlation_id.to_string();
+        let expected = if development {
+            json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+                   "instance": "/reserved/503", "correlationId": id, "isbn": "0441013597"})
+        } else {
+            json!({"type": "about:blank", "title": "Service Unavailable", "status": 503,
+                   "instance": "/reserved/503", "correlationId": id})
+        };
+        assert_eq!(body, expected, "development {development}");
+    }
+    let problem = HttpException::new(409)
+        .unwrap()
+        .with_extension("stack", "x")
+        .with_extension("correlationId", "y");
+    assert_eq!(
+        problem.to_problem_json("/b").unwrap(),
+        serde_json::to_vec(&problem.to_problem("/b").unwrap()).unwrap()
+    );
+    assert_eq!(
+        String::from_utf8(problem.to_problem_json("/b").unwrap()).unwrap(),
+        r#"{"type":"about:blank","title":"Conflict","status":409,"instance":"/b"}"#
+    );
+}
+
+/// A status out of `400..=599` is the spec's `RangeError`: a bug, so `?`
+/// turns it into an unknown error named after its type.
+#[actix_web::test]
+async fn a_status_out_of_range_is_an_unknown_error() {
+    let (app, logger) = app(false);
+    let svc = service!(app);
+    let res = test::call_service(&svc, TestRequest::get().uri("/out-of-range").to_request()).await;
+    assert_eq!(res.status(), 500);
+    let body = body_json(res).await;
+    let entry = only_entry(&logger);
+    let id = entry.correlation_id.to_string();
+    assert_eq!(
+        body,
+        json!({"type": "about:blank", "title": "Internal Server Error", "status": 500,
+               "instance": "/out-of-range", "correlationId": id})
+    );
+    assert_eq!(
+        entry.message,
+        format!(
+            "[test] Unhandled error on GET /out-of-range (correlation id {id}): StatusRangeError: HTTP exception status must be 400 to 599, got 700"
+        )
+    );
 }

@@ -15,6 +15,7 @@ use problem_core::version::{self, Deprecation, V1, V2, VersionConfig, VersionStr
 use problem_core::{CollectionQuery, HttpConfigError, Problem, UnauthorizedException, versioned};
 use sea_query_sqlx::SqlxBinder;
 use serde::{Deserialize, Serialize};
+use sqlx::sqlite::SqlitePoolOptions;
 use sqlx::{AssertSqlSafe, SqlitePool};
 
 /// An order, as stored and as served.
@@ -185,9 +186,15 @@ async fn admin_only(req: HttpRequest) -> Result<bool, actix_web::Error> {
     }
 }
 
-/// The `orders` table, with two orders.
+/// The `orders` table, with two orders, in an in-memory database: it
+/// lives as long as one of the pool's connections is open, so they are
+/// never closed for being idle or old (sqlx's defaults close them).
 async fn connect() -> Result<SqlitePool, sqlx::Error> {
-    let pool = SqlitePool::connect("sqlite::memory:").await?;
+    let pool = SqlitePoolOptions::new()
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .connect("sqlite::memory:")
+        .await?;
     let table = Table::create()
         .table(Alias::new("orders"))
         .col(

@@ -741,7 +741,9 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
 }
 
 /// An error logger bound to a logger and mode (spec, `ErrorLog.log(message,
-/// error, level?)`): see [`log_error`] for the line shapes.
+/// error, level?)`): see [`log_error`] for the line shapes. A handler
+/// takes the application's own, on its logger and mode, from
+/// [`Pipeline::error_log`](super::Pipeline::error_log).
 ///
 /// ```
 /// use problem_core::pipeline::{ErrorInfo, ErrorLog, LogLevel, MemoryLogger};

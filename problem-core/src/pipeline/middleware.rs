@@ -266,6 +266,52 @@ impl Pipeline {
         &self.inner.tag
     }
 
+    /// An [`ErrorLog`](super::ErrorLog) on this pipeline's logger and
+    /// mode: how a handler logs an error it handles itself, as the
+    /// pipeline logs a 5xx (spec, `ErrorLog.log(message, error, level?)`).
+    /// Under a [`ProblemApp`](crate::server::ProblemApp) the pipeline is
+    /// application data, so a handler reaches it through its request.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use actix_web::{test, App, HttpRequest, HttpResponse};
+    /// use problem_core::pipeline::{ErrorInfo, LogLevel, MemoryLogger, Pipeline};
+    /// use problem_core::server::ProblemApp;
+    ///
+    /// async fn import(req: HttpRequest) -> HttpResponse {
+    ///     let Some(pipeline) = req.app_data::<Pipeline>() else {
+    ///         return HttpResponse::InternalServerError().finish();
+    ///     };
+    ///     let log = pipeline.error_log();
+    ///     let line = format!("[{}] Import skipped a row", pipeline.tag());
+    ///     let id = log.log(&line, &ErrorInfo::new("RowError", "bad ISBN"), LogLevel::Warn);
+    ///     HttpResponse::Accepted().body(id.to_string())
+    /// }
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let memory = Arc::new(MemoryLogger::default());
+    /// let app = ProblemApp::builder()
+    ///     .tag("catalog")
+    ///     .development(false)
+    ///     .shared_logger(memory.clone())
+    ///     .routes(|r| r.post("/imports", import))
+    ///     .build()
+    ///     .unwrap();
+    /// let a = app.clone();
+    /// let svc = test::init_service(App::new().configure(move |c| a.configure(c)).wrap(app.pipeline())).await;
+    /// let res = test::call_service(&svc, test::TestRequest::post().uri("/imports").to_request()).await;
+    /// assert_eq!(res.status(), 202);
+    /// let id = String::from_utf8(test::read_body(res).await.to_vec()).unwrap();
+    /// assert_eq!(
+    ///     memory.entries()[0].message,
+    ///     format!("[catalog] Import skipped a row (correlation id {id}): RowError: bad ISBN")
+    /// );
+    /// # });
+    /// ```
+    pub fn error_log(&self) -> super::ErrorLog {
+        super::ErrorLog::new(Arc::clone(&self.inner.logger), self.inner.development)
+    }
+
     /// Logs [`RANDOM_CURSOR_KEY_WARNING`](crate::query::RANDOM_CURSOR_KEY_WARNING)
     /// at `warn` through the pipeline's logger, the first time only: the
     /// `Collection` extractor of an application with no cursor key calls
@@ -533,6 +579,14 @@ impl PipelineBuilder {
 
     /// Registers an exception filter for a foreign error type `E` (one that
     /// is not a problem type, e.g. `std::io::Error`).
+    ///
+    /// `E` implements actix-web's `ResponseError`, as every error a handler
+    /// returns as an `actix_web::Error` does; the filter gets the error a
+    /// handler returned by downcasting it. An error type without
+    /// `ResponseError` (`sqlx::Error`, an error of another crate) reaches
+    /// the pipeline wrapped in an [`UnknownError`](super::UnknownError)
+    /// (`UnknownError::from(e)`): filter `UnknownError` and tell the
+    /// errors apart with [`UnknownError::downcast_ref`](super::UnknownError::downcast_ref).
     ///
     /// ```
     /// use actix_web::{test, web, App, HttpResponse};

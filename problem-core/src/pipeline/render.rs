@@ -140,9 +140,58 @@ impl actix_web::ResponseError for PanicError {}
 #[derive(Debug)]
 pub struct UnknownError {
     info: ErrorInfo,
+    /// The error it was made from, for exception filters.
+    error: Box<dyn std::error::Error + Send + Sync>,
 }
 
 impl UnknownError {
+    /// The error it was made from.
+    ///
+    /// ```
+    /// use problem_core::pipeline::UnknownError;
+    /// let err = UnknownError::from(std::io::Error::other("disk full"));
+    /// assert_eq!(err.get_ref().to_string(), "disk full");
+    /// ```
+    pub fn get_ref(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.error
+    }
+
+    /// The error it was made from, when it is an `E`: how an exception
+    /// filter for `UnknownError` tells a foreign error apart (one whose
+    /// type does not implement `ResponseError`, such as `sqlx::Error`,
+    /// which a handler returns as an `UnknownError`).
+    ///
+    /// ```
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use problem_core::pipeline::{Pipeline, UnknownError};
+    ///
+    /// #[derive(Debug, thiserror::Error)]
+    /// #[error("pool timed out")]
+    /// struct PoolTimedOut;
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let pipeline = Pipeline::builder()
+    ///     .development(false)
+    ///     .filter_error::<UnknownError, _>(|err, ctx| match err.downcast_ref::<PoolTimedOut>() {
+    ///         Some(_) => HttpResponse::ServiceUnavailable().insert_header(("Retry-After", "5")).finish(),
+    ///         None => ctx.default_response(),
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// let app = test::init_service(App::new().wrap(pipeline).route("/", web::get().to(|| async {
+    ///     Err::<HttpResponse, _>(UnknownError::from(PoolTimedOut))
+    /// })))
+    /// .await;
+    /// let res = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+    /// assert_eq!(res.status(), 503);
+    /// assert_eq!(res.headers().get("retry-after").unwrap(), "5");
+    /// assert!(UnknownError::from(PoolTimedOut).downcast_ref::<std::io::Error>().is_none());
+    /// # });
+    /// ```
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.error.downcast_ref::<E>()
+    }
+
     /// The error's type name without its path.
     ///
     /// ```
@@ -161,6 +210,7 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for UnknownError {
     fn from(error: E) -> Self {
         Self {
             info: ErrorInfo::from_error(&error),
+            error: Box::new(error),
         }
     }
 }

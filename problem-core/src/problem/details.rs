@@ -45,7 +45,10 @@ pub const ABOUT_BLANK: &str = "about:blank";
 /// a detail (without one, it is written as the `detail` member, in that
 /// member's place in the order). Likewise an extension named `correlationId` or `stack` gives way
 /// to the real member when that is present, so a body never has a duplicate
-/// member.
+/// member. A problem's own document ([`Problem::to_problem`](crate::Problem::to_problem))
+/// has no extension of either name at all: the error pipeline sets
+/// `correlationId` on a logged 5xx and `stack` on an unknown error in
+/// development, and nothing else does (spec, "Problem body").
 ///
 /// Deserializing reads any problem document: unknown members become
 /// extensions, a missing `type` is `about:blank` and a missing `title` is the
@@ -126,15 +129,23 @@ impl ProblemDetails {
 }
 
 impl ProblemDetails {
-    /// Applies the extension rules to the fields themselves, so that they
-    /// hold what the body says: an extension named `type`, `title`,
-    /// `status` or `instance` is dropped (the real member wins); one named
-    /// `detail` is dropped when there is a detail, and otherwise becomes
-    /// the detail when it is a string; `correlationId` and `stack` give way
-    /// to the real member when it is present. The other extensions keep
-    /// their order. Serializing gives the same bytes before and after.
+    /// Applies the extension rules of a problem's own document
+    /// ([`Source::Problem`]) to the fields themselves, so that they hold
+    /// what the body says: an extension named `type`, `title`, `status`,
+    /// `instance`, `correlationId` or `stack` is dropped (the real member
+    /// wins, or the pipeline sets it); one named `detail` is dropped when
+    /// there is a detail, and otherwise becomes the detail when it is a
+    /// string. The other extensions keep their order. Serializing gives
+    /// the bytes [`BodyRef`] writes for the problem.
     pub(crate) fn settled(mut self) -> Self {
-        for name in ["type", "title", "status", "instance"] {
+        for name in [
+            "type",
+            "title",
+            "status",
+            "instance",
+            "correlationId",
+            "stack",
+        ] {
             self.extensions.shift_remove(name);
         }
         if self.detail.is_some() {
@@ -143,12 +154,6 @@ impl ProblemDetails {
             && let Some(Value::String(detail)) = self.extensions.shift_remove("detail")
         {
             self.detail = Some(detail);
-        }
-        if self.correlation_id.is_some() {
-            self.extensions.shift_remove("correlationId");
-        }
-        if self.stack.is_some() {
-            self.extensions.shift_remove("stack");
         }
         self
     }
@@ -166,6 +171,7 @@ impl Serialize for ProblemDetails {
             extensions: &self.extensions,
             members: NoMembers,
             stack: self.stack.as_deref(),
+            source: Source::Value,
         }
         .serialize(serializer)
     }
@@ -198,6 +204,21 @@ impl ExtraMembers for NoMembers {
     }
 }
 
+/// Whose document a [`BodyRef`] writes, which decides the extension
+/// members named `correlationId` and `stack`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Source {
+    /// A problem's own document ([`Problem::to_problem`](super::Problem::to_problem)):
+    /// `correlationId` is present only on a logged 5xx and `stack` only
+    /// for an unknown error in development (spec, "Problem body"), both
+    /// set by the pipeline, so an extension of either name is never
+    /// written.
+    Problem,
+    /// A [`ProblemDetails`] value, read from anywhere: an extension of
+    /// either name gives way to the real member when that is present.
+    Value,
+}
+
 /// A problem document borrowed from wherever its members live: the one
 /// place that writes the member order and the shadowing rules, for
 /// [`ProblemDetails`] and for problem types serialized straight from
@@ -212,6 +233,7 @@ pub(crate) struct BodyRef<'a, X> {
     pub extensions: &'a Extensions,
     pub members: X,
     pub stack: Option<&'a str>,
+    pub source: Source,
 }
 
 impl<X: ExtraMembers> BodyRef<'_, X> {
@@ -221,8 +243,14 @@ impl<X: ExtraMembers> BodyRef<'_, X> {
     fn is_shadowed(&self, key: &str) -> bool {
         match key {
             "type" | "title" | "status" | "instance" | "detail" => true,
-            "correlationId" => self.correlation_id.is_some(),
-            "stack" => self.stack.is_some(),
+            "correlationId" => match self.source {
+                Source::Problem => true,
+                Source::Value => self.correlation_id.is_some(),
+            },
+            "stack" => match self.source {
+                Source::Problem => true,
+                Source::Value => self.stack.is_some(),
+            },
             _ => self.members.contains(key),
         }
     }

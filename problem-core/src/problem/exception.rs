@@ -9,7 +9,7 @@ use actix_web::http::header::{HeaderMap, TryIntoHeaderPair};
 use serde::Serialize;
 
 use super::additions::Additions;
-use super::details::{ABOUT_BLANK, BodyRef, Extensions, ExtraMembers, NoMembers};
+use super::details::{ABOUT_BLANK, BodyRef, Extensions, ExtraMembers, NoMembers, Source};
 use super::titles::status_title;
 use super::traits::Problem;
 
@@ -31,6 +31,23 @@ pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 /// ```
 /// let err = problem_core::HttpException::new(302).unwrap_err();
 /// assert_eq!(err.to_string(), "HTTP exception status must be 400 to 599, got 302");
+/// ```
+///
+/// It converts into an `actix_web::Error` as an unknown error (a masked
+/// 500, logged as `StatusRangeError: ...`; it is a bug, not the client's
+/// fault), so `?` works in a handler returning `actix_web::Error`:
+///
+/// ```
+/// use actix_web::HttpResponse;
+/// use problem_core::HttpException;
+///
+/// async fn gone(status: u16) -> Result<HttpResponse, actix_web::Error> {
+///     Err(HttpException::new(status)?.with_detail("This edition was withdrawn").into())
+/// }
+/// # actix_web::rt::System::new().block_on(async {
+/// assert_eq!(gone(410).await.unwrap_err().as_response_error().status_code(), 410);
+/// assert_eq!(gone(700).await.unwrap_err().as_response_error().status_code(), 500);
+/// # });
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("HTTP exception status must be 400 to 599, got {status}")]
@@ -74,6 +91,21 @@ pub enum ProblemBuildError {
         /// Why the header was rejected.
         message: String,
     },
+}
+
+impl From<StatusRangeError> for actix_web::Error {
+    fn from(error: StatusRangeError) -> Self {
+        crate::pipeline::UnknownError::from(error).into()
+    }
+}
+
+/// Answered as an unknown error (a masked 500, logged as
+/// `ProblemBuildError: ...`), as the pipeline answers a problem that
+/// cannot be built.
+impl From<ProblemBuildError> for actix_web::Error {
+    fn from(error: ProblemBuildError) -> Self {
+        crate::pipeline::UnknownError::from(error).into()
+    }
 }
 
 impl ProblemBuildError {
@@ -451,6 +483,7 @@ impl HttpException {
             extensions: &self.added.extensions,
             members,
             stack: None,
+            source: Source::Problem,
         }
         .to_vec(members_capacity)
         .map_err(ProblemBuildError::serialization)

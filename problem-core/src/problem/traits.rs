@@ -161,13 +161,17 @@ pub trait Problem: StdError + actix_web::ResponseError + Send + Sync + 'static {
     /// spec's two extension rules applied to the fields (spec, "Problem
     /// body"): an extension named `type`, `title`, `status` or `instance`
     /// is not kept; one named `detail` is not kept when the problem has a
-    /// detail, and is the detail when it has none (a string).
+    /// detail, and is the detail when it has none (a string). Nor is one
+    /// named `correlationId` or `stack`: the body has those members only
+    /// where the spec's table puts them (a logged 5xx; an unknown error in
+    /// development), set by the error pipeline.
     ///
     /// ```
     /// use problem_core::{HttpException, Problem};
     /// let p = HttpException::new(409)?
     ///     .with_extension("detail", "from an extension")
     ///     .with_extension("type", "ignored")
+    ///     .with_extension("correlationId", "not a log line's")
     ///     .with_extension("isbn", "0441013597")
     ///     .to_problem("/books")?;
     /// assert_eq!(p.problem_type, "about:blank");
