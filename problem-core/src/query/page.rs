@@ -12,9 +12,9 @@
 //! (`|`, `^`, `` ` ``, `\`, space, non-ASCII, ...) are percent-encoded, in
 //! `links` and in the `Link` header alike.
 
-use actix_web::body::BoxBody;
 use std::cell::Cell;
 
+use actix_web::body::BoxBody;
 use actix_web::http::header::{CONTENT_TYPE, HeaderName, HeaderValue, LINK};
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use serde::Serialize;
