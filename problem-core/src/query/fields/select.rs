@@ -18,8 +18,8 @@
 use std::fmt::Display;
 
 use serde::ser::{
-    Impossible, Serialize, SerializeMap, SerializeStruct, SerializeStructVariant,
-    SerializeTupleVariant, Serializer,
+    Serialize, SerializeMap, SerializeStruct, SerializeStructVariant, SerializeTupleVariant,
+    Serializer,
 };
 
 use super::FieldSelection;
@@ -250,8 +250,7 @@ impl<M: SerializeMap> SelectMap<'_, M> {
     /// name (a sequence, say) is kept, so that the real serializer refuses
     /// it as it would without a selection.
     fn keeps<K: Serialize + ?Sized>(&self, key: &K) -> bool {
-        key.serialize(MemberName)
-            .map_or(true, |name| self.fields.keeps(&name))
+        member_name(key).is_none_or(|name| self.fields.keeps(&name))
     }
 }
 
@@ -351,171 +350,19 @@ where
     }
 }
 
-/// Reads a map key as the JSON member name `serde_json` writes for it: a
-/// string, a character, a unit variant's name, an integer or a `bool` in
-/// its decimal or `true`/`false` text; through a newtype struct. Anything
-/// else is `Err`.
-struct MemberName;
-
-/// A key that is no member name.
-#[derive(Debug)]
-struct NotAName;
-
-impl Display for NotAName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not a member name")
-    }
-}
-
-impl std::error::Error for NotAName {}
-
-impl serde::ser::Error for NotAName {
-    fn custom<T: Display>(_msg: T) -> Self {
-        Self
-    }
-}
-
-macro_rules! decimal {
-    ($($method:ident($ty:ty);)*) => {
-        $(
-            fn $method(self, v: $ty) -> Result<String, NotAName> {
-                Ok(v.to_string())
-            }
-        )*
-    };
-}
-
-impl Serializer for MemberName {
-    type Ok = String;
-    type Error = NotAName;
-    type SerializeSeq = Impossible<String, NotAName>;
-    type SerializeTuple = Impossible<String, NotAName>;
-    type SerializeTupleStruct = Impossible<String, NotAName>;
-    type SerializeTupleVariant = Impossible<String, NotAName>;
-    type SerializeMap = Impossible<String, NotAName>;
-    type SerializeStruct = Impossible<String, NotAName>;
-    type SerializeStructVariant = Impossible<String, NotAName>;
-
-    decimal! {
-        serialize_bool(bool);
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_i128(i128);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_u128(u128);
-        serialize_char(char);
-    }
-
-    fn serialize_str(self, v: &str) -> Result<String, NotAName> {
-        Ok(v.to_owned())
-    }
-
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<String, NotAName> {
-        Ok(variant.to_owned())
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<String, NotAName> {
-        value.serialize(self)
-    }
-
-    fn serialize_f32(self, _v: f32) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_f64(self, _v: f64) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_bytes(self, _v: &[u8]) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_none(self) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_unit(self) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<String, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, NotAName> {
-        Err(NotAName)
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, NotAName> {
-        Err(NotAName)
+/// A map key as the JSON member name `serde_json` writes for it: a
+/// string, a character or a unit variant's name as it is, an integer or a
+/// `bool` in its text (`serde_json`'s own value serializer reads the key);
+/// anything else is no member name.
+fn member_name<K: Serialize + ?Sized>(key: &K) -> Option<String> {
+    match serde_json::to_value(key).ok()? {
+        serde_json::Value::String(name) => Some(name),
+        serde_json::Value::Number(n) if !n.is_f64() => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        serde_json::Value::Number(_)
+        | serde_json::Value::Null
+        | serde_json::Value::Array(_)
+        | serde_json::Value::Object(_) => None,
     }
 }
 
