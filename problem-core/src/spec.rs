@@ -7,7 +7,9 @@
 //!
 //! Sources: the spec's "Errors raised by the service itself", "Request
 //! handling rules", "Limits" and "Versioning" sections, and the crate's
-//! HTTP rules (RFC 9110 §13.1.1 for `412`, RFC 9112 §3.2.2 for `421`).
+//! HTTP rules (RFC 9110 §13.1.1 for `412`, RFC 9112 §3.2 and §3.2.2 for the
+//! host's `400` and `421`, RFC 9112 §3.2.3 and §3.2.4 for the request
+//! target's `400`).
 //!
 //! ```
 //! use problem_core::spec;
@@ -87,6 +89,45 @@ pub const TOO_MANY_FORM_FIELDS: Fixed =
 /// ```
 pub const HOST_NOT_ALLOWED: Fixed =
     Fixed::new(421, "This server does not serve the requested host.");
+/// 400 `The requested host is not valid.`: with allowed hosts configured, a
+/// request whose `Host` value (or absolute-form authority) is not a host and
+/// port as RFC 3986 §3.2.2 and §3.2.3 write them (`localhost:abc`,
+/// `u@localhost`, `::1` without brackets, a space), or an absolute-form
+/// target with user information (RFC 9112 §3.2: "A server MUST respond with
+/// a 400 (Bad Request) status code to any request message that contains
+/// ... a Host header field with an invalid field value"; RFC 9110 §4.2.4).
+///
+/// ```
+/// use problem_core::spec::HOST_INVALID;
+/// assert_eq!((HOST_INVALID.status, HOST_INVALID.detail), (400, "The requested host is not valid."));
+/// ```
+pub const HOST_INVALID: Fixed = Fixed::new(400, "The requested host is not valid.");
+/// 400 `The request target * is only valid for OPTIONS.`: a request whose
+/// target is in asterisk-form (`GET *`) with another method than `OPTIONS`
+/// (RFC 9112 §3.2.4; §3: an invalid request-line gets a 400).
+///
+/// ```
+/// use problem_core::spec::ASTERISK_TARGET;
+/// assert_eq!((ASTERISK_TARGET.status, ASTERISK_TARGET.detail), (400, "The request target * is only valid for OPTIONS."));
+/// ```
+pub const ASTERISK_TARGET: Fixed =
+    Fixed::new(400, "The request target * is only valid for OPTIONS.");
+/// 400 `A request target of a host and port alone is only valid for CONNECT.`:
+/// a request whose target is in authority-form (`GET localhost:80`) with
+/// another method than `CONNECT` (RFC 9112 §3.2.3; §3: an invalid
+/// request-line gets a 400).
+///
+/// ```
+/// use problem_core::spec::AUTHORITY_TARGET;
+/// assert_eq!(
+///     (AUTHORITY_TARGET.status, AUTHORITY_TARGET.detail),
+///     (400, "A request target of a host and port alone is only valid for CONNECT.")
+/// );
+/// ```
+pub const AUTHORITY_TARGET: Fixed = Fixed::new(
+    400,
+    "A request target of a host and port alone is only valid for CONNECT.",
+);
 /// 408 `The request body was not received in time`: a body not received within the body timeout (hostile-input rule
 /// "Slow bodies").
 ///

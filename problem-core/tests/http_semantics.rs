@@ -298,9 +298,14 @@ async fn options_asterisk_is_204_with_the_server_s_methods() {
         ])
     );
     assert_eq!(test::read_body(res).await, "");
-    // Any other method on `*` is no route.
+    // Any other method on `*` is a request-line the server refuses (RFC
+    // 9112 §3.2.4), with the version headers of every problem.
     let res = test::call_service(&svc, TestRequest::get().uri("*").to_request()).await;
-    assert_eq!(res.status(), 404);
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        test::read_body(res).await,
+        r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"The request target * is only valid for OPTIONS.","instance":"*"}"#
+    );
 }
 
 #[actix_web::test]

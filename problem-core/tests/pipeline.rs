@@ -2004,6 +2004,28 @@ async fn content_types_allow_whitespace_around_semicolons() {
         json!({"type": "about:blank", "title": "Unsupported Media Type", "status": 415,
                "detail": "Unsupported content type: text/plain ; charset=utf-8", "instance": "/b"})
     );
+    // `Content-Type` is a singleton field: two field lines are their
+    // combined value (RFC 9110 §5.3), no media type, in either order and
+    // when they are equal.
+    for lines in [
+        ["application/json", "text/plain"],
+        ["text/plain", "application/json"],
+        ["application/json", "application/json"],
+    ] {
+        let req = TestRequest::post()
+            .uri("/b")
+            .append_header(("content-type", lines[0]))
+            .append_header(("content-type", lines[1]))
+            .set_payload(r#"{"title": "Dune"}"#)
+            .to_request();
+        let res = test::call_service(&svc, req).await;
+        assert_eq!(res.status(), 415, "{lines:?}");
+        assert_eq!(
+            body_json(res).await,
+            json!({"type": "about:blank", "title": "Unsupported Media Type", "status": 415,
+                   "detail": format!("Unsupported content type: {}, {}", lines[0], lines[1]), "instance": "/b"})
+        );
+    }
 }
 
 /// A body under a content coding is not decoded: any coding but

@@ -235,8 +235,8 @@ async fn a_host_not_allowed_gets_421() {
         "evil.example",
         "localhost.evil.example",
         "127.0.0.2:80",
-        "localhost:abc",
-        "localhost:-1",
+        "localhost:65536",
+        "[::1]",
     ] {
         let reply = exchange(s.addr, &request("GET", "/ok?x=1", host, "", "")).await;
         assert_eq!(reply.status, 421, "{host}");
@@ -261,6 +261,110 @@ async fn a_host_not_allowed_gets_421() {
     }
     let no_host = exchange(s.addr, b"GET /ok HTTP/1.0\r\n\r\n").await;
     assert_eq!(no_host.status, 421);
+    assert!(s.logger.entries().is_empty());
+    s.handle.stop(true).await;
+}
+
+/// RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status
+/// code to any request message that contains ... a Host header field with
+/// an invalid field value"; RFC 9110 §4.2.4: user information in a target
+/// is an error. A 400 problem, not the 421 of a valid host not served.
+#[actix_web::test]
+async fn a_host_that_is_not_valid_gets_400() {
+    let s = start();
+    let bad_request = json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                             "detail": "The requested host is not valid.", "instance": "/ok"});
+    for host in [
+        "localhost:abc",
+        "localhost:-1",
+        "u@localhost",
+        "localhost, evil.example",
+        "::1",
+        "localhost :80",
+        "[::1]x",
+    ] {
+        let reply = exchange(s.addr, &request("GET", "/ok?x=1", host, "", "")).await;
+        assert_eq!(reply.status, 400, "{host}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json; charset=utf-8")
+        );
+        assert_eq!(reply.json(), bad_request, "{host}");
+    }
+    // A byte outside visible ASCII (obs-text) in the value.
+    let latin1 = exchange(
+        s.addr,
+        b"GET /ok HTTP/1.1\r\nHost: caf\xe9\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(latin1.status, 400);
+    assert_eq!(latin1.json(), bad_request);
+    // An absolute-form target with user information, whatever `Host` says.
+    let userinfo = exchange(
+        s.addr,
+        b"GET http://u:p@localhost/ok HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(userinfo.status, 400);
+    assert_eq!(userinfo.json(), bad_request);
+    // Without it, the absolute form's authority is checked as before.
+    let absolute = exchange(
+        s.addr,
+        b"GET http://localhost/ok HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(absolute.status, 200);
+    assert!(s.logger.entries().is_empty());
+    s.handle.stop(true).await;
+}
+
+/// A request target in a form its method cannot take (RFC 9112 §3.2.3,
+/// §3.2.4): asterisk-form other than for `OPTIONS`, authority-form other
+/// than for `CONNECT`, is a 400 problem before routing, not a 404 whose
+/// `instance` is `*` or empty.
+#[actix_web::test]
+async fn a_target_form_its_method_cannot_take_gets_400() {
+    let s = start();
+    for (raw, detail, instance) in [
+        (
+            "GET * HTTP/1.1",
+            "The request target * is only valid for OPTIONS.",
+            "*",
+        ),
+        (
+            "POST * HTTP/1.1",
+            "The request target * is only valid for OPTIONS.",
+            "*",
+        ),
+        (
+            "GET localhost:80 HTTP/1.1",
+            "A request target of a host and port alone is only valid for CONNECT.",
+            "",
+        ),
+        (
+            "DELETE 127.0.0.1:8080 HTTP/1.1",
+            "A request target of a host and port alone is only valid for CONNECT.",
+            "",
+        ),
+    ] {
+        let req = format!("{raw}\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        let reply = exchange(s.addr, req.as_bytes()).await;
+        assert_eq!(reply.status, 400, "{raw}");
+        assert_eq!(
+            reply.json(),
+            json!({"type": "about:blank", "title": "Bad Request", "status": 400,
+                   "detail": detail, "instance": instance}),
+            "{raw}"
+        );
+    }
+    // `OPTIONS *` is the server-wide question, answered as before.
+    let options = exchange(
+        s.addr,
+        b"OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(options.status, 204);
+    assert_eq!(options.header("allow"), Some("POST, GET, HEAD, OPTIONS"));
     assert!(s.logger.entries().is_empty());
     s.handle.stop(true).await;
 }

@@ -453,7 +453,8 @@ impl ToSchema for BadRequestProblem {
 /// Adds to every operation the responses the error pipeline can give on
 /// any route (a [`Modify`] for `#[openapi(modifiers(&PipelineResponses))]`):
 /// 400 (a NUL character in the query, a validation problem naming the
-/// parameter, or more than 1000 query parameters), 421 (the `Host` is not
+/// parameter, more than 1000 query parameters, or a `Host` that is no
+/// valid host and port; RFC 9112 §3.2), 421 (the `Host` is not
 /// one the application serves; RFC 9110 §15.5.20) and 500 (an unexpected
 /// error, masked outside development and logged under the body's
 /// `correlationId`), and to every operation with a request body 408 (the
@@ -583,8 +584,9 @@ impl Modify for PipelineResponses {
                 });
                 // Answered before routing on every route: a NUL in the
                 // query (a validation problem naming the parameter), more
-                // than 1000 query parameters (a problem document).
-                const EARLY_400: &str = "The query string holds a NUL character (`issues` names the parameter) or more than 1000 parameters.";
+                // than 1000 query parameters, a `Host` that is no valid
+                // host (problem documents).
+                const EARLY_400: &str = "The query string holds a NUL character (`issues` names the parameter) or more than 1000 parameters, or the `Host` is not a valid host and port.";
                 match responses.get_mut("400") {
                     Some(RefOr::T(own)) => {
                         admit_schemas(

@@ -393,7 +393,11 @@ fn data_error(name: String, message: String) -> actix_web::Error {
 /// writes it: `type "/" subtype *( OWS ";" OWS [ parameter ] )`, so
 /// whitespace around `;` and empty parameters are allowed
 /// (`application/json ; charset=utf-8`, `multipart/form-data;\tboundary=x`).
-/// `None` when the header is absent or not a media type. Bytes beyond
+/// `None` when the header is absent or not a media type, and when it is
+/// sent on more than one field line: `Content-Type` is a singleton field,
+/// and two lines mean their combined value (RFC 9110 §5.3: `text/plain,
+/// application/json`), which is no media type, whichever comes first.
+/// Bytes beyond
 /// ASCII (obs-text, §5.5) are allowed inside a quoted parameter value
 /// only, where they do not change which type it is.
 ///
@@ -413,9 +417,18 @@ fn data_error(name: String, message: String) -> actix_web::Error {
 /// assert_eq!(mime.essence_str(), "multipart/form-data");
 /// assert_eq!(mime.get_param("boundary").unwrap(), "a ; b");
 /// assert!(content_type(&TestRequest::default().to_http_request()).is_none());
+/// let two_lines = TestRequest::default()
+///     .append_header(("Content-Type", "application/json"))
+///     .append_header(("Content-Type", "text/plain"))
+///     .to_http_request();
+/// assert!(content_type(&two_lines).is_none());
 /// ```
 pub fn content_type(req: &HttpRequest) -> Option<mime::Mime> {
-    let raw = req.headers().get(header::CONTENT_TYPE)?;
+    let mut lines = req.headers().get_all(header::CONTENT_TYPE);
+    let raw = lines.next()?;
+    if lines.next().is_some() {
+        return None;
+    }
     let quoted_obs_text;
     let value = match raw.to_str() {
         Ok(value) => value,

@@ -84,8 +84,9 @@ pub(crate) enum Mapped {
 }
 
 /// `Unsupported content type: <content-type>` (415), the value as sent
-/// (bytes that are not UTF-8 shown as U+FFFD); `(none)` when the request
-/// has no `Content-Type`, or an empty (or blank) one.
+/// (bytes that are not UTF-8 shown as U+FFFD; two or more field lines as
+/// their combined value, joined by `, `, RFC 9110 §5.3); `(none)` when the
+/// request has no `Content-Type`, or an empty (or blank) one.
 ///
 /// ```
 /// use actix_web::test::TestRequest;
@@ -98,14 +99,26 @@ pub(crate) enum Mapped {
 /// assert_eq!(unsupported_media_type(None).detail().as_deref(), Some("Unsupported content type: (none)"));
 /// let req = TestRequest::post().insert_header(("Content-Type", "")).to_http_request();
 /// assert_eq!(unsupported_media_type(Some(&req)).detail().as_deref(), Some("Unsupported content type: (none)"));
+/// // `Content-Type` on two field lines: their combined value (RFC 9110 §5.3).
+/// let req = TestRequest::post()
+///     .append_header(("Content-Type", "application/json"))
+///     .append_header(("Content-Type", "text/plain"))
+///     .to_http_request();
+/// assert_eq!(unsupported_media_type(Some(&req)).detail().as_deref(), Some("Unsupported content type: application/json, text/plain"));
 /// ```
 pub fn unsupported_media_type(req: Option<&HttpRequest>) -> UnsupportedMediaTypeException {
-    let ct = req
-        .and_then(|r| r.headers().get(header::CONTENT_TYPE))
-        .filter(|v| !v.as_bytes().trim_ascii().is_empty())
-        .map_or(std::borrow::Cow::Borrowed("(none)"), |v| {
-            String::from_utf8_lossy(v.as_bytes())
-        });
+    // Every field line, as their combined value (RFC 9110 §5.3).
+    let lines: Vec<_> = req
+        .into_iter()
+        .flat_map(|r| r.headers().get_all(header::CONTENT_TYPE))
+        .map(|v| String::from_utf8_lossy(v.as_bytes().trim_ascii()))
+        .filter(|v| !v.is_empty())
+        .collect();
+    let ct = if lines.is_empty() {
+        "(none)".to_owned()
+    } else {
+        lines.join(", ")
+    };
     UnsupportedMediaTypeException::new().with_detail(crate::spec::unsupported_content_type(&ct))
 }
 

@@ -258,19 +258,65 @@ impl AllowedHosts {
         })
     }
 
-    /// Whether the request's host is allowed: the authority of an
-    /// absolute-form request target (`GET http://host/path`; RFC 9112
-    /// §3.2.2: the `Host` header is then ignored) or, for HTTP/2, the
-    /// `:authority`; else the `Host` header. A request with neither is not
-    /// allowed.
-    pub(crate) fn allows_request(&self, req: &ServiceRequest) -> bool {
-        if let Some(authority) = req.uri().authority() {
-            return self.allows(authority.as_str());
+    /// What the request's host is: the authority of an absolute-form
+    /// request target (`GET http://host/path`; RFC 9112 §3.2.2: the `Host`
+    /// header is then ignored) or, for HTTP/2, the `:authority`; else the
+    /// `Host` header. A request with neither is not allowed; one whose
+    /// host is not a host and port as RFC 3986 writes them
+    /// ([`valid_host`]), or whose absolute-form target carries user
+    /// information (RFC 9110 §4.2.4), is invalid (RFC 9112 §3.2: 400).
+    pub(crate) fn check_request(&self, req: &ServiceRequest) -> HostCheck {
+        let host = match req.uri().authority() {
+            Some(authority) if authority.as_str().contains('@') => return HostCheck::Invalid,
+            Some(authority) => authority.as_str(),
+            None => match req.headers().get(header::HOST).map(|h| h.to_str()) {
+                None => return HostCheck::NotAllowed,
+                Some(Err(_)) => return HostCheck::Invalid,
+                Some(Ok(h)) => h,
+            },
+        };
+        if !valid_host(host) {
+            HostCheck::Invalid
+        } else if self.allows(host) {
+            HostCheck::Allowed
+        } else {
+            HostCheck::NotAllowed
         }
-        req.headers()
-            .get(header::HOST)
-            .is_some_and(|h| h.to_str().is_ok_and(|h| self.allows(h)))
     }
+}
+
+/// What [`AllowedHosts::check_request`] found of a request's host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HostCheck {
+    /// An allowed host: the request goes on.
+    Allowed,
+    /// A valid host this server does not serve, or none: the 421.
+    NotAllowed,
+    /// No valid host and port: the 400.
+    Invalid,
+}
+
+/// Whether `text` (a `Host` value, surrounding whitespace trimmed) is
+/// `host [ ":" port ]` as RFC 3986 §3.2.2 and §3.2.3 write them: an IP
+/// literal in brackets, or a registered name (letters, digits,
+/// `-._~!$&'()*+,;=` and `%` escapes; empty too, as RFC 9112 §3.2 lets a
+/// client send), and a port of digits only (possibly empty; a number over
+/// 65535 is valid syntax and simply matches no entry).
+fn valid_host(text: &str) -> bool {
+    let (name, port) = split_host_port(text.trim_ascii());
+    let name_ok = if name.starts_with('[') {
+        host_name_or_literal(name)
+    } else {
+        let bytes = name.as_bytes();
+        bytes.iter().enumerate().all(|(i, &b)| {
+            b.is_ascii_alphanumeric()
+                || b"-._~!$&'()*+,;=".contains(&b)
+                || (b == b'%'
+                    && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                    && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+        })
+    };
+    name_ok && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]
@@ -350,6 +396,58 @@ mod tests {
                 .to_string(),
             "invalid listen option: allowed hosts are empty, so every request would be answered 421: list at least one host"
         );
+    }
+
+    /// RFC 3986's `host [":" port]`: what is not that is the 400; a valid
+    /// host this server does not serve stays the 421.
+    #[test]
+    fn host_values_are_checked_as_rfc_3986_writes_them() {
+        for valid in [
+            "localhost",
+            "LOCALHOST:3000",
+            "books.example.",
+            "books.example:",
+            "books.example:65536",
+            "books.example:080",
+            "127.0.0.1:8080",
+            "[::1]",
+            "[::1]:8080",
+            "[fe80::1%25eth0]",
+            "[v1.x]",
+            "",
+            "a%2Db",
+            "a,b",
+            "x!$&'()*+;=~_-",
+            " localhost ",
+        ] {
+            assert!(valid_host(valid), "{valid:?}");
+        }
+        for invalid in [
+            "localhost:abc",
+            "localhost:+80",
+            "localhost:-1",
+            "localhost: 80",
+            "localhost :80",
+            "u@localhost",
+            "u:p@localhost",
+            "localhost, evil.example",
+            "::1",
+            "a:b:c",
+            "[::1",
+            "[::1]x",
+            "[::1]x:80",
+            "[not-ipv6]",
+            "local host",
+            "a%2",
+            "a%zz",
+            "a/b",
+            "a?b",
+            "a#b",
+            "a\"b",
+            "\u{e9}.example",
+        ] {
+            assert!(!valid_host(invalid), "{invalid:?}");
+        }
     }
 
     #[test]

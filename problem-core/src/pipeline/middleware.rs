@@ -22,7 +22,7 @@ use futures_util::{FutureExt, StreamExt};
 use super::context::apply_draft;
 use super::deadline::{DEFAULT_BODY_TIMEOUT, Deadline, ParkedPayload, hold_payload};
 use super::framework::bare;
-use super::hosts::AllowedHosts;
+use super::hosts::{AllowedHosts, HostCheck};
 use super::log::{ErrorInfo, LogLevel, LogOptions, LogSink, TracingLogger, write_log};
 use super::panic_hook::{Catching, catch_sync, install_panic_hook};
 use super::render::{
@@ -33,7 +33,10 @@ use crate::HttpConfigError;
 use crate::problem::{
     BadRequestException, HttpException, Problem, ProblemSource, ValidationException,
 };
-use crate::spec::{HOST_NOT_ALLOWED, TOO_MANY_QUERY_PARAMETERS};
+use crate::spec::{
+    ASTERISK_TARGET, AUTHORITY_TARGET, Fixed, HOST_INVALID, HOST_NOT_ALLOWED,
+    TOO_MANY_QUERY_PARAMETERS,
+};
 use std::any::{Any, TypeId};
 
 /// An exception filter: the error, the problem found for it (when it is
@@ -85,7 +88,11 @@ pub(crate) struct PipelineInner {
 /// - every 5xx is logged once at `error` under a fresh correlation id equal
 ///   to the body's `correlationId`; outside development a 5xx keeps only
 ///   `type`, `title`, `status`, `instance`, `correlationId` (and its headers);
-/// - `allowed_hosts`: another `Host` gets 421; more than 1000 query
+/// - `allowed_hosts`: another `Host` gets 421, and one that is no valid
+///   host and port (`localhost:abc`, `u@localhost`; RFC 9112 §3.2) the 400
+///   `The requested host is not valid.`; a request target in a form its
+///   method cannot take (`GET *`, `GET localhost:80`; RFC 9112 §3.2.3,
+///   §3.2.4) gets 400; more than 1000 query
 ///   parameters get 400; a query parameter whose name or value holds
 ///   U+0000 (`%00`) gets the 400 validation problem with an
 ///   `invalid_value` issue on it, on every route, whether or not the route
@@ -443,6 +450,12 @@ impl PipelineBuilder {
     }
 
     /// Only these hosts are served; others get 421 (see [`AllowedHosts`]).
+    /// A `Host` value (or absolute-form authority) that is no host and port
+    /// as RFC 3986 writes them (`localhost:abc`, `u@localhost`, `::1`
+    /// without brackets, a space inside), or an absolute-form target with
+    /// user information, is the 400 problem `The requested host is not
+    /// valid.` (RFC 9112 §3.2 requires a 400 for an invalid `Host`). A
+    /// request without `Host` gets the 421.
     ///
     /// ```
     /// use actix_web::{test, web, App, HttpResponse};
@@ -459,6 +472,11 @@ impl PipelineBuilder {
     /// );
     /// let req = test::TestRequest::get().uri("/").insert_header(("Host", "books.example:8080"));
     /// assert_eq!(test::call_service(&app, req.to_request()).await.status(), 200);
+    /// let req = test::TestRequest::get().uri("/").insert_header(("Host", "books.example:http"));
+    /// assert_eq!(
+    ///     test::read_body(test::call_service(&app, req.to_request()).await).await,
+    ///     r#"{"type":"about:blank","title":"Bad Request","status":400,"detail":"The requested host is not valid.","instance":"/"}"#
+    /// );
     /// # });
     /// ```
     pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
@@ -791,17 +809,20 @@ where
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let inner = self.inner.clone();
 
-        // Answered before routing, whatever the route reads: a host this
-        // server does not serve, more than 1000 query parameters, and a
-        // query parameter holding U+0000 (hostile-input rule "NUL
-        // characters": an `invalid_value` issue on it, on every route).
-        if inner
-            .allowed_hosts
-            .as_ref()
-            .is_some_and(|h| !h.allows_request(&req))
-        {
-            if let Ok(e) = HttpException::new(HOST_NOT_ALLOWED.status) {
-                return answer_early(&inner, req, e.with_detail(HOST_NOT_ALLOWED.detail));
+        // Answered before routing, whatever the route reads: a host that
+        // is not valid (400) or that this server does not serve (421), a
+        // request target in a form its method cannot take (400), more
+        // than 1000 query parameters, and a query parameter holding U+0000
+        // (hostile-input rule "NUL characters": an `invalid_value` issue on
+        // it, on every route).
+        let host = match inner.allowed_hosts.as_ref().map(|h| h.check_request(&req)) {
+            None | Some(HostCheck::Allowed) => None,
+            Some(HostCheck::NotAllowed) => Some(HOST_NOT_ALLOWED),
+            Some(HostCheck::Invalid) => Some(HOST_INVALID),
+        };
+        if let Some(fixed) = host.or_else(|| target_form_error(&req)) {
+            if let Ok(e) = HttpException::new(fixed.status) {
+                return answer_early(&inner, req, e.with_detail(fixed.detail));
             }
         } else if crate::query::over_parameter_limit(req.query_string()) {
             let problem = BadRequestException::new().with_detail(TOO_MANY_QUERY_PARAMETERS.detail);
@@ -871,6 +892,22 @@ where
 /// request's version, or the general ones). Out of line: the rare path.
 #[cold]
 #[inline(never)]
+/// The 400 of a request target in a form its method cannot take (RFC 9112
+/// §3.2.3, §3.2.4): asterisk-form (`*`) other than for `OPTIONS`,
+/// authority-form (`localhost:80`) other than for `CONNECT`; `None` for
+/// every other request (origin-form and absolute-form targets).
+fn target_form_error(req: &ServiceRequest) -> Option<Fixed> {
+    let uri = req.uri();
+    if uri.path() == "*" && req.method() != Method::OPTIONS {
+        Some(ASTERISK_TARGET)
+    } else if uri.scheme().is_none() && uri.authority().is_some() && req.method() != Method::CONNECT
+    {
+        Some(AUTHORITY_TARGET)
+    } else {
+        None
+    }
+}
+
 fn answer_early<S, B, P>(
     inner: &PipelineInner,
     req: ServiceRequest,

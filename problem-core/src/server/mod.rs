@@ -513,7 +513,9 @@ impl ProblemAppBuilder {
         self
     }
 
-    /// Only these hosts are served; others get 421.
+    /// Only these hosts are served; others get 421, and a `Host` that is no
+    /// valid host and port (`localhost:abc`) the 400 `The requested host is
+    /// not valid.` (RFC 9112 §3.2).
     ///
     /// ```
     /// use actix_web::HttpResponse;
