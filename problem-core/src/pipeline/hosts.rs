@@ -237,8 +237,17 @@ impl AllowedHosts {
     /// assert!(AllowedHosts::new(["books.example."]).unwrap().allows("books.example"));
     /// ```
     pub fn allows(&self, host: &str) -> bool {
+        self.check(host) == HostCheck::Allowed
+    }
+
+    /// [`allows`](Self::allows), telling a host that is no valid host and
+    /// port ([`valid_host_port`]) from a valid one not allowed.
+    fn check(&self, host: &str) -> HostCheck {
         // A header value is visible ASCII: only ASCII whitespace to trim.
         let (name, port) = split_host_port(host.trim_ascii());
+        if !valid_host_port(name, port) {
+            return HostCheck::Invalid;
+        }
         let name = without_root_dot(name);
         // An empty port (`host:`) is the scheme's default (RFC 3986
         // §3.2.3): it matches an entry without a port only.
@@ -246,16 +255,21 @@ impl AllowedHosts {
             None | Some("") => None,
             Some(p) => match port_number(p) {
                 Some(n) => Some(n),
-                None => return false,
+                None => return HostCheck::NotAllowed,
             },
         };
-        self.entries.iter().any(|(h, p)| {
+        let allowed = self.entries.iter().any(|(h, p)| {
             h.eq_ignore_ascii_case(name)
                 && match p {
                     None => true,
                     Some(p) => port == Some(*p),
                 }
-        })
+        });
+        if allowed {
+            HostCheck::Allowed
+        } else {
+            HostCheck::NotAllowed
+        }
     }
 
     /// What the request's host is: the authority of an absolute-form
@@ -263,7 +277,7 @@ impl AllowedHosts {
     /// header is then ignored) or, for HTTP/2, the `:authority`; else the
     /// `Host` header. A request with neither is not allowed; one whose
     /// host is not a host and port as RFC 3986 writes them
-    /// ([`valid_host`]), or whose absolute-form target carries user
+    /// ([`valid_host_port`]), or whose absolute-form target carries user
     /// information (RFC 9110 §4.2.4), is invalid (RFC 9112 §3.2: 400).
     pub(crate) fn check_request(&self, req: &ServiceRequest) -> HostCheck {
         let host = match req.uri().authority() {
@@ -275,13 +289,7 @@ impl AllowedHosts {
                 Some(Ok(h)) => h,
             },
         };
-        if !valid_host(host) {
-            HostCheck::Invalid
-        } else if self.allows(host) {
-            HostCheck::Allowed
-        } else {
-            HostCheck::NotAllowed
-        }
+        self.check(host)
     }
 }
 
@@ -296,14 +304,13 @@ pub(crate) enum HostCheck {
     Invalid,
 }
 
-/// Whether `text` (a `Host` value, surrounding whitespace trimmed) is
-/// `host [ ":" port ]` as RFC 3986 §3.2.2 and §3.2.3 write them: an IP
+/// Whether a host and port, as [`split_host_port`] splits a `Host` value,
+/// are `host [ ":" port ]` as RFC 3986 §3.2.2 and §3.2.3 write them: an IP
 /// literal in brackets, or a registered name (letters, digits,
 /// `-._~!$&'()*+,;=` and `%` escapes; empty too, as RFC 9112 §3.2 lets a
 /// client send), and a port of digits only (possibly empty; a number over
 /// 65535 is valid syntax and simply matches no entry).
-fn valid_host(text: &str) -> bool {
-    let (name, port) = split_host_port(text.trim_ascii());
+fn valid_host_port(name: &str, port: Option<&str>) -> bool {
     let name_ok = if name.starts_with('[') {
         host_name_or_literal(name)
     } else {
@@ -402,6 +409,10 @@ mod tests {
     /// host this server does not serve stays the 421.
     #[test]
     fn host_values_are_checked_as_rfc_3986_writes_them() {
+        let valid_host = |text: &str| {
+            let (name, port) = split_host_port(text.trim_ascii());
+            valid_host_port(name, port)
+        };
         for valid in [
             "localhost",
             "LOCALHOST:3000",
