@@ -593,11 +593,36 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
                 "{method} {path}"
             );
         }
+        // One object (not an `anyOf`, which generators merge into one
+        // model requiring `issues`): the problem members, `issues` optional.
+        let bad_request = &schemas["BadRequestProblem"];
         assert_eq!(
-            schemas["BadRequestProblem"],
-            json!({"anyOf": [{"$ref": "#/components/schemas/ValidationProblem"},
-                             {"$ref": "#/components/schemas/ProblemDetails"}]})
+            bad_request["required"],
+            json!(["type", "title", "status", "instance"])
         );
+        assert_eq!(
+            bad_request["properties"]["issues"]["items"],
+            json!({"$ref": "#/components/schemas/Issue"})
+        );
+        assert_eq!(
+            bad_request["properties"].as_object().unwrap().len(),
+            schemas["ProblemDetails"]["properties"]
+                .as_object()
+                .unwrap()
+                .len()
+                + 1
+        );
+        // Extension members are said to be allowed, so generated models
+        // keep them (`supportedVersions`, an issue's `allowed`).
+        for name in [
+            "ProblemDetails",
+            "ValidationProblem",
+            "BadRequestProblem",
+            "DuplicateIsbn",
+            "Issue",
+        ] {
+            assert_eq!(schemas[name]["additionalProperties"], json!(true), "{name}");
+        }
         // No composed or object schema is written out twice in the paths.
         let mut inline = std::collections::BTreeMap::new();
         inline_schemas(&doc["paths"], &mut inline);
@@ -642,8 +667,24 @@ async fn generators_get_no_defaults_exploded_lists_references_and_media_types() 
         for media in ["image/png", "image/jpeg", "image/gif", "image/webp"] {
             assert_eq!(
                 cover[media]["schema"],
-                json!({"type": "string", "contentMediaType": media}),
+                json!({"type": "string", "format": "binary", "contentMediaType": media}),
                 "{media}"
+            );
+        }
+        // A problem type's page: JSON first, the media type generators
+        // type the operation by.
+        let page = &doc["paths"]["/problems/duplicate-isbn"]["get"]["responses"]["200"]["content"];
+        assert_eq!(
+            page.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["application/json", "text/html"]
+        );
+        let document = &doc["paths"]["/openapi.json"]["get"]["responses"]["200"]["content"]["application/json"]
+            ["schema"]["properties"];
+        for member in ["info", "paths"] {
+            assert_eq!(
+                document[member],
+                json!({"type": "object", "additionalProperties": true}),
+                "{member}"
             );
         }
         assert_eq!(

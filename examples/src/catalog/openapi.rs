@@ -34,7 +34,7 @@ use problem_core::HttpConfigError;
 use problem_core::openapi::utoipa::openapi::encoding::EncodingBuilder;
 use problem_core::openapi::utoipa::openapi::path::Operation;
 use problem_core::openapi::utoipa::openapi::schema::{
-    KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+    AdditionalProperties, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
 };
 use problem_core::openapi::utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use problem_core::openapi::utoipa::openapi::{
@@ -58,6 +58,15 @@ const BEARER: &str = "bearer";
 
 fn string() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::String)
+}
+
+/// An object with any members, said so (`additionalProperties: true`):
+/// code generators then keep the members (OpenAPI Generator warns of, and
+/// types as `Any`, an object that says nothing of them).
+fn free_form_object() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .additional_properties(Some(AdditionalProperties::FreeForm(true)))
 }
 
 /// The 401 of the routes that need a token: a problem document and the
@@ -158,9 +167,9 @@ impl PartialSchema for OpenApiDocument {
             .schema_type(Type::Object)
             .property("openapi", string())
             .required("openapi")
-            .property("info", ObjectBuilder::new().schema_type(Type::Object))
+            .property("info", free_form_object())
             .required("info")
-            .property("paths", ObjectBuilder::new().schema_type(Type::Object))
+            .property("paths", free_form_object())
             .required("paths")
             .into()
     }
@@ -216,7 +225,16 @@ impl Modify for CoverMediaTypes {
                     media_type.into(),
                     RefOr::T(
                         ContentBuilder::new()
-                            .schema(Some(string().content_media_type(media_type)))
+                            // `format: binary` beside the media type:
+                            // an annotation in OpenAPI 3.1, what code
+                            // generators read to hand back bytes, not
+                            // text (OpenAPI Generator's clients decoded
+                            // the PNG as UTF-8 without it).
+                            .schema(Some(
+                                string()
+                                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+                                    .content_media_type(media_type),
+                            ))
                             .build(),
                     ),
                 );

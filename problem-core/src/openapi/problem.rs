@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 
 use utoipa::openapi::schema::{
-    AnyOfBuilder, ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+    AdditionalProperties, AnyOfBuilder, ArrayBuilder, KnownFormat, ObjectBuilder, Schema,
+    SchemaFormat, Type,
 };
 use utoipa::openapi::{Components, ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, PartialSchema, ToSchema};
@@ -53,8 +54,8 @@ pub const VALIDATION_PROBLEM_SCHEMA: &str = "ValidationProblem";
 /// ```
 pub const ISSUE_SCHEMA: &str = "Issue";
 /// The name of [`BadRequestProblem`] in `components.schemas`: the 400 body
-/// every 400 response refers to (`anyOf` [`ValidationProblem`] and
-/// [`ProblemDetails`]).
+/// every 400 response refers to (a [`ValidationProblem`] or another
+/// problem document, as one object with an optional `issues`).
 /// Feature `openapi`.
 ///
 /// ```
@@ -75,7 +76,9 @@ fn string() -> ObjectBuilder {
 /// (integer 400 to 599), `detail`, `instance` (the request path),
 /// `correlationId` (UUID, masked 5xx only) and `stack` (development only);
 /// required: `type`, `title`, `status`, `instance`; extension members are
-/// allowed (`additionalProperties` is not restricted).
+/// allowed, and said to be (`additionalProperties: true`: code generators
+/// then keep them, where a schema silent on them makes OpenAPI Generator's
+/// models drop them).
 /// Feature `openapi`.
 ///
 /// Derived problem types and [`ValidationProblem`] start from it.
@@ -88,10 +91,12 @@ fn string() -> ObjectBuilder {
 /// assert_eq!(schema["properties"]["type"]["default"], "about:blank");
 /// assert_eq!(schema["properties"]["correlationId"]["format"], "uuid");
 /// assert_eq!(schema["properties"].as_object().unwrap().len(), 7);
+/// assert_eq!(schema["additionalProperties"], true);
 /// ```
 pub fn problem_object() -> ObjectBuilder {
     ObjectBuilder::new()
         .schema_type(Type::Object)
+        .additional_properties(Some(AdditionalProperties::FreeForm(true)))
         .description(Some(
             "An RFC 9457 problem document. Extension members may follow the standard members.",
         ))
@@ -185,11 +190,13 @@ impl ToSchema for IssueLocation {
 
 /// `Issue`: `{"location", "name", "code", "message"}`, all required, plus
 /// code-specific members such as `allowed` or `expected`
-/// (the `issues` extension member, RFC 9457 §3.2).
+/// (`additionalProperties: true`; the `issues` extension member, RFC 9457
+/// §3.2).
 impl PartialSchema for Issue {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .schema_type(Type::Object)
+            .additional_properties(Some(AdditionalProperties::FreeForm(true)))
             .description(Some(
                 "One problem with the request; code-specific members such as `allowed` or `expected` may follow.",
             ))
@@ -412,12 +419,17 @@ impl Modify for ProblemSchemas {
 }
 
 /// The body of a 400: a [`ValidationProblem`] (with `issues`) or another
-/// problem document (an invalid API version, say): `anyOf` both
-/// `$ref`s, registered as the component `BadRequestProblem`
-/// ([`BAD_REQUEST_PROBLEM_SCHEMA`]). For `#[utoipa::path(responses((status =
-/// 400, body = BadRequestProblem, content_type =
-/// "application/problem+json")))]`, which refers to the component (write
-/// `inline(BadRequestProblem)` only for a copy of the schema in place).
+/// problem document (an invalid API version, say), as one object schema:
+/// the members of [`problem_object`] and an optional `issues` (a list of
+/// `$ref`s to [`Issue`]), registered as the component `BadRequestProblem`
+/// ([`BAD_REQUEST_PROBLEM_SCHEMA`]). One object, not an `anyOf` of the two
+/// documents: code generators that merge an `anyOf` into one model take
+/// the union of its required members (OpenAPI Generator's typescript-fetch
+/// then requires `issues`, and fails on every 400 without). For
+/// `#[utoipa::path(responses((status = 400, body = BadRequestProblem,
+/// content_type = "application/problem+json")))]`, which refers to the
+/// component (write `inline(BadRequestProblem)` only for a copy of the
+/// schema in place).
 /// Feature `openapi`.
 ///
 /// ```
@@ -425,17 +437,24 @@ impl Modify for ProblemSchemas {
 /// use problem_core::openapi::utoipa::PartialSchema;
 ///
 /// let schema = serde_json::to_value(BadRequestProblem::schema()).unwrap();
-/// assert_eq!(schema["anyOf"][0]["$ref"], "#/components/schemas/ValidationProblem");
-/// assert_eq!(schema["anyOf"][1]["$ref"], "#/components/schemas/ProblemDetails");
+/// assert_eq!(schema["required"], serde_json::json!(["type", "title", "status", "instance"]));
+/// assert_eq!(schema["properties"]["issues"]["items"]["$ref"], "#/components/schemas/Issue");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BadRequestProblem;
 
 impl PartialSchema for BadRequestProblem {
     fn schema() -> RefOr<Schema> {
-        AnyOfBuilder::new()
-            .item(schema_ref(VALIDATION_PROBLEM_SCHEMA))
-            .item(schema_ref(PROBLEM_DETAILS_SCHEMA))
+        problem_object()
+            .description(Some(
+                "A problem document of a 400: `issues` lists every issue of a request that failed validation; other 400s (an invalid API version, more than 1000 query parameters) have none.",
+            ))
+            .property(
+                "issues",
+                ArrayBuilder::new()
+                    .items(schema_ref(ISSUE_SCHEMA))
+                    .description(Some("Every issue of the request, when it failed validation.")),
+            )
             .into()
     }
 }

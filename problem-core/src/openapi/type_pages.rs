@@ -78,15 +78,18 @@ pub fn problem_type_paths<P: DocumentedProblem>() -> Paths {
         documented.push(path);
         let ok = ResponseBuilder::new()
             .description("The problem type's documentation: HTML, or JSON when preferred.")
+            // JSON first: code generators type an operation by its first
+            // media type (OpenAPI Generator's clients return the HTML
+            // page's string otherwise, even for the JSON they asked for).
+            .content(
+                "application/json",
+                ContentBuilder::new().schema(Some(page_schema())).build(),
+            )
             .content(
                 "text/html",
                 ContentBuilder::new()
                     .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
                     .build(),
-            )
-            .content(
-                "application/json",
-                ContentBuilder::new().schema(Some(page_schema())).build(),
             )
             .build();
         let operation = OperationBuilder::new()
