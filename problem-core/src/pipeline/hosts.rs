@@ -241,34 +241,35 @@ impl AllowedHosts {
     }
 
     /// [`allows`](Self::allows), telling a host that is no valid host and
-    /// port ([`valid_host_port`]) from a valid one not allowed.
+    /// port ([`valid_host_port`]) from a valid one not allowed. An allowed
+    /// host is valid (it equals a valid entry, its port is digits), so
+    /// only a host no entry matches is checked.
     fn check(&self, host: &str) -> HostCheck {
         // A header value is visible ASCII: only ASCII whitespace to trim.
-        let (name, port) = split_host_port(host.trim_ascii());
-        if !valid_host_port(name, port) {
-            return HostCheck::Invalid;
-        }
-        let name = without_root_dot(name);
+        let (name, port_text) = split_host_port(host.trim_ascii());
         // An empty port (`host:`) is the scheme's default (RFC 3986
         // §3.2.3): it matches an entry without a port only.
-        let port = match port {
-            None | Some("") => None,
-            Some(p) => match port_number(p) {
-                Some(n) => Some(n),
-                None => return HostCheck::NotAllowed,
-            },
+        let port = match port_text {
+            None | Some("") => Some(None),
+            Some(p) => port_number(p).map(Some),
         };
-        let allowed = self.entries.iter().any(|(h, p)| {
-            h.eq_ignore_ascii_case(name)
-                && match p {
-                    None => true,
-                    Some(p) => port == Some(*p),
-                }
-        });
-        if allowed {
-            HostCheck::Allowed
-        } else {
+        if let Some(port) = port {
+            let name = without_root_dot(name);
+            let allowed = self.entries.iter().any(|(h, p)| {
+                h.eq_ignore_ascii_case(name)
+                    && match p {
+                        None => true,
+                        Some(p) => port == Some(*p),
+                    }
+            });
+            if allowed {
+                return HostCheck::Allowed;
+            }
+        }
+        if valid_host_port(name, port_text) {
             HostCheck::NotAllowed
+        } else {
+            HostCheck::Invalid
         }
     }
 
@@ -316,8 +317,7 @@ fn valid_host_port(name: &str, port: Option<&str>) -> bool {
     } else {
         let bytes = name.as_bytes();
         bytes.iter().enumerate().all(|(i, &b)| {
-            b.is_ascii_alphanumeric()
-                || b"-._~!$&'()*+,;=".contains(&b)
+            REG_NAME[usize::from(b)]
                 || (b == b'%'
                     && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
                     && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
@@ -325,6 +325,25 @@ fn valid_host_port(name: &str, port: Option<&str>) -> bool {
     };
     name_ok && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
 }
+
+/// The bytes a registered name holds as themselves (RFC 3986 §3.2.2:
+/// `unreserved / sub-delims`), one lookup per byte of every request's host.
+const REG_NAME: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric();
+        b += 1;
+    }
+    let others = b"-._~!$&'()*+,;=";
+    let mut i = 0;
+    while i < others.len() {
+        table[others[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {
@@ -458,6 +477,35 @@ mod tests {
             "\u{e9}.example",
         ] {
             assert!(!valid_host(invalid), "{invalid:?}");
+        }
+    }
+
+    /// The three answers of `check`: allowed, a valid host not served
+    /// (421), no valid host (400).
+    #[test]
+    fn check_tells_invalid_hosts_from_hosts_not_served() {
+        let h = AllowedHosts::new(["localhost", "[::1]", "books.example:8080"]).unwrap();
+        for (host, expected) in [
+            ("localhost", HostCheck::Allowed),
+            ("LOCALHOST.:080", HostCheck::Allowed),
+            ("localhost:", HostCheck::Allowed),
+            ("[::1]:3000", HostCheck::Allowed),
+            ("books.example:8080", HostCheck::Allowed),
+            ("books.example:8081", HostCheck::NotAllowed),
+            ("books.example", HostCheck::NotAllowed),
+            ("localhost:65536", HostCheck::NotAllowed),
+            ("evil.example", HostCheck::NotAllowed),
+            ("[::2]", HostCheck::NotAllowed),
+            ("", HostCheck::NotAllowed),
+            ("localhost:abc", HostCheck::Invalid),
+            ("localhost:+80", HostCheck::Invalid),
+            ("u@localhost", HostCheck::Invalid),
+            ("::1", HostCheck::Invalid),
+            ("[::1]x", HostCheck::Invalid),
+            ("local host", HostCheck::Invalid),
+        ] {
+            assert_eq!(h.check(host), expected, "{host:?}");
+            assert_eq!(h.allows(host), expected == HostCheck::Allowed, "{host:?}");
         }
     }
 
