@@ -263,12 +263,7 @@ impl PartialSchema for ValidationProblem {
             .description(Some(
                 "A problem document for a request that failed validation: `issues` lists every issue.",
             ))
-            .property(
-                "issues",
-                ArrayBuilder::new()
-                    .items(schema_ref(ISSUE_SCHEMA))
-                    .description(Some("Every issue of the request.")),
-            )
+            .property("issues", issues("Every issue of the request."))
             .required("issues")
             .into()
     }
@@ -283,6 +278,13 @@ impl ToSchema for ValidationProblem {
         schemas.push((Issue::name().into_owned(), Issue::schema()));
         Issue::schemas(schemas);
     }
+}
+
+/// The `issues` member of a 400 problem: a list of `$ref`s to [`Issue`].
+fn issues(description: &str) -> ArrayBuilder {
+    ArrayBuilder::new()
+        .items(schema_ref(ISSUE_SCHEMA))
+        .description(Some(description))
 }
 
 /// A `$ref` to a schema registered in `components.schemas`.
@@ -451,9 +453,7 @@ impl PartialSchema for BadRequestProblem {
             ))
             .property(
                 "issues",
-                ArrayBuilder::new()
-                    .items(schema_ref(ISSUE_SCHEMA))
-                    .description(Some("Every issue of the request, when it failed validation.")),
+                issues("Every issue of the request, when it failed validation."),
             )
             .into()
     }
