@@ -317,7 +317,8 @@ fn valid_host_port(name: &str, port: Option<&str>) -> bool {
     } else {
         let bytes = name.as_bytes();
         bytes.iter().enumerate().all(|(i, &b)| {
-            REG_NAME[usize::from(b)]
+            b.is_ascii_alphanumeric()
+                || b"-._~!$&'()*+,;=".contains(&b)
                 || (b == b'%'
                     && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
                     && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
@@ -325,25 +326,6 @@ fn valid_host_port(name: &str, port: Option<&str>) -> bool {
     };
     name_ok && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
 }
-
-/// The bytes a registered name holds as themselves (RFC 3986 §3.2.2:
-/// `unreserved / sub-delims`), one lookup per byte of every request's host.
-const REG_NAME: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric();
-        b += 1;
-    }
-    let others = b"-._~!$&'()*+,;=";
-    let mut i = 0;
-    while i < others.len() {
-        table[others[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {
