@@ -491,6 +491,29 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// `check` skips the syntax of a host an entry matches, on the
+        /// claim that such a host is valid: for any text of host
+        /// characters and the ones that make it invalid, the 400 is given
+        /// exactly when the text is no valid host and port.
+        #[test]
+        fn only_invalid_hosts_are_the_400(
+            host in proptest::prop_oneof![
+                "[a-zA-Z0-9.:\\[\\]@%_~!$&'()*+,;= /-]{0,24}",
+                // The entries, as sent (case, root dot, ports of any text).
+                "(localhost|LocalHost\\.|\\[::1\\]|a-b\\.example|127\\.0\\.0\\.1)(:[0-9a+ ]{0,6})?",
+            ],
+        ) {
+            let h = AllowedHosts::new(["localhost", "[::1]", "a-b.example:80", "127.0.0.1"]).unwrap();
+            let (name, port) = split_host_port(host.trim_ascii());
+            proptest::prop_assert_eq!(
+                h.check(&host) == HostCheck::Invalid,
+                !valid_host_port(name, port),
+                "{:?}", host
+            );
+        }
+    }
+
     #[test]
     fn ipv6() {
         let h = AllowedHosts::new(["[::1]"]).unwrap();
