@@ -1205,6 +1205,72 @@ async fn the_duplicate_isbn_type_resolves() {
     assert_eq!(status, 404);
 }
 
+/// A version-2 list is a bare array: its `Link` header is the only way to
+/// the next page. A cursor holding a 256-character title of four-byte
+/// characters is about 1.4 KB, so `prev` and `next` together are over the
+/// 2 KiB budget: the header keeps `next` alone (it was left out, and the
+/// walk stopped at the second page), and on the last page `prev`.
+#[tokio::test]
+async fn a_version_2_keyset_walk_follows_long_cursors_in_the_link_header() {
+    let cat = Catalog::start(&[("CATALOG_SEED_ROWS", "5")]);
+    let titles = ["\u{1D11E}", "\u{1D11F}", "\u{1D120}"].map(|c| c.repeat(256));
+    let mut ids = Vec::new();
+    for (i, title) in titles.iter().enumerate() {
+        let mut book = new_book(&format!("97804411727{}", 20 + i));
+        book["title"] = json!(title);
+        book["genre"] = json!("edge");
+        let res = cat
+            .request(Method::POST, "/books")
+            .header("Authorization", format!("Bearer {EDITOR}"))
+            .json(&book)
+            .send()
+            .await
+            .unwrap();
+        let (status, _, created) = json(res).await;
+        assert_eq!(status, 201, "{created}");
+        ids.push(created["id"].as_i64().unwrap());
+    }
+    let link_of = |rel: &str, link: &str| -> Option<String> {
+        let end = format!(">; rel=\"{rel}\"");
+        let at = link.find(&end)?;
+        let start = link[..at].rfind('<')? + 1;
+        Some(link[start..at].to_owned())
+    };
+    let mut path = "/books?genre=edge&sort=title&limit=1&fields=id".to_owned();
+    let mut seen = Vec::new();
+    let mut links = Vec::new();
+    for _ in 0..titles.len() {
+        let res = cat
+            .get(&path)
+            .header("X-API-Version", "2")
+            .send()
+            .await
+            .unwrap();
+        let (status, headers, body) = json(res).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(header(&headers, "x-api-version"), Some("2"));
+        seen.push(body[0]["id"].as_i64().unwrap());
+        let link = header(&headers, "link").expect("a Link header").to_owned();
+        assert!(
+            link.len() <= problem_core::spec::MAX_LINK_HEADER_LENGTH,
+            "{link}"
+        );
+        let rels: Vec<&str> = ["self", "first", "prev", "next", "last"]
+            .into_iter()
+            .filter(|rel| link_of(rel, &link).is_some())
+            .collect();
+        links.push(rels);
+        match link_of("next", &link) {
+            Some(next) => path = next,
+            None => break,
+        }
+    }
+    assert_eq!(seen, ids, "every row once, in title order");
+    // The first page: `self` and `next` fit; then `next` alone; the last
+    // page has only `prev`.
+    assert_eq!(links, [vec!["self", "next"], vec!["next"], vec!["prev"]]);
+}
+
 /// Links repeat the query: a 2 KB query in an offset list made a 10 KB
 /// `Link` header (and a long one hundreds of KB, which curl, Python and
 /// Node.js refuse; nginx's default 4 KiB header buffer refused a 3.2 KB

@@ -370,8 +370,10 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// header block into one `proxy_buffer_size` buffer, 4 KiB by default, and
 /// with `proxy_cache` the cache key (the request URI) shares it, so a
 /// larger header is nginx's 502 "upstream sent too big header". Over it,
-/// the header keeps only `next` and `prev`, and is left out when those
-/// alone are over it; the body's `links` member always has every link.
+/// the header keeps only `prev` and `next`; when those two are still over
+/// it, `next` alone (so a client walking forward can always go on while
+/// its link fits), else `prev` alone, and it is left out when each alone is
+/// over it. The body's `links` member always has every link.
 ///
 /// ```
 /// assert_eq!(problem_core::spec::MAX_LINK_HEADER_LENGTH, 2048);

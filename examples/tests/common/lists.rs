@@ -134,8 +134,8 @@ pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Ve
 
 /// The `Link` header of a list whose body has `links`: every link in the
 /// order self, first, prev, next, last; over
-/// `spec::MAX_LINK_HEADER_LENGTH` bytes, `prev` and `next` only; none when
-/// those alone are over it.
+/// `spec::MAX_LINK_HEADER_LENGTH` bytes, `prev` and `next` only, else
+/// `next` alone, else `prev` alone; none when each alone is over it.
 pub fn expected_link_header(links: &Value) -> Option<String> {
     let text = |rels: &[&str]| {
         rels.iter()
@@ -148,8 +148,10 @@ pub fn expected_link_header(links: &Value) -> Option<String> {
     if all.len() <= max {
         return Some(all);
     }
-    let paging = text(&["prev", "next"]);
-    (!paging.is_empty() && paging.len() <= max).then_some(paging)
+    [&["prev", "next"][..], &["next"], &["prev"]]
+        .into_iter()
+        .map(text)
+        .find(|t| !t.is_empty() && t.len() <= max)
 }
 
 fn by(books: &[Book], keep: impl Fn(&Book) -> bool) -> Vec<&Book> {

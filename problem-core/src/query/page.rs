@@ -249,7 +249,8 @@ impl LinkHeader {
     /// The header value: `None` when empty. A value longer than
     /// [`MAX_LINK_HEADER_LENGTH`](crate::spec::MAX_LINK_HEADER_LENGTH)
     /// (2 KiB) keeps only the `next` and `prev` links, the ones a client
-    /// follows to page, and is `None` when those alone are still longer.
+    /// follows to page; when the two together are still longer, `next`
+    /// alone, else `prev` alone, and `None` when each alone is longer.
     ///
     /// ```
     /// use problem_core::query::LinkHeader;
@@ -266,8 +267,19 @@ impl LinkHeader {
     ///     h.to_header_value().unwrap(),
     ///     format!(r#"<{long}&page=2>; rel="next""#).as_str()
     /// );
+    /// // A long cursor in each: `next` alone fits, `prev` beside it does not.
+    /// let cursor = "c".repeat(1200);
+    /// let h = LinkHeader::new()
+    ///     .link(&format!("/b?cursor=p{cursor}"), "prev")
+    ///     .link(&format!("/b?cursor=n{cursor}"), "next");
+    /// assert_eq!(
+    ///     h.to_header_value().unwrap(),
+    ///     format!(r#"</b?cursor=n{cursor}>; rel="next""#).as_str()
+    /// );
     /// let longer = "x".repeat(3000);
     /// assert_eq!(LinkHeader::new().link(&longer, "next").to_header_value(), None);
+    /// let h = LinkHeader::new().link("/b?cursor=p", "prev").link(&longer, "next");
+    /// assert_eq!(h.to_header_value().unwrap(), r#"</b?cursor=p>; rel="prev""#);
     /// ```
     pub fn to_header_value(&self) -> Option<HeaderValue> {
         if self.0.is_empty() {
@@ -275,14 +287,19 @@ impl LinkHeader {
         }
         let mut text = self.to_string();
         if text.len() > MAX_LINK_HEADER_LENGTH {
-            let paging = self
-                .0
-                .iter()
-                .filter(|(_, rel)| rel == "next" || rel == "prev");
-            text = Self(paging.cloned().collect()).to_string();
-            if text.is_empty() || text.len() > MAX_LINK_HEADER_LENGTH {
-                return None;
-            }
+            // The paging links, both if they fit together, else `next`
+            // (the one a client walking forward follows), else `prev`.
+            let only = |rels: &[&str]| {
+                let kept = self
+                    .0
+                    .iter()
+                    .filter(|(_, rel)| rels.contains(&rel.as_str()));
+                Self(kept.cloned().collect()).to_string()
+            };
+            text = [&["prev", "next"][..], &["next"], &["prev"]]
+                .into_iter()
+                .map(only)
+                .find(|t| !t.is_empty() && t.len() <= MAX_LINK_HEADER_LENGTH)?;
         }
         HeaderValue::from_str(&text).ok()
     }
