@@ -2269,6 +2269,7 @@ async fn every_member_error_of_a_json_body_is_an_issue() {
             .to_request()
     };
     let issue = |name: &str, code: &str, message: &str| json!({"location": "body", "name": name, "code": code, "message": message});
+    const NUL_MESSAGE: &str = "invalid value: a string with a NUL character, expected a string without NUL characters (U+0000)";
     let cases = [
         (
             "{}".to_owned(),
@@ -2297,7 +2298,18 @@ async fn every_member_error_of_a_json_body_is_an_issue() {
         ),
         (
             r#"{"title": "a", "ti\u0000tle": "b", "year": 1, "price": 1, "tags": [], "author": {"name": "b"}}"#.to_owned(),
-            vec![issue("", "invalid_value", "invalid value: a string with a NUL character, expected a string without NUL characters (U+0000)")],
+            vec![issue("/ti\u{0}tle", "invalid_value", NUL_MESSAGE)],
+        ),
+        // A member whose name holds U+0000 is named (not the object holding
+        // it), and read again without it, so the issues after it are found.
+        (
+            r#"{"title": "a", "ti\u0000tle": "b", "year": "x", "price": 1, "tags": [], "author": {"na\u0000me": "b"}}"#.to_owned(),
+            vec![
+                issue("/ti\u{0}tle", "invalid_value", NUL_MESSAGE),
+                issue("/author/na\u{0}me", "invalid_value", NUL_MESSAGE),
+                issue("/author/name", "required", "missing field `name`"),
+                issue("/year", "invalid_value", "invalid type: string \"x\", expected i32"),
+            ],
         ),
     ];
     for (body, issues) in cases {

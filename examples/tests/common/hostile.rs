@@ -219,6 +219,20 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
         )
     );
     assert_eq!(total(cat).await, before, "nothing was stored");
+    // A member or field whose own name holds U+0000: the issue names it.
+    let nul_name = |name: &str| {
+        validation(
+            "/books",
+            json!([{"location": "body", "name": name, "code": "invalid_value",
+                    "message": "invalid value: a string with a NUL character, expected a string without NUL characters (U+0000)"}]),
+        )
+    };
+    let body = r#"{"isbn": "9780000000031", "title": "ab", "x\u0000y": 1, "author": "Tester", "year": 2001, "price": 1}"#;
+    let (status, body) = post(cat, JSON, body.to_owned()).await;
+    assert_eq!((status, body), (400, nul_name("/x\u{0}y")));
+    let (status, body) = post(cat, FORM, format!("{}&x%00y=1", form("1", "1"))).await;
+    assert_eq!((status, body), (400, nul_name("/x\u{0}y")));
+    assert_eq!(total(cat).await, before, "nothing was stored");
 }
 
 /// Dates are RFC 3339's: four-digit years, no sign, in a body and in a

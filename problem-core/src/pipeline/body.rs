@@ -14,7 +14,7 @@ use actix_web::{FromRequest, HttpRequest};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
-use super::checked::{Checked, EXPECTED_FINITE};
+use super::checked::{Checked, EXPECTED_FINITE, take_refused_name};
 use super::framework::{
     PayloadTooLarge, payload_error, push_pointer_token, unsupported_content_encoding,
     unsupported_media_type, value_issue,
@@ -65,9 +65,10 @@ fn problem(p: impl Into<actix_web::Error>) -> actix_web::Error {
     p.into()
 }
 
-/// RFC 6901 JSON pointer of a `serde_path_to_error` path. A segment it
-/// could not name (a member whose own name was refused, such as one
-/// holding U+0000) ends the pointer at the object holding it.
+/// RFC 6901 JSON pointer of the error of the last [`Checked::document`]
+/// read on this thread, at `path`. A segment `serde_path_to_error` could
+/// not name ends the pointer; when it is a member whose own name was
+/// refused for holding U+0000 (while its name was read), that name ends it.
 fn pointer(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut out = String::new();
@@ -78,6 +79,9 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
             Segment::Enum { variant } => push_pointer_token(&mut out, variant),
             Segment::Unknown => break,
         }
+    }
+    if let Some(name) = take_refused_name() {
+        push_pointer_token(&mut out, &name);
     }
     out
 }
@@ -201,18 +205,19 @@ fn member_issues<T: DeserializeOwned>(
     let mut patched: Vec<(String, usize, Option<serde_json::Value>)> = Vec::new();
     let mut read = None;
     for _ in 0..MAX_BODY_READS {
-        let (found, variant) = match serde_path_to_error::deserialize::<_, T>(Checked(&doc)) {
-            Ok(value) => {
-                read = Some(value);
-                break;
-            }
-            Err(e) => {
-                let at = pointer(e.path());
-                let message = e.into_inner().to_string();
-                let variant = variant_stand_in(&message);
-                (issue((at, message)), variant)
-            }
-        };
+        let (found, variant) =
+            match serde_path_to_error::deserialize::<_, T>(Checked::document(&doc)) {
+                Ok(value) => {
+                    read = Some(value);
+                    break;
+                }
+                Err(e) => {
+                    let at = pointer(e.path());
+                    let message = e.into_inner().to_string();
+                    let variant = variant_stand_in(&message);
+                    (issue((at, message)), variant)
+                }
+            };
         let name = found.name.clone();
         let inside = |p: &str| name == p || name.starts_with(&format!("{p}/"));
         let slot = patched.iter().position(|(p, _, _)| inside(p));
@@ -228,7 +233,10 @@ fn member_issues<T: DeserializeOwned>(
                 if name.is_empty() || issues_full(&issues) {
                     break;
                 }
-                let unknown = found.code == crate::query::code::UNKNOWN_FIELD;
+                // An unknown member, or one whose name holds U+0000 (no
+                // stand-in mends a name): read again without it.
+                let unknown =
+                    found.code == crate::query::code::UNKNOWN_FIELD || name.contains('\0');
                 issues.push(found);
                 if unknown {
                     if !remove(&mut doc, &name) {
@@ -288,7 +296,7 @@ fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Ve
             .extend_pairs(pairs)
             .finish();
         let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(form.as_bytes()));
-        serde_path_to_error::deserialize::<_, T>(Checked(de))
+        serde_path_to_error::deserialize::<_, T>(Checked::document(de))
             .err()
             .map(|e| found_of((pointer(e.path()), e.inner().to_string())))
     };
@@ -311,7 +319,8 @@ fn form_issues<T: DeserializeOwned>(bytes: &[u8], first: (String, String)) -> Ve
                 if field.is_empty() || field.contains('/') || issues_full(&issues) {
                     break;
                 }
-                let unknown = found_issue.code == crate::query::code::UNKNOWN_FIELD;
+                let unknown =
+                    found_issue.code == crate::query::code::UNKNOWN_FIELD || field.contains('\0');
                 issues.push(found_issue);
                 if unknown {
                     pairs.retain(|(name, _)| *name != field);
@@ -636,7 +645,7 @@ pub(crate) async fn parse_body_read<T: DeserializeOwned>(
                 .into());
             }
             let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(&bytes));
-            serde_path_to_error::deserialize(Checked(de)).map_err(|e| {
+            serde_path_to_error::deserialize(Checked::document(de)).map_err(|e| {
                 let first = (pointer(e.path()), e.inner().to_string());
                 BodyError::Members {
                     issues: form_issues::<T>(&bytes, first),
@@ -858,7 +867,7 @@ fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, BodyError<T>> {
         return Err(malformed().into());
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    match serde_path_to_error::deserialize(Checked(&mut de)) {
+    match serde_path_to_error::deserialize(Checked::document(&mut de)) {
         Ok(value) => match de.end() {
             Ok(()) => Ok(value),
             Err(_) => Err(malformed().into()),
@@ -957,7 +966,7 @@ fn non_finite_issues<T: DeserializeOwned>(
         return Some((issues, None));
     }
     let mut de = serde_json::Deserializer::from_slice(&patched);
-    let read = match serde_path_to_error::deserialize::<_, T>(Checked(&mut de)) {
+    let read = match serde_path_to_error::deserialize::<_, T>(Checked::document(&mut de)) {
         // A lone surrogate escape besides (`"\ud800"`): its issue, as the
         // document without a token would have it, and no further ones.
         Err(e) if e.inner().is_syntax() && is_surrogate_error(&e.inner().to_string()) => {
@@ -1036,14 +1045,37 @@ fn non_finite_issues<T: DeserializeOwned>(
 ///   it is below 2^53 in size (beyond, a float is not exact:
 ///   `9007199254740993.0` reads as `...992`; such a number is refused, so
 ///   write it without a fraction or exponent);
-/// - a member whose name is refused (it holds U+0000) is an issue on the
-///   object holding it.
+/// - a member (or a form field) whose own name holds U+0000 is a 400
+///   `invalid_value` issue named by that name (`"/x\u0000y"`), and the
+///   body is read again without it, so the issues after it are found too.
 ///
 /// ```
 /// use problem_core::pipeline::Body;
 /// #[derive(serde::Deserialize)]
 /// struct NewBook { title: String }
 /// async fn create(book: Body<NewBook>) -> String { book.0.title }
+/// ```
+///
+/// A member name holding U+0000 is named:
+///
+/// ```
+/// use actix_web::{FromRequest, ResponseError, test::TestRequest};
+/// use problem_core::pipeline::Body;
+/// #[derive(Debug, serde::Deserialize)]
+/// struct NewBook { title: String }
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let (req, mut payload) = TestRequest::post()
+///     .insert_header(("Content-Type", "application/json"))
+///     .set_payload(r#"{"title": "Dune", "x\u0000y": 1}"#)
+///     .to_http_parts();
+/// let err = Body::<NewBook>::from_request(&req, &mut payload).await.unwrap_err();
+/// let body: serde_json::Value = serde_json::from_slice(
+///     &actix_web::body::to_bytes(err.error_response().into_body()).await.unwrap(),
+/// ).unwrap();
+/// assert_eq!(body["issues"][0]["name"], "/x\u{0}y");
+/// assert_eq!(body["issues"][0]["code"], "invalid_value");
+/// # });
 /// ```
 ///
 /// Every member error is an issue, each non-finite number's included:

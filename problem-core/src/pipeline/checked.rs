@@ -8,6 +8,11 @@
 //! map, enum and seed handed out below it is wrapped too, so a nested
 //! member is checked like a top-level one. The error is the format's own
 //! `invalid_value`, which `serde_path_to_error` locates at the member.
+//!
+//! A member whose own name holds U+0000 is refused while its name is read,
+//! where `serde_path_to_error` can only locate the object holding it; the
+//! name is kept aside ([`take_refused_name`]) so that the issue names the
+//! member itself.
 
 use std::fmt;
 
@@ -24,6 +29,31 @@ pub(crate) const EXPECTED_NO_NUL: &str = "a string without NUL characters (U+000
 /// A deserializer whose floats must be finite and whose strings must not
 /// hold U+0000.
 pub(crate) struct Checked<D>(pub(crate) D);
+
+impl<D> Checked<D> {
+    /// `de` checked, as a whole document: a member name refused by an
+    /// earlier read on this thread is forgotten.
+    pub(crate) fn document(de: D) -> Self {
+        REFUSED.take();
+        REFUSED_NAME.take();
+        Self(de)
+    }
+}
+
+thread_local! {
+    /// The last string refused for holding U+0000 on this thread.
+    static REFUSED: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+    /// The member name refused for holding U+0000 by the last read.
+    static REFUSED_NAME: std::cell::Cell<Option<String>> = const { std::cell::Cell::new(None) };
+}
+
+/// The member name the last failed read refused for holding U+0000, if its
+/// error was that: the caller adds it to the pointer of the object
+/// `serde_path_to_error` names. Taking it clears it.
+pub(crate) fn take_refused_name() -> Option<String> {
+    REFUSED.take();
+    REFUSED_NAME.take()
+}
 
 /// A visitor wrapped by [`Checked`], and whether it reads a struct.
 ///
@@ -164,6 +194,7 @@ fn integral(v: f64) -> Option<i64> {
 
 fn no_nul<E: de::Error>(v: &str) -> Result<(), E> {
     if v.contains('\0') {
+        REFUSED.set(Some(v.to_owned()));
         Err(E::invalid_value(
             Unexpected::Other("a string with a NUL character"),
             &EXPECTED_NO_NUL,
@@ -296,7 +327,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Checked<A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
-        self.0.next_key_seed(Seed(seed))
+        self.0.next_key_seed(Seed(seed)).inspect_err(|_| {
+            // A name refused for its NUL: the member's own name.
+            if let Some(name) = REFUSED.take() {
+                REFUSED_NAME.set(Some(name));
+            }
+        })
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(
