@@ -146,3 +146,78 @@ async fn two_instances_share_cursors_and_rows() {
     let (status, _, read) = b.get_json(&location).await;
     assert_eq!((status, read), (200, created));
 }
+
+/// `Prefer: count=estimated` counts exactly while the matching rows are at
+/// most the threshold (10,000), whatever the planner thinks: after writes
+/// the statistics have not seen, PostgreSQL's planner put 9,990 rows at
+/// 10,091, and the catalog answered that estimate (`total_is_estimate`,
+/// no `last` link) where SQLite answers the exact 9,990.
+#[tokio::test]
+async fn estimated_count_is_exact_below_the_threshold_whatever_the_planner_says() {
+    use common::{ADMIN, EDITOR, header, json};
+    use serde_json::json;
+    let _guard = DB_LOCK.lock().await;
+    let Some(url) = common::postgres_url() else {
+        return;
+    };
+    common::reset_postgres(&url).await;
+    let cat = Catalog::start(&[
+        ("DATABASE_URL", url.as_str()),
+        ("CATALOG_SEED_ROWS", "10000"),
+    ]);
+    // 30 books with long titles (more pages for the same rows), then 40
+    // deleted: 9,990 rows.
+    for i in 0..30 {
+        let book = json!({"isbn": format!("97800099{i:05}"), "title": "t".repeat(256),
+                          "author": "A", "genre": "edge", "year": 2000, "price": 1});
+        let res = cat
+            .request(reqwest::Method::POST, "/books")
+            .bearer_auth(EDITOR)
+            .json(&book)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201);
+    }
+    for id in 1..=40 {
+        let res = cat
+            .request(reqwest::Method::DELETE, &format!("/books/{id}"))
+            .bearer_auth(ADMIN)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 204);
+    }
+    // The case this test is about: the planner puts the rows above 10,000.
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let row = sqlx::query("EXPLAIN (FORMAT JSON) SELECT * FROM books")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    // A `json` column, read as its text.
+    let plan: String = sqlx::Row::try_get_unchecked(&row, 0).unwrap();
+    pool.close().await;
+    let plan: serde_json::Value = serde_json::from_str(&plan).unwrap();
+    let planned = problem_core::query::explain_plan_rows(&plan).unwrap();
+    assert!(planned > 10_000, "the planner's estimate is {planned}");
+    let res = cat
+        .get("/books?per_page=5&fields=id")
+        .header("Prefer", "count=estimated")
+        .send()
+        .await
+        .unwrap();
+    let (status, headers, body) = json(res).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        header(&headers, "preference-applied"),
+        Some("count=estimated")
+    );
+    assert_eq!(
+        body["meta"],
+        json!({"page": 1, "per_page": 5, "total": 9990, "total_pages": 1998})
+    );
+    assert_eq!(
+        body["links"]["last"],
+        "/books?per_page=5&fields=id&page=1998"
+    );
+}
