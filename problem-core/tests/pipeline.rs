@@ -2300,6 +2300,16 @@ async fn every_member_error_of_a_json_body_is_an_issue() {
             r#"{"title": "a", "ti\u0000tle": "b", "year": 1, "price": 1, "tags": [], "author": {"name": "b"}}"#.to_owned(),
             vec![issue("/ti\u{0}tle", "invalid_value", NUL_MESSAGE)],
         ),
+        // A member `Book` ignores is read through and checked like the
+        // others: a NUL in it, at any depth, is the issue on that member.
+        (
+            r#"{"title": "a", "extra": {"deep": [1, "x\u0000"]}, "year": 1, "price": 1, "tags": [], "author": {"name": "b"}}"#.to_owned(),
+            vec![issue("/extra/deep/1", "invalid_value", NUL_MESSAGE)],
+        ),
+        (
+            r#"{"title": "a", "extra": 1e999, "year": 1, "price": 1, "tags": [], "author": {"name": "b"}}"#.to_owned(),
+            vec![issue("/extra", "invalid_value", "invalid value: a number out of range, expected a finite number")],
+        ),
         // A member whose name holds U+0000 is named (not the object holding
         // it), and read again without it, so the issues after it are found.
         (

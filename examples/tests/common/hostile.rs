@@ -232,6 +232,10 @@ pub async fn nul_characters_are_400(cat: &Catalog) {
     assert_eq!((status, body), (400, nul_name("/x\u{0}y")));
     let (status, body) = post(cat, FORM, format!("{}&x%00y=1", form("1", "1"))).await;
     assert_eq!((status, body), (400, nul_name("/x\u{0}y")));
+    // A member the book ignores is checked like the others.
+    let body = r#"{"isbn": "9780000000031", "title": "ab", "extra": ["x\u0000"], "author": "Tester", "year": 2001, "price": 1}"#;
+    let (status, body) = post(cat, JSON, body.to_owned()).await;
+    assert_eq!((status, body), (400, nul_name("/extra/0")));
     assert_eq!(total(cat).await, before, "nothing was stored");
 }
 

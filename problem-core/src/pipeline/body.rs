@@ -1045,6 +1045,9 @@ fn non_finite_issues<T: DeserializeOwned>(
 ///   it is below 2^53 in size (beyond, a float is not exact:
 ///   `9007199254740993.0` reads as `...992`; such a number is refused, so
 ///   write it without a fraction or exponent);
+/// - a member the target type ignores (an unknown member, without
+///   `#[serde(deny_unknown_fields)]`) is read and checked like the others:
+///   a NUL or an overflowing number in it is the same 400 on that member;
 /// - a member (or a form field) whose own name holds U+0000 is a 400
 ///   `invalid_value` issue named by that name (`"/x\u0000y"`), and the
 ///   body is read again without it, so the issues after it are found too.

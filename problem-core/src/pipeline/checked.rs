@@ -92,7 +92,15 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<D> {
         deserialize_any deserialize_bool deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
+        deserialize_identifier
+    }
+
+    /// A member the target type ignores (an unknown one, or one marked
+    /// `#[serde(skip_deserializing)]`) is read through, not skipped, so
+    /// its strings and numbers are checked like any other member's: a
+    /// NUL or an overflowing number in it is the same 400 on that member.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_any(Guard(visitor, Shape::Any))
     }
 
     forward_deserialize! { Integer:
