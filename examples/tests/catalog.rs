@@ -1209,7 +1209,8 @@ async fn the_duplicate_isbn_type_resolves() {
 /// the next page. A cursor holding a 256-character title of four-byte
 /// characters is about 1.4 KB, so `prev` and `next` together are over the
 /// 2 KiB budget: the header keeps `next` alone (it was left out, and the
-/// walk stopped at the second page), and on the last page `prev`.
+/// walk stopped at the second page), on the last page `prev`, and on a
+/// page reached walking back `prev` alone.
 #[tokio::test]
 async fn a_version_2_keyset_walk_follows_long_cursors_in_the_link_header() {
     let cat = Catalog::start(&[("CATALOG_SEED_ROWS", "5")]);
@@ -1239,6 +1240,7 @@ async fn a_version_2_keyset_walk_follows_long_cursors_in_the_link_header() {
     let mut path = "/books?genre=edge&sort=title&limit=1&fields=id".to_owned();
     let mut seen = Vec::new();
     let mut links = Vec::new();
+    let mut last_link = None;
     for _ in 0..titles.len() {
         let res = cat
             .get(&path)
@@ -1260,6 +1262,7 @@ async fn a_version_2_keyset_walk_follows_long_cursors_in_the_link_header() {
             .filter(|rel| link_of(rel, &link).is_some())
             .collect();
         links.push(rels);
+        last_link = link_of("prev", &link);
         match link_of("next", &link) {
             Some(next) => path = next,
             None => break,
@@ -1269,6 +1272,38 @@ async fn a_version_2_keyset_walk_follows_long_cursors_in_the_link_header() {
     // The first page: `self` and `next` fit; then `next` alone; the last
     // page has only `prev`.
     assert_eq!(links, [vec!["self", "next"], vec!["next"], vec!["prev"]]);
+    // Back from the last page: a page reached with a previous cursor keeps
+    // `prev` (the link walked on) where both do not fit.
+    let mut back = Vec::new();
+    let mut back_links = Vec::new();
+    let mut path = last_link.expect("the last page's prev");
+    loop {
+        let res = cat
+            .get(&path)
+            .header("X-API-Version", "2")
+            .send()
+            .await
+            .unwrap();
+        let (status, headers, body) = json(res).await;
+        assert_eq!(status, 200, "{body}");
+        back.push(body[0]["id"].as_i64().unwrap());
+        let link = header(&headers, "link").expect("a Link header").to_owned();
+        back_links.push(
+            ["self", "first", "prev", "next", "last"]
+                .into_iter()
+                .filter(|rel| link_of(rel, &link).is_some())
+                .collect::<Vec<_>>(),
+        );
+        match link_of("prev", &link) {
+            Some(prev) if back.len() < titles.len() => path = prev,
+            _ => break,
+        }
+    }
+    assert_eq!(back, [ids[1], ids[0]], "back to the first row");
+    // The middle page keeps `prev`; the first, reached back, has no
+    // `prev`, and its `self` and `next` (both with a cursor) do not fit
+    // together.
+    assert_eq!(back_links, [vec!["prev"], vec!["next"]]);
 }
 
 /// Links repeat the query: a 2 KB query in an offset list made a 10 KB

@@ -371,9 +371,10 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// with `proxy_cache` the cache key (the request URI) shares it, so a
 /// larger header is nginx's 502 "upstream sent too big header". Over it,
 /// the header keeps only `prev` and `next`; when those two are still over
-/// it, `next` alone (so a client walking forward can always go on while
-/// its link fits), else `prev` alone, and it is left out when each alone is
-/// over it. The body's `links` member always has every link.
+/// it, the link the client walks on alone (`next`, or `prev` on a keyset
+/// page reached with a previous cursor), else the other, and it is left
+/// out when each alone is over it. The body's `links` member always has
+/// every link.
 ///
 /// ```
 /// assert_eq!(problem_core::spec::MAX_LINK_HEADER_LENGTH, 2048);

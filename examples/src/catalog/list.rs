@@ -194,7 +194,7 @@ pub async fn count(db: &Db, query: &TypedQuery<BookQuery>) -> Result<Option<Tota
         (status = 200,
             description = "One page of books: the offset envelope, or the cursor envelope when the request carries `cursor`, or `limit` without `page`/`per_page`.",
             body = inline(BookListing),
-            headers(("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`). Over 2 KiB (links repeat the query; cursors hold the sort keys), only `prev` and `next`; when those two are still longer, `next` alone, else `prev` alone; absent when each alone is longer."))),
+            headers(("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`). Over 2 KiB (links repeat the query; cursors hold the sort keys), only `prev` and `next`; when those two are still longer, `next` alone (`prev` on a page reached with a previous cursor), else the other; absent when each alone is longer."))),
         (status = 400, description = BAD_QUERY,
             body = BadRequestProblem, content_type = "application/problem+json"),
         (status = 503, response = inline(DatabaseUnavailable)),
@@ -229,7 +229,7 @@ pub async fn list_books_v3(
             body = inline(BookList),
             headers(
                 ("X-Total-Count" = inline(TotalCount), description = "The number of matching books (offset and cursor pages alike); an estimate with `Prefer: count=estimated` above 10,000; absent with `count=none`."),
-                ("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`). Over 2 KiB (links repeat the query; cursors hold the sort keys), only `prev` and `next`; when those two are still longer, `next` alone, else `prev` alone; absent when each alone is longer."),
+                ("Link" = String, description = "RFC 8288 links of the page (`self`, `first`, `prev`, `next`, `last`). Over 2 KiB (links repeat the query; cursors hold the sort keys), only `prev` and `next`; when those two are still longer, `next` alone (`prev` on a page reached with a previous cursor), else the other; absent when each alone is longer."),
             )),
         (status = 400, description = BAD_QUERY,
             body = BadRequestProblem, content_type = "application/problem+json"),

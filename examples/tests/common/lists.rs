@@ -84,7 +84,8 @@ pub async fn walk_cursor(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
 /// page has one, in `links` and in the `Link` header (`rel="prev"`).
 /// Returns the ids of the forward walk.
 pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Vec<i64> {
-    let prev_of = |body: &Value, headers: &reqwest::header::HeaderMap| {
+    // `back`: the page was reached with a previous cursor.
+    let prev_of = |body: &Value, headers: &reqwest::header::HeaderMap, back: bool| {
         let link = body["links"].get("prev").and_then(Value::as_str);
         let cursor = body["meta"]["prev_cursor"].as_str();
         assert_eq!(link.is_some(), cursor.is_some(), "{body}");
@@ -95,7 +96,7 @@ pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Ve
         // keeps them (long sort keys make long cursors).
         assert_eq!(
             header(headers, "link"),
-            expected_link_header(&body["links"]).as_deref(),
+            expected_link_header(&body["links"], back).as_deref(),
             "{body}"
         );
         link.map(str::to_owned)
@@ -106,7 +107,7 @@ pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Ve
     for _ in 0..500 {
         let (status, headers, body) = cat.get_json(&url).await;
         assert_eq!(status, 200, "{body}");
-        let prev = prev_of(&body, &headers);
+        let prev = prev_of(&body, &headers, false);
         assert_eq!(prev.is_some(), !pages.is_empty(), "{url}: {body}");
         pages.push(data_ids(&body));
         match body["links"].get("next").and_then(Value::as_str) {
@@ -123,7 +124,7 @@ pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Ve
         let (status, headers, body) = cat.get_json(&url).await;
         assert_eq!(status, 200, "{body}");
         assert!(body["meta"]["next_cursor"].is_string(), "{body}");
-        prev = prev_of(&body, &headers);
+        prev = prev_of(&body, &headers, true);
         back.push(data_ids(&body));
         assert!(back.len() <= pages.len(), "{query}: bounded walk back");
     }
@@ -135,8 +136,9 @@ pub async fn walk_cursor_both_ways(cat: &Catalog, query: &str, limit: u32) -> Ve
 /// The `Link` header of a list whose body has `links`: every link in the
 /// order self, first, prev, next, last; over
 /// `spec::MAX_LINK_HEADER_LENGTH` bytes, `prev` and `next` only, else
-/// `next` alone, else `prev` alone; none when each alone is over it.
-pub fn expected_link_header(links: &Value) -> Option<String> {
+/// `next` alone, else `prev` alone (`prev` first on a page reached with a
+/// previous cursor, `back`); none when each alone is over it.
+pub fn expected_link_header(links: &Value, back: bool) -> Option<String> {
     let text = |rels: &[&str]| {
         rels.iter()
             .filter_map(|rel| Some(format!("<{}>; rel=\"{rel}\"", links.get(*rel)?.as_str()?)))
@@ -148,7 +150,12 @@ pub fn expected_link_header(links: &Value) -> Option<String> {
     if all.len() <= max {
         return Some(all);
     }
-    [&["prev", "next"][..], &["next"], &["prev"]]
+    let (on, other) = if back {
+        ("prev", "next")
+    } else {
+        ("next", "prev")
+    };
+    [&["prev", "next"][..], &[on], &[other]]
         .into_iter()
         .map(text)
         .find(|t| !t.is_empty() && t.len() <= max)

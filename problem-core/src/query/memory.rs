@@ -444,7 +444,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         let mut page = CursorPage::new(data, self.limit(), next)
             .with_prev_cursor(prev)
             .with_fields(self.fields().clone());
-        page.extras = self.list_extras(false);
+        page.extras = ListExtras {
+            walked_back: self.before().is_some(),
+            ..self.list_extras(false)
+        };
         page
     }
 
@@ -457,6 +460,7 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
                 applied: self.count_preference_applied().filter(|_| offset),
             },
             has_next: None,
+            walked_back: false,
         }
     }
 
@@ -564,7 +568,10 @@ impl<Q: CollectionQuery> TypedQuery<Q> {
         mut page: CursorPage<T>,
         total: Option<Total>,
     ) -> super::BareList<T> {
-        page.extras = self.list_extras(true);
+        page.extras = ListExtras {
+            walked_back: page.extras.walked_back,
+            ..self.list_extras(true)
+        };
         let total = total.filter(|_| self.count_total()).map(Total::value);
         super::BareList::counted_cursor(page, total)
     }

@@ -42,6 +42,10 @@ pub(crate) struct ListExtras {
     /// Whether a next offset page exists, when the application knows it
     /// ([`Page::with_next`]).
     pub has_next: Option<bool>,
+    /// Whether the page was reached with a previous cursor: a `Link`
+    /// header over its budget then keeps `prev` before `next`
+    /// ([`LinkHeader::value_walking`]).
+    pub walked_back: bool,
 }
 
 impl ListExtras {
@@ -250,7 +254,9 @@ impl LinkHeader {
     /// [`MAX_LINK_HEADER_LENGTH`](crate::spec::MAX_LINK_HEADER_LENGTH)
     /// (2 KiB) keeps only the `next` and `prev` links, the ones a client
     /// follows to page; when the two together are still longer, `next`
-    /// alone, else `prev` alone, and `None` when each alone is longer.
+    /// alone, else `prev` alone, and `None` when each alone is longer. (A
+    /// keyset page reached with a previous cursor, as the crate's
+    /// responders send it, keeps `prev` alone before `next` alone.)
     ///
     /// ```
     /// use problem_core::query::LinkHeader;
@@ -282,13 +288,26 @@ impl LinkHeader {
     /// assert_eq!(h.to_header_value().unwrap(), r#"</b?cursor=p>; rel="prev""#);
     /// ```
     pub fn to_header_value(&self) -> Option<HeaderValue> {
+        self.value_walking(false)
+    }
+
+    /// [`to_header_value`](Self::to_header_value), for a page a client
+    /// reached walking back (`back`): over the budget, the link it follows
+    /// on is kept first, `prev` alone before `next` alone.
+    pub(crate) fn value_walking(&self, back: bool) -> Option<HeaderValue> {
         if self.0.is_empty() {
             return None;
         }
         let mut text = self.to_string();
         if text.len() > MAX_LINK_HEADER_LENGTH {
-            // The paging links, both if they fit together, else `next`
-            // (the one a client walking forward follows), else `prev`.
+            // The paging links, both if they fit together, else the one
+            // the client follows on (`next` walking forward, `prev`
+            // walking back), else the other.
+            let (on, other) = if back {
+                ("prev", "next")
+            } else {
+                ("next", "prev")
+            };
             let only = |rels: &[&str]| {
                 let kept = self
                     .0
@@ -296,7 +315,7 @@ impl LinkHeader {
                     .filter(|(_, rel)| rels.contains(&rel.as_str()));
                 Self(kept.cloned().collect()).to_string()
             };
-            text = [&["prev", "next"][..], &["next"], &["prev"]]
+            text = [&["prev", "next"][..], &[on], &[other]]
                 .into_iter()
                 .map(only)
                 .find(|t| !t.is_empty() && t.len() <= MAX_LINK_HEADER_LENGTH)?;
@@ -512,7 +531,7 @@ fn respond(body: Result<(Vec<u8>, Links), ApplyError>, extras: &ListExtras) -> H
     match body {
         Ok((body, links)) => {
             let mut res = json_response(body);
-            if let Some(v) = LinkHeader::from_links(&links).to_header_value() {
+            if let Some(v) = LinkHeader::from_links(&links).value_walking(extras.walked_back) {
                 res.headers_mut().insert(LINK, v);
             }
             extras.apply(&mut res);
@@ -1158,13 +1177,14 @@ impl<T: Serialize> Responder for BareList<T> {
             res.headers_mut()
                 .insert(X_TOTAL_COUNT, HeaderValue::from(total));
         }
-        if let Some(v) = LinkHeader::from_links(&links).to_header_value() {
+        let extras = match &self.0 {
+            BareSource::Offset(page) => &page.extras,
+            BareSource::Cursor(page, _) => &page.extras,
+        };
+        if let Some(v) = LinkHeader::from_links(&links).value_walking(extras.walked_back) {
             res.headers_mut().insert(LINK, v);
         }
-        match &self.0 {
-            BareSource::Offset(page) => page.extras.apply(&mut res),
-            BareSource::Cursor(page, _) => page.extras.apply(&mut res),
-        }
+        extras.apply(&mut res);
         res
     }
 }
