@@ -1231,79 +1231,70 @@ async fn a_version_2_keyset_walk_follows_long_cursors_in_the_link_header() {
         assert_eq!(status, 201, "{created}");
         ids.push(created["id"].as_i64().unwrap());
     }
-    let link_of = |rel: &str, link: &str| -> Option<String> {
+    // The first row of each page and its `Link` header, following `rel`
+    // from `path` (at most three pages).
+    async fn walk(cat: &Catalog, mut path: String, rel: &str) -> (Vec<i64>, Vec<String>) {
+        let (mut ids, mut links) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            let res = cat
+                .get(&path)
+                .header("X-API-Version", "2")
+                .send()
+                .await
+                .unwrap();
+            let (status, headers, body) = json(res).await;
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(header(&headers, "x-api-version"), Some("2"));
+            ids.push(body[0]["id"].as_i64().unwrap());
+            let link = header(&headers, "link").expect("a Link header").to_owned();
+            assert!(
+                link.len() <= problem_core::spec::MAX_LINK_HEADER_LENGTH,
+                "{link}"
+            );
+            let next = link_of(rel, &link);
+            links.push(link);
+            match next {
+                Some(next) => path = next,
+                None => break,
+            }
+        }
+        (ids, links)
+    }
+    fn link_of(rel: &str, link: &str) -> Option<String> {
         let end = format!(">; rel=\"{rel}\"");
         let at = link.find(&end)?;
         let start = link[..at].rfind('<')? + 1;
         Some(link[start..at].to_owned())
-    };
-    let mut path = "/books?genre=edge&sort=title&limit=1&fields=id".to_owned();
-    let mut seen = Vec::new();
-    let mut links = Vec::new();
-    let mut last_link = None;
-    for _ in 0..titles.len() {
-        let res = cat
-            .get(&path)
-            .header("X-API-Version", "2")
-            .send()
-            .await
-            .unwrap();
-        let (status, headers, body) = json(res).await;
-        assert_eq!(status, 200, "{body}");
-        assert_eq!(header(&headers, "x-api-version"), Some("2"));
-        seen.push(body[0]["id"].as_i64().unwrap());
-        let link = header(&headers, "link").expect("a Link header").to_owned();
-        assert!(
-            link.len() <= problem_core::spec::MAX_LINK_HEADER_LENGTH,
-            "{link}"
-        );
-        let rels: Vec<&str> = ["self", "first", "prev", "next", "last"]
-            .into_iter()
-            .filter(|rel| link_of(rel, &link).is_some())
-            .collect();
-        links.push(rels);
-        last_link = link_of("prev", &link);
-        match link_of("next", &link) {
-            Some(next) => path = next,
-            None => break,
-        }
     }
+    let rels = |links: &[String]| -> Vec<Vec<&str>> {
+        links
+            .iter()
+            .map(|link| {
+                ["self", "first", "prev", "next", "last"]
+                    .into_iter()
+                    .filter(|rel| link_of(rel, link).is_some())
+                    .collect()
+            })
+            .collect()
+    };
+    let start = "/books?genre=edge&sort=title&limit=1&fields=id".to_owned();
+    let (seen, links) = walk(&cat, start, "next").await;
     assert_eq!(seen, ids, "every row once, in title order");
     // The first page: `self` and `next` fit; then `next` alone; the last
     // page has only `prev`.
-    assert_eq!(links, [vec!["self", "next"], vec!["next"], vec!["prev"]]);
+    assert_eq!(
+        rels(&links),
+        [vec!["self", "next"], vec!["next"], vec!["prev"]]
+    );
     // Back from the last page: a page reached with a previous cursor keeps
     // `prev` (the link walked on) where both do not fit.
-    let mut back = Vec::new();
-    let mut back_links = Vec::new();
-    let mut path = last_link.expect("the last page's prev");
-    loop {
-        let res = cat
-            .get(&path)
-            .header("X-API-Version", "2")
-            .send()
-            .await
-            .unwrap();
-        let (status, headers, body) = json(res).await;
-        assert_eq!(status, 200, "{body}");
-        back.push(body[0]["id"].as_i64().unwrap());
-        let link = header(&headers, "link").expect("a Link header").to_owned();
-        back_links.push(
-            ["self", "first", "prev", "next", "last"]
-                .into_iter()
-                .filter(|rel| link_of(rel, &link).is_some())
-                .collect::<Vec<_>>(),
-        );
-        match link_of("prev", &link) {
-            Some(prev) if back.len() < titles.len() => path = prev,
-            _ => break,
-        }
-    }
+    let last_prev = link_of("prev", links.last().unwrap()).expect("the last page's prev");
+    let (back, back_links) = walk(&cat, last_prev, "prev").await;
     assert_eq!(back, [ids[1], ids[0]], "back to the first row");
     // The middle page keeps `prev`; the first, reached back, has no
     // `prev`, and its `self` and `next` (both with a cursor) do not fit
     // together.
-    assert_eq!(back_links, [vec!["prev"], vec!["next"]]);
+    assert_eq!(rels(&back_links), [vec!["prev"], vec!["next"]]);
 }
 
 /// Links repeat the query: a 2 KB query in an offset list made a 10 KB
